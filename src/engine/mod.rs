@@ -1,0 +1,15 @@
+//! The chess engine: the seed's 0x88 board, every rule of chess, evaluation, move ordering,
+//! search and the opening book. No I/O and no terminal here.
+
+pub mod attacks;
+pub mod board;
+pub mod fen;
+pub mod movegen;
+pub mod perft;
+mod polyglot_keys;
+pub mod types;
+
+pub use board::{Board, CastlingRights};
+pub use fen::FenError;
+pub use movegen::GenKind;
+pub use types::{ByColor, Color, Move, MoveList, Piece, PieceKind, Square};
