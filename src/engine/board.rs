@@ -370,6 +370,12 @@ impl Board {
         self.history.last().filter(|u| !u.null).map(|u| u.mv)
     }
 
+    /// Hashes of the earlier positions on this board, newest first (the position before the
+    /// last move comes first). Lets the book name an opening after the game has left it.
+    pub fn history_hashes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.history.iter().rev().map(|u| u.hash)
+    }
+
     /// Where the last capture happened, if the last move was a capture: the square whose
     /// recapture the seed's ordering (seed 000) puts before other captures.
     pub fn last_capture_square(&self) -> Option<Square> {

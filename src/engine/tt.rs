@@ -1,0 +1,1 @@
+//! Transposition table. STUB.

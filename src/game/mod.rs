@@ -1,0 +1,1 @@
+//! A game: history, SAN list, clocks, result, PGN read/write, autosave. STUB.

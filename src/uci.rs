@@ -1,0 +1,1 @@
+//! UCI text protocol over stdin/stdout, using `engine::Engine`. STUB.
