@@ -2,7 +2,7 @@
 //! search thread, and `SearchEvent`s delivered through a callback. No global state: two
 //! `Engine`s in one process are independent (two engines can play each other).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
