@@ -1,15 +1,103 @@
+//! ox88: play chess in the terminal (the TUI), or speak UCI to a GUI, or measure the engine.
+
+use std::io::IsTerminal;
 use std::time::Instant;
 
-use ox88::engine::{Board, perft};
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use ox88::engine::eval::{EvalConfig, EvalMode};
+use ox88::engine::order::Scheme;
+use ox88::engine::search::Profile;
+use ox88::engine::{Board, bench, perft};
 
-fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().collect();
-    let depth: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5);
-    let fen = args.get(2).cloned().unwrap_or(Board::START_FEN.to_string());
-    let mut b = Board::from_fen(&fen)?;
-    let t = Instant::now();
-    let n = perft::perft(&mut b, depth);
-    let s = t.elapsed().as_secs_f64();
-    println!("Nodes searched: {n}\n{s:.3}s {:.1} Mnps", n as f64 / s / 1e6);
+#[derive(Parser, Debug)]
+#[command(name = "ox88", version, about = "A chess program for the terminal that shows its thinking")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Speak the UCI protocol on standard input and output (for chess GUIs).
+    Uci,
+    /// Count leaf nodes of the legal move tree (move generator exactness and speed).
+    Perft {
+        depth: u32,
+        /// Position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// One line per root move, as `go perft` prints.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Search a fixed list of positions to a fixed depth; prints nodes and speed.
+    Bench {
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+        /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
+        #[arg(long, default_value_t = Scheme::default())]
+        order: Scheme,
+        /// Search profile: seed or full.
+        #[arg(long, default_value_t = Profile::default())]
+        profile: Profile,
+    },
+    /// Print the evaluation breakdown of a position; the last line is `E: N`.
+    Eval {
+        #[arg(long)]
+        fen: Option<String>,
+        /// material, center or full.
+        #[arg(long, default_value_t = EvalMode::default())]
+        mode: EvalMode,
+    },
+}
+
+fn board_from(fen: Option<&str>) -> Result<Board> {
+    match fen {
+        Some(f) => Board::from_fen(f).with_context(|| format!("bad --fen '{f}'")),
+        None => Ok(Board::startpos()),
+    }
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft { depth, fen, divide }) => {
+            let mut board = board_from(fen.as_deref())?;
+            let start = Instant::now();
+            let nodes = if divide {
+                let rows = perft::divide(&mut board, depth);
+                for (m, n) in &rows {
+                    println!("{m}: {n}");
+                }
+                rows.iter().map(|(_, n)| n).sum()
+            } else {
+                perft::perft(&mut board, depth)
+            };
+            let secs = start.elapsed().as_secs_f64();
+            println!();
+            println!("Nodes searched: {nodes}");
+            println!("Time: {:.3} s", secs);
+            println!("Speed: {:.1} Mnps", nodes as f64 / secs.max(1e-9) / 1e6);
+        }
+        Some(Command::Bench { depth, order, profile }) => {
+            bench::report(depth, order, profile, |line| println!("{line}"));
+        }
+        Some(Command::Eval { fen, mode }) => {
+            let board = board_from(fen.as_deref())?;
+            let cfg = EvalConfig {
+                mode,
+                ..EvalConfig::default()
+            };
+            println!("E: {}", ox88::engine::eval::evaluate_white(&board, &cfg));
+        }
+        Some(Command::Uci) => return ox88::uci::run(),
+        None => {
+            if !std::io::stdin().is_terminal() {
+                return ox88::uci::run();
+            }
+            return ox88::tui::run(ox88::tui::Options::default());
+        }
+    }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! search and the opening book. No I/O and no terminal here.
 
 pub mod attacks;
+pub mod bench;
 pub mod board;
 pub mod book;
 pub mod eval;

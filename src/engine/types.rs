@@ -402,6 +402,17 @@ impl Move {
         Move(from as u32 | (to as u32) << 8 | (promo as u32) << 16 | flags << 20 | 1 << 31)
     }
 
+    /// The packed bits, for compact tables (the TT stores moves this way).
+    #[inline]
+    pub(crate) const fn raw(self) -> u32 {
+        self.0
+    }
+
+    #[inline]
+    pub(crate) const fn from_raw(raw: u32) -> Move {
+        Move(raw)
+    }
+
     #[inline]
     pub const fn is_none(self) -> bool {
         self.0 == 0

@@ -1,1 +1,0 @@
-//! UCI text protocol over stdin/stdout, using `engine::Engine`. STUB.
