@@ -1,0 +1,1014 @@
+//! The UCI front end, tested the way GUIs use it: the real binary is spawned with `uci` and
+//! talked to through pipes. Every wait has a timeout (a reader thread feeds a channel), so a
+//! hang fails the test instead of freezing it. Moves are checked for legality with shakmaty,
+//! an independent move generator; no test asserts which move or score the search prefers.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+/// A bound for "the engine answers at all": generous because the machine is shared; a hang
+/// check, not a speed assertion.
+const ANSWER: Duration = Duration::from_secs(20);
+/// How long `stop` may take before we call it a hang.
+const STOP_ANSWER: Duration = Duration::from_secs(5);
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+struct Uci {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything received so far, for failure messages.
+    log: Vec<String>,
+}
+
+impl Uci {
+    fn start() -> Uci {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn ox88 uci");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stdin = child.stdin.take();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Uci {
+            child,
+            stdin,
+            lines: rx,
+            log: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        writeln!(stdin, "{line}").expect("write to engine");
+        stdin.flush().expect("flush to engine");
+        self.log.push(format!(">> {}", shorten(line)));
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        stdin.write_all(bytes).expect("write to engine");
+        stdin.flush().expect("flush to engine");
+        self.log.push(format!(">> <{} raw bytes>", bytes.len()));
+    }
+
+    fn recv(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                self.log.push(format!("<< {line}"));
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    fn transcript(&self) -> String {
+        let start = self.log.len().saturating_sub(60);
+        self.log[start..].join("\n")
+    }
+
+    /// Lines up to and including the first one matching `done`.
+    fn until(&mut self, timeout: Duration, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.recv(left) {
+                Some(line) => {
+                    let stop = done(&line);
+                    got.push(line);
+                    if stop {
+                        return got;
+                    }
+                }
+                None => panic!(
+                    "no {what} within {timeout:?}; transcript:\n{}",
+                    self.transcript()
+                ),
+            }
+        }
+    }
+
+    /// Sends `isready` and returns what came before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until(ANSWER, "readyok", |l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Waits for `bestmove`; returns the info lines before it and the move text.
+    fn bestmove(&mut self, timeout: Duration) -> (Vec<String>, String) {
+        let mut lines = self.until(timeout, "bestmove", |l| l.starts_with("bestmove"));
+        let last = lines.pop().unwrap_or_default();
+        let mv = last
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .to_string();
+        (lines, mv)
+    }
+
+    /// Asserts nothing starting with `prefix` arrives within `wait`.
+    fn quiet_for(&mut self, wait: Duration, prefix: &str) {
+        let deadline = Instant::now() + wait;
+        while let Some(line) = self.recv(deadline.saturating_duration_since(Instant::now())) {
+            assert!(
+                !line.starts_with(prefix),
+                "'{prefix}' came too early; transcript:\n{}",
+                self.transcript()
+            );
+        }
+    }
+
+    fn handshake(&mut self) -> Vec<String> {
+        self.send("uci");
+        self.until(ANSWER, "uciok", |l| l == "uciok")
+    }
+
+    /// Sends a line that must be refused: an `info string error` line before the next
+    /// `readyok`.
+    fn expect_error(&mut self, line: &str) -> String {
+        self.send(line);
+        let before = self.sync();
+        match before.iter().find(|l| l.starts_with("info string error")) {
+            Some(e) => e.clone(),
+            None => panic!(
+                "no error for '{}'; transcript:\n{}",
+                shorten(line),
+                self.transcript()
+            ),
+        }
+    }
+
+    /// Sends a line that must be accepted without complaint.
+    fn expect_ok(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        let before = self.sync();
+        assert!(
+            !before.iter().any(|l| l.starts_with("info string error")),
+            "'{line}' was refused; transcript:\n{}",
+            self.transcript()
+        );
+        before
+    }
+
+    /// The `Fen:` line of `d`.
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.until(ANSWER, "Fen line", |l| l.starts_with("Fen: "));
+        let fen = lines
+            .last()
+            .map(|l| l["Fen: ".len()..].to_string())
+            .unwrap_or_default();
+        self.sync();
+        fen
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin = None;
+        self.log.push(">> <end of input>".into());
+    }
+
+    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for ox88") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "ox88 did not exit within {timeout:?}; transcript:\n{}",
+                self.transcript()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Uci {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn shorten(s: &str) -> String {
+    if s.len() > 120 {
+        format!(
+            "{}… ({} bytes)",
+            s.chars().take(120).collect::<String>(),
+            s.len()
+        )
+    } else {
+        s.to_string()
+    }
+}
+
+/// The position after `fen` (or the start) and `moves`, by shakmaty.
+fn position(fen: Option<&str>, moves: &[&str]) -> Chess {
+    let mut pos: Chess = match fen {
+        Some(f) => f
+            .parse::<Fen>()
+            .expect("test FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("test position"),
+        None => Chess::default(),
+    };
+    for m in moves {
+        let mv = m
+            .parse::<UciMove>()
+            .expect("test move")
+            .to_move(&pos)
+            .expect("legal test move");
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
+fn assert_legal(pos: &Chess, text: &str, context: &str) -> shakmaty::Move {
+    let parsed = text
+        .parse::<UciMove>()
+        .unwrap_or_else(|e| panic!("{context}: '{text}' is not a UCI move: {e}"));
+    parsed
+        .to_move(pos)
+        .unwrap_or_else(|e| panic!("{context}: '{text}' is not legal in {}: {e}", fen_of(pos)))
+}
+
+fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+/// Checks an `info` line's grammar, and that its PV is a legal line from `pos`.
+fn check_info(pos: &Chess, line: &str) {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(tokens.first(), Some(&"info"), "{line}");
+    if tokens.get(1) == Some(&"string") {
+        return;
+    }
+    let number = |i: usize| -> i64 {
+        tokens
+            .get(i)
+            .and_then(|t| t.parse::<i64>().ok())
+            .unwrap_or_else(|| panic!("{line}: a number expected after '{}'", tokens[i - 1]))
+    };
+    let mut i = 1;
+    while i < tokens.len() {
+        match tokens[i] {
+            "depth" | "seldepth" | "nodes" | "nps" | "time" | "currmovenumber" => {
+                assert!(number(i + 1) >= 0, "{line}");
+                i += 2;
+            }
+            "multipv" => {
+                assert!(number(i + 1) >= 1, "{line}");
+                i += 2;
+            }
+            "hashfull" => {
+                assert!((0..=1000).contains(&number(i + 1)), "{line}");
+                i += 2;
+            }
+            "score" => {
+                assert!(
+                    matches!(tokens.get(i + 1), Some(&"cp") | Some(&"mate")),
+                    "{line}"
+                );
+                number(i + 2);
+                i += 3;
+                if matches!(tokens.get(i), Some(&"lowerbound") | Some(&"upperbound")) {
+                    i += 1;
+                }
+            }
+            "currmove" => {
+                assert_legal(pos, tokens.get(i + 1).unwrap_or(&""), line);
+                i += 2;
+            }
+            "pv" => {
+                let mut p = pos.clone();
+                for m in &tokens[i + 1..] {
+                    let mv = assert_legal(&p, m, line);
+                    p.play_unchecked(mv);
+                }
+                i = tokens.len();
+            }
+            other => panic!("{line}: unexpected token '{other}'"),
+        }
+    }
+}
+
+/// Runs `go …` on `fen`+`moves` and checks the whole answer: info grammar, legal PVs, a
+/// legal best move and ponder move.
+fn search(uci: &mut Uci, fen: Option<&str>, moves: &[&str], go: &str) -> String {
+    let pos = position(fen, moves);
+    let base = match fen {
+        Some(f) => format!("position fen {f}"),
+        None => "position startpos".to_string(),
+    };
+    let cmd = if moves.is_empty() {
+        base
+    } else {
+        format!("{base} moves {}", moves.join(" "))
+    };
+    uci.expect_ok(&cmd);
+    uci.send(go);
+    let mut lines = uci.until(ANSWER, "bestmove", |l| l.starts_with("bestmove"));
+    let last = lines.pop().unwrap_or_default();
+    for l in &lines {
+        if l.starts_with("info") {
+            check_info(&pos, l);
+        }
+    }
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert!(
+        words.len() == 2 || (words.len() == 4 && words[2] == "ponder"),
+        "bad bestmove line '{last}'"
+    );
+    let best = words[1].to_string();
+    let mv = assert_legal(&pos, &best, go);
+    if let Some(p) = words.get(3) {
+        let mut after = pos.clone();
+        after.play_unchecked(mv);
+        assert_legal(&after, p, &format!("{go} (ponder move)"));
+    }
+    best
+}
+
+#[test]
+fn handshake_names_the_engine_and_declares_the_options() {
+    let mut uci = Uci::start();
+    let lines = uci.handshake();
+    assert!(
+        lines.iter().any(|l| l.starts_with("id name ox88 ")),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"id author the ox88 developers".to_string()));
+    for name in [
+        "Hash",
+        "Clear Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "OwnBook",
+        "BookFile",
+        "Eval",
+        "Ordering",
+        "Profile",
+        "UCI_Opponent",
+        "UCI_EngineAbout",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "option {name} not declared: {lines:?}"
+        );
+    }
+    // Every option line follows the UCI grammar for its type.
+    for l in lines.iter().filter(|l| l.starts_with("option ")) {
+        let ty = l
+            .split(" type ")
+            .nth(1)
+            .and_then(|t| t.split_whitespace().next());
+        match ty {
+            Some("spin") => assert!(
+                l.contains(" default ") && l.contains(" min ") && l.contains(" max "),
+                "{l}"
+            ),
+            Some("check") => assert!(
+                l.ends_with(" default true") || l.ends_with(" default false"),
+                "{l}"
+            ),
+            Some("combo") => assert!(l.contains(" default ") && l.contains(" var "), "{l}"),
+            Some("string") => assert!(l.contains(" default "), "{l}"),
+            Some("button") => {}
+            _ => panic!("bad option line {l}"),
+        }
+    }
+    assert!(uci.sync().is_empty());
+    uci.send("quit");
+    assert!(uci.wait_exit(ANSWER).success());
+}
+
+#[test]
+fn every_limit_kind_ends_with_a_legal_bestmove() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("ucinewgame");
+    search(&mut uci, None, &[], "go depth 3");
+    search(&mut uci, None, &["e2e4", "e7e5"], "go nodes 5000");
+    search(&mut uci, Some(KIWIPETE), &[], "go movetime 200");
+    search(
+        &mut uci,
+        None,
+        &["d2d4", "g8f6", "c2c4"],
+        "go wtime 3000 btime 3000 winc 50 binc 50",
+    );
+    search(
+        &mut uci,
+        None,
+        &["e2e4", "c7c5", "g1f3"],
+        "go wtime 5000 btime 4000 movestogo 20",
+    );
+    // Sudden death with almost nothing left: must still answer, and in time.
+    search(&mut uci, None, &["g1f3"], "go wtime 50 btime 50");
+    // Mate in one on the back rank (Rd8#), asked as mate in 2.
+    search(
+        &mut uci,
+        Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
+        &[],
+        "go mate 2",
+    );
+    search(&mut uci, None, &[], "go depth 2 nodes 100000 movetime 2000");
+}
+
+#[test]
+fn searchmoves_restricts_the_answer() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    for allowed in [
+        vec!["a2a3", "h2h3"],
+        vec!["g1h3"],
+        vec!["b2b4", "g2g4", "f2f3"],
+    ] {
+        let best = search(
+            &mut uci,
+            None,
+            &[],
+            &format!("go depth 3 searchmoves {}", allowed.join(" ")),
+        );
+        assert!(
+            allowed.contains(&best.as_str()),
+            "{best} not in {allowed:?}"
+        );
+    }
+    // From the side to move's point of view after 1.e4: Black restricted to knight moves.
+    let best = search(
+        &mut uci,
+        None,
+        &["e2e4"],
+        "go movetime 300 searchmoves b8a6 g8h6",
+    );
+    assert!(["b8a6", "g8h6"].contains(&best.as_str()), "{best}");
+}
+
+#[test]
+fn no_legal_move_answers_the_null_move() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    // Fool's mate: White is checkmated. And a stalemate with Black to move.
+    for (setup, go) in [
+        ("position startpos moves f2f3 e7e5 g2g4 d8h4", "go depth 3"),
+        (
+            "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "go movetime 100",
+        ),
+        (
+            "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "go wtime 1000 btime 1000",
+        ),
+    ] {
+        uci.expect_ok(setup);
+        uci.send(go);
+        let (_, mv) = uci.bestmove(ANSWER);
+        assert_eq!(mv, "0000", "{setup}");
+    }
+}
+
+#[test]
+fn infinite_search_holds_bestmove_until_stop() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    let pos = position(None, &["e2e4"]);
+    uci.expect_ok("position startpos moves e2e4");
+    uci.send("go infinite");
+    // The UCI page: no bestmove before stop in infinite mode, however the search went.
+    uci.quiet_for(Duration::from_millis(700), "bestmove");
+    assert!(uci.sync().iter().all(|l| !l.starts_with("bestmove")));
+    uci.send("stop");
+    let (_, mv) = uci.bestmove(STOP_ANSWER);
+    assert_legal(&pos, &mv, "go infinite + stop");
+
+    // Also when the search cannot go anywhere: a position with a single legal move.
+    let one = "7k/8/8/8/8/8/6q1/7K w - - 0 1";
+    uci.expect_ok(&format!("position fen {one}"));
+    uci.send("go infinite");
+    uci.quiet_for(Duration::from_millis(500), "bestmove");
+    uci.send("stop");
+    let (_, mv) = uci.bestmove(STOP_ANSWER);
+    assert_legal(&position(Some(one), &[]), &mv, "single-move infinite");
+    // The answer came once: a second stop finds no search.
+    let e = uci.expect_error("stop");
+    assert!(e.contains("no search"), "{e}");
+}
+
+#[test]
+fn ponder_then_ponderhit_or_stop() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("setoption name Ponder value true");
+    let pos = position(None, &["e2e4", "e7e5"]);
+    uci.expect_ok("position startpos moves e2e4 e7e5");
+    uci.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    uci.quiet_for(Duration::from_millis(500), "bestmove");
+    uci.send("ponderhit");
+    let (_, mv) = uci.bestmove(ANSWER);
+    assert_legal(&pos, &mv, "ponderhit");
+
+    uci.send("go ponder movetime 100");
+    uci.quiet_for(Duration::from_millis(500), "bestmove");
+    uci.send("stop");
+    let (_, mv) = uci.bestmove(STOP_ANSWER);
+    assert_legal(&pos, &mv, "ponder + stop");
+    uci.expect_error("ponderhit");
+}
+
+#[test]
+fn go_while_searching_answers_the_old_search_first() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    let start = position(None, &[]);
+    uci.send("go infinite");
+    uci.quiet_for(Duration::from_millis(300), "bestmove");
+    uci.send("go depth 2");
+    let (_, first) = uci.bestmove(STOP_ANSWER);
+    assert_legal(&start, &first, "the interrupted infinite search");
+    let (_, second) = uci.bestmove(ANSWER);
+    assert_legal(&start, &second, "the depth-2 search");
+    // Each go got exactly one answer.
+    assert!(uci.sync().iter().all(|l| !l.starts_with("bestmove")));
+}
+
+#[test]
+fn malformed_input_is_refused_and_the_engine_still_plays() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("position startpos moves e2e4");
+    let fen_after_e4 = uci.fen();
+    assert_eq!(
+        fen_after_e4,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    let bad_lines: Vec<String> = vec![
+        "xyzzy".into(),
+        "position".into(),
+        "position startpos e2e4".into(),
+        "position midgame".into(),
+        "position fen".into(),
+        "position fen not/a/fen w - - 0 1".into(),
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1".into(),
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1".into(),
+        // An illegal move deep in the list must not leave half the moves applied.
+        "position startpos moves e2e4 e7e5 g1f3 e8e6".into(),
+        "position startpos moves e2e4 e7e5 zz".into(),
+        "position startpos moves e2e5".into(),
+        "go depth".into(),
+        "go depth x".into(),
+        "go depth 0".into(),
+        "go depth 1000".into(),
+        "go nodes -5".into(),
+        "go movetime 99999999999999999999999".into(),
+        "go movestogo 0".into(),
+        "go warp 9".into(),
+        "go searchmoves".into(),
+        "go searchmoves e2e4".into(),
+        "go searchmoves a1a1".into(),
+        "go perft".into(),
+        "go perft 0".into(),
+        "go perft 99".into(),
+        "setoption".into(),
+        "setoption name".into(),
+        "setoption name Nonsense value 1".into(),
+        "setoption name Hash".into(),
+        "setoption name Hash value 0".into(),
+        "setoption name Hash value 65537".into(),
+        "setoption name Hash value lots".into(),
+        "setoption name Threads value 2".into(),
+        "setoption name MultiPV value 0".into(),
+        "setoption name MultiPV value 257".into(),
+        "setoption name Move Overhead value -1".into(),
+        "setoption name OwnBook value perhaps".into(),
+        "setoption name Eval value psychic".into(),
+        "setoption name Ordering value random".into(),
+        "setoption name Profile value turbo".into(),
+        "setoption name BookFile value /no/such/dir/book.bin".into(),
+        "debug sideways".into(),
+        "isready please".into(),
+        "stop".into(),
+        "ponderhit".into(),
+        "\u{0}\u{7}\u{1b}[2J".into(),
+        "gö dèpth 3 ♞".into(),
+        "x".repeat(100_000),
+    ];
+    for line in &bad_lines {
+        uci.expect_error(line);
+    }
+    // The position is still the one before all that.
+    assert_eq!(uci.fen(), fen_after_e4);
+    // Bytes that are not UTF-8, and a line longer than the engine keeps.
+    uci.send_bytes(b"\xff\xfe go depth \xc3\x28\n");
+    uci.sync();
+    uci.send_bytes(&[b'a'; 3 << 20]);
+    uci.send_bytes(b"\n");
+    let e = uci.sync();
+    assert!(
+        e.iter().any(|l| l.starts_with("info string error")),
+        "{e:?}"
+    );
+    assert_eq!(uci.fen(), fen_after_e4);
+    // And it still plays.
+    search(&mut uci, None, &["e2e4"], "go depth 2");
+    search(&mut uci, None, &["e2e4", "c7c5"], "go movetime 100");
+}
+
+#[test]
+fn unknown_words_before_a_command_are_reported_and_skipped() {
+    let mut uci = Uci::start();
+    uci.send("joho isready");
+    let lines = uci.until(ANSWER, "readyok", |l| l == "readyok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn options_are_accepted_case_insensitively() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    for line in [
+        "setoption name hash value 16",
+        "setoption name Clear Hash",
+        "setoption name THREADS value 1",
+        "setoption name MultiPV value 3",
+        "setoption name move overhead value 50",
+        "setoption name OwnBook value false",
+        "setoption name BookFile value <empty>",
+        "setoption name Eval value center",
+        "setoption name Ordering value MVVLVA",
+        "setoption name Profile value seed",
+        "setoption name UCI_Opponent value GM 2800 human Some Body",
+        "setoption name UCI_EngineAbout value whatever",
+    ] {
+        uci.expect_ok(line);
+    }
+    let best = search(&mut uci, None, &["e2e4"], "go depth 3");
+    assert!(!best.is_empty());
+    uci.expect_ok("setoption name Profile value full");
+    uci.expect_ok("setoption name Eval value full");
+    uci.expect_ok("setoption name MultiPV value 1");
+    search(&mut uci, None, &["e2e4", "e7e5"], "go depth 3");
+    // Not while searching.
+    uci.send("go infinite");
+    uci.expect_error("setoption name Hash value 32");
+    uci.send("stop");
+    uci.bestmove(STOP_ANSWER);
+}
+
+#[test]
+fn go_perft_matches_the_published_counts() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    let cases: [(Option<&str>, &[u64]); 3] = [
+        (None, &[20, 400, 8902, 197_281]),
+        (Some(KIWIPETE), &[48, 2039, 97_862]),
+        (
+            Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+            &[14, 191, 2812, 43_238],
+        ),
+    ];
+    for (fen, counts) in cases {
+        match fen {
+            Some(f) => uci.expect_ok(&format!("position fen {f}")),
+            None => uci.expect_ok("position startpos"),
+        };
+        let pos = position(fen, &[]);
+        for (d, &expected) in counts.iter().enumerate() {
+            uci.send(&format!("go perft {}", d + 1));
+            let lines = uci.until(ANSWER, "Nodes searched", |l| {
+                l.starts_with("Nodes searched: ")
+            });
+            let total: u64 = lines.last().unwrap()["Nodes searched: ".len()..]
+                .parse()
+                .unwrap();
+            assert_eq!(total, expected, "{fen:?} depth {}", d + 1);
+            // One `move: count` line per legal root move, a blank line, then the total.
+            let split = &lines[..lines.len() - 2];
+            assert_eq!(lines[lines.len() - 2], "");
+            assert_eq!(split.len(), pos.legal_moves().len());
+            let mut sum = 0;
+            for l in split {
+                let (mv, n) = l
+                    .split_once(": ")
+                    .unwrap_or_else(|| panic!("bad line '{l}'"));
+                assert_legal(&pos, mv, "perft divide");
+                sum += n.parse::<u64>().unwrap();
+            }
+            assert_eq!(sum, total);
+        }
+    }
+}
+
+#[test]
+fn d_shows_the_position_and_its_polyglot_key() {
+    let mut uci = Uci::start();
+    uci.send("d");
+    let lines = uci.until(ANSWER, "E line", |l| l.starts_with("E: "));
+    assert!(lines.contains(&format!(
+        "Fen: {}",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    )));
+    // Published Polyglot keys (the Polyglot book format's own examples).
+    assert!(
+        lines.contains(&"Key: 463B96181691FC9C".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" r | n | b | q | k | b | n | r "))
+    );
+    uci.expect_ok("position startpos moves e2e4");
+    uci.send("d");
+    let lines = uci.until(ANSWER, "E line", |l| l.starts_with("E: "));
+    assert!(
+        lines.contains(&"Key: 823C9B50FD114196".to_string()),
+        "{lines:?}"
+    );
+    uci.send("eval");
+    let lines = uci.until(ANSWER, "E line", |l| l.starts_with("E: "));
+    assert!(!lines.is_empty());
+}
+
+#[test]
+fn end_of_input_mid_search_answers_and_exits_cleanly() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("position startpos moves d2d4");
+    uci.send("go infinite");
+    uci.quiet_for(Duration::from_millis(300), "bestmove");
+    uci.close_stdin();
+    let (_, mv) = uci.bestmove(STOP_ANSWER);
+    assert_legal(&position(None, &["d2d4"]), &mv, "end of input");
+    assert!(uci.wait_exit(STOP_ANSWER).success());
+}
+
+#[test]
+fn quit_mid_search_exits_cleanly() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.send("go infinite");
+    uci.quiet_for(Duration::from_millis(300), "bestmove");
+    uci.send("quit");
+    assert!(uci.wait_exit(STOP_ANSWER).success());
+}
+
+/// A writer the in-process run can share with the test.
+#[derive(Clone, Default)]
+struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// xorshift64*: a fixed-seed generator, so a failure replays.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// A plausible command line: mostly well-formed, with moves from the real position list.
+fn random_command(rng: &mut Rng) -> String {
+    const FENS: [&str; 5] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        KIWIPETE,
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "4k3/P7/8/8/8/8/7p/4K3 w - - 0 1",
+    ];
+    const MOVES: [&str; 16] = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "d2d4", "d7d5", "e1g1", "a7a8q", "h2h1n",
+        "e5d4", "c2c4", "0000", "e1e2", "g8f6",
+    ];
+    const GO: [&str; 14] = [
+        "depth 1",
+        "depth 2",
+        "nodes 500",
+        "nodes 1",
+        "movetime 5",
+        "movetime 20",
+        "wtime 100 btime 100",
+        "wtime 30 btime 30 winc 5 binc 5 movestogo 3",
+        "infinite",
+        "ponder movetime 10",
+        "mate 1",
+        "searchmoves e2e4 d2d4 depth 2",
+        "perft 2",
+        "",
+    ];
+    match rng.below(14) {
+        0 | 1 => {
+            let n = rng.below(8);
+            let moves: Vec<&str> = (0..n).map(|_| rng.pick(&MOVES)).collect();
+            if rng.below(2) == 0 {
+                format!("position startpos moves {}", moves.join(" "))
+            } else {
+                format!("position fen {} moves {}", rng.pick(&FENS), moves.join(" "))
+            }
+        }
+        2 => "position startpos moves e2e4 e7e5 g1f3".to_string(),
+        3..=5 => format!("go {}", rng.pick(&GO)),
+        6 => "stop".into(),
+        7 => "isready".into(),
+        8 => rng
+            .pick(&[
+                "setoption name Hash value 1",
+                "setoption name Hash value 4",
+                "setoption name Clear Hash",
+                "setoption name MultiPV value 2",
+                "setoption name Eval value material",
+                "setoption name Ordering value seed",
+                "setoption name Profile value seed",
+                "setoption name OwnBook value true",
+                "setoption name Move Overhead value 0",
+            ])
+            .to_string(),
+        9 => rng
+            .pick(&[
+                "ponderhit",
+                "ucinewgame",
+                "d",
+                "eval",
+                "uci",
+                "debug on",
+                "debug off",
+            ])
+            .to_string(),
+        10 => {
+            // Pure noise: random bytes decoded lossily, like a broken pipe might deliver.
+            let n = rng.below(60);
+            let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+            String::from_utf8_lossy(&bytes).replace('\n', " ")
+        }
+        _ => {
+            let mut words: Vec<String> = random_command_base(rng)
+                .split(' ')
+                .map(String::from)
+                .collect();
+            // Mutations: drop, duplicate, swap or corrupt words; splice in numbers.
+            for _ in 0..1 + rng.below(3) {
+                if words.is_empty() {
+                    break;
+                }
+                let i = rng.below(words.len());
+                match rng.below(6) {
+                    0 => {
+                        words.remove(i);
+                    }
+                    1 => {
+                        let w = words[i].clone();
+                        words.insert(i, w);
+                    }
+                    2 => {
+                        let j = rng.below(words.len());
+                        words.swap(i, j);
+                    }
+                    3 => {
+                        words[i] = rng
+                            .pick(&["-1", "0", "4294967296", "99999999999999999999", "1e3", ""])
+                            .into()
+                    }
+                    4 => words[i] = words[i].chars().rev().collect(),
+                    _ => words.insert(
+                        i,
+                        rng.pick(&["moves", "fen", "value", "name", "go", "startpos"])
+                            .into(),
+                    ),
+                }
+            }
+            words.join(" ")
+        }
+    }
+}
+
+fn random_command_base(rng: &mut Rng) -> &'static str {
+    rng.pick(&[
+        "position startpos moves e2e4 e7e5",
+        "position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1 moves b4b1",
+        "go depth 2 nodes 1000",
+        "go wtime 100 btime 100 winc 1 binc 1",
+        "go movetime 10 searchmoves e2e4",
+        "setoption name MultiPV value 2",
+        "setoption name Move Overhead value 10",
+        "go perft 1",
+        "go mate 1 movetime 10",
+    ])
+}
+
+/// Lines that could make a single command legitimately slow (deep perft, huge hash,
+/// benchmarks) are kept out: the test is about robustness, not about waiting.
+fn bounded(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let slow_perft = words
+        .windows(2)
+        .any(|w| w[0] == "perft" && w[1].parse::<u32>().is_ok_and(|d| d > 3));
+    let big_number_option = words.iter().any(|w| w.eq_ignore_ascii_case("hash"))
+        && words.iter().any(|w| w.parse::<u64>().is_ok_and(|n| n > 16));
+    !slow_perft && !big_number_option && !words.contains(&"bench")
+}
+
+#[test]
+fn thousands_of_random_and_mutated_lines_never_break_it() {
+    let mut rng = Rng(0x0088_C0FF_EE12_3457);
+    let mut script = String::new();
+    let mut isready = 0;
+    let mut count = 0;
+    while count < 4000 {
+        let line = random_command(&mut rng);
+        if !bounded(&line) {
+            continue;
+        }
+        if line == "isready" {
+            isready += 1;
+        }
+        script.push_str(&line);
+        script.push('\n');
+        count += 1;
+    }
+    // A known ending: whatever happened before, this search must be answered legally.
+    script.push_str("stop\nposition startpos moves e2e4 c7c5\ngo depth 2\n");
+    let out = SharedBuf::default();
+    let (tx, rx) = mpsc::channel();
+    {
+        let out = out.clone();
+        let script = script.clone();
+        std::thread::spawn(move || {
+            let r = ox88::uci::run_with(std::io::Cursor::new(script.into_bytes()), out);
+            let _ = tx.send(r.map_err(|e| e.to_string()));
+        });
+    }
+    let result = rx
+        .recv_timeout(Duration::from_secs(300))
+        .expect("run_with finished (no panic, no hang)");
+    assert!(result.is_ok(), "{result:?}");
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).expect("output is UTF-8");
+    let lines: Vec<&str> = text.lines().collect();
+    let readyok = lines.iter().filter(|l| **l == "readyok").count();
+    assert!(
+        readyok >= isready,
+        "{readyok} readyok for {isready} isready"
+    );
+    let last = lines.last().copied().unwrap_or_default();
+    let mv = last
+        .strip_prefix("bestmove ")
+        .expect("ends with a bestmove");
+    let mv = mv.split_whitespace().next().unwrap_or_default();
+    assert_legal(
+        &position(None, &["e2e4", "c7c5"]),
+        mv,
+        "after the random input",
+    );
+    // Every bestmove line is well-formed.
+    for l in lines.iter().filter(|l| l.starts_with("bestmove")) {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        assert!(w.len() == 2 || (w.len() == 4 && w[2] == "ponder"), "{l}");
+        assert!(w[1] == "0000" || w[1].parse::<UciMove>().is_ok(), "{l}");
+    }
+}
