@@ -11,7 +11,11 @@ use ox88::engine::search::Profile;
 use ox88::engine::{Board, bench, perft};
 
 #[derive(Parser, Debug)]
-#[command(name = "ox88", version, about = "A chess program for the terminal that shows its thinking")]
+#[command(
+    name = "ox88",
+    version,
+    about = "A chess program for the terminal that shows its thinking"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -80,7 +84,11 @@ fn main() -> Result<()> {
             println!("Time: {:.3} s", secs);
             println!("Speed: {:.1} Mnps", nodes as f64 / secs.max(1e-9) / 1e6);
         }
-        Some(Command::Bench { depth, order, profile }) => {
+        Some(Command::Bench {
+            depth,
+            order,
+            profile,
+        }) => {
             bench::report(depth, order, profile, |line| println!("{line}"));
         }
         Some(Command::Eval { fen, mode }) => {

@@ -37,7 +37,11 @@ fn parse_epd(text: &str) -> Vec<Case> {
 /// The depth to test: the first with at least `min_nodes` nodes, else the deepest given,
 /// skipping depths above `max_nodes` (those belong in `ox88 perft`, not in the test suite).
 fn pick(counts: &[(u32, u64)], min_nodes: u64, max_nodes: u64) -> (u32, u64) {
-    let usable: Vec<_> = counts.iter().copied().filter(|&(_, n)| n <= max_nodes).collect();
+    let usable: Vec<_> = counts
+        .iter()
+        .copied()
+        .filter(|&(_, n)| n <= max_nodes)
+        .collect();
     usable
         .iter()
         .copied()
@@ -53,7 +57,12 @@ fn run_suite(text: &str, min_nodes: u64, max_nodes: u64) -> usize {
         let (depth, want) = pick(&case.counts, min_nodes, max_nodes);
         let got = perft::perft(&mut board, depth);
         assert_eq!(got, want, "{} perft {depth}", case.id);
-        assert_eq!(board.to_fen(), Board::from_fen(&case.fen).unwrap().to_fen(), "{}: restored", case.id);
+        assert_eq!(
+            board.to_fen(),
+            Board::from_fen(&case.fen).unwrap().to_fen(),
+            "{}: restored",
+            case.id
+        );
         checked += 1;
     }
     checked

@@ -25,7 +25,8 @@ impl Rng {
 
 fn oracle(fen: &str) -> Chess {
     let f: Fen = fen.parse().expect("shakmaty parses our FEN");
-    f.into_position(CastlingMode::Standard).expect("shakmaty accepts our position")
+    f.into_position(CastlingMode::Standard)
+        .expect("shakmaty accepts our position")
 }
 
 fn our_moves(b: &Board) -> BTreeSet<String> {
@@ -46,14 +47,20 @@ fn biased_pick(b: &Board, rng: &mut Rng) -> Move {
     if !castles.is_empty() && rng.below(2) == 0 {
         return castles[rng.below(castles.len())];
     }
-    let eps: Vec<Move> = moves.iter().copied().filter(|m| m.is_en_passant()).collect();
+    let eps: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.is_en_passant())
+        .collect();
     if !eps.is_empty() && rng.below(4) != 0 {
         return eps[rng.below(eps.len())];
     }
     let special: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|m| m.is_castle() || m.is_en_passant() || m.promotion().is_some() || m.is_double_push())
+        .filter(|m| {
+            m.is_castle() || m.is_en_passant() || m.promotion().is_some() || m.is_double_push()
+        })
         .collect();
     if !special.is_empty() && rng.below(3) == 0 {
         return special[rng.below(special.len())];
@@ -84,16 +91,47 @@ fn compare(b: &Board, ctx: &str) -> Chess {
     assert_eq!(our_moves(b), their_moves(&p), "{ctx}: legal moves of {fen}");
     assert_eq!(b.in_check(), p.is_check(), "{ctx}: check in {fen}");
     let no_moves = b.legal_moves().is_empty();
-    assert_eq!(no_moves && b.in_check(), p.is_checkmate(), "{ctx}: mate in {fen}");
-    assert_eq!(no_moves && !b.in_check(), p.is_stalemate(), "{ctx}: stalemate in {fen}");
-    assert_eq!(b.insufficient_material(), p.is_insufficient_material(), "{ctx}: insufficient in {fen}");
+    assert_eq!(
+        no_moves && b.in_check(),
+        p.is_checkmate(),
+        "{ctx}: mate in {fen}"
+    );
+    assert_eq!(
+        no_moves && !b.in_check(),
+        p.is_stalemate(),
+        "{ctx}: stalemate in {fen}"
+    );
+    assert_eq!(
+        b.insufficient_material(),
+        p.is_insufficient_material(),
+        "{ctx}: insufficient in {fen}"
+    );
     let theirs = Fen::from_position(&p, EnPassantMode::PseudoLegal).to_string();
     assert_eq!(fen, theirs, "{ctx}: FEN");
-    assert_eq!(Board::from_fen(&fen).unwrap().to_fen(), fen, "{ctx}: FEN round trip");
-    assert_eq!(b.hash(), b.compute_hash(), "{ctx}: incremental hash of {fen}");
-    assert_eq!(b.hash(), Board::from_fen(&fen).unwrap().hash(), "{ctx}: hash equals fresh hash");
+    assert_eq!(
+        Board::from_fen(&fen).unwrap().to_fen(),
+        fen,
+        "{ctx}: FEN round trip"
+    );
+    assert_eq!(
+        b.hash(),
+        b.compute_hash(),
+        "{ctx}: incremental hash of {fen}"
+    );
+    assert_eq!(
+        b.hash(),
+        Board::from_fen(&fen).unwrap().hash(),
+        "{ctx}: hash equals fresh hash"
+    );
     let m = b.recount_material();
-    assert_eq!([b.material(ox88::engine::Color::White), b.material(ox88::engine::Color::Black)], m, "{ctx}: material");
+    assert_eq!(
+        [
+            b.material(ox88::engine::Color::White),
+            b.material(ox88::engine::Color::Black)
+        ],
+        m,
+        "{ctx}: material"
+    );
     p
 }
 
@@ -147,7 +185,9 @@ fn ten_thousand_positions_agree_with_shakmaty() {
             assert_eq!(b.hash(), b.compute_hash());
         }
     }
-    println!("{positions} positions: {castles} castles, {eps} en passant, {promos} promotions, {checks} checks, {mates} mates");
+    println!(
+        "{positions} positions: {castles} castles, {eps} en passant, {promos} promotions, {checks} checks, {mates} mates"
+    );
     // The bias did its job: every special rule was exercised many times.
     assert!(castles > 50, "castles {castles}");
     assert!(eps > 50, "en passant {eps}");
@@ -161,11 +201,20 @@ fn repetition_and_fifty_move_rules() {
     let mut b = Board::startpos();
     for _ in 0..2 {
         for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
-            let m = b.legal_moves().iter().copied().find(|m| m.to_string() == mv).unwrap();
+            let m = b
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| m.to_string() == mv)
+                .unwrap();
             b.make(m);
         }
     }
-    assert_eq!(b.repetitions(), 2, "start position seen twice before: threefold");
+    assert_eq!(
+        b.repetitions(),
+        2,
+        "start position seen twice before: threefold"
+    );
     let b = Board::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
     assert_eq!(b.halfmove_clock(), 99);
 }

@@ -12,18 +12,51 @@ use super::types::Move;
 
 /// Opening, middlegame, endgame and tactical positions (FEN). Public test positions.
 pub const POSITIONS: [(&str, &str); 16] = [
-    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-    ("sicilian", "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6"),
-    ("qgd", "rnbqkb1r/ppp2ppp/4pn2/3p4/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 2 4"),
-    ("italian", "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQ - 1 6"),
-    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-    ("cpw-pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"),
-    ("cpw-pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"),
-    ("cpw-pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"),
-    ("middlegame", "r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9"),
-    ("wac-001", "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1"),
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "sicilian",
+        "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6",
+    ),
+    (
+        "qgd",
+        "rnbqkb1r/ppp2ppp/4pn2/3p4/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 2 4",
+    ),
+    (
+        "italian",
+        "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQ - 1 6",
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
+    (
+        "cpw-pos4",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    ),
+    (
+        "cpw-pos5",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    ),
+    (
+        "cpw-pos6",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    ),
+    (
+        "middlegame",
+        "r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9",
+    ),
+    (
+        "wac-001",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+    ),
     ("wac-002", "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1"),
-    ("wac-004", "r1b2rk1/p1pp1ppp/1pn5/4P3/2B1n3/2N5/PPP2PPP/R2QR1K1 w - - 0 1"),
+    (
+        "wac-004",
+        "r1b2rk1/p1pp1ppp/1pn5/4P3/2B1n3/2N5/PPP2PPP/R2QR1K1 w - - 0 1",
+    ),
     ("cpw-pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
     ("kpk", "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"),
     ("rook-ending", "8/5pk1/6p1/8/5P2/6P1/r4PK1/1R6 w - - 0 1"),
@@ -46,7 +79,12 @@ impl BenchRow {
 }
 
 /// Searches every bench position to `depth` with a fresh searcher state each, book off.
-pub fn run(depth: u32, scheme: Scheme, profile: Profile, mut each: impl FnMut(&BenchRow)) -> Vec<BenchRow> {
+pub fn run(
+    depth: u32,
+    scheme: Scheme,
+    profile: Profile,
+    mut each: impl FnMut(&BenchRow),
+) -> Vec<BenchRow> {
     let options = SearchOptions {
         scheme,
         profile,
@@ -86,7 +124,12 @@ pub fn totals(rows: &[BenchRow]) -> (SearchStats, Duration) {
 }
 
 /// The bench as text, as `ox88 bench` and the UCI `bench` command print it.
-pub fn report(depth: u32, scheme: Scheme, profile: Profile, mut out: impl FnMut(&str)) -> SearchStats {
+pub fn report(
+    depth: u32,
+    scheme: Scheme,
+    profile: Profile,
+    mut out: impl FnMut(&str),
+) -> SearchStats {
     out(&format!(
         "bench: depth {depth}, ordering {scheme}, profile {profile}, {} positions",
         POSITIONS.len()
@@ -107,7 +150,10 @@ pub fn report(depth: u32, scheme: Scheme, profile: Profile, mut out: impl FnMut(
         ))
     });
     let (s, t) = totals(&rows);
-    out(&format!("First-move cutoff: {:.1}%", s.first_move_cutoff() * 100.0));
+    out(&format!(
+        "First-move cutoff: {:.1}%",
+        s.first_move_cutoff() * 100.0
+    ));
     out(&format!("Time (ms): {}", t.as_millis()));
     out(&format!("Nodes searched: {}", s.nodes));
     out(&format!(

@@ -355,7 +355,8 @@ impl Board {
         (0..self.count[ci] as usize).map(move |i| {
             let s = self.list[ci][i];
             let sq = Square::from_0x88(s).expect("piece lists hold board squares");
-            let p = Piece::from_code(self.cells[s as usize]).expect("piece list square holds a piece");
+            let p =
+                Piece::from_code(self.cells[s as usize]).expect("piece list square holds a piece");
             (sq, p)
         })
     }
@@ -389,7 +390,11 @@ impl Board {
     /// The piece captured by the last move, if any.
     pub fn last_captured_piece(&self) -> Option<Piece> {
         let u = self.history.last()?;
-        if u.null { None } else { Piece::from_code(u.captured) }
+        if u.null {
+            None
+        } else {
+            Piece::from_code(u.captured)
+        }
     }
 
     /// Is `sq` attacked by any piece of `by`? (piece lists and the 0x88 difference table)
@@ -423,7 +428,9 @@ impl Board {
     /// Squares of the pieces of `by` that attack `sq`.
     pub fn attackers(&self, sq: Square, by: Color) -> Vec<Square> {
         self.pieces(by)
-            .filter(|(from, p)| attacks::piece_attacks(&self.cells, p.code(), from.x88(), sq.x88(), NO_SQ))
+            .filter(|(from, p)| {
+                attacks::piece_attacks(&self.cells, p.code(), from.x88(), sq.x88(), NO_SQ)
+            })
             .map(|(from, _)| from)
             .collect()
     }
@@ -579,7 +586,11 @@ impl Board {
         h ^= piece_key(placed, to);
 
         if m.is_castle() {
-            let (rf, rt) = if to > from { (from + 3, from + 1) } else { (from - 4, from - 1) };
+            let (rf, rt) = if to > from {
+                (from + 3, from + 1)
+            } else {
+                (from - 4, from - 1)
+            };
             let rook = self.cells[rf as usize];
             self.move_in_list(rf, rt);
             self.cells[rf as usize] = 0;
@@ -640,7 +651,11 @@ impl Board {
         self.hash = undo.hash;
 
         if m.is_castle() {
-            let (rf, rt) = if to > from { (from + 3, from + 1) } else { (from - 4, from - 1) };
+            let (rf, rt) = if to > from {
+                (from + 3, from + 1)
+            } else {
+                (from - 4, from - 1)
+            };
             let rook = self.cells[rt as usize];
             self.move_in_list(rt, rf);
             self.cells[rt as usize] = 0;

@@ -9,7 +9,9 @@ use super::types::{Color, Piece, PieceKind, Square};
 pub enum FenError {
     #[error("FEN is empty")]
     Empty,
-    #[error("FEN has {0} fields; expected 4 to 6 (placement, side, castling, en passant, halfmove, fullmove)")]
+    #[error(
+        "FEN has {0} fields; expected 4 to 6 (placement, side, castling, en passant, halfmove, fullmove)"
+    )]
     FieldCount(usize),
     #[error("piece placement (field 1): {0}")]
     Placement(String),
@@ -71,7 +73,10 @@ impl Board {
                     file += d as u8;
                 } else if let Some(p) = Piece::from_fen_char(ch) {
                     if file >= 8 {
-                        return Err(FenError::Placement(format!("rank {} has more than 8 squares", rank + 1)));
+                        return Err(FenError::Placement(format!(
+                            "rank {} has more than 8 squares",
+                            rank + 1
+                        )));
                     }
                     let ci = p.color().index();
                     per_side[ci] += 1;
@@ -96,7 +101,10 @@ impl Board {
                     )));
                 }
                 if file > 8 {
-                    return Err(FenError::Placement(format!("rank {} has more than 8 squares", rank + 1)));
+                    return Err(FenError::Placement(format!(
+                        "rank {} has more than 8 squares",
+                        rank + 1
+                    )));
                 }
             }
             if file != 8 {
@@ -180,13 +188,22 @@ impl Board {
         b.finish_setup();
         for c in Color::BOTH {
             if b.counts[c.index()][0] > 8 {
-                return Err(FenError::Impossible(format!("{} has more than 8 pawns", c.name())));
+                return Err(FenError::Impossible(format!(
+                    "{} has more than 8 pawns",
+                    c.name()
+                )));
             }
         }
 
         let cells_have = |sq: u8, code: u8| b.cells[sq as usize] & 0x3F == code;
         for (bit, king_sq, rook_sq, color, letter) in [
-            (CastlingRights::WHITE_SHORT, 0x04u8, 0x07u8, Color::White, 'K'),
+            (
+                CastlingRights::WHITE_SHORT,
+                0x04u8,
+                0x07u8,
+                Color::White,
+                'K',
+            ),
             (CastlingRights::WHITE_LONG, 0x04, 0x00, Color::White, 'Q'),
             (CastlingRights::BLACK_SHORT, 0x74, 0x77, Color::Black, 'k'),
             (CastlingRights::BLACK_LONG, 0x74, 0x70, Color::Black, 'q'),
@@ -244,7 +261,9 @@ impl Board {
         // The seed's N bit: set where nothing says the piece has moved.
         for sq in Square::all() {
             let code = b.cells[sq.x88() as usize];
-            let Some(p) = Piece::from_code(code) else { continue };
+            let Some(p) = Piece::from_code(code) else {
+                continue;
+            };
             let home_rank = match p.color() {
                 Color::White => 0,
                 Color::Black => 7,
@@ -252,7 +271,8 @@ impl Board {
             let unmoved = match p.kind() {
                 PieceKind::Pawn => sq.rank() == if p.color() == Color::White { 1 } else { 6 },
                 PieceKind::King => {
-                    castling & (CastlingRights::short(p.color()) | CastlingRights::long(p.color())) != 0
+                    castling & (CastlingRights::short(p.color()) | CastlingRights::long(p.color()))
+                        != 0
                 }
                 PieceKind::Rook => {
                     (sq.file() == 7 && castling & CastlingRights::short(p.color()) != 0)
@@ -326,7 +346,11 @@ mod tests {
     fn start_round_trips() {
         let b = Board::startpos();
         assert_eq!(b.to_fen(), Board::START_FEN);
-        assert_eq!(b.hash(), 0x463b96181691fc9c, "Polyglot's published start key");
+        assert_eq!(
+            b.hash(),
+            0x463b96181691fc9c,
+            "Polyglot's published start key"
+        );
     }
 
     #[test]
@@ -335,20 +359,59 @@ mod tests {
             ("", "FEN is empty"),
             ("8/8/8/8/8/8/8/8 w", "fields"),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "7 ranks"),
-            ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "empty-square count"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1", "castling"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "en-passant"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", "needs a black pawn"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "rank 6"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "halfmove"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3", "fullmove"),
-            ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "0 kings"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1", "2 kings"),
-            ("rnbqkbnp/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Q - 0 1", "pawn stands on h8"),
+            (
+                "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "empty-square count",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                "side to move",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1",
+                "castling",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+                "en-passant",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+                "needs a black pawn",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+                "rank 6",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+                "halfmove",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3",
+                "fullmove",
+            ),
+            (
+                "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+                "0 kings",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1",
+                "2 kings",
+            ),
+            (
+                "rnbqkbnp/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Q - 0 1",
+                "pawn stands on h8",
+            ),
             ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "needs a white rook on h1"),
-            ("4k3/8/8/8/8/8/8/R5K1 w Q - 0 1", "needs the white king on e1"),
-            ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "Black is in check but it is White's move"),
+            (
+                "4k3/8/8/8/8/8/8/R5K1 w Q - 0 1",
+                "needs the white king on e1",
+            ),
+            (
+                "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",
+                "Black is in check but it is White's move",
+            ),
             ("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", "more than 8 pawns"),
         ];
         for (fen, want) in cases {
@@ -359,9 +422,11 @@ mod tests {
 
     #[test]
     fn ep_square_kept_only_when_capturable() {
-        let b = Board::from_fen("rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 2").unwrap();
+        let b =
+            Board::from_fen("rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 2").unwrap();
         assert_eq!(b.ep_square(), None);
-        let b = Board::from_fen("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3").unwrap();
+        let b = Board::from_fen("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3")
+            .unwrap();
         assert_eq!(b.ep_square(), Some("d6".parse().unwrap()));
         assert!(b.to_fen().contains(" d6 "));
     }

@@ -205,7 +205,15 @@ impl Board {
     }
 
     #[inline]
-    fn slider_moves(&self, list: &mut MoveList, from: u8, dirs: &[i8; 4], allowed: u128, tb: u8, tactical: bool) {
+    fn slider_moves(
+        &self,
+        list: &mut MoveList,
+        from: u8,
+        dirs: &[i8; 4],
+        allowed: u128,
+        tb: u8,
+        tactical: bool,
+    ) {
         for &d in dirs {
             let mut to = from.wrapping_add(d as u8);
             while to & 0x88 == 0 {

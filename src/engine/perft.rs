@@ -29,7 +29,11 @@ pub fn divide(board: &mut Board, depth: u32) -> Vec<(Move, u64)> {
     let mut out = Vec::with_capacity(moves.len());
     for &m in moves.iter() {
         board.make(m);
-        let n = if depth <= 1 { 1 } else { perft(board, depth - 1) };
+        let n = if depth <= 1 {
+            1
+        } else {
+            perft(board, depth - 1)
+        };
         board.unmake();
         out.push((m, n));
     }

@@ -190,9 +190,17 @@ pub struct IterationInfo {
 /// front end can drop events of a search it no longer cares about.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SearchEvent {
-    Iteration { id: u64, info: IterationInfo },
+    Iteration {
+        id: u64,
+        info: IterationInfo,
+    },
     /// The root move now being searched (1-based number), for `currmove` reports.
-    CurrentMove { id: u64, depth: u32, mv: Move, number: u32 },
+    CurrentMove {
+        id: u64,
+        depth: u32,
+        mv: Move,
+        number: u32,
+    },
     /// The search ended. `best` is `None` only when the position has no legal move.
     /// `book` names the opening when the move came from the book.
     BestMove {
@@ -202,7 +210,10 @@ pub enum SearchEvent {
         book: Option<String>,
     },
     /// Something the user should read (a book file that failed to load, say).
-    Message { id: u64, text: String },
+    Message {
+        id: u64,
+        text: String,
+    },
 }
 
 #[cfg(test)]

@@ -13,7 +13,9 @@ use super::board::Board;
 use super::book::Book;
 use super::eval::{self, EvalConfig};
 use super::order::{self, History, OrderContext, Scheme, ScoredMove};
-use super::report::{Bound, IterationInfo, Limits, MATE, MATE_BOUND, Score, SearchEvent, SearchOptions};
+use super::report::{
+    Bound, IterationInfo, Limits, MATE, MATE_BOUND, Score, SearchEvent, SearchOptions,
+};
 use super::tt::{TranspositionTable, TtBound};
 use super::types::{Color, Move, MoveList};
 
@@ -138,7 +140,10 @@ fn budget(limits: &Limits, side: Color, overhead: Duration) -> Budget {
         Color::Black => (limits.btime, limits.binc),
     };
     let Some(time) = time else {
-        return Budget { soft: None, hard: None };
+        return Budget {
+            soft: None,
+            hard: None,
+        };
     };
     let inc = inc.unwrap_or_default();
     let usable = time.saturating_sub(overhead).max(Duration::from_millis(1));
@@ -200,7 +205,10 @@ impl Searcher {
             stats: SearchStats::default(),
             seldepth: 0,
             start: Instant::now(),
-            budget: Budget { soft: None, hard: None },
+            budget: Budget {
+                soft: None,
+                hard: None,
+            },
             node_limit: None,
             stopped: false,
             pondering: false,
@@ -241,7 +249,8 @@ impl Searcher {
                 let _ = path;
                 emit(SearchEvent::Message {
                     id,
-                    text: "book: Polyglot files are not supported yet; using the built-in book".into(),
+                    text: "book: Polyglot files are not supported yet; using the built-in book"
+                        .into(),
                 });
             }
         }
@@ -332,7 +341,10 @@ impl Searcher {
             }
         }
 
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
         let multipv = (options.multipv.max(1) as usize).min(root_moves.len());
         let mut prev_nodes = 0u64;
         let mut score: i32 = 0;
@@ -347,17 +359,22 @@ impl Searcher {
                 killers: self.killers[0],
                 ..OrderContext::default()
             };
-            let mut scored: Vec<ScoredMove> = order::explain(&board, self.scheme, &ctx, &self.history)
-                .into_iter()
-                .filter(|s| root_moves.contains(&s.mv))
-                .collect();
+            let mut scored: Vec<ScoredMove> =
+                order::explain(&board, self.scheme, &ctx, &self.history)
+                    .into_iter()
+                    .filter(|s| root_moves.contains(&s.mv))
+                    .collect();
             scored.sort_by(|a, b| b.score.cmp(&a.score));
             let ordered: Vec<Move> = scored.iter().map(|s| s.mv).collect();
 
             self.excluded.clear();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
             for line in 0..multipv {
-                let s = if line == 0 && depth >= 5 && self.profile == Profile::Full && score.abs() < MATE_BOUND {
+                let s = if line == 0
+                    && depth >= 5
+                    && self.profile == Profile::Full
+                    && score.abs() < MATE_BOUND
+                {
                     self.aspiration(&mut board, &ordered, depth as i32, score)
                 } else {
                     self.root(&mut board, &ordered, depth as i32, -INF, INF)
@@ -419,7 +436,11 @@ impl Searcher {
                         nps,
                         time: elapsed,
                         pv: pv.clone(),
-                        hashfull: if self.profile == Profile::Full { self.tt.hashfull() } else { 0 },
+                        hashfull: if self.profile == Profile::Full {
+                            self.tt.hashfull()
+                        } else {
+                            0
+                        },
                         root_moves: if options.report_root_moves && i == 0 {
                             scored.clone()
                         } else {
@@ -443,7 +464,10 @@ impl Searcher {
                 if root_moves.len() == 1 && self.budget.soft.is_some() {
                     break; // one legal move: no need to think on the clock
                 }
-                if score.abs() >= MATE_BOUND && depth as i32 > (MATE - score.abs()) + 2 && self.budget.soft.is_some() {
+                if score.abs() >= MATE_BOUND
+                    && depth as i32 > (MATE - score.abs()) + 2
+                    && self.budget.soft.is_some()
+                {
                     break; // a proven mate does not get shorter with more depth
                 }
                 if let Some(soft) = self.budget.soft
@@ -455,7 +479,9 @@ impl Searcher {
         }
         // In infinite or ponder mode the caller decides when to stop; wait for it.
         if analysing {
-            while !self.shared.stop.load(Ordering::Relaxed) && (limits.infinite || self.pondering_now()) {
+            while !self.shared.stop.load(Ordering::Relaxed)
+                && (limits.infinite || self.pondering_now())
+            {
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
@@ -501,7 +527,14 @@ impl Searcher {
         }
     }
 
-    fn root(&mut self, board: &mut Board, ordered: &[Move], depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    fn root(
+        &mut self,
+        board: &mut Board,
+        ordered: &[Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let full = self.profile == Profile::Full;
         self.pv_len[0] = 0;
         let mut best = -INF;
@@ -667,12 +700,23 @@ impl Searcher {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too.
-            if depth >= 3 && static_eval >= beta && board.has_non_pawn_material(board.side_to_move()) {
+            if depth >= 3
+                && static_eval >= beta
+                && board.has_non_pawn_material(board.side_to_move())
+            {
                 let last_was_null = board.history.last().is_some_and(|u| u.null);
                 if !last_was_null {
                     let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                     board.make_null();
-                    let s = -self.search(board, depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
+                    let s = -self.search(
+                        board,
+                        depth - 1 - r,
+                        -beta,
+                        -beta + 1,
+                        ply + 1,
+                        false,
+                        false,
+                    );
                     board.unmake();
                     if self.stopped {
                         return 0;
@@ -726,7 +770,15 @@ impl Searcher {
             let new_depth = depth - 1 + ext;
             let child_on_pv = on_pv && m == ctx.pv_move;
             let score = if searched == 0 || !full {
-                -self.search(board, new_depth, -beta, -alpha, ply + 1, pv_node, child_on_pv)
+                -self.search(
+                    board,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    pv_node,
+                    child_on_pv,
+                )
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched >= 2 && quiet && !gives_check && !in_check && !is_killer {
@@ -739,7 +791,15 @@ impl Searcher {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.search(board, new_depth - r, -alpha - 1, -alpha, ply + 1, false, false);
+                let mut s = -self.search(
+                    board,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    false,
+                );
                 if s > alpha && r > 0 {
                     s = -self.search(board, new_depth, -alpha - 1, -alpha, ply + 1, false, false);
                 }
@@ -865,7 +925,9 @@ impl Searcher {
                 }
                 if full {
                     // Delta pruning: even winning the piece cannot lift alpha.
-                    let gain = board.piece_at(m.to()).map_or(100, |p| DELTA_VALUES[p.kind().index()]);
+                    let gain = board
+                        .piece_at(m.to())
+                        .map_or(100, |p| DELTA_VALUES[p.kind().index()]);
                     if m.promotion().is_none() && stand_pat + gain + 200 <= alpha {
                         continue;
                     }

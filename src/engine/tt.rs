@@ -116,7 +116,16 @@ impl TranspositionTable {
 
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: TtBound, ply: usize) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: TtBound,
+        ply: usize,
+    ) {
         let age = self.age;
         let idx = self.bucket(key);
         let b = &mut self.buckets[idx];
@@ -177,7 +186,10 @@ mod tests {
         assert!(tt.probe(42, 0).is_none());
         tt.store(42, Move::NONE, 17, 5, 3, TtBound::Lower, 0);
         let h = tt.probe(42, 0).unwrap();
-        assert_eq!((h.score, h.eval, h.depth, h.bound), (17, 5, 3, TtBound::Lower));
+        assert_eq!(
+            (h.score, h.eval, h.depth, h.bound),
+            (17, 5, 3, TtBound::Lower)
+        );
     }
 
     #[test]

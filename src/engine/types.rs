@@ -581,14 +581,20 @@ mod tests {
             assert_eq!(Square::from_0x88(sq.x88()), Some(sq));
         }
         assert!("z9".parse::<Square>().is_err());
-        assert_eq!("i1".parse::<Square>().unwrap_err().to_string(), "i1: not a square");
+        assert_eq!(
+            "i1".parse::<Square>().unwrap_err().to_string(),
+            "i1: not a square"
+        );
     }
 
     #[test]
     fn piece_codes_are_the_seeds() {
         assert_eq!(Piece::new(Color::White, PieceKind::Pawn).code(), 0x11);
         assert_eq!(Piece::new(Color::Black, PieceKind::Queen).code(), 0x2C);
-        assert_eq!(PieceKind::Queen.code(), PieceKind::Rook.code() | PieceKind::Bishop.code());
+        assert_eq!(
+            PieceKind::Queen.code(),
+            PieceKind::Rook.code() | PieceKind::Bishop.code()
+        );
         for c in Color::BOTH {
             for k in PieceKind::ALL {
                 let p = Piece::new(c, k).with_not_moved(true);
