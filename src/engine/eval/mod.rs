@@ -1,10 +1,22 @@
-//! Evaluation E (seed 002). STUB: interface agreed with the search; bodies to be written.
+//! Evaluation E (seed 002): a static score in centipawns, from White's point of view as the
+//! seed defines it (the search negates it for Black through [`evaluate`]).
+//!
+//! Three modes: the seed's `material` sum, `center` (material plus the seed's `areaCtrl`
+//! table) and `full`, the strong evaluation we play with. Every mode writes its terms into
+//! one fixed-size accumulator ([`Acc`]); [`evaluate_white`] sums it and [`explain`] turns the
+//! same accumulator into a [`Breakdown`] table, so the number the search uses and the table
+//! the user reads can never disagree.
+
+mod full;
+mod params;
 
 use std::fmt;
 use std::str::FromStr;
 
-use super::board::Board;
-use super::types::Color;
+use super::board::{Board, SEED_VALUES};
+use super::types::{Color, PieceKind};
+pub use params::PHASE_MAX;
+use params::S;
 
 /// Which evaluation to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -27,6 +39,15 @@ impl EvalMode {
             EvalMode::Full => "full",
         }
     }
+
+    /// The terms this mode computes, in the order the breakdown lists them.
+    pub fn terms(self) -> &'static [Term] {
+        match self {
+            EvalMode::Material => &[Term::Material],
+            EvalMode::Center => &[Term::Material, Term::Center],
+            EvalMode::Full => &FULL_TERMS,
+        }
+    }
 }
 
 impl fmt::Display for EvalMode {
@@ -45,7 +66,7 @@ impl FromStr for EvalMode {
     }
 }
 
-/// Piece-value presets from the seed's table, for `material` and `center`.
+/// Piece-value presets from the seed's table (seed 002), for `material` and `center`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ValuePreset {
     #[default]
@@ -60,18 +81,481 @@ pub enum ValuePreset {
     Gik,
 }
 
+impl ValuePreset {
+    pub const ALL: [ValuePreset; 9] = [
+        ValuePreset::Seed,
+        ValuePreset::Standard,
+        ValuePreset::Fischer,
+        ValuePreset::Kaufman,
+        ValuePreset::EuweKramer,
+        ValuePreset::Evans,
+        ValuePreset::Staunton,
+        ValuePreset::Bilguer,
+        ValuePreset::Gik,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ValuePreset::Seed => "seed",
+            ValuePreset::Standard => "standard",
+            ValuePreset::Fischer => "fischer",
+            ValuePreset::Kaufman => "kaufman",
+            ValuePreset::EuweKramer => "euwe-kramer",
+            ValuePreset::Evans => "evans",
+            ValuePreset::Staunton => "staunton",
+            ValuePreset::Bilguer => "bilguer",
+            ValuePreset::Gik => "gik",
+        }
+    }
+
+    /// Centipawn values by dense kind index (pawn, knight, bishop, rook, queen, king), scaled
+    /// so that a pawn is 100. The seed's table (seed 002) gives them in pawns; Bilguer's pawn
+    /// is 1.5, so his values are divided by 1.5 and rounded. The king's 9999 is nominal: both
+    /// sides always have one, so it never enters a material difference.
+    pub const fn values(self) -> [i32; 6] {
+        match self {
+            ValuePreset::Seed => SEED_VALUES,
+            ValuePreset::Standard => [100, 300, 300, 500, 900, 9999],
+            ValuePreset::Fischer => [100, 300, 325, 500, 900, 9999],
+            ValuePreset::Kaufman => [100, 325, 325, 500, 975, 9999],
+            ValuePreset::EuweKramer => [100, 350, 350, 550, 1000, 9999],
+            ValuePreset::Evans => [100, 350, 375, 500, 1000, 9999],
+            ValuePreset::Staunton => [100, 300, 350, 550, 1000, 9999],
+            // 1.5 / 5.3 / 5.3 / 8.6 / 15.5 pawns, divided by 1.5.
+            ValuePreset::Bilguer => [100, 353, 353, 573, 1033, 9999],
+            ValuePreset::Gik => [100, 240, 400, 640, 1040, 9999],
+        }
+    }
+
+    /// The value of one piece kind under this preset.
+    pub const fn value(self, kind: PieceKind) -> i32 {
+        self.values()[kind.index()]
+    }
+}
+
+impl fmt::Display for ValuePreset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ValuePreset {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let wanted = s.trim();
+        ValuePreset::ALL
+            .into_iter()
+            .find(|p| {
+                p.name().eq_ignore_ascii_case(wanted)
+                    // "euwe_kramer", "euwekramer" and "euwe&kramer" are the same wish.
+                    || p.name().replace('-', "").eq_ignore_ascii_case(&wanted.replace(['-', '_', '&', ' '], ""))
+            })
+            .ok_or_else(|| {
+                let names: Vec<&str> = ValuePreset::ALL.iter().map(|p| p.name()).collect();
+                format!("{s}: not a piece-value preset ({})", names.join(", "))
+            })
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct EvalConfig {
     pub mode: EvalMode,
+    /// Piece values for `material` and `center`; `full` has its own tapered values.
     pub preset: ValuePreset,
 }
 
+/// One line of the evaluation: E = Σ terms (seed 002's Σ Kᵢ·Fᵢ, feature by feature).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    Material,
+    /// The seed's `areaCtrl` table (`center` mode only).
+    Center,
+    PieceSquare,
+    Mobility,
+    KingSafety,
+    PawnStructure,
+    PassedPawns,
+    BishopPair,
+    Rooks,
+    MinorPieces,
+    Threats,
+    Tempo,
+    /// Driving a bare king to the edge and bringing the kings together.
+    Mating,
+    /// The correction that pulls a drawish ending towards 0 (scale factor × sum − sum).
+    Scaling,
+}
+
+const TERM_COUNT: usize = 14;
+
+const FULL_TERMS: [Term; 13] = [
+    Term::Material,
+    Term::PieceSquare,
+    Term::Mobility,
+    Term::KingSafety,
+    Term::PawnStructure,
+    Term::PassedPawns,
+    Term::BishopPair,
+    Term::Rooks,
+    Term::MinorPieces,
+    Term::Threats,
+    Term::Tempo,
+    Term::Mating,
+    Term::Scaling,
+];
+
+impl Term {
+    pub fn name(self) -> &'static str {
+        match self {
+            Term::Material => "material",
+            Term::Center => "center",
+            Term::PieceSquare => "piece-square",
+            Term::Mobility => "mobility",
+            Term::KingSafety => "king safety",
+            Term::PawnStructure => "pawn structure",
+            Term::PassedPawns => "passed pawns",
+            Term::BishopPair => "bishop pair",
+            Term::Rooks => "rooks",
+            Term::MinorPieces => "minor pieces",
+            Term::Threats => "threats",
+            Term::Tempo => "tempo",
+            Term::Mating => "mating",
+            Term::Scaling => "scaling",
+        }
+    }
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why the `full` evaluation pulled a score towards a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScaleReason {
+    /// Neither side can ever mate (K v K, K+minor v K, same-coloured bishops).
+    InsufficientMaterial,
+    /// The side ahead has no pawns and at most a minor piece: it cannot win.
+    CannotWin,
+    /// Two knights cannot force mate.
+    TwoKnights,
+    /// No pawns and less than a rook's worth of extra pieces (KR v KB, KRB v KR, ...).
+    NoPawnsSmallEdge,
+    /// Bishops of opposite colours and nothing else but pawns.
+    OppositeBishops,
+    /// Bishops of opposite colours among other pieces.
+    OppositeBishopsWithPieces,
+    /// The side ahead has one pawn left, which the defender can give a piece for.
+    LastPawn,
+}
+
+impl ScaleReason {
+    pub fn describe(self) -> &'static str {
+        match self {
+            ScaleReason::InsufficientMaterial => "insufficient material",
+            ScaleReason::CannotWin => "no pawns, at most a minor piece: cannot win",
+            ScaleReason::TwoKnights => "two knights cannot force mate",
+            ScaleReason::NoPawnsSmallEdge => "no pawns, less than a rook ahead",
+            ScaleReason::OppositeBishops => "opposite-coloured bishops",
+            ScaleReason::OppositeBishopsWithPieces => "opposite-coloured bishops with pieces",
+            ScaleReason::LastPawn => "last pawn against pieces",
+        }
+    }
+}
+
+/// A drawish-ending scale factor applied to the sum of the other terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Scale {
+    /// Out of 64.
+    pub factor: i32,
+    pub reason: ScaleReason,
+}
+
+/// The per-term, per-side accumulator every mode writes into: no heap, a few hundred bytes on
+/// the stack. `mg`/`eg` are the two halves of a tapered term; untapered modes write the same
+/// value to both and are read with no phase.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Acc {
+    terms: [[S; 2]; TERM_COUNT],
+}
+
+impl Acc {
+    #[inline]
+    pub(crate) fn add(&mut self, term: Term, side: usize, v: S) {
+        self.terms[term as usize][side] += v;
+    }
+}
+
+/// What an evaluation produced: the accumulator plus the phase and scaling that turn it into
+/// one number. Summing and explaining both start from here.
+struct Outcome {
+    acc: Acc,
+    /// `Some(phase)` (0..=PHASE_MAX) for the tapered `full` mode.
+    phase: Option<i32>,
+    scale: Option<Scale>,
+    /// The scaling row: scaled sum − unscaled sum.
+    scale_adjust: i32,
+}
+
+#[inline]
+fn blend(v: S, phase: Option<i32>) -> i32 {
+    match phase {
+        // Each side's value is blended on its own (integer division truncates the same way
+        // for both sides), so a mirrored position gives exactly the negated score.
+        Some(p) => (v.mg * p + v.eg * (PHASE_MAX - p)) / PHASE_MAX,
+        None => v.mg,
+    }
+}
+
+impl Outcome {
+    /// Σ over the accumulated terms of (White's blended value − Black's), before scaling.
+    #[inline]
+    fn unscaled(acc: &Acc, phase: Option<i32>) -> i32 {
+        acc.terms
+            .iter()
+            .map(|t| blend(t[0], phase) - blend(t[1], phase))
+            .sum()
+    }
+
+    #[inline]
+    fn total(&self) -> i32 {
+        Outcome::unscaled(&self.acc, self.phase) + self.scale_adjust
+    }
+}
+
+fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
+    let mut acc = Acc::default();
+    match cfg.mode {
+        EvalMode::Material => {
+            material_term(board, cfg.preset, &mut acc);
+            Outcome {
+                acc,
+                phase: None,
+                scale: None,
+                scale_adjust: 0,
+            }
+        }
+        EvalMode::Center => {
+            material_term(board, cfg.preset, &mut acc);
+            center_term(board, &mut acc);
+            Outcome {
+                acc,
+                phase: None,
+                scale: None,
+                scale_adjust: 0,
+            }
+        }
+        EvalMode::Full => {
+            let phase = full::evaluate(board, &mut acc);
+            let unscaled = Outcome::unscaled(&acc, Some(phase));
+            let scale = full::scale(board, unscaled);
+            let scale_adjust = match scale {
+                // Truncation towards zero keeps the scaled value mirror-symmetric.
+                Some(sc) => unscaled * sc.factor / params::SCALE_NORMAL - unscaled,
+                None => 0,
+            };
+            Outcome {
+                acc,
+                phase: Some(phase),
+                scale,
+                scale_adjust,
+            }
+        }
+    }
+}
+
+/// The seed's material sum (seed 002), from the board's incremental record: with the seed's
+/// own values it is `Board::material` itself (the "difference machine"); with another preset
+/// it is the incremental piece counts times that preset's values. Never a board scan.
+fn material_term(board: &Board, preset: ValuePreset, acc: &mut Acc) {
+    for c in Color::BOTH {
+        let v = if preset == ValuePreset::Seed {
+            board.material(c)
+        } else {
+            let values = preset.values();
+            board.counts[c.index()][..5]
+                .iter()
+                .zip(values)
+                .map(|(&n, v)| n as i32 * v)
+                .sum()
+        };
+        acc.add(Term::Material, c.index(), params::s(v, v));
+    }
+}
+
+/// The seed's `areaCtrl` table: 2 on d4 e4 d5 e5, 1 on the 12 squares of the ring c3–f3–f6–c6,
+/// 0 elsewhere (seed 002), by 0x88 index.
+const fn area_ctrl() -> [i32; 128] {
+    let mut t = [0; 128];
+    let mut sq = 0;
+    while sq < 128 {
+        let (file, rank) = (sq & 7, sq >> 4);
+        if sq & 0x88 == 0 && file >= 2 && file <= 5 && rank >= 2 && rank <= 5 {
+            t[sq] = if file >= 3 && file <= 4 && rank >= 3 && rank <= 4 {
+                2
+            } else {
+                1
+            };
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// The seed's `areaCtrl` centre table by 0x88 square.
+pub const AREA_CTRL: [i32; 128] = area_ctrl();
+
+/// Every piece on a centre square adds the table's value for its side (seed 002).
+fn center_term(board: &Board, acc: &mut Acc) {
+    for c in 0..2 {
+        let v: i32 = board.list[c][..board.count[c] as usize]
+            .iter()
+            .map(|&sq| AREA_CTRL[sq as usize])
+            .sum();
+        acc.add(Term::Center, c, params::s(v, v));
+    }
+}
+
 /// Static evaluation in centipawns from the side to move's point of view (what negamax wants).
+#[inline]
 pub fn evaluate(board: &Board, cfg: &EvalConfig) -> i32 {
     evaluate_white(board, cfg) * board.side_to_move().sign()
 }
 
-/// The seed's E: centipawns from White's point of view.
-pub fn evaluate_white(board: &Board, _cfg: &EvalConfig) -> i32 {
-    board.material(Color::White) - board.material(Color::Black)
+/// The seed's E: centipawns from White's point of view. A static value: mate and draw by
+/// rule are the search's business; |E| stays far below the search's mate scores.
+#[inline]
+pub fn evaluate_white(board: &Board, cfg: &EvalConfig) -> i32 {
+    compute(board, cfg).total()
+}
+
+/// One row of the breakdown: a term's blended value per side, in centipawns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TermRow {
+    pub term: Term,
+    pub white: i32,
+    pub black: i32,
+    /// `white − black`: what this term adds to E.
+    pub net: i32,
+    /// For tapered terms (`full` mode): the net middlegame and endgame values before blending.
+    pub mg: Option<i32>,
+    pub eg: Option<i32>,
+}
+
+/// Every term of an evaluation per side, and E. `rows` add up to `total` exactly, and `total`
+/// is exactly what [`evaluate_white`] returns for the same position and configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakdown {
+    pub mode: EvalMode,
+    /// The piece values used (`material` and `center`; `None` for `full`).
+    pub preset: Option<ValuePreset>,
+    pub side_to_move: Color,
+    /// Game phase for the tapered `full` mode: `PHASE_MAX` = all pieces on, 0 = pawn ending.
+    pub phase: Option<i32>,
+    /// A drawish-ending scale factor, when one applied.
+    pub scale: Option<Scale>,
+    pub rows: Vec<TermRow>,
+    /// E in centipawns, White's point of view.
+    pub total: i32,
+}
+
+impl Breakdown {
+    /// The row of one term, if this mode has it.
+    pub fn row(&self, term: Term) -> Option<&TermRow> {
+        self.rows.iter().find(|r| r.term == term)
+    }
+}
+
+/// The evaluation of `board`, term by term. Computed by the same code as [`evaluate_white`].
+pub fn explain(board: &Board, cfg: &EvalConfig) -> Breakdown {
+    let out = compute(board, cfg);
+    let rows = cfg
+        .mode
+        .terms()
+        .iter()
+        .map(|&term| {
+            if term == Term::Scaling {
+                let adj = out.scale_adjust;
+                return TermRow {
+                    term,
+                    white: adj.max(0),
+                    black: (-adj).max(0),
+                    net: adj,
+                    mg: None,
+                    eg: None,
+                };
+            }
+            let [w, b] = out.acc.terms[term as usize];
+            let (white, black) = (blend(w, out.phase), blend(b, out.phase));
+            let tapered = out.phase.is_some();
+            TermRow {
+                term,
+                white,
+                black,
+                net: white - black,
+                mg: tapered.then_some(w.mg - b.mg),
+                eg: tapered.then_some(w.eg - b.eg),
+            }
+        })
+        .collect();
+    Breakdown {
+        mode: cfg.mode,
+        preset: (cfg.mode != EvalMode::Full).then_some(cfg.preset),
+        side_to_move: board.side_to_move(),
+        phase: out.phase,
+        scale: out.scale,
+        rows,
+        total: out.total(),
+    }
+}
+
+impl fmt::Display for Breakdown {
+    /// A table: a header naming mode, values or phase; one row per term; last line `E: N`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Evaluation: mode {}", self.mode)?;
+        if let Some(p) = self.preset {
+            let v = p.values();
+            write!(
+                f,
+                ", values {p} (P {} N {} B {} R {} Q {})",
+                v[0], v[1], v[2], v[3], v[4]
+            )?;
+        }
+        if let Some(ph) = self.phase {
+            let mg = ph * 100 / PHASE_MAX;
+            write!(
+                f,
+                ", phase {ph}/{PHASE_MAX} (middlegame {mg}%, endgame {}%)",
+                100 - mg
+            )?;
+        }
+        writeln!(f, ", {} to move", self.side_to_move.name())?;
+        let tapered = self.phase.is_some();
+        write!(f, "{:<16}{:>8}{:>8}{:>8}", "term", "white", "black", "net")?;
+        if tapered {
+            write!(f, "{:>8}{:>8}", "mg", "eg")?;
+        }
+        writeln!(f)?;
+        for r in &self.rows {
+            write!(
+                f,
+                "{:<16}{:>8}{:>8}{:>8}",
+                r.term.name(),
+                r.white,
+                r.black,
+                r.net
+            )?;
+            match (r.mg, r.eg) {
+                (Some(mg), Some(eg)) => write!(f, "{mg:>8}{eg:>8}")?,
+                _ if r.term == Term::Scaling => match self.scale {
+                    Some(sc) => write!(f, "  x{}/64 {}", sc.factor, sc.reason.describe())?,
+                    None => write!(f, "  none")?,
+                },
+                _ => {}
+            }
+            writeln!(f)?;
+        }
+        write!(f, "E: {}", self.total)
+    }
 }

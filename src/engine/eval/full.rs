@@ -1,0 +1,720 @@
+//! The `full` evaluation: tapered material and piece-square tables, mobility, king safety,
+//! pawn structure, passed pawns, piece terms, threats, tempo and endgame knowledge.
+//!
+//! Seed 002 names the features (material, mobility, king safety, centre control, pawn
+//! structure, threatened pieces) and leaves the rest to us. Everything is computed from the
+//! piece lists: one pass for pawns and kings (pawn files and pawn attacks), one for the
+//! pieces (their attacks, mobility and pressure on the enemy king), and a last one that
+//! reads the finished attack maps (pawn structure, threats, king danger). No heap, no scan of
+//! the 128 cells.
+
+use super::params::*;
+use super::{Acc, Scale, ScaleReason, Term};
+use crate::engine::attacks::{KING_STEPS, KNIGHT_STEPS, delta_index};
+use crate::engine::board::Board;
+
+// Dense kind indices (the board's `counts` layout).
+const PAWN: usize = 0;
+const KNIGHT: usize = 1;
+const BISHOP: usize = 2;
+const ROOK: usize = 3;
+const QUEEN: usize = 4;
+const KING: usize = 5;
+
+// Attack-map bits: which kinds of a side attack a square (the seed's "positional attack
+// values", seed 000, with one bit per kind).
+const P_BIT: u8 = 1;
+const N_BIT: u8 = 2;
+const B_BIT: u8 = 4;
+const R_BIT: u8 = 8;
+const Q_BIT: u8 = 16;
+const K_BIT: u8 = 32;
+const KIND_BIT: [u8; 6] = [P_BIT, N_BIT, B_BIT, R_BIT, Q_BIT, K_BIT];
+
+/// Dense kind index from a cell code's low nibble (the seed's codes: P 1, N 2, K 3, R 4,
+/// B 8, Q 12).
+const KIND_OF: [usize; 16] = [
+    0, PAWN, KNIGHT, KING, ROOK, 0, 0, 0, BISHOP, 0, 0, 0, QUEEN, 0, 0, 0,
+];
+
+#[inline]
+fn kind_of(code: u8) -> usize {
+    KIND_OF[(code & 0x0F) as usize]
+}
+
+/// Colour bits of side index `c` (White 0x10, Black 0x20), as in the cells.
+#[inline]
+fn color_bits(c: usize) -> u8 {
+    0x10 << c
+}
+
+#[inline]
+fn on_board(sq: u8) -> bool {
+    sq & 0x88 == 0
+}
+
+#[inline]
+fn step(sq: u8, d: i8) -> u8 {
+    sq.wrapping_add(d as u8)
+}
+
+/// Rank as seen from side `c` (0 = its back rank).
+#[inline]
+fn rel_rank(c: usize, sq: u8) -> i32 {
+    let r = (sq >> 4) as i32;
+    if c == 0 { r } else { 7 - r }
+}
+
+/// King-move distance between two squares.
+#[inline]
+fn distance(a: u8, b: u8) -> i32 {
+    let df = ((a & 7) as i32 - (b & 7) as i32).abs();
+    let dr = ((a >> 4) as i32 - (b >> 4) as i32).abs();
+    df.max(dr)
+}
+
+/// 0 on the four centre squares, 6 in a corner.
+#[inline]
+fn centre_distance(sq: u8) -> i32 {
+    let f = (sq & 7) as i32;
+    let r = (sq >> 4) as i32;
+    ((2 * f - 7).abs() + (2 * r - 7).abs()) / 2 - 1
+}
+
+#[inline]
+fn is_light(sq: u8) -> bool {
+    ((sq >> 4) + (sq & 7)) & 1 == 1
+}
+
+/// The king zone: the king's square, its neighbours, and the three squares two ranks in
+/// front of it (where attackers prepare mates), as a table by square difference.
+const fn king_zone(forward: i32) -> [bool; 239] {
+    let mut t = [false; 239];
+    t[119] = true;
+    let mut i = 0;
+    while i < 8 {
+        t[(119 + KING_STEPS[i] as i32) as usize] = true;
+        i += 1;
+    }
+    t[(119 + 2 * forward - 1) as usize] = true;
+    t[(119 + 2 * forward) as usize] = true;
+    t[(119 + 2 * forward + 1) as usize] = true;
+    t
+}
+static KING_ZONE: [[bool; 239]; 2] = [king_zone(16), king_zone(-16)];
+
+const PAWN_CAPTURES: [[i8; 2]; 2] = [[15, 17], [-15, -17]];
+const FORWARD: [i8; 2] = [16, -16];
+
+/// Per side, per file: where the pawns are.
+struct PawnFiles {
+    /// Lowest absolute rank of a pawn on the file, 8 when none.
+    min_rank: [[i8; 8]; 2],
+    /// Highest absolute rank, -1 when none.
+    max_rank: [[i8; 8]; 2],
+    /// Bit f set when the side has a pawn on file f.
+    files: [u8; 2],
+    /// Pawns on light squares.
+    light: [i32; 2],
+    /// Pawns still on their second rank (relative rank 1).
+    home: [i32; 2],
+}
+
+impl PawnFiles {
+    /// The least advanced pawn of `c` on `file`, as a relative rank (0 when none).
+    #[inline]
+    fn rearmost(&self, c: usize, file: usize) -> i32 {
+        if c == 0 {
+            let r = self.min_rank[0][file];
+            if r == 8 { 0 } else { r as i32 }
+        } else {
+            let r = self.max_rank[1][file];
+            if r < 0 { 0 } else { 7 - r as i32 }
+        }
+    }
+
+    /// The pawn of `c`'s opponent on `file` closest to `c`'s back rank, as a relative rank
+    /// seen from `c` (0 when none).
+    #[inline]
+    fn nearest_enemy(&self, c: usize, file: usize) -> i32 {
+        if c == 0 {
+            let r = self.min_rank[1][file];
+            if r == 8 { 0 } else { r as i32 }
+        } else {
+            let r = self.max_rank[0][file];
+            if r < 0 { 0 } else { 7 - r as i32 }
+        }
+    }
+
+    /// Does `side` have a pawn on `file` further up the board (from `ahead_of`'s view) than
+    /// absolute rank `rank`? `ahead_of` says whose "forward" is meant.
+    #[inline]
+    fn pawn_ahead(&self, side: usize, ahead_of: usize, file: usize, rank: i8) -> bool {
+        if ahead_of == 0 {
+            self.max_rank[side][file] > rank
+        } else {
+            self.min_rank[side][file] < rank
+        }
+    }
+
+    /// Can an enemy pawn on an adjacent file (or, with `own_file`, this file too) still meet
+    /// a pawn of `c` on `file`, `rank` as it advances?
+    #[inline]
+    fn enemy_in_front(&self, c: usize, file: usize, rank: i8, own_file: bool) -> bool {
+        let e = 1 - c;
+        (file > 0 && self.pawn_ahead(e, c, file - 1, rank))
+            || (file < 7 && self.pawn_ahead(e, c, file + 1, rank))
+            || (own_file && self.pawn_ahead(e, c, file, rank))
+    }
+}
+
+#[inline]
+fn adjacent_files(file: usize) -> u8 {
+    let f = 1u8 << file;
+    (f << 1) | (f >> 1)
+}
+
+struct Ctx<'a> {
+    b: &'a Board,
+    /// Attack maps: for each side and square, the kinds that attack it.
+    att: [[u8; 128]; 2],
+    pawns: PawnFiles,
+    king: [u8; 2],
+    /// Pressure on the enemy king, by attacking side: pieces reaching the zone, their summed
+    /// weights, and attacked zone squares.
+    king_attackers: [i32; 2],
+    king_attack_weight: [i32; 2],
+    king_zone_hits: [i32; 2],
+}
+
+/// Writes every `full` term into `acc`; returns the game phase (0..=PHASE_MAX).
+pub(super) fn evaluate(b: &Board, acc: &mut Acc) -> i32 {
+    let mut cx = Ctx {
+        b,
+        att: [[0; 128]; 2],
+        pawns: PawnFiles {
+            min_rank: [[8; 8]; 2],
+            max_rank: [[-1; 8]; 2],
+            files: [0; 2],
+            light: [0; 2],
+            home: [0; 2],
+        },
+        king: [b.list[0][0], b.list[1][0]],
+        king_attackers: [0; 2],
+        king_attack_weight: [0; 2],
+        king_zone_hits: [0; 2],
+    };
+    for c in 0..2 {
+        cx.material(acc, c);
+        cx.pawns_and_kings(acc, c);
+    }
+    for c in 0..2 {
+        cx.pieces(acc, c);
+    }
+    for c in 0..2 {
+        cx.pawn_structure(acc, c);
+        cx.threats(acc, c);
+        cx.king_safety(acc, c);
+        cx.mating(acc, c);
+    }
+    acc.add(Term::Tempo, b.side.index(), TEMPO);
+    phase(b)
+}
+
+/// The game phase from the incremental piece counts: 24 with every piece on, 0 without any.
+fn phase(b: &Board) -> i32 {
+    let p: i32 = (0..2)
+        .map(|c| {
+            (0..6)
+                .map(|k| b.counts[c][k] as i32 * PHASE_WEIGHT[k])
+                .sum::<i32>()
+        })
+        .sum();
+    p.min(PHASE_MAX)
+}
+
+/// Non-pawn material of a side in middlegame values.
+fn piece_material(b: &Board, c: usize) -> i32 {
+    (KNIGHT..=QUEEN)
+        .map(|k| b.counts[c][k] as i32 * MATERIAL[k].mg)
+        .sum()
+}
+
+impl Ctx<'_> {
+    /// Material from the board's incremental piece counts (never a recount).
+    fn material(&self, acc: &mut Acc, c: usize) {
+        let mut m = S::default();
+        for (k, value) in MATERIAL.iter().enumerate().take(QUEEN + 1) {
+            m += *value * self.b.counts[c][k] as i32;
+        }
+        acc.add(Term::Material, c, m);
+        if self.b.counts[c][BISHOP] >= 2 {
+            acc.add(Term::BishopPair, c, BISHOP_PAIR);
+        }
+    }
+
+    /// Pass 1: piece-square values of every piece; pawn files and pawn and king attacks.
+    fn pawns_and_kings(&mut self, acc: &mut Acc, c: usize) {
+        let b = self.b;
+        let mut pst = S::default();
+        for &sq in &b.list[c][..b.count[c] as usize] {
+            let kind = kind_of(b.cells[sq as usize]);
+            pst += PST[c][kind][sq as usize];
+            if kind == PAWN {
+                let file = (sq & 7) as usize;
+                let rank = (sq >> 4) as i8;
+                let p = &mut self.pawns;
+                p.min_rank[c][file] = p.min_rank[c][file].min(rank);
+                p.max_rank[c][file] = p.max_rank[c][file].max(rank);
+                p.files[c] |= 1 << file;
+                p.light[c] += is_light(sq) as i32;
+                p.home[c] += (rel_rank(c, sq) == 1) as i32;
+                for d in PAWN_CAPTURES[c] {
+                    let t = step(sq, d);
+                    if on_board(t) {
+                        self.att[c][t as usize] |= P_BIT;
+                    }
+                }
+            } else if kind == KING {
+                for d in KING_STEPS {
+                    let t = step(sq, d);
+                    if on_board(t) {
+                        self.att[c][t as usize] |= K_BIT;
+                    }
+                }
+            }
+        }
+        acc.add(Term::PieceSquare, c, pst);
+    }
+
+    /// Pass 2: knights, bishops, rooks and queens: attacks, mobility, pressure on the enemy
+    /// king, and the terms that need only pawn files (open files, outposts, bad bishops).
+    fn pieces(&mut self, acc: &mut Acc, c: usize) {
+        let b = self.b;
+        let e = 1 - c;
+        let own = color_bits(c);
+        let enemy_king = self.king[e];
+        let zone = &KING_ZONE[e];
+        let mut mobility = S::default();
+        let mut rooks = S::default();
+        let mut minors = S::default();
+        for &sq in &b.list[c][1..b.count[c] as usize] {
+            let kind = kind_of(b.cells[sq as usize]);
+            if kind == PAWN {
+                continue;
+            }
+            let bit = KIND_BIT[kind];
+            let mut moves = 0usize;
+            let mut hits = 0;
+            // A square counts for mobility unless our own pawn or king stands there or an
+            // enemy pawn guards it: a piece that can only go where a pawn takes it is stuck.
+            let mut visit = |t: u8, att: &mut [[u8; 128]; 2]| {
+                att[c][t as usize] |= bit;
+                let code = b.cells[t as usize] & 0x3F;
+                let own_blocker = code == own | 0x1 || code == own | 0x3;
+                if !own_blocker && att[e][t as usize] & P_BIT == 0 {
+                    moves += 1;
+                }
+                if zone[delta_index(enemy_king, t)] {
+                    hits += 1;
+                }
+            };
+            match kind {
+                KNIGHT => {
+                    for d in KNIGHT_STEPS {
+                        let t = step(sq, d);
+                        if on_board(t) {
+                            visit(t, &mut self.att);
+                        }
+                    }
+                }
+                _ => {
+                    // Rook: the four orthogonal steps; bishop: the four diagonal; queen: all.
+                    let dirs: &[i8] = match kind {
+                        ROOK => &KING_STEPS[..4],
+                        BISHOP => &KING_STEPS[4..],
+                        _ => &KING_STEPS,
+                    };
+                    for &d in dirs {
+                        let mut t = step(sq, d);
+                        while on_board(t) {
+                            visit(t, &mut self.att);
+                            if b.cells[t as usize] != 0 {
+                                break;
+                            }
+                            t = step(t, d);
+                        }
+                    }
+                }
+            }
+            mobility += match kind {
+                KNIGHT => MOBILITY_KNIGHT[moves.min(8)],
+                BISHOP => MOBILITY_BISHOP[moves.min(13)],
+                ROOK => MOBILITY_ROOK[moves.min(14)],
+                _ => MOBILITY_QUEEN[moves.min(27)],
+            };
+            if hits > 0 {
+                self.king_attackers[c] += 1;
+                self.king_attack_weight[c] += KING_ATTACK_WEIGHT[kind];
+                self.king_zone_hits[c] += hits;
+            }
+
+            let file = (sq & 7) as usize;
+            let rr = rel_rank(c, sq);
+            match kind {
+                ROOK => {
+                    if self.pawns.files[c] & (1 << file) == 0 {
+                        rooks += if self.pawns.files[e] & (1 << file) == 0 {
+                            ROOK_OPEN_FILE
+                        } else {
+                            ROOK_HALF_OPEN_FILE
+                        };
+                    }
+                    // The 7th rank matters when it holds enemy pawns or cuts off the king.
+                    if rr == 6 && (self.pawns.home[e] > 0 || rel_rank(c, enemy_king) == 7) {
+                        rooks += ROOK_ON_SEVENTH;
+                    }
+                }
+                KNIGHT | BISHOP => {
+                    // An outpost: in the enemy half, defended by a pawn, and no enemy pawn
+                    // can ever chase the piece away.
+                    if (3..=5).contains(&rr)
+                        && self.att[c][sq as usize] & P_BIT != 0
+                        && !self.pawns.enemy_in_front(c, file, (sq >> 4) as i8, false)
+                    {
+                        minors += if kind == KNIGHT {
+                            KNIGHT_OUTPOST
+                        } else {
+                            BISHOP_OUTPOST
+                        };
+                    }
+                    if kind == BISHOP {
+                        let same_colour = if is_light(sq) {
+                            self.pawns.light[c]
+                        } else {
+                            b.counts[c][PAWN] as i32 - self.pawns.light[c]
+                        };
+                        minors += BAD_BISHOP_PAWN * same_colour;
+                    }
+                }
+                _ => {}
+            }
+        }
+        acc.add(Term::Mobility, c, mobility);
+        acc.add(Term::Rooks, c, rooks);
+        acc.add(Term::MinorPieces, c, minors);
+    }
+
+    /// Pass 3: doubled, isolated, backward, connected and passed pawns of side `c`.
+    fn pawn_structure(&self, acc: &mut Acc, c: usize) {
+        let b = self.b;
+        let e = 1 - c;
+        let own_pawn = color_bits(c) | 0x1;
+        let enemy_has_pieces = piece_material(b, e) > 0;
+        let mut structure = S::default();
+        let mut passed = S::default();
+        let mut unstoppable = false;
+        for &sq in &b.list[c][1..b.count[c] as usize] {
+            if kind_of(b.cells[sq as usize]) != PAWN {
+                continue;
+            }
+            let file = (sq & 7) as usize;
+            let rank = (sq >> 4) as i8;
+            let rr = rel_rank(c, sq);
+            let stop = step(sq, FORWARD[c]);
+            if !on_board(stop) {
+                continue; // cannot happen: a pawn never stands on its last rank
+            }
+            let isolated = self.pawns.files[c] & adjacent_files(file) == 0;
+            let doubled = self.pawns.pawn_ahead(c, c, file, rank);
+            if doubled {
+                structure += DOUBLED;
+            }
+            if isolated {
+                structure += ISOLATED;
+                if self.pawns.files[e] & (1 << file) == 0 {
+                    structure += ISOLATED_OPEN;
+                }
+            } else {
+                // Backward: every neighbour has already advanced past it, so no pawn can
+                // ever defend it, and an enemy pawn stops it from catching up.
+                let neighbours_ahead = (file == 0
+                    || self.pawns.rearmost(c, file - 1) == 0
+                    || self.pawns.rearmost(c, file - 1) > rr)
+                    && (file == 7
+                        || self.pawns.rearmost(c, file + 1) == 0
+                        || self.pawns.rearmost(c, file + 1) > rr);
+                if neighbours_ahead && self.att[e][stop as usize] & P_BIT != 0 {
+                    structure += BACKWARD;
+                }
+            }
+            let supported = self.att[c][sq as usize] & P_BIT != 0;
+            let phalanx = (file > 0 && b.cells[(sq - 1) as usize] & 0x3F == own_pawn)
+                || (file < 7 && b.cells[(sq + 1) as usize] & 0x3F == own_pawn);
+            if supported {
+                structure += SUPPORTED[rr as usize];
+            } else if phalanx {
+                structure += PHALANX[rr as usize];
+            }
+
+            if doubled || self.pawns.enemy_in_front(c, file, rank, true) {
+                continue;
+            }
+            let mut bonus = PASSED[rr as usize];
+            if rr >= 3 {
+                // The further it has come, the more the kings' distances to its path matter.
+                let w = rr - 2;
+                let theirs = distance(self.king[e], stop).min(5);
+                let ours = distance(self.king[c], stop).min(5);
+                bonus.eg += w * (PASSED_ENEMY_KING_DIST * theirs - PASSED_OWN_KING_DIST * ours);
+                if b.cells[stop as usize] != 0 {
+                    bonus += PASSED_BLOCKED * w;
+                } else if self.att[e][stop as usize] == 0 {
+                    bonus += PASSED_FREE * w;
+                }
+            }
+            passed += bonus;
+            if !enemy_has_pieces && !unstoppable {
+                unstoppable = self.outruns_king(c, sq);
+            }
+        }
+        if unstoppable {
+            passed += UNSTOPPABLE;
+        }
+        acc.add(Term::PawnStructure, c, structure);
+        acc.add(Term::PassedPawns, c, passed);
+    }
+
+    /// The rule of the square: against a bare king (pawns aside), does the pawn on `sq`
+    /// promote before the king can reach its promotion square, with its path empty?
+    fn outruns_king(&self, c: usize, sq: u8) -> bool {
+        let b = self.b;
+        let rr = rel_rank(c, sq);
+        let mut t = step(sq, FORWARD[c]);
+        let mut last = t;
+        while on_board(t) {
+            if b.cells[t as usize] != 0 {
+                return false;
+            }
+            last = t;
+            t = step(t, FORWARD[c]);
+        }
+        // From its second rank a pawn may step twice at once.
+        let moves = if rr == 1 { 5 } else { 7 - rr };
+        let tempo = (b.side.index() == 1 - c) as i32;
+        distance(self.king[1 - c], last) - tempo > moves
+    }
+
+    /// Pieces of side `c` that the other side attacks: by a pawn, by a lesser piece, or not
+    /// defended at all. Scored for the attacker (seed 002: "threatened pieces").
+    fn threats(&self, acc: &mut Acc, c: usize) {
+        let b = self.b;
+        let e = 1 - c;
+        let mut t = S::default();
+        for &sq in &b.list[c][1..b.count[c] as usize] {
+            let a = self.att[e][sq as usize];
+            if a == 0 {
+                continue;
+            }
+            let kind = kind_of(b.cells[sq as usize]);
+            if kind != PAWN && a & P_BIT != 0 {
+                t += THREAT_BY_PAWN[kind];
+            } else if (kind == ROOK || kind == QUEEN) && a & (N_BIT | B_BIT) != 0 {
+                t += THREAT_BY_MINOR[kind];
+            } else if kind == QUEEN && a & R_BIT != 0 {
+                t += THREAT_BY_ROOK;
+            }
+            if self.att[c][sq as usize] == 0 {
+                t += HANGING[kind];
+            }
+        }
+        acc.add(Term::Threats, e, t);
+    }
+
+    /// Shelter and storm in front of `c`'s king, and the danger from the other side's
+    /// pieces around it.
+    fn king_safety(&self, acc: &mut Acc, c: usize) {
+        let b = self.b;
+        let e = 1 - c;
+        let k = self.king[c];
+        let kr = rel_rank(c, k);
+        let centre = ((k & 7) as usize).clamp(1, 6);
+        let mut shelter = 0;
+        for file in centre - 1..=centre + 1 {
+            let own = self.pawns.rearmost(c, file);
+            let own_in_front = own > kr;
+            if own_in_front {
+                shelter += SHELTER_MISSING[own as usize];
+            } else {
+                shelter += SHELTER_MISSING[0];
+                if self.pawns.files[e] & (1 << file) == 0 {
+                    shelter += SHELTER_OPEN_FILE;
+                }
+            }
+            let storm = self.pawns.nearest_enemy(c, file);
+            if storm > kr {
+                let mut pen = STORM[storm as usize];
+                if own_in_front && own == storm - 1 {
+                    pen /= 2; // our pawn blocks it: it cannot open the file
+                }
+                shelter += pen;
+            }
+        }
+        let mut safety = s(-shelter, 0);
+
+        let attackers = self.king_attackers[e];
+        let mut danger =
+            self.king_attack_weight[e] * KING_ATTACKERS_PERCENT[attackers.min(7) as usize] / 100
+                + KING_ZONE_HIT * self.king_zone_hits[e]
+                + self.safe_checks(c);
+        if b.counts[e][QUEEN] == 0 {
+            danger -= NO_QUEEN_RELIEF;
+        }
+        if danger > 0 {
+            safety += s(
+                -(danger * danger / DANGER_MG_DIV).min(DANGER_MG_CAP),
+                -danger / DANGER_EG_DIV,
+            );
+        }
+        acc.add(Term::KingSafety, c, safety);
+    }
+
+    /// Danger from checks the other side could give without the piece being taken: one
+    /// count per kind of checking piece.
+    fn safe_checks(&self, c: usize) -> i32 {
+        let b = self.b;
+        let e = 1 - c;
+        let k = self.king[c];
+        let theirs = &self.att[e];
+        let ours = &self.att[c];
+        let e_bits = color_bits(e);
+        let mut kinds = 0u8;
+        for d in KNIGHT_STEPS {
+            let t = step(k, d);
+            if on_board(t) && ours[t as usize] == 0 && b.cells[t as usize] & 0x30 != e_bits {
+                kinds |= theirs[t as usize] & N_BIT;
+            }
+        }
+        for (i, d) in KING_STEPS.into_iter().enumerate() {
+            let line = if i < 4 { R_BIT | Q_BIT } else { B_BIT | Q_BIT };
+            let mut t = step(k, d);
+            while on_board(t) {
+                let code = b.cells[t as usize];
+                if code & 0x30 == e_bits {
+                    break;
+                }
+                if ours[t as usize] == 0 {
+                    kinds |= theirs[t as usize] & line;
+                }
+                if code != 0 {
+                    break;
+                }
+                t = step(t, d);
+            }
+        }
+        [
+            (N_BIT, KNIGHT),
+            (B_BIT, BISHOP),
+            (R_BIT, ROOK),
+            (Q_BIT, QUEEN),
+        ]
+        .into_iter()
+        .filter(|&(bit, _)| kinds & bit != 0)
+        .map(|(_, kind)| SAFE_CHECK[kind])
+        .sum()
+    }
+
+    /// Against a bare king, mating material is not enough: the lone king must be driven to
+    /// the edge (to a corner of the bishop's colour with bishop and knight) and our king must
+    /// come close to help.
+    fn mating(&self, acc: &mut Acc, c: usize) {
+        let b = self.b;
+        let e = 1 - c;
+        if b.count[e] != 1 {
+            return;
+        }
+        let n = &b.counts[c];
+        let can_mate =
+            n[QUEEN] > 0 || n[ROOK] > 0 || (n[BISHOP] > 0 && n[KNIGHT] > 0) || n[BISHOP] >= 2;
+        if !can_mate {
+            return;
+        }
+        let lone = self.king[e];
+        let mut bonus = MATING_CLOSE * (7 - distance(lone, self.king[c]));
+        let bishop_and_knight =
+            n[QUEEN] == 0 && n[ROOK] == 0 && n[BISHOP] == 1 && n[KNIGHT] == 1 && n[PAWN] == 0;
+        let bishop = b.list[c][1..b.count[c] as usize]
+            .iter()
+            .copied()
+            .find(|&sq| kind_of(b.cells[sq as usize]) == BISHOP);
+        match bishop {
+            Some(bsq) if bishop_and_knight => {
+                // a1/h8 are dark, a8/h1 light.
+                let corners: [u8; 2] = if is_light(bsq) {
+                    [0x70, 0x07]
+                } else {
+                    [0x00, 0x77]
+                };
+                let near = distance(lone, corners[0]).min(distance(lone, corners[1]));
+                bonus += MATING_BN_CORNER * (7 - near) + MATING_EDGE * centre_distance(lone) / 2;
+            }
+            _ => bonus += MATING_EDGE * centre_distance(lone),
+        }
+        acc.add(Term::Mating, c, s(bonus, bonus));
+    }
+}
+
+/// The square colour of side `c`'s only bishop.
+fn bishop_colour(b: &Board, c: usize) -> Option<bool> {
+    b.list[c][1..b.count[c] as usize]
+        .iter()
+        .copied()
+        .find(|&sq| kind_of(b.cells[sq as usize]) == BISHOP)
+        .map(is_light)
+}
+
+/// Drawish endings: how much of `unscaled` the side ahead can hope to keep (x/64), or `None`
+/// for a normal position.
+pub(super) fn scale(b: &Board, unscaled: i32) -> Option<Scale> {
+    if unscaled == 0 {
+        return None;
+    }
+    let strong = if unscaled > 0 { 0 } else { 1 };
+    let weak = 1 - strong;
+    let sc = |factor, reason| Some(Scale { factor, reason });
+    if b.insufficient_material() {
+        return sc(0, ScaleReason::InsufficientMaterial);
+    }
+    let strong_pieces = piece_material(b, strong);
+    let weak_pieces = piece_material(b, weak);
+    let n = &b.counts;
+    if n[strong][PAWN] == 0 {
+        if strong_pieces < MATERIAL[ROOK].mg {
+            return sc(0, ScaleReason::CannotWin);
+        }
+        if strong_pieces == 2 * MATERIAL[KNIGHT].mg && n[strong][KNIGHT] == 2 {
+            return sc(
+                if n[weak][PAWN] == 0 { 0 } else { 8 },
+                ScaleReason::TwoKnights,
+            );
+        }
+        if strong_pieces - weak_pieces <= MATERIAL[BISHOP].mg {
+            return sc(16, ScaleReason::NoPawnsSmallEdge);
+        }
+    }
+    if n[0][BISHOP] == 1 && n[1][BISHOP] == 1 && bishop_colour(b, 0) != bishop_colour(b, 1) {
+        let only_bishops =
+            strong_pieces == MATERIAL[BISHOP].mg && weak_pieces == MATERIAL[BISHOP].mg;
+        if only_bishops {
+            // Even two extra pawns are often not enough; each further pawn helps.
+            let extra = (n[strong][PAWN] as i32 - n[weak][PAWN] as i32 - 1).max(0);
+            return sc((16 + 8 * extra).min(48), ScaleReason::OppositeBishops);
+        }
+        return sc(48, ScaleReason::OppositeBishopsWithPieces);
+    }
+    if n[strong][PAWN] == 1 && weak_pieces > 0 && strong_pieces - weak_pieces <= MATERIAL[BISHOP].mg
+    {
+        return sc(40, ScaleReason::LastPawn);
+    }
+    None
+}
