@@ -345,7 +345,7 @@ impl Book {
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| self.lines.moves(board.hash(), &legal));
         moves.retain(|m| m.weight > 0);
-        moves.sort_by(|a, b| b.weight.cmp(&a.weight));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
         moves
     }
 
