@@ -73,7 +73,9 @@ impl TranspositionTable {
     }
 
     pub fn size_mb(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<[Entry; 2]>() / (1024 * 1024)
+        // Rounded up: `new` fills whole buckets, so a 64 MB table holds a few bytes under 64
+        // MB; rounding down would read as 63 and make every search reallocate the table.
+        (self.buckets.len() * std::mem::size_of::<[Entry; 2]>()).div_ceil(1024 * 1024)
     }
 
     pub fn clear(&mut self) {
