@@ -751,9 +751,24 @@ fn d_shows_the_position_and_its_polyglot_key() {
         lines.contains(&"Key: 823C9B50FD114196".to_string()),
         "{lines:?}"
     );
+}
+
+#[test]
+fn eval_prints_the_term_table_and_bench_runs() {
+    let mut uci = Uci::start();
     uci.send("eval");
     let lines = uci.until(ANSWER, "E line", |l| l.starts_with("E: "));
-    assert!(!lines.is_empty());
+    assert!(lines.len() > 2, "{lines:?}");
+    assert!(lines[0].starts_with("Evaluation: mode full"), "{lines:?}");
+    uci.send("bench 1");
+    let lines = uci.until(ANSWER, "bench total", |l| l.starts_with("Nodes/second: "));
+    let nodes = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Nodes searched: "))
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no node total: {lines:?}"));
+    assert!(nodes > 0);
+    uci.expect_error("bench 0");
 }
 
 #[test]

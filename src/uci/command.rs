@@ -13,6 +13,10 @@ pub const MAX_DEPTH: u32 = 127;
 /// Deepest `go perft` accepted. Perft runs on the input thread like in the common engines, so
 /// an absurd depth would make the engine deaf; depth 10 already takes hours from the start.
 pub const MAX_PERFT_DEPTH: u32 = 10;
+/// `bench` without a depth searches as deep as `ox88 bench` does by default.
+pub const BENCH_DEFAULT_DEPTH: u32 = 10;
+/// Like perft, the bench runs on the input thread; beyond this it would not end today.
+pub const MAX_BENCH_DEPTH: u32 = 30;
 /// `movestogo` larger than any time control has.
 pub const MAX_MOVES_TO_GO: u32 = 10_000;
 
@@ -58,8 +62,8 @@ pub enum Command {
     Display,
     /// `eval`: the evaluation's term table.
     Eval,
-    /// `bench [args]` as `ox88 bench`.
-    Bench(Vec<String>),
+    /// `bench [depth]`: the fixed search benchmark `ox88 bench` runs.
+    Bench(u32),
 }
 
 /// What one input line turned into. The UCI page asks engines to skip unknown tokens and
@@ -176,9 +180,14 @@ fn parse_command(line: &str, tokens: &[Token<'_>]) -> Result<Command, String> {
         "position" => parse_position(args),
         "go" => parse_go(args),
         "perft" => parse_perft_depth(args).map(Command::Perft),
-        "bench" => Ok(Command::Bench(
-            args.iter().map(|t| t.text.to_string()).collect(),
-        )),
+        "bench" => match args {
+            [] => Ok(Command::Bench(BENCH_DEFAULT_DEPTH)),
+            [d] => parse_u32("bench", d.text, 1, MAX_BENCH_DEPTH).map(Command::Bench),
+            [_, extra, ..] => Err(format!(
+                "bench: unexpected '{}' after the depth",
+                shorten(extra.text)
+            )),
+        },
         other => Err(format!("unknown command '{}'", shorten(other))),
     }
 }
@@ -516,6 +525,15 @@ mod tests {
         assert!(cmd("go perft 0").is_err());
         assert!(cmd("go perft 11").is_err());
         assert!(cmd("go perft 3 4").is_err());
+    }
+
+    #[test]
+    fn bench_forms() {
+        assert_eq!(cmd("bench"), Ok(Command::Bench(BENCH_DEFAULT_DEPTH)));
+        assert_eq!(cmd("bench 4"), Ok(Command::Bench(4)));
+        assert!(cmd("bench 0").is_err());
+        assert!(cmd("bench deep").is_err());
+        assert!(cmd("bench 4 5").is_err());
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::eval;
 use crate::engine::{Board, Bound, Engine, IterationInfo, Move, Score, SearchEvent, Square};
-use crate::engine::{Color, perft};
+use crate::engine::{Color, bench, perft};
 
 pub use command::{Command, GoCommand, Parsed, PositionBase, parse_line};
 pub use options::{Effect, Kind, Settings, UciOption, declared as declared_options};
@@ -379,11 +379,10 @@ impl Session {
             Command::Quit => return Flow::Quit,
             Command::Display => self.display(),
             Command::Eval => self.eval(),
-            Command::Bench(args) => {
-                // TODO(lead): call `engine::search::bench(...)` here once it exists, printing
-                // what `ox88 bench` prints; `args` are the words after `bench`.
-                let _ = args;
-                self.error("bench: not available in this build yet");
+            Command::Bench(depth) => {
+                self.end_search();
+                let (scheme, profile) = (self.settings.search.scheme, self.settings.search.profile);
+                bench::report(depth, scheme, profile, |line| self.write(line));
             }
         }
         Flow::Continue
@@ -528,14 +527,10 @@ impl Session {
     }
 
     fn eval(&self) {
-        // TODO(eval): print `eval::explain(...)`'s table once eval.rs provides it; until then
-        // the total E is what the evaluation can say.
-        let e = eval::evaluate_white(&self.board, &self.settings.search.eval);
-        self.write(format!(
-            "E: {} (eval {}, White's point of view)",
-            Score::Cp(e),
-            self.settings.search.eval.mode
-        ));
+        // The term table; its last line is `E: N` (centipawns, White's point of view).
+        let table = eval::explain(&self.board, &self.settings.search.eval).to_string();
+        let lines: Vec<String> = table.lines().map(str::to_string).collect();
+        self.shared.write_lines(&lines);
     }
 }
 

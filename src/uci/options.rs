@@ -75,15 +75,6 @@ fn names<T: std::fmt::Display>(all: &[T]) -> Vec<String> {
     all.iter().map(|v| v.to_string()).collect()
 }
 
-fn profile_name(p: Profile) -> &'static str {
-    match p {
-        Profile::Seed => "seed",
-        Profile::Full => "full",
-    }
-}
-
-const PROFILES: [Profile; 2] = [Profile::Seed, Profile::Full];
-
 /// The options as declared, defaults taken from `SearchOptions::default()` so that what the
 /// GUI is told is what the engine does without any `setoption`.
 pub fn declared() -> Vec<UciOption> {
@@ -149,11 +140,8 @@ pub fn declared() -> Vec<UciOption> {
         UciOption {
             name: "Profile",
             kind: Kind::Combo {
-                default: profile_name(d.profile).to_string(),
-                vars: PROFILES
-                    .iter()
-                    .map(|p| profile_name(*p).to_string())
-                    .collect(),
+                default: d.profile.to_string(),
+                vars: names(&Profile::ALL),
             },
         },
         UciOption {
@@ -289,13 +277,9 @@ impl Settings {
                     .map_err(|e| format!("Ordering: {e}"))?
             }
             "Profile" => {
-                let v = value.trim();
-                self.search.profile = PROFILES
-                    .into_iter()
-                    .find(|p| profile_name(*p).eq_ignore_ascii_case(v))
-                    .ok_or_else(|| {
-                        format!("Profile: '{}' is not a profile (seed, full)", shorten(v))
-                    })?;
+                self.search.profile = value
+                    .parse::<Profile>()
+                    .map_err(|e| format!("Profile: {e}"))?
             }
             "UCI_Opponent" => self.opponent = string_value(value).to_string(),
             // Informational: GUIs that echo every option back may set it; nothing to change.
