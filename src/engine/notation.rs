@@ -304,11 +304,17 @@ impl Board {
             .collect()
     }
 
-    /// The squares the piece on `from` may legally go to, in board order (a1..h8), each once
-    /// (the four promotions share a square).
+    /// The squares the piece on `from` may legally go to, each once (the four promotions
+    /// share a square), nearest first and then in board order, so a Black pawn reads
+    /// "e6 or e5" as a White one reads "e3 or e4".
     pub fn legal_targets(&self, from: Square) -> Vec<Square> {
         let mut targets: Vec<Square> = self.legal_moves_from(from).iter().map(|m| m.to()).collect();
-        targets.sort_by_key(|s| s.index64());
+        let distance = |s: &Square| {
+            let df = (s.file() as i32 - from.file() as i32).abs();
+            let dr = (s.rank() as i32 - from.rank() as i32).abs();
+            df.max(dr)
+        };
+        targets.sort_by_key(|s| (distance(s), s.index64()));
         targets.dedup();
         targets
     }

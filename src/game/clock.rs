@@ -102,7 +102,7 @@ impl FromStr for TimeControl {
 /// Minutes as the user typed them: `5`, `0.5`.
 fn minutes_text(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 60_000 == 0 {
+    if ms.is_multiple_of(60_000) {
         format!("{}", ms / 60_000)
     } else {
         let m = format!("{:.3}", ms as f64 / 60_000.0);
@@ -112,7 +112,7 @@ fn minutes_text(d: Duration) -> String {
 
 fn seconds_text(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}", ms / 1000)
     } else {
         let s = format!("{:.3}", ms as f64 / 1000.0);
@@ -264,7 +264,7 @@ impl Clock {
         let done = *done;
         let mut bonus = self.tc.increment;
         if let Some(n) = self.tc.moves
-            && done % n == 0
+            && done.is_multiple_of(n)
         {
             bonus += self.tc.base;
         }

@@ -366,7 +366,7 @@ impl Game {
             Color::Black => 1,
         };
         let half = index + offset;
-        let side = if half % 2 == 0 {
+        let side = if half.is_multiple_of(2) {
             Color::White
         } else {
             Color::Black

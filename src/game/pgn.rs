@@ -175,13 +175,13 @@ impl Game {
         let mut tokens: Vec<String> = Vec::new();
         let mut after_comment = false;
         for (i, pm) in self.moves().iter().enumerate() {
+            // A move number stays on the line of its move.
             let (side, number) = self.move_number(i);
-            match side {
-                Color::White => tokens.push(format!("{number}.")),
-                Color::Black if i == 0 || after_comment => tokens.push(format!("{number}...")),
-                Color::Black => {}
-            }
-            tokens.push(pm.san.clone());
+            tokens.push(match side {
+                Color::White => format!("{number}. {}", pm.san),
+                Color::Black if i == 0 || after_comment => format!("{number}... {}", pm.san),
+                Color::Black => pm.san.clone(),
+            });
             let mut comment = Vec::new();
             if let Some(note) = pm.engine {
                 comment.push(format!("{}/{}", score_text(note.score), note.depth));
