@@ -557,8 +557,16 @@ fn rooks_like_open_files_and_the_seventh() {
 
 // ---- speed (a figure, not a check) ---------------------------------------------------------
 
+/// CPU time of this thread in nanoseconds (Linux), so that the figure means something on a
+/// machine shared with other builds.
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
 /// `cargo test --release --test eval -- --ignored --nocapture eval_speed` prints evaluations
-/// per second for each mode over positions from random games.
+/// per second for each mode over positions from random games (wall clock, and per second of
+/// this thread's CPU time where Linux tells it).
 #[test]
 #[ignore]
 fn eval_speed() {
@@ -566,6 +574,7 @@ fn eval_speed() {
     for_random_positions(7, 40, 40, |b| positions.push(b.clone()));
     for mode in EvalMode::ALL {
         let c = cfg(mode, ValuePreset::Seed);
+        let cpu_start = thread_cpu_ns();
         let start = std::time::Instant::now();
         let mut sum = 0i64;
         let rounds = 20;
@@ -575,11 +584,19 @@ fn eval_speed() {
             }
         }
         let secs = start.elapsed().as_secs_f64();
-        let n = positions.len() * rounds;
+        let n = (positions.len() * rounds) as f64;
+        let cpu = match (cpu_start, thread_cpu_ns()) {
+            (Some(a), Some(b)) => format!(
+                ", {:.0} evals per CPU second ({:.0} ns)",
+                n * 1e9 / (b - a) as f64,
+                (b - a) as f64 / n
+            ),
+            _ => String::new(),
+        };
         println!(
-            "{mode:>8}: {n} evaluations in {secs:.3} s = {:.0} evals/s ({:.0} ns each) [checksum {sum}]",
-            n as f64 / secs,
-            secs * 1e9 / n as f64
+            "{mode:>8}: {n} evaluations in {secs:.3} s = {:.0} evals/s ({:.0} ns each){cpu} [checksum {sum}]",
+            n / secs,
+            secs * 1e9 / n
         );
     }
 }

@@ -718,3 +718,61 @@ pub(super) fn scale(b: &Board, unscaled: i32) -> Option<Scale> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phase_runs_from_all_pieces_to_none() {
+        assert_eq!(phase(&Board::startpos()), PHASE_MAX);
+        let kings_and_pawns =
+            Board::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1").unwrap();
+        assert_eq!(phase(&kings_and_pawns), 0);
+        let rooks = Board::from_fen("r3k3/8/8/8/8/8/8/4K2R w - - 0 1").unwrap();
+        assert_eq!(phase(&rooks), 4);
+    }
+
+    #[test]
+    fn more_mobility_is_never_worse() {
+        fn monotone(t: &[S]) -> bool {
+            t.windows(2)
+                .all(|w| w[1].mg >= w[0].mg && w[1].eg >= w[0].eg)
+        }
+        assert!(monotone(&MOBILITY_KNIGHT));
+        assert!(monotone(&MOBILITY_BISHOP));
+        assert!(monotone(&MOBILITY_ROOK));
+        assert!(monotone(&MOBILITY_QUEEN));
+        // A trapped piece is a liability, a free one an asset.
+        assert!(MOBILITY_KNIGHT[0].mg < 0 && MOBILITY_KNIGHT[8].mg > 0);
+    }
+
+    #[test]
+    fn king_zones_have_twelve_squares_facing_the_enemy() {
+        for (c, forward) in [(0, 16i32), (1, -16)] {
+            assert_eq!(KING_ZONE[c].iter().filter(|&&z| z).count(), 12);
+            assert!(KING_ZONE[c][(119 + 2 * forward) as usize]);
+            assert!(!KING_ZONE[c][(119 - 2 * forward) as usize]);
+        }
+    }
+
+    #[test]
+    fn centre_distance_and_square_colours() {
+        assert_eq!(centre_distance(0x00), 6); // a1
+        assert_eq!(centre_distance(0x77), 6); // h8
+        assert_eq!(centre_distance(0x33), 0); // d4
+        assert_eq!(centre_distance(0x44), 0); // e5
+        assert!(!is_light(0x00)); // a1 is dark
+        assert!(is_light(0x07)); // h1 is light
+        assert_eq!(distance(0x00, 0x77), 7);
+    }
+
+    #[test]
+    fn piece_square_tables_mirror_between_colours() {
+        for k in 0..6 {
+            for sq in (0u8..128).filter(|s| s & 0x88 == 0) {
+                assert_eq!(PST[0][k][sq as usize], PST[1][k][(sq ^ 0x70) as usize]);
+            }
+        }
+    }
+}

@@ -559,3 +559,42 @@ impl fmt::Display for Breakdown {
         write!(f, "E: {}", self.total)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn area_ctrl_is_the_seeds_table() {
+        assert_eq!(AREA_CTRL.iter().filter(|&&v| v == 1).count(), 12);
+        assert_eq!(AREA_CTRL.iter().filter(|&&v| v == 2).count(), 4);
+        for sq in ["d4", "e4", "d5", "e5"] {
+            let s: crate::engine::Square = sq.parse().unwrap();
+            assert_eq!(AREA_CTRL[s.x88() as usize], 2, "{sq}");
+        }
+        for sq in ["c3", "f3", "f6", "c6", "d3", "c5"] {
+            let s: crate::engine::Square = sq.parse().unwrap();
+            assert_eq!(AREA_CTRL[s.x88() as usize], 1, "{sq}");
+        }
+    }
+
+    #[test]
+    fn blending_is_exact_at_the_ends_of_the_phase() {
+        let v = params::s(120, -40);
+        assert_eq!(blend(v, Some(PHASE_MAX)), 120);
+        assert_eq!(blend(v, Some(0)), -40);
+        assert_eq!(blend(v, Some(PHASE_MAX / 2)), 40);
+        assert_eq!(blend(v, None), 120);
+    }
+
+    #[test]
+    fn every_mode_lists_its_terms_once() {
+        for m in EvalMode::ALL {
+            let t = m.terms();
+            assert_eq!(t[0], Term::Material);
+            for (i, a) in t.iter().enumerate() {
+                assert!(!t[i + 1..].contains(a), "{m}: {a} twice");
+            }
+        }
+    }
+}
