@@ -585,6 +585,9 @@ fn malformed_input_is_refused_and_the_engine_still_plays() {
         "go nodes -5".into(),
         "go movetime 99999999999999999999999".into(),
         "go movestogo 0".into(),
+        // Black is to move: White's clock alone gives this search no time limit.
+        "go wtime 1000 winc 10".into(),
+        "go movestogo 5".into(),
         "go warp 9".into(),
         "go searchmoves".into(),
         "go searchmoves e2e4".into(),

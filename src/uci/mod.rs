@@ -459,6 +459,24 @@ impl Session {
                 }
             }
         }
+        // A clock for the other side only would leave this search without any time limit:
+        // it would never answer, which a GUI counting our time cannot tell from a hang.
+        let (mine, name) = match self.board.side_to_move() {
+            Color::White => (limits.wtime, "wtime"),
+            Color::Black => (limits.btime, "btime"),
+        };
+        let clock_given = limits.wtime.is_some()
+            || limits.btime.is_some()
+            || limits.winc.is_some()
+            || limits.binc.is_some()
+            || limits.movestogo.is_some();
+        if clock_given && mine.is_none() {
+            self.error(&format!(
+                "go: {name} is missing, and it is {} to move",
+                self.board.side_to_move().name()
+            ));
+            return;
+        }
         // A `go` during a search stops that search and answers it first.
         self.end_search();
         if self.debug {
