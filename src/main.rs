@@ -8,7 +8,8 @@ use clap::{Parser, Subcommand};
 use ox88::engine::eval::{EvalConfig, EvalMode};
 use ox88::engine::order::Scheme;
 use ox88::engine::search::Profile;
-use ox88::engine::{Board, bench, perft};
+use ox88::engine::search::Searcher;
+use ox88::engine::{Board, IterationInfo, Limits, SearchEvent, SearchOptions, bench, perft};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -46,6 +47,23 @@ enum Command {
         #[arg(long, default_value_t = Profile::default())]
         profile: Profile,
     },
+    /// Search one position and print the seed's engine log line per iteration (depth, time,
+    /// nodes, nodes per second, E, PV).
+    Search {
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+        /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
+        #[arg(long, default_value_t = Scheme::default())]
+        order: Scheme,
+        /// Search profile: seed or full.
+        #[arg(long, default_value_t = Profile::default())]
+        profile: Profile,
+        /// material, center or full.
+        #[arg(long, default_value_t = EvalMode::default())]
+        eval: EvalMode,
+    },
     /// Print the evaluation breakdown of a position; the last line is `E: N`.
     Eval {
         #[arg(long)]
@@ -54,6 +72,24 @@ enum Command {
         #[arg(long, default_value_t = EvalMode::default())]
         mode: EvalMode,
     },
+}
+
+/// The seed's engine log line: depth/seldepth, time, nodes, nodes per second, E, PV.
+fn log_line(info: &IterationInfo) -> String {
+    let t = info.time.as_millis();
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "{:>2}/{:<2} {:>3}:{:02}.{:03} {:>11} {:>9} n/s  E {:>7}  {}",
+        info.depth,
+        info.seldepth,
+        t / 60_000,
+        (t / 1000) % 60,
+        t % 1000,
+        info.nodes,
+        info.nps,
+        info.score_white.to_string(),
+        pv.join(" ")
+    )
 }
 
 fn board_from(fen: Option<&str>) -> Result<Board> {
@@ -90,6 +126,39 @@ fn main() -> Result<()> {
             profile,
         }) => {
             bench::report(depth, order, profile, |line| println!("{line}"));
+        }
+        Some(Command::Search {
+            fen,
+            depth,
+            order,
+            profile,
+            eval,
+        }) => {
+            let board = board_from(fen.as_deref())?;
+            let options = SearchOptions {
+                scheme: order,
+                profile,
+                eval: EvalConfig {
+                    mode: eval,
+                    ..EvalConfig::default()
+                },
+                own_book: false,
+                ..SearchOptions::default()
+            };
+            let mut searcher = Searcher::standalone();
+            let result = searcher.search_sync(&board, &Limits::depth(depth), &options, &mut |ev| {
+                if let SearchEvent::Iteration { info, .. } = ev {
+                    println!("{}", log_line(&info));
+                }
+            });
+            println!(
+                "bestmove {} first-move cutoff {:.1}%",
+                result
+                    .best
+                    .map(|m| m.to_string())
+                    .unwrap_or_else(|| "0000".into()),
+                result.stats.first_move_cutoff() * 100.0
+            );
         }
         Some(Command::Eval { fen, mode }) => {
             let board = board_from(fen.as_deref())?;

@@ -245,13 +245,13 @@ impl Searcher {
             self.book_file = options.book_file.clone();
             self.book = Book::builtin();
             if let Some(path) = &options.book_file {
-                // Polyglot loading arrives with the book module.
-                let _ = path;
-                emit(SearchEvent::Message {
-                    id,
-                    text: "book: Polyglot files are not supported yet; using the built-in book"
-                        .into(),
-                });
+                match Book::with_polyglot(path) {
+                    Ok(b) => self.book = b,
+                    Err(e) => emit(SearchEvent::Message {
+                        id,
+                        text: format!("book: {e}; using the built-in book"),
+                    }),
+                }
             }
         }
     }
@@ -331,7 +331,7 @@ impl Searcher {
         if options.own_book && !analysing && limits.searchmoves.is_empty() {
             let seed = options
                 .book_random
-                .then(|| board.hash() ^ self.start.elapsed().as_nanos() as u64 ^ id);
+                .then(|| self.start.elapsed().as_nanos() as u64 ^ id.rotate_left(32));
             if let Some(bm) = self.book.probe(&board, seed)
                 && root_moves.contains(&bm.mv)
             {
@@ -544,24 +544,26 @@ impl Searcher {
             if self.excluded.contains(&m) {
                 continue;
             }
+            // Only the previous iteration's best move continues along its PV.
+            let on_pv = self.prev_pv.first() == Some(&m);
             board.make(m);
             self.stats.nodes += 1;
             let gives_check = board.in_check();
             let new_depth = depth - 1 + i32::from(full && gives_check);
             let score = if searched == 0 || !full {
-                -self.search(board, new_depth, -beta, -alpha, 1, true, true)
+                -self.search(board, new_depth, -beta, -alpha, 1, true, on_pv)
             } else {
                 let r = if depth >= 3 && i >= 3 && !m.is_tactical() && !gives_check && !in_check {
                     (self.lmr[depth.min(63) as usize][i.min(63)] as i32 - 1).clamp(0, new_depth - 1)
                 } else {
                     0
                 };
-                let mut s = -self.search(board, new_depth - r, -alpha - 1, -alpha, 1, false, true);
+                let mut s = -self.search(board, new_depth - r, -alpha - 1, -alpha, 1, false, on_pv);
                 if s > alpha && r > 0 {
-                    s = -self.search(board, new_depth, -alpha - 1, -alpha, 1, false, true);
+                    s = -self.search(board, new_depth, -alpha - 1, -alpha, 1, false, on_pv);
                 }
                 if s > alpha && s < beta {
-                    s = -self.search(board, new_depth, -beta, -alpha, 1, true, true);
+                    s = -self.search(board, new_depth, -beta, -alpha, 1, true, on_pv);
                 }
                 s
             };
@@ -752,20 +754,27 @@ impl Searcher {
             let quiet = !m.is_tactical();
             let is_killer = m == self.killers[ply][0] || m == self.killers[ply][1];
 
-            if full && !pv_node && !in_check && quiet && searched > 0 && best > -MATE_BOUND {
-                // Late-move pruning and futility: quiet moves far down the list at low depth
-                // rarely matter.
-                if depth <= 4 && searched >= (3 + depth * depth * 2) as usize {
-                    continue;
-                }
-                if depth <= 3 && static_eval + 110 * depth + 60 <= alpha && !is_killer {
+            board.make(m);
+            let gives_check = board.in_check();
+            if full
+                && !pv_node
+                && !in_check
+                && !gives_check
+                && quiet
+                && searched > 0
+                && best > -MATE_BOUND
+                && alpha.abs() < MATE_BOUND
+            {
+                // Late-move pruning and futility: quiet, non-checking moves far down the list
+                // at low depth rarely matter. Never while a mate score is at stake.
+                let late = depth <= 4 && searched >= (3 + depth * depth * 2) as usize;
+                let futile = depth <= 3 && static_eval + 110 * depth + 60 <= alpha && !is_killer;
+                if late || futile {
+                    board.unmake();
                     continue;
                 }
             }
-
-            board.make(m);
             self.stats.nodes += 1;
-            let gives_check = board.in_check();
             let ext = i32::from(full && gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
             let child_on_pv = on_pv && m == ctx.pv_move;

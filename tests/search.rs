@@ -1,0 +1,254 @@
+//! Search behaviour: mates found with the right distance, draws scored as draws, the book
+//! answering with its line and name, `stop` ending an infinite search with a legal move,
+//! and fixed-depth determinism.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use ox88::engine::search::{Profile, Searcher};
+use ox88::engine::{Board, Engine, Limits, Score, SearchEvent, SearchOptions};
+
+fn no_book() -> SearchOptions {
+    SearchOptions {
+        own_book: false,
+        hash_mb: 16,
+        ..SearchOptions::default()
+    }
+}
+
+fn search(fen: &str, depth: u32, options: &SearchOptions) -> ox88::engine::search::SearchResult {
+    let board = Board::from_fen(fen).unwrap();
+    let mut s = Searcher::standalone();
+    s.search_sync(&board, &Limits::depth(depth), options, &mut |_| {})
+}
+
+#[test]
+fn finds_mates_with_the_right_distance() {
+    // Distances confirmed with Stockfish 15.1.
+    let cases = [
+        ("k7/8/1K6/8/8/8/8/7R w - - 0 1", 1, "h1h8"),
+        (
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            1,
+            "h5f7",
+        ),
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "d1d8"),
+        ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 2, ""),
+        ("7k/8/8/8/8/8/R7/1R5K w - - 0 1", 2, ""),
+        ("8/8/8/8/8/k7/8/KQ6 w - - 0 1", 5, ""),
+        ("8/8/8/8/8/2k5/8/K6Q w - - 0 1", 6, ""),
+    ];
+    for profile in [Profile::Full, Profile::Seed] {
+        for (fen, n, mv) in cases {
+            if profile == Profile::Seed && n > 2 {
+                continue; // the seed profile has no TT: deep mates take long
+            }
+            let opts = SearchOptions {
+                profile,
+                ..no_book()
+            };
+            let r = search(fen, (2 * n + 2) as u32, &opts);
+            assert_eq!(r.score, Score::Mate(n), "{fen} ({profile})");
+            if !mv.is_empty() {
+                assert_eq!(r.best.unwrap().to_string(), mv, "{fen}");
+            }
+            // The mating line really mates.
+            let mut b = Board::from_fen(fen).unwrap();
+            for m in r.pv.iter().take(2 * n as usize - 1) {
+                assert!(b.legal_moves().contains(*m), "{fen}: PV move {m} legal");
+                b.make(*m);
+            }
+            assert!(
+                b.in_check() && b.legal_moves().is_empty(),
+                "{fen}: PV ends in mate"
+            );
+        }
+    }
+}
+
+#[test]
+fn getting_mated_is_reported_as_negative_mate() {
+    // Black to move, mated next move whatever it does (Ra8 mate after any king move).
+    let r = search("k7/8/1K6/8/8/8/8/R7 b - - 0 1", 6, &no_book());
+    assert!(matches!(r.score, Score::Mate(n) if n < 0), "{:?}", r.score);
+}
+
+#[test]
+fn stalemate_is_a_draw() {
+    // Black to move has no legal move and is not in check.
+    let r = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 4, &no_book());
+    assert_eq!(r.best, None);
+    assert_eq!(r.score, Score::Cp(0));
+    // White, a queen up, must not stalemate: it mates instead.
+    let r = search("7k/8/5K2/8/8/8/8/6Q1 w - - 0 1", 6, &no_book());
+    assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
+}
+
+#[test]
+fn repetition_is_a_draw_the_losing_side_takes() {
+    // White is a queen down; repeating the position is its best result.
+    let mut b = Board::from_fen("3q3k/8/8/8/8/8/8/K5N1 w - - 0 1").unwrap();
+    for mv in ["g1f3", "h8g8", "f3g1", "g8h8"] {
+        let m = b.parse_uci_move(mv).unwrap();
+        b.make(m);
+    }
+    let mut s = Searcher::standalone();
+    let r = s.search_sync(&b, &Limits::depth(6), &no_book(), &mut |_| {});
+    assert_eq!(r.best.unwrap().to_string(), "g1f3");
+    assert_eq!(r.score, Score::Cp(0));
+    // Without the history, the same position is simply lost.
+    let fresh = Board::from_fen("3q3k/8/8/8/8/8/8/K5N1 w - - 0 1").unwrap();
+    let r = s.search_sync(&fresh, &Limits::depth(6), &no_book(), &mut |_| {});
+    assert!(r.score.as_ordinal() < -500, "{:?}", r.score);
+}
+
+#[test]
+fn fifty_move_rule_is_a_draw_in_the_tree() {
+    // White is up a rook, but the clock is at 99 half-moves: any non-capture, non-pawn
+    // move ends the game in a draw. Black can capture nothing; so the score is a draw.
+    let r = search("7k/8/8/8/8/8/8/R5K1 b - - 99 120", 4, &no_book());
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
+fn same_depth_twice_gives_the_same_nodes_and_move() {
+    let board = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
+        .unwrap();
+    let mut s = Searcher::standalone();
+    let a = s.search_sync(&board, &Limits::depth(8), &no_book(), &mut |_| {});
+    s.new_game();
+    let b = s.search_sync(&board, &Limits::depth(8), &no_book(), &mut |_| {});
+    let mut t = Searcher::standalone();
+    let c = t.search_sync(&board, &Limits::depth(8), &no_book(), &mut |_| {});
+    assert_eq!(a.stats.nodes, b.stats.nodes);
+    assert_eq!(a.stats.nodes, c.stats.nodes);
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.best, c.best);
+    assert!(a.stats.nodes > 1000);
+}
+
+fn engine() -> (Engine, mpsc::Receiver<SearchEvent>) {
+    let (tx, rx) = mpsc::channel();
+    let e = Engine::new(move |ev| {
+        let _ = tx.send(ev);
+    });
+    (e, rx)
+}
+
+fn wait_best(rx: &mpsc::Receiver<SearchEvent>, id: u64) -> SearchEvent {
+    loop {
+        let ev = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("search answers");
+        if let SearchEvent::BestMove { id: got, .. } = &ev
+            && *got == id
+        {
+            return ev;
+        }
+    }
+}
+
+#[test]
+fn book_hit_returns_the_lines_move_and_name() {
+    let (e, rx) = engine();
+    let mut b = Board::startpos();
+    for mv in ["e2e4", "e7e5", "g1f3", "b8c6"] {
+        let m = b.parse_uci_move(mv).unwrap();
+        b.make(m);
+    }
+    let id = e.go(&b, Limits::depth(20), &SearchOptions::default());
+    let SearchEvent::BestMove { best, book, .. } = wait_best(&rx, id) else {
+        unreachable!()
+    };
+    let best = best.unwrap();
+    assert!(b.legal_moves().contains(best));
+    let name = book.expect("a book move");
+    assert!(!name.is_empty());
+    // The book's move leads to a named opening position.
+    let mut after = b.clone();
+    after.make(best);
+    let book = ox88::engine::book::Book::builtin();
+    assert_eq!(book.opening_name(&after).as_deref(), Some(name.as_str()));
+}
+
+#[test]
+fn stop_during_infinite_search_yields_a_legal_move() {
+    let (e, rx) = engine();
+    let b = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
+        .unwrap();
+    let id = e.go(&b, Limits::infinite(), &no_book());
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        e.is_searching(),
+        "an infinite search keeps going until stopped"
+    );
+    e.stop();
+    let SearchEvent::BestMove { best, .. } = wait_best(&rx, id) else {
+        unreachable!()
+    };
+    assert!(b.legal_moves().contains(best.unwrap()));
+    e.wait_idle();
+    assert!(!e.is_searching());
+}
+
+#[test]
+fn two_engines_in_one_process_play_each_other() {
+    let (white, wrx) = engine();
+    let (black, brx) = engine();
+    let mut b = Board::startpos();
+    let opts = SearchOptions {
+        own_book: false,
+        hash_mb: 8,
+        ..SearchOptions::default()
+    };
+    for ply in 0..12 {
+        let (e, rx) = if ply % 2 == 0 {
+            (&white, &wrx)
+        } else {
+            (&black, &brx)
+        };
+        let id = e.go(&b, Limits::depth(4), &opts);
+        let SearchEvent::BestMove { best, .. } = wait_best(rx, id) else {
+            unreachable!()
+        };
+        let m = best.unwrap();
+        assert!(b.legal_moves().contains(m));
+        b.make(m);
+    }
+    assert_eq!(b.ply_count(), 12);
+}
+
+#[test]
+fn iterations_report_consistent_numbers() {
+    let (e, rx) = engine();
+    let b = Board::startpos();
+    let opts = SearchOptions {
+        report_root_moves: true,
+        ..no_book()
+    };
+    let id = e.go(&b, Limits::depth(6), &opts);
+    let mut last_depth = 0;
+    let mut last_nodes = 0;
+    loop {
+        match rx.recv_timeout(Duration::from_secs(30)).unwrap() {
+            SearchEvent::Iteration { id: got, info } if got == id => {
+                assert_eq!(info.depth, last_depth + 1);
+                assert!(info.nodes >= last_nodes);
+                assert!(!info.pv.is_empty());
+                assert_eq!(info.score_white, info.score, "White to move: same view");
+                assert_eq!(info.root_moves.len(), 20);
+                // Every root move is listed once, sorted by ordering score.
+                assert!(info.root_moves.windows(2).all(|w| w[0].score >= w[1].score));
+                assert!((0.0..=1.0).contains(&info.first_move_cutoff));
+                last_depth = info.depth;
+                last_nodes = info.nodes;
+            }
+            SearchEvent::BestMove { id: got, best, .. } if got == id => {
+                assert!(b.legal_moves().contains(best.unwrap()));
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(last_depth, 6);
+}
