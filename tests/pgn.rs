@@ -423,6 +423,41 @@ fn declared_results_round_trip_with_their_reasons() {
 }
 
 #[test]
+fn recorded_games_go_on_past_unclaimed_draws() {
+    // The start position occurs a third time after 2...Ng8; nobody claimed, play went on.
+    let pgn =
+        "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 e5 6. Qh5 Nc6 7. Bc4 Nf6 8. Qxf7# 1-0";
+    let g = Game::from_pgn(pgn).unwrap();
+    assert_eq!(g.len(), 15);
+    assert_eq!(
+        g.result().map(|r| r.to_string()).as_deref(),
+        Some("1-0 (White mates)")
+    );
+    // A recorded result stands over a draw nobody claimed.
+    let resigned =
+        Game::from_pgn("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 {Black resigns} 1-0").unwrap();
+    assert_eq!(
+        resigned.result().map(|r| r.to_string()).as_deref(),
+        Some("1-0 (Black resigns)")
+    );
+    let unknown = Game::from_pgn("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *").unwrap();
+    assert_eq!(
+        unknown.result().map(|r| r.termination),
+        Some(Termination::ThreefoldRepetition)
+    );
+    // A game played here ends at the repetition.
+    let mut here = Game::from_pgn("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *").unwrap();
+    assert!(here.play_text("e4").is_err());
+    // But mate is final even in a recorded game.
+    let e = Game::from_pgn("1. f3 e5 2. g4 Qh4# 3. a3 0-1").unwrap_err();
+    assert_eq!(e.line, 1);
+    assert_eq!(
+        e.message,
+        "'a3' cannot follow: the game is over (after 2...Qh4#): 0-1 (Black mates)"
+    );
+}
+
+#[test]
 fn set_up_positions_and_black_to_move_are_numbered_right() {
     let mut g = Game::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 30").unwrap();
     g.play_text("Kd7").unwrap();

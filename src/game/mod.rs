@@ -88,6 +88,18 @@ pub enum Termination {
     Recorded,
 }
 
+impl Termination {
+    /// A draw a player may claim but the game may also go on past: threefold repetition
+    /// and the fifty-move rule (FIDE 9.2, 9.3). The game ends at once on them here, but a
+    /// recorded game may continue, and its recorded result stands.
+    pub fn is_claimable(self) -> bool {
+        matches!(
+            self,
+            Termination::ThreefoldRepetition | Termination::FiftyMoveRule
+        )
+    }
+}
+
 /// How a game ended: the outcome and the reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameEnd {
@@ -409,6 +421,22 @@ impl Game {
         if let Some(end) = self.result() {
             return Err(GameError::Over(end));
         }
+        self.push_move(m, engine)
+    }
+
+    /// Plays a move even after a draw that the rules only allow a player to *claim*
+    /// (threefold repetition, fifty moves: FIDE 9.2, 9.3). Recorded games go on past
+    /// unclaimed draws, and reading them must follow.
+    pub(crate) fn play_past_claimable_draw(&mut self, m: Move) -> Result<&PlayedMove, GameError> {
+        if let Some(end) = self.result()
+            && !end.termination.is_claimable()
+        {
+            return Err(GameError::Over(end));
+        }
+        self.push_move(m, None)
+    }
+
+    fn push_move(&mut self, m: Move, engine: Option<EngineNote>) -> Result<&PlayedMove, GameError> {
         if !self.board.legal_moves().contains(m) {
             return Err(GameError::Illegal(m));
         }

@@ -552,6 +552,12 @@ impl Reader {
                         ),
                         None => "at the start".to_string(),
                     };
+                    if let Some(end) = game.result().filter(|r| !r.termination.is_claimable()) {
+                        return self.err(
+                            line,
+                            format!("'{san}' cannot follow: the game is over ({context}): {end}"),
+                        );
+                    }
                     let mv = match game.board().parse_san(san) {
                         Ok(m) => m,
                         Err(MoveParseError::Syntax(why)) => {
@@ -577,7 +583,7 @@ impl Reader {
                             );
                         }
                     };
-                    if let Err(e) = game.play(mv) {
+                    if let Err(e) = game.play_past_claimable_draw(mv) {
                         return self
                             .err(line, format!("'{san}' cannot be played ({context}): {e}"));
                     }
@@ -590,8 +596,10 @@ impl Reader {
             .as_deref()
             .or_else(|| tag("Result").map(|(_, v, _)| v.as_str()))
             .and_then(Outcome::from_pgn);
+        // The recorded result stands unless the position itself ended the game (mate,
+        // stalemate, dead position); an unclaimed repetition or fifty-move draw does not.
         if let Some(outcome) = recorded
-            && game.result().is_none()
+            && game.result().is_none_or(|r| r.termination.is_claimable())
         {
             let time_forfeit =
                 tag("Termination").is_some_and(|(_, v, _)| v.eq_ignore_ascii_case("time forfeit"));
@@ -603,8 +611,7 @@ impl Reader {
                     _ => None,
                 })
                 .unwrap_or(Termination::Recorded);
-            // Cannot fail: the cursor is at the end and the position has no verdict.
-            let _ = game.declare(GameEnd {
+            game.declared = Some(GameEnd {
                 outcome,
                 termination,
             });
