@@ -1,1 +1,290 @@
-//! The ratatui front end. STUB.
+//! The ratatui front end: `run` sets up the terminal, starts the engine and the input and
+//! signal threads (all feeding one channel), and runs the event loop until the user quits.
+//! The terminal is put back however the program ends: quit, error, panic (a hook), SIGTERM
+//! or SIGHUP (a dropped SSH connection).
+
+pub mod app;
+pub mod commands;
+pub mod event;
+pub mod keys;
+pub mod theme;
+pub mod ui;
+
+use std::fmt;
+use std::io::{self, Stdout};
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::Once;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use anyhow::Context;
+use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use crate::engine::Engine;
+use crate::engine::eval::EvalMode;
+use crate::engine::order::Scheme;
+pub use app::App;
+pub use event::Event;
+pub use theme::{ColorDepth, ColorMode, Theme};
+
+/// Who plays which side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// The human plays White, the engine Black.
+    #[default]
+    HumanWhite,
+    /// The human plays Black, the engine White.
+    HumanBlack,
+    /// Two humans; the engine stays idle (E is still shown).
+    HumanHuman,
+    /// The engine plays both sides, with a delay between moves.
+    EngineEngine,
+    /// The engine thinks without end on whatever position is shown and moves nothing.
+    Analysis,
+}
+
+impl Mode {
+    /// The command-line and `:mode` name.
+    pub fn name(self) -> &'static str {
+        commands::MODE_NAMES[match self {
+            Mode::HumanWhite => 0,
+            Mode::HumanBlack => 1,
+            Mode::HumanHuman => 2,
+            Mode::EngineEngine => 3,
+            Mode::Analysis => 4,
+        }]
+    }
+
+    /// A few words for the status bar.
+    pub fn short(self) -> &'static str {
+        match self {
+            Mode::HumanWhite => "you: White",
+            Mode::HumanBlack => "you: Black",
+            Mode::HumanHuman => "human–human",
+            Mode::EngineEngine => "engine–engine",
+            Mode::Analysis => "analysis",
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Mode::HumanWhite => "you play White against the engine",
+            Mode::HumanBlack => "you play Black against the engine",
+            Mode::HumanHuman => "two players, the engine watches",
+            Mode::EngineEngine => "the engine plays both sides",
+            Mode::Analysis => "analysis: the engine thinks, you move",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Mode, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "white" | "w" => Ok(Mode::HumanWhite),
+            "black" | "b" => Ok(Mode::HumanBlack),
+            "human" | "humans" | "hh" | "two" => Ok(Mode::HumanHuman),
+            "engine" | "engines" | "ee" | "auto" => Ok(Mode::EngineEngine),
+            "analysis" | "analyse" | "analyze" => Ok(Mode::Analysis),
+            _ => Err(format!(
+                "{s}: not a mode (white, black, human, engine, analysis)"
+            )),
+        }
+    }
+}
+
+/// Everything the command line can set for the TUI.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Pieces as letters instead of chess glyphs (`--ascii`).
+    pub ascii: bool,
+    /// `--color auto|truecolor|256|16|none`.
+    pub color: ColorMode,
+    /// `--theme NAME`: a built-in theme or one from `~/.config/ox88/themes/`.
+    pub theme: String,
+    /// The search depth setting in plies (`--depth`).
+    pub depth: u32,
+    /// Start from this position (`--fen`).
+    pub fen: Option<String>,
+    /// Start from this game (`--pgn FILE`).
+    pub pgn: Option<PathBuf>,
+    /// Resume the autosaved unfinished game without asking (`--resume`).
+    pub resume: bool,
+    /// Time control such as `5+3` (`--tc`).
+    pub tc: Option<String>,
+    pub mode: Mode,
+    /// Pause between moves in engine vs engine mode.
+    pub delay_ms: u64,
+    pub eval: EvalMode,
+    pub order: Scheme,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            ascii: false,
+            color: ColorMode::Auto,
+            theme: "default".to_string(),
+            depth: DEFAULT_DEPTH,
+            fen: None,
+            pgn: None,
+            resume: false,
+            tc: None,
+            mode: Mode::HumanWhite,
+            delay_ms: 500,
+            eval: EvalMode::default(),
+            order: Scheme::default(),
+        }
+    }
+}
+
+/// The depth setting a new session starts with.
+pub const DEFAULT_DEPTH: u32 = 8;
+
+type Term = Terminal<CrosstermBackend<Stdout>>;
+
+/// Puts the terminal back: raw mode off, main screen, bracketed paste off, cursor shown.
+/// Safe to call more than once and when the terminal is gone (errors are ignored: there is
+/// nobody left to tell).
+pub fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+}
+
+/// Restores the terminal before the default panic message, so the message is readable and
+/// the shell usable.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore_terminal();
+            previous(info);
+        }));
+    });
+}
+
+/// Restores the terminal when dropped, so `?` and early returns restore it too.
+struct TerminalGuard;
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+fn setup_terminal() -> anyhow::Result<(Term, TerminalGuard)> {
+    install_panic_hook();
+    enable_raw_mode().context("cannot switch the terminal to raw mode (is this a terminal?)")?;
+    let guard = TerminalGuard;
+    // No mouse capture: people must be able to select and copy text over SSH.
+    execute!(io::stdout(), EnterAlternateScreen, EnableBracketedPaste)
+        .context("cannot set up the terminal")?;
+    let terminal =
+        Terminal::new(CrosstermBackend::new(io::stdout())).context("cannot set up the terminal")?;
+    Ok((terminal, guard))
+}
+
+/// Runs the TUI until the user quits.
+pub fn run(opts: Options) -> anyhow::Result<()> {
+    let depth = ColorDepth::detect(opts.color, |k| std::env::var(k).ok());
+    let user_dir = theme::user_theme_dir();
+    let (theme, theme_error) = Theme::load_or_default(&opts.theme, user_dir.as_deref(), depth);
+
+    let (tx, rx) = mpsc::channel::<Event>();
+    let engine = {
+        let tx = tx.clone();
+        Engine::new(move |ev| {
+            let _ = tx.send(Event::Engine(ev));
+        })
+    };
+    let _signals = event::spawn_signal_thread(tx.clone()).context("cannot watch for signals")?;
+
+    let (mut terminal, guard) = setup_terminal()?;
+    event::spawn_input_thread(tx);
+
+    let mut app = App::new(&opts, Box::new(engine), theme, depth);
+    if let Some(e) = theme_error {
+        app.log(app::LogKind::Error, e.to_string());
+        app.error(format!("{e} (using the default theme)"));
+    }
+    let result = event_loop(&mut terminal, &mut app, &rx);
+    drop(app); // stops the engine thread
+    drop(guard);
+    result
+}
+
+/// Draw, wait for the next event (or the next tick while the engine thinks), handle it and
+/// whatever else is already queued, repeat. Idle, this blocks in `recv` and costs no CPU.
+fn event_loop(
+    terminal: &mut Term,
+    app: &mut App,
+    rx: &mpsc::Receiver<Event>,
+) -> anyhow::Result<()> {
+    loop {
+        terminal.draw(|f| ui::draw(f, app))?;
+        let now = Instant::now();
+        let first = match app.next_wakeup(now) {
+            Some(t) => match rx.recv_timeout(t.saturating_duration_since(now)) {
+                Ok(ev) => Some(ev),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            },
+            None => match rx.recv() {
+                Ok(ev) => Some(ev),
+                Err(_) => return Ok(()),
+            },
+        };
+        if let Some(ev) = first {
+            handle(app, ev)?;
+            // Take what else is waiting (a burst of engine events) before drawing again,
+            // but not forever: the screen must keep up.
+            let deadline = Instant::now() + app::FRAME;
+            while Instant::now() < deadline {
+                match rx.try_recv() {
+                    Ok(ev) => handle(app, ev)?,
+                    Err(_) => break,
+                }
+            }
+        }
+        app.on_tick(Instant::now());
+        if app.quit {
+            return Ok(());
+        }
+    }
+}
+
+fn handle(app: &mut App, ev: Event) -> anyhow::Result<()> {
+    match ev {
+        Event::Key(k) => app.handle_key(k),
+        Event::Paste(s) => app.handle_paste(&s),
+        Event::Resize => {}
+        Event::Engine(e) => app.on_engine_event(e),
+        Event::Signal(_) => app.quit = true,
+        Event::InputClosed(why) => {
+            app.quit = true;
+            if let Some(why) = why {
+                return Err(anyhow::anyhow!("terminal input failed: {why}"));
+            }
+        }
+    }
+    Ok(())
+}

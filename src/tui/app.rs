@@ -1,0 +1,1341 @@
+//! The TUI's state and everything that changes it. No drawing here (that is `ui`), no
+//! terminal and no threads: keys, pasted text, engine events and timer ticks come in as
+//! method calls, so the whole application runs the same under a test as in a terminal.
+//!
+//! How a move travels (ARCHITECTURE.md): Enter parses the text against the position; an
+//! error leaves the game and the text untouched and says why on the status line; a legal
+//! move is played, logged with its static E, and if the engine is to move it gets a copy of
+//! the position and answers later through `on_engine_event`, tagged with the id `go`
+//! returned. Events of an id we no longer wait for are dropped.
+
+use std::cell::Cell;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+use super::commands::{self, COMMANDS};
+use super::keys::{self, Action, Binding};
+use super::theme::{self, ColorDepth, PieceStyle, Theme};
+use super::{Mode, Options};
+use crate::engine::book::Book;
+use crate::engine::eval::{self, EvalConfig, EvalMode};
+use crate::engine::order::{self, History, OrderContext, Scheme, ScoredMove};
+use crate::engine::{
+    Board, Color, Engine, IterationInfo, Limits, Move, Score, SearchEvent, SearchOptions,
+};
+
+/// What the app needs from an engine. `Engine` is the real one; tests use a recorder and
+/// feed events by hand, so no test depends on a search's timing.
+pub trait EngineControl {
+    /// Starts searching and returns the search's id (events carry it).
+    fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64;
+    fn stop(&mut self);
+    fn new_game(&mut self);
+}
+
+impl EngineControl for Engine {
+    fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64 {
+        Engine::go(self, board, limits, options)
+    }
+    fn stop(&mut self) {
+        Engine::stop(self)
+    }
+    fn new_game(&mut self) {
+        Engine::new_game(self)
+    }
+}
+
+/// The panes that can have the keyboard focus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    Input,
+    Log,
+    Sort,
+}
+
+impl Pane {
+    fn next(self) -> Pane {
+        match self {
+            Pane::Input => Pane::Log,
+            Pane::Log => Pane::Sort,
+            Pane::Sort => Pane::Input,
+        }
+    }
+    fn prev(self) -> Pane {
+        match self {
+            Pane::Input => Pane::Sort,
+            Pane::Log => Pane::Input,
+            Pane::Sort => Pane::Log,
+        }
+    }
+}
+
+/// What a log line is, for its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogKind {
+    Info,
+    Iteration,
+    Move,
+    Result,
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogLine {
+    /// Local wall-clock time, `HH:MM:SS`.
+    pub stamp: String,
+    pub kind: LogKind,
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageKind {
+    Info,
+    Error,
+}
+
+/// The last message, shown on the status line until the next one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub kind: MessageKind,
+    pub text: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub score: &'static str,
+    pub reason: String,
+}
+
+/// Why the engine is searching and what to do with its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OnBest {
+    /// Play the best move when it comes.
+    Play,
+    /// Throw it away (stopped, or analysis).
+    Discard,
+}
+
+/// The search we are waiting for.
+#[derive(Clone, Debug)]
+pub struct RunningSearch {
+    pub id: u64,
+    pub started: Instant,
+    /// Analysis (infinite) rather than a search for a move.
+    pub analysis: bool,
+    on_best: OnBest,
+    /// The game's ply count when the search started: a best move for another position is
+    /// never played.
+    ply: usize,
+    /// The deepest finished iteration so far.
+    pub last: Option<IterationInfo>,
+    /// (depth, move, number) of the root move being searched.
+    pub current: Option<(u32, Move, u32)>,
+}
+
+/// The engine's state as the status bar names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineState {
+    Idle,
+    Thinking,
+    /// The last engine move came from the book (named opening).
+    Book(String),
+}
+
+/// The position and moves of the game. (Interim until `game::Game` carries history, SAN,
+/// clocks and PGN.)
+#[derive(Clone, Debug)]
+pub struct GameState {
+    /// The position the game started from.
+    pub start: Board,
+    /// The current position, with the game's moves in its history.
+    pub board: Board,
+    pub moves: Vec<Move>,
+    /// SAN of each move, as played.
+    pub san: Vec<String>,
+    /// Taken-back moves, newest last.
+    redo: Vec<Move>,
+    pub result: Option<GameResult>,
+}
+
+impl GameState {
+    pub fn new(start: Board) -> GameState {
+        let mut start = start;
+        start.clear_history();
+        let mut g = GameState {
+            board: start.clone(),
+            start,
+            moves: Vec::new(),
+            san: Vec::new(),
+            redo: Vec::new(),
+            result: None,
+        };
+        g.result = g.detect_result();
+        g
+    }
+
+    /// Plays a legal move (the caller got it from the move generator or the parser).
+    pub fn play(&mut self, m: Move) {
+        let san = self.board.san(m);
+        self.board.make(m);
+        self.moves.push(m);
+        self.san.push(san);
+        self.result = self.detect_result();
+    }
+
+    pub fn undo(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        self.san.pop();
+        self.board.unmake();
+        self.redo.push(m);
+        self.result = None;
+        Some(m)
+    }
+
+    pub fn redo(&mut self) -> Option<Move> {
+        let m = self.redo.pop()?;
+        if !self.board.legal_moves().contains(m) {
+            self.redo.clear();
+            return None;
+        }
+        let keep = std::mem::take(&mut self.redo);
+        self.play(m);
+        self.redo = keep;
+        Some(m)
+    }
+
+    /// The rules' verdict on the current position (FIDE 5.2, 9.2, 9.3).
+    fn detect_result(&self) -> Option<GameResult> {
+        let b = &self.board;
+        let side = b.side_to_move();
+        if !b.has_legal_move() {
+            return Some(if b.in_check() {
+                GameResult {
+                    score: if side == Color::White { "0-1" } else { "1-0" },
+                    reason: format!("{} mates", side.flip().name()),
+                }
+            } else {
+                GameResult {
+                    score: "1/2-1/2",
+                    reason: "stalemate".into(),
+                }
+            });
+        }
+        let draw = |reason: &str| {
+            Some(GameResult {
+                score: "1/2-1/2",
+                reason: reason.to_string(),
+            })
+        };
+        if b.insufficient_material() {
+            return draw("insufficient material");
+        }
+        if b.halfmove_clock() >= 100 {
+            return draw("fifty-move rule");
+        }
+        if b.repetitions() >= 2 {
+            return draw("threefold repetition");
+        }
+        None
+    }
+}
+
+/// What the sort pane shows: the moves of one position in generator order and sorted.
+#[derive(Clone, Debug, Default)]
+pub struct SortView {
+    /// The search's root position (or the game's position when idle).
+    pub root: Board,
+    /// The principal variation to step along.
+    pub pv: Vec<Move>,
+    /// How many PV moves deep the shown position is (0: the root).
+    pub step: usize,
+    /// Depth of the iteration the lists come from (`None`: generator scores, no search).
+    pub depth: Option<u32>,
+    pub first_move_cutoff: Option<f64>,
+    pub branching: Option<f64>,
+    /// In generator order.
+    pub generated: Vec<ScoredMove>,
+    /// In the order the search tried them (or sorted by score).
+    pub sorted: Vec<ScoredMove>,
+    /// The move the search chose here (the PV move at this step).
+    pub best: Option<Move>,
+    /// The shown position's side to move and move number, for SAN-free labels.
+    pub ply_label: String,
+}
+
+/// The whole application state.
+pub struct App {
+    pub engine: Box<dyn EngineControl>,
+    pub game: GameState,
+    pub mode: Mode,
+    pub depth: u32,
+    pub eval: EvalConfig,
+    pub scheme: Scheme,
+    pub theme: Theme,
+    pub color_depth: ColorDepth,
+    pub user_theme_dir: Option<PathBuf>,
+    pub ascii: bool,
+    pub flipped: bool,
+    pub delay: Duration,
+    pub book: Book,
+    pub opening: Option<String>,
+    pub search: Option<RunningSearch>,
+    pub engine_state: EngineState,
+    /// Engine vs engine waits for this moment before the next search.
+    pub next_engine_start: Option<Instant>,
+    /// Engine vs engine paused by Stop.
+    pub paused: bool,
+    pub input: Input,
+    input_history: Vec<String>,
+    history_pos: Option<usize>,
+    history_draft: String,
+    pub focus: Pane,
+    pub log: Vec<LogLine>,
+    /// Log scroll in wrapped rows up from the bottom (0: follow the newest line).
+    pub log_scroll: usize,
+    pub sort: SortView,
+    pub sort_scroll: usize,
+    pub help_visible: bool,
+    pub help_scroll: usize,
+    pub message: Option<Message>,
+    pub quit: bool,
+    pub keys: &'static [Binding],
+    /// Set by drawing: the visible rows of the log and sort panes (for PgUp/PgDn) and the
+    /// largest useful scroll offsets.
+    pub log_view_rows: Cell<usize>,
+    pub log_max_scroll: Cell<usize>,
+    pub sort_view_rows: Cell<usize>,
+    pub sort_max_scroll: Cell<usize>,
+    pub help_max_scroll: Cell<usize>,
+    clock: fn() -> String,
+}
+
+fn wall_clock() -> String {
+    chrono::Local::now().format("%H:%M:%S").to_string()
+}
+
+/// `1,234,567`
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `m:ss.t`, the seed's engine log writes times as `0:45` and `4:41`.
+pub fn clock_time(d: Duration) -> String {
+    let tenths = d.as_millis() / 100;
+    format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
+}
+
+/// E in pawns from White's view, the seed's sign convention: `+0.29`.
+pub fn e_text(centipawns: i32) -> String {
+    Score::Cp(centipawns).to_string()
+}
+
+impl App {
+    pub fn new(
+        opts: &Options,
+        engine: Box<dyn EngineControl>,
+        theme: Theme,
+        color_depth: ColorDepth,
+    ) -> App {
+        let ascii = opts.ascii || theme.pieces == PieceStyle::Ascii;
+        let mut app = App {
+            engine,
+            game: GameState::new(Board::startpos()),
+            mode: opts.mode,
+            depth: opts.depth.clamp(1, MAX_DEPTH),
+            eval: EvalConfig {
+                mode: opts.eval,
+                ..EvalConfig::default()
+            },
+            scheme: opts.order,
+            theme,
+            color_depth,
+            user_theme_dir: theme::user_theme_dir(),
+            ascii,
+            flipped: opts.mode == Mode::HumanBlack,
+            delay: Duration::from_millis(opts.delay_ms),
+            book: Book::builtin(),
+            opening: None,
+            search: None,
+            engine_state: EngineState::Idle,
+            next_engine_start: None,
+            paused: false,
+            input: Input::default(),
+            input_history: Vec::new(),
+            history_pos: None,
+            history_draft: String::new(),
+            focus: Pane::Input,
+            log: Vec::new(),
+            log_scroll: 0,
+            sort: SortView::default(),
+            sort_scroll: 0,
+            help_visible: false,
+            help_scroll: 0,
+            message: None,
+            quit: false,
+            keys: keys::DEFAULT_KEYS,
+            log_view_rows: Cell::new(10),
+            log_max_scroll: Cell::new(usize::MAX),
+            sort_view_rows: Cell::new(10),
+            sort_max_scroll: Cell::new(usize::MAX),
+            help_max_scroll: Cell::new(usize::MAX),
+            clock: wall_clock,
+        };
+        app.log(
+            LogKind::Info,
+            format!(
+                "ox88 {} — F1: keys, :help: commands",
+                env!("CARGO_PKG_VERSION")
+            ),
+        );
+        if let Some(fen) = &opts.fen {
+            match Board::from_fen(fen) {
+                Ok(b) => {
+                    app.game = GameState::new(b);
+                    app.log(LogKind::Info, format!("position {fen}"));
+                }
+                Err(e) => app.error(format!("--fen: {e}; starting from the initial position")),
+            }
+        }
+        app.position_changed();
+        app
+    }
+
+    /// Replaces the wall clock (tests use a fixed one so log lines compare exactly).
+    pub fn set_clock(&mut self, clock: fn() -> String) {
+        self.clock = clock;
+        for l in &mut self.log {
+            l.stamp = clock();
+        }
+    }
+
+    // ---- messages and log --------------------------------------------------------------
+
+    pub fn log(&mut self, kind: LogKind, text: impl Into<String>) {
+        self.log.push(LogLine {
+            stamp: (self.clock)(),
+            kind,
+            text: text.into(),
+        });
+        // A reader scrolled back keeps their place: the offset counts from the bottom.
+        if self.log_scroll > 0 {
+            self.log_scroll += 1;
+        }
+    }
+
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.message = Some(Message {
+            kind: MessageKind::Info,
+            text: text.into(),
+        });
+    }
+
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.message = Some(Message {
+            kind: MessageKind::Error,
+            text: text.into(),
+        });
+    }
+
+    // ---- who moves -----------------------------------------------------------------------
+
+    /// Does the engine play `side` in the current mode?
+    pub fn engine_plays(&self, side: Color) -> bool {
+        match self.mode {
+            Mode::HumanWhite => side == Color::Black,
+            Mode::HumanBlack => side == Color::White,
+            Mode::HumanHuman | Mode::Analysis => false,
+            Mode::EngineEngine => true,
+        }
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.game.board.side_to_move()
+    }
+
+    fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            eval: self.eval,
+            scheme: self.scheme,
+            report_root_moves: true,
+            ..SearchOptions::default()
+        }
+    }
+
+    /// Starts a search of the current position. `analysis`: think without end and play
+    /// nothing; otherwise search to the depth setting and play the answer.
+    fn start_search(&mut self, analysis: bool) {
+        self.next_engine_start = None;
+        let limits = if analysis {
+            Limits::infinite()
+        } else {
+            Limits::depth(self.depth)
+        };
+        let options = self.search_options();
+        let id = self.engine.go(&self.game.board, limits, &options);
+        self.search = Some(RunningSearch {
+            id,
+            started: Instant::now(),
+            analysis,
+            on_best: if analysis {
+                OnBest::Discard
+            } else {
+                OnBest::Play
+            },
+            ply: self.game.moves.len(),
+            last: None,
+            current: None,
+        });
+        self.engine_state = EngineState::Thinking;
+    }
+
+    /// Forgets the running search (its events become stale) and asks the engine to stop.
+    fn cancel_search(&mut self) {
+        if self.search.take().is_some() {
+            self.engine.stop();
+        }
+        self.next_engine_start = None;
+        if self.engine_state == EngineState::Thinking {
+            self.engine_state = EngineState::Idle;
+        }
+    }
+
+    /// After any change of position: refresh the opening name and the sort pane, announce a
+    /// result, and set the engine going if it is its turn.
+    fn position_changed(&mut self) {
+        self.opening = self.book.opening_name(&self.game.board);
+        self.reset_sort_view();
+        if self.game.result.is_some() {
+            self.cancel_search();
+            return;
+        }
+        if self.mode == Mode::Analysis {
+            self.start_search(true);
+        } else if self.engine_plays(self.side_to_move()) && !self.paused {
+            if self.mode == Mode::EngineEngine
+                && !self.delay.is_zero()
+                && !self.game.moves.is_empty()
+            {
+                self.cancel_search();
+                self.next_engine_start = Some(Instant::now() + self.delay);
+            } else {
+                self.start_search(false);
+            }
+        } else {
+            self.cancel_search();
+        }
+    }
+
+    /// Plays a legal move and logs it. `engine`: the iteration that chose it and the book
+    /// name, for the log.
+    fn play_move(&mut self, m: Move, by_engine: Option<(Option<IterationInfo>, Option<String>)>) {
+        let before = self.game.board.clone();
+        let number = before.fullmove_number();
+        let dots = if before.side_to_move() == Color::White {
+            "."
+        } else {
+            "..."
+        };
+        self.game.play(m);
+        let san = self
+            .game
+            .san
+            .last()
+            .cloned()
+            .unwrap_or_else(|| m.to_string());
+        let e = eval::evaluate_white(&self.game.board, &self.eval);
+        let mut text = format!("{number}{dots} {san} ({m})  E {}", e_text(e));
+        match by_engine {
+            Some((_, Some(book))) => {
+                text.push_str(&format!("  book: {book}"));
+                self.engine_state = EngineState::Book(book);
+            }
+            Some((Some(info), None)) => {
+                text.push_str(&format!("  engine d{} {}", info.depth, info.score_white));
+                self.engine_state = EngineState::Idle;
+            }
+            Some((None, None)) => self.engine_state = EngineState::Idle,
+            None => {}
+        }
+        self.log(LogKind::Move, text);
+        if let Some(r) = self.game.result.clone() {
+            self.log(LogKind::Result, format!("{} {}", r.score, r.reason));
+            self.info(format!("game over: {} {}", r.score, r.reason));
+        }
+        self.position_changed();
+    }
+
+    // ---- engine events -------------------------------------------------------------------
+
+    /// An event from the search thread. Events of searches we no longer wait for are
+    /// dropped here, so a takeback or a new game never sees an old search's move.
+    pub fn on_engine_event(&mut self, ev: SearchEvent) {
+        let id = match &ev {
+            SearchEvent::Iteration { id, .. }
+            | SearchEvent::CurrentMove { id, .. }
+            | SearchEvent::BestMove { id, .. }
+            | SearchEvent::Message { id, .. } => *id,
+        };
+        if let SearchEvent::Message { text, .. } = &ev {
+            // Engine messages (a book file that failed) matter whatever search they came from.
+            self.log(LogKind::Error, text.clone());
+            self.error(text.clone());
+            return;
+        }
+        let Some(search) = self.search.as_mut().filter(|s| s.id == id) else {
+            return;
+        };
+        match ev {
+            SearchEvent::Iteration { info, .. } => {
+                if info.multipv <= 1 {
+                    let line = iteration_line(&info);
+                    search.last = Some(info.clone());
+                    self.log(LogKind::Iteration, line);
+                    self.sort_from_iteration(&info);
+                }
+            }
+            SearchEvent::CurrentMove {
+                depth, mv, number, ..
+            } => {
+                search.current = Some((depth, mv, number));
+            }
+            SearchEvent::BestMove { best, book, .. } => {
+                let Some(search) = self.search.take() else {
+                    return;
+                };
+                self.engine_state = EngineState::Idle;
+                let fresh = search.ply == self.game.moves.len();
+                match (search.on_best, best) {
+                    (OnBest::Play, Some(m))
+                        if fresh && self.game.board.legal_moves().contains(m) =>
+                    {
+                        self.play_move(m, Some((search.last, book)));
+                    }
+                    (OnBest::Play, None) => self.info("the engine has no legal move"),
+                    _ => {}
+                }
+            }
+            SearchEvent::Message { .. } => {}
+        }
+    }
+
+    /// Timers: the engine-vs-engine delay. Returns whether anything changed.
+    pub fn on_tick(&mut self, now: Instant) -> bool {
+        if let Some(t) = self.next_engine_start
+            && now >= t
+        {
+            self.next_engine_start = None;
+            if self.game.result.is_none() && self.engine_plays(self.side_to_move()) && !self.paused
+            {
+                self.start_search(false);
+            }
+            return true;
+        }
+        // While thinking the status shows a running time.
+        self.search.is_some()
+    }
+
+    /// When the event loop should wake up even if nothing arrives: 50 ms ticks while the
+    /// engine thinks (20 frames a second), the engine-vs-engine delay, else never (idle
+    /// costs no CPU).
+    pub fn next_wakeup(&self, now: Instant) -> Option<Instant> {
+        let tick = self.search.as_ref().map(|_| now + FRAME);
+        match (tick, self.next_engine_start) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    // ---- the sort pane -------------------------------------------------------------------
+
+    fn reset_sort_view(&mut self) {
+        self.sort = SortView {
+            root: self.game.board.clone(),
+            ..SortView::default()
+        };
+        self.sort_scroll = 0;
+        self.fill_sort_lists(None);
+    }
+
+    fn sort_from_iteration(&mut self, info: &IterationInfo) {
+        self.sort.pv = info.pv.clone();
+        self.sort.depth = Some(info.depth);
+        self.sort.first_move_cutoff = Some(info.first_move_cutoff);
+        self.sort.branching = Some(info.branching);
+        self.sort.step = self.sort.step.min(self.sort.pv.len());
+        let root_moves = if info.root_moves.is_empty() {
+            None
+        } else {
+            Some(info.root_moves.clone())
+        };
+        self.fill_sort_lists(root_moves);
+    }
+
+    /// Fills both lists for the position `step` PV moves from the root: at the root during
+    /// a search, the search's own order and scores; elsewhere what `order::explain` gives
+    /// (the same scoring the search applies, with the PV move as the PV bonus).
+    fn fill_sort_lists(&mut self, root_moves: Option<Vec<ScoredMove>>) {
+        let mut pos = self.sort.root.clone();
+        for &m in self.sort.pv.iter().take(self.sort.step) {
+            if !pos.legal_moves().contains(m) {
+                break;
+            }
+            pos.make(m);
+        }
+        let best = self.sort.pv.get(self.sort.step).copied();
+        let ctx = OrderContext {
+            pv_move: best.unwrap_or(Move::NONE),
+            ..OrderContext::default()
+        };
+        let explained = order::explain(&pos, self.scheme, &ctx, &History::default());
+        let (generated, sorted) = match root_moves.filter(|_| self.sort.step == 0) {
+            Some(searched) => {
+                // Generator order, with the scores the search gave.
+                let generated = explained
+                    .iter()
+                    .map(|g| {
+                        searched
+                            .iter()
+                            .find(|s| s.mv == g.mv)
+                            .cloned()
+                            .unwrap_or_else(|| g.clone())
+                    })
+                    .collect();
+                (generated, searched)
+            }
+            None => {
+                let mut sorted = explained.clone();
+                sorted.sort_by_key(|s| std::cmp::Reverse(s.score));
+                (explained, sorted)
+            }
+        };
+        self.sort.generated = generated;
+        self.sort.sorted = sorted;
+        self.sort.best = best;
+        let side = pos.side_to_move();
+        self.sort.ply_label = format!(
+            "{}{} {}",
+            pos.fullmove_number(),
+            if side == Color::White { "." } else { "..." },
+            side.name()
+        );
+    }
+
+    fn step_pv(&mut self, forward: bool) {
+        let max = self.sort.pv.len();
+        if forward && self.sort.step < max {
+            self.sort.step += 1;
+        } else if !forward && self.sort.step > 0 {
+            self.sort.step -= 1;
+        } else {
+            self.info(if max == 0 {
+                "no principal variation yet (the engine has not finished an iteration)"
+            } else if forward {
+                "at the end of the principal variation"
+            } else {
+                "at the root"
+            });
+            return;
+        }
+        self.sort_scroll = 0;
+        let root_moves = self
+            .search
+            .as_ref()
+            .and_then(|s| s.last.as_ref())
+            .map(|i| i.root_moves.clone())
+            .filter(|r| !r.is_empty());
+        self.fill_sort_lists(root_moves);
+    }
+
+    /// The squares to highlight for a partly typed coordinate move: the from square and its
+    /// legal targets (`e2` → e2, e3, e4).
+    pub fn typed_squares(&self) -> Option<(crate::engine::Square, Vec<crate::engine::Square>)> {
+        let text = self.input.value().trim();
+        if text.starts_with(':') || text.len() < 2 {
+            return None;
+        }
+        let from: crate::engine::Square = text.get(..2)?.to_ascii_lowercase().parse().ok()?;
+        let piece = self.game.board.piece_at(from)?;
+        if piece.color() != self.side_to_move() {
+            return None;
+        }
+        let mut targets = self.game.board.legal_targets(from);
+        if let Some(to) = text
+            .get(2..4)
+            .and_then(|t| t.to_ascii_lowercase().parse::<crate::engine::Square>().ok())
+            && targets.contains(&to)
+        {
+            targets = vec![to];
+        }
+        Some((from, targets))
+    }
+
+    // ---- keys ----------------------------------------------------------------------------
+
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        if self.help_visible {
+            self.help_key(key);
+            return;
+        }
+        let input_empty = self.input.value().is_empty();
+        match keys::action_for(self.keys, &key, input_empty, self.focus == Pane::Sort) {
+            Some(action) => self.act(action),
+            None => self.type_key(key),
+        }
+    }
+
+    fn help_key(&mut self, key: KeyEvent) {
+        if key.kind == crossterm::event::KeyEventKind::Release {
+            return;
+        }
+        match (key.code, key.modifiers) {
+            (KeyCode::Char('c'), KeyModifiers::CONTROL) => self.quit = true,
+            (KeyCode::Up, _) => self.help_scroll = self.help_scroll.saturating_sub(1),
+            (KeyCode::Down, _) => {
+                self.help_scroll = (self.help_scroll + 1).min(self.help_max_scroll.get())
+            }
+            (KeyCode::PageUp, _) => self.help_scroll = self.help_scroll.saturating_sub(10),
+            (KeyCode::PageDown, _) => {
+                self.help_scroll = (self.help_scroll + 10).min(self.help_max_scroll.get())
+            }
+            _ => self.help_visible = false,
+        }
+    }
+
+    /// Keys the table does not claim edit the input line (and bring the focus back to it).
+    fn type_key(&mut self, key: KeyEvent) {
+        if self.focus != Pane::Input {
+            let scroll = match key.code {
+                KeyCode::Home => Some(true),
+                KeyCode::End => Some(false),
+                _ => None,
+            };
+            if let Some(top) = scroll {
+                self.scroll_to(top);
+                return;
+            }
+            if !matches!(
+                key.code,
+                KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete
+            ) {
+                return;
+            }
+            self.focus = Pane::Input;
+        }
+        if self.input.handle_event(&TermEvent::Key(key)).is_some() {
+            self.history_pos = None;
+        }
+    }
+
+    /// Pasted text goes into the input line as typed (newlines end it: no accidental moves).
+    pub fn handle_paste(&mut self, text: &str) {
+        let line = text.lines().next().unwrap_or("");
+        for c in line.chars().filter(|c| !c.is_control()) {
+            self.input.handle(tui_input::InputRequest::InsertChar(c));
+        }
+        self.focus = Pane::Input;
+    }
+
+    pub fn act(&mut self, action: Action) {
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => {
+                self.help_visible = true;
+                self.help_scroll = 0;
+            }
+            Action::DepthUp => self.set_depth(self.depth + 1),
+            Action::DepthDown => self.set_depth(self.depth.saturating_sub(1)),
+            Action::EngineMove => self.engine_move_now(),
+            Action::Stop => self.stop_engine(),
+            Action::NewGame => self.new_game(None),
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            Action::Flip => {
+                self.flipped = !self.flipped;
+                self.info(if self.flipped {
+                    "board flipped: Black at the bottom"
+                } else {
+                    "White at the bottom"
+                });
+            }
+            Action::Tab => {
+                if self.input.value().starts_with(':') {
+                    self.complete();
+                } else {
+                    self.focus = self.focus.next();
+                }
+            }
+            Action::FocusPrev => self.focus = self.focus.prev(),
+            Action::Up => match self.focus {
+                Pane::Input => self.recall(true),
+                _ => self.scroll(1, true),
+            },
+            Action::Down => match self.focus {
+                Pane::Input => self.recall(false),
+                _ => self.scroll(1, false),
+            },
+            Action::PageUp => self.scroll(self.page(), true),
+            Action::PageDown => self.scroll(self.page(), false),
+            Action::PvBack => self.step_pv(false),
+            Action::PvForward => self.step_pv(true),
+            Action::Submit => self.submit(),
+            Action::Cancel => {
+                if !self.input.value().is_empty() {
+                    self.input.reset();
+                    self.history_pos = None;
+                } else if self.focus != Pane::Input {
+                    self.focus = Pane::Input;
+                } else if self.search.is_some() || self.next_engine_start.is_some() {
+                    self.stop_engine();
+                } else {
+                    self.message = None;
+                }
+            }
+        }
+    }
+
+    fn page(&self) -> usize {
+        let rows = match self.focus {
+            Pane::Sort => self.sort_view_rows.get(),
+            _ => self.log_view_rows.get(),
+        };
+        rows.saturating_sub(1).max(1)
+    }
+
+    /// Scrolls the focused pane (the log when the input has the focus).
+    fn scroll(&mut self, by: usize, up: bool) {
+        match self.focus {
+            Pane::Sort => {
+                self.sort_scroll = if up {
+                    self.sort_scroll.saturating_sub(by)
+                } else {
+                    (self.sort_scroll + by).min(self.sort_max_scroll.get())
+                }
+            }
+            _ => {
+                self.log_scroll = if up {
+                    (self.log_scroll.min(self.log_max_scroll.get()) + by)
+                        .min(self.log_max_scroll.get())
+                } else {
+                    self.log_scroll
+                        .min(self.log_max_scroll.get())
+                        .saturating_sub(by)
+                }
+            }
+        }
+    }
+
+    fn scroll_to(&mut self, top: bool) {
+        match self.focus {
+            Pane::Sort => self.sort_scroll = if top { 0 } else { self.sort_max_scroll.get() },
+            _ => self.log_scroll = if top { self.log_max_scroll.get() } else { 0 },
+        }
+    }
+
+    fn recall(&mut self, older: bool) {
+        if self.input_history.is_empty() {
+            return;
+        }
+        let pos = match (self.history_pos, older) {
+            (None, true) => {
+                self.history_draft = self.input.value().to_string();
+                Some(self.input_history.len() - 1)
+            }
+            (None, false) => return,
+            (Some(p), true) => Some(p.saturating_sub(1)),
+            (Some(p), false) if p + 1 < self.input_history.len() => Some(p + 1),
+            (Some(_), false) => None,
+        };
+        self.history_pos = pos;
+        let text = match pos {
+            Some(p) => self.input_history[p].clone(),
+            None => std::mem::take(&mut self.history_draft),
+        };
+        self.input = Input::new(text);
+    }
+
+    fn complete(&mut self) {
+        let themes = theme::available(self.user_theme_dir.as_deref());
+        let c = commands::complete(self.input.value(), &themes);
+        if c.text != self.input.value() {
+            self.input = Input::new(c.text);
+        }
+        if !c.candidates.is_empty() {
+            self.info(c.candidates.join("  "));
+        }
+    }
+
+    fn set_depth(&mut self, d: u32) {
+        let d = d.clamp(1, MAX_DEPTH);
+        if d == self.depth {
+            self.info(format!(
+                "depth {d} is the {}",
+                if d == 1 { "least" } else { "most" }
+            ));
+            return;
+        }
+        self.depth = d;
+        self.info(if self.search.as_ref().is_some_and(|s| !s.analysis) {
+            format!("depth {d} (from the next search)")
+        } else {
+            format!("depth {d}")
+        });
+    }
+
+    fn engine_move_now(&mut self) {
+        if self.game.result.is_some() {
+            self.error("the game is over (Ctrl+N: new game, Ctrl+Z: take back)");
+            return;
+        }
+        self.paused = false;
+        if let Some(s) = self.search.as_mut() {
+            // Stop and play what the search has found so far.
+            s.on_best = OnBest::Play;
+            self.engine.stop();
+            self.info("the engine moves now");
+            return;
+        }
+        let side = self.side_to_move();
+        match self.mode {
+            Mode::HumanWhite | Mode::HumanBlack if !self.engine_plays(side) => {
+                // The engine takes over the side to move: the human plays the other colour.
+                self.mode = if side == Color::White {
+                    Mode::HumanBlack
+                } else {
+                    Mode::HumanWhite
+                };
+                self.flipped = self.mode == Mode::HumanBlack;
+                self.info(format!("you now play {}", side.flip().name()));
+            }
+            _ => {}
+        }
+        self.start_search(false);
+    }
+
+    fn stop_engine(&mut self) {
+        if self.mode == Mode::EngineEngine {
+            self.paused = true;
+        }
+        if let Some(s) = self.search.as_mut() {
+            s.on_best = OnBest::Discard;
+            self.engine.stop();
+            self.info("engine stopped (Ctrl+G: let it move)");
+        } else if self.next_engine_start.take().is_some() {
+            self.info("engine paused (Ctrl+G: go on)");
+        } else {
+            self.info("the engine is not thinking");
+        }
+    }
+
+    fn new_game(&mut self, start: Option<Board>) {
+        self.cancel_search();
+        self.engine.new_game();
+        self.paused = false;
+        let fen = start.as_ref().map(|b| b.to_fen());
+        self.game = GameState::new(start.unwrap_or_else(Board::startpos));
+        self.engine_state = EngineState::Idle;
+        match fen {
+            Some(f) => self.log(LogKind::Info, format!("new game from {f}")),
+            None => self.log(LogKind::Info, "new game"),
+        }
+        self.info(format!("new game: {}", self.mode.describe()));
+        self.position_changed();
+    }
+
+    fn undo(&mut self) {
+        self.cancel_search();
+        if self.game.moves.is_empty() {
+            self.error("nothing to take back");
+            return;
+        }
+        let mut taken = vec![];
+        if let Some(m) = self.game.undo() {
+            taken.push(m);
+        }
+        // Against the engine, take back its reply too, so it is the human's turn again.
+        if matches!(self.mode, Mode::HumanWhite | Mode::HumanBlack)
+            && self.engine_plays(self.side_to_move())
+            && let Some(m) = self.game.undo()
+        {
+            taken.push(m);
+        }
+        let list = taken
+            .iter()
+            .rev()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.log(LogKind::Info, format!("took back {list}"));
+        self.info(format!("took back {list}"));
+        self.engine_state = EngineState::Idle;
+        if self.mode == Mode::EngineEngine {
+            self.paused = true;
+        }
+        self.position_changed();
+    }
+
+    fn redo(&mut self) {
+        self.cancel_search();
+        match self.game.redo() {
+            Some(m) => {
+                let san = self.game.san.last().cloned().unwrap_or_default();
+                self.log(LogKind::Info, format!("replayed {san} ({m})"));
+                self.info(format!("replayed {san}"));
+                if matches!(self.mode, Mode::HumanWhite | Mode::HumanBlack)
+                    && self.engine_plays(self.side_to_move())
+                    && self.game.redo().is_some()
+                {
+                    let san = self.game.san.last().cloned().unwrap_or_default();
+                    self.log(LogKind::Info, format!("replayed {san}"));
+                }
+                self.position_changed();
+            }
+            None => self.error("nothing to replay"),
+        }
+    }
+
+    // ---- the input line --------------------------------------------------------------------
+
+    fn submit(&mut self) {
+        let text = self.input.value().trim().to_string();
+        if text.is_empty() {
+            return;
+        }
+        let ok = if text.starts_with(':') {
+            self.run_command(&text)
+        } else {
+            self.enter_move(&text)
+        };
+        if self.input_history.last() != Some(&text) {
+            self.input_history.push(text);
+        }
+        self.history_pos = None;
+        if ok {
+            self.input.reset();
+        }
+    }
+
+    /// A move typed by the user. Errors leave everything as it was (the text stays).
+    fn enter_move(&mut self, text: &str) -> bool {
+        if let Some(r) = &self.game.result {
+            self.error(format!(
+                "the game is over ({} {}): Ctrl+N for a new one",
+                r.score, r.reason
+            ));
+            return false;
+        }
+        if self.search.as_ref().is_some_and(|s| !s.analysis) {
+            self.error("the engine is thinking: Ctrl+G makes it move now, Esc stops it");
+            return false;
+        }
+        match self.game.board.parse_move(text) {
+            Ok(m) => {
+                self.message = None;
+                self.play_move(m, None);
+                true
+            }
+            Err(e) => {
+                self.error(e.to_string());
+                false
+            }
+        }
+    }
+
+    /// Runs a `:` command; false when it failed (the text stays for editing).
+    fn run_command(&mut self, text: &str) -> bool {
+        let cmd = match commands::parse(text) {
+            Ok(c) => c,
+            Err(e) => {
+                self.error(e);
+                return false;
+            }
+        };
+        let arg = cmd.arg.as_str();
+        match cmd.name {
+            "new" => self.new_game(None),
+            "undo" => self.undo(),
+            "redo" => self.redo(),
+            "flip" => self.act(Action::Flip),
+            "go" => self.engine_move_now(),
+            "stop" => self.stop_engine(),
+            "help" => self.act(Action::Help),
+            "quit" => self.quit = true,
+            "fen" if arg.is_empty() => {
+                let fen = self.game.board.to_fen();
+                self.log(LogKind::Info, format!("FEN {fen}"));
+                self.info(fen);
+            }
+            "fen" => match Board::from_fen(arg) {
+                Ok(b) => self.new_game(Some(b)),
+                Err(e) => {
+                    self.error(format!("FEN: {e}"));
+                    return false;
+                }
+            },
+            "depth" => match arg.parse::<u32>() {
+                Ok(d) if (1..=MAX_DEPTH).contains(&d) => self.set_depth(d),
+                _ => {
+                    self.error(format!(":depth needs a number from 1 to {MAX_DEPTH}"));
+                    return false;
+                }
+            },
+            "eval" => match arg.parse::<EvalMode>() {
+                Ok(m) => {
+                    self.eval.mode = m;
+                    let e = eval::evaluate_white(&self.game.board, &self.eval);
+                    self.info(format!("eval {m}: E {} here", e_text(e)));
+                }
+                Err(e) => {
+                    self.error(e);
+                    return false;
+                }
+            },
+            "order" => match arg.parse::<Scheme>() {
+                Ok(s) => {
+                    self.scheme = s;
+                    self.info(format!("move ordering: {s}"));
+                    self.reset_sort_view();
+                }
+                Err(e) => {
+                    self.error(e);
+                    return false;
+                }
+            },
+            "mode" => match arg.parse::<Mode>() {
+                Ok(m) => {
+                    self.mode = m;
+                    self.paused = false;
+                    if matches!(m, Mode::HumanWhite | Mode::HumanBlack) {
+                        self.flipped = m == Mode::HumanBlack;
+                    }
+                    self.info(format!("mode: {}", m.describe()));
+                    self.log(LogKind::Info, format!("mode: {}", m.describe()));
+                    self.position_changed();
+                }
+                Err(e) => {
+                    self.error(e);
+                    return false;
+                }
+            },
+            "delay" => match arg.parse::<u64>() {
+                Ok(ms) if ms <= 60_000 => {
+                    self.delay = Duration::from_millis(ms);
+                    self.info(format!("engine vs engine: {ms} ms between moves"));
+                }
+                _ => {
+                    self.error(":delay needs milliseconds from 0 to 60000");
+                    return false;
+                }
+            },
+            "theme" => {
+                let name = if arg.is_empty() { "default" } else { arg };
+                match Theme::load(name, self.user_theme_dir.as_deref(), self.color_depth) {
+                    Ok(t) => {
+                        self.ascii = t.pieces == PieceStyle::Ascii;
+                        self.theme = t;
+                        self.info(format!(
+                            "theme {name} ({} colours)",
+                            self.color_depth.name()
+                        ));
+                    }
+                    Err(e) => {
+                        self.error(e.to_string());
+                        return false;
+                    }
+                }
+            }
+            "ascii" => {
+                self.ascii = match arg {
+                    "" => !self.ascii,
+                    "on" => true,
+                    "off" => false,
+                    _ => {
+                        self.error(":ascii on, :ascii off, or :ascii to switch");
+                        return false;
+                    }
+                };
+                self.info(if self.ascii {
+                    "pieces as letters"
+                } else {
+                    "pieces as glyphs"
+                });
+            }
+            "resign" | "draw" => {
+                if self.game.result.is_some() {
+                    self.error("the game is already over");
+                    return false;
+                }
+                let side = self.side_to_move();
+                let result = if cmd.name == "draw" {
+                    GameResult {
+                        score: "1/2-1/2",
+                        reason: "draw agreed".into(),
+                    }
+                } else {
+                    GameResult {
+                        score: if side == Color::White { "0-1" } else { "1-0" },
+                        reason: format!("{} resigns", side.name()),
+                    }
+                };
+                self.log(
+                    LogKind::Result,
+                    format!("{} {}", result.score, result.reason),
+                );
+                self.info(format!("game over: {} {}", result.score, result.reason));
+                self.game.result = Some(result);
+                self.cancel_search();
+            }
+            "save" | "load" | "tc" => {
+                self.error(format!(":{} is not available yet", cmd.name));
+                return false;
+            }
+            other => {
+                // Every name in COMMANDS is handled above; this keeps a new one honest.
+                self.error(format!(":{other}: not implemented"));
+                return false;
+            }
+        }
+        debug_assert!(COMMANDS.iter().any(|c| c.name == cmd.name));
+        true
+    }
+}
+
+/// The deepest search the depth setting allows.
+pub const MAX_DEPTH: u32 = 60;
+/// The redraw period while the engine thinks (20 frames per second).
+pub const FRAME: Duration = Duration::from_millis(50);
+
+/// The seed's engine log line (seed 003: depth, time, nodes, n/s, score, PV), with the
+/// selective depth and E from White's view.
+pub fn iteration_line(info: &IterationInfo) -> String {
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let bound = match info.bound {
+        crate::engine::Bound::Exact => "",
+        crate::engine::Bound::Lower => " ≥",
+        crate::engine::Bound::Upper => " ≤",
+    };
+    format!(
+        "d{}/{} {} {} n {} n/s E{} {} pv {}",
+        info.depth,
+        info.seldepth,
+        clock_time(info.time),
+        thousands(info.nodes),
+        thousands(info.nps),
+        bound,
+        info.score_white,
+        pv.join(" ")
+    )
+}

@@ -1,0 +1,301 @@
+//! One table maps keys to actions; the help overlay is generated from the same table, so
+//! what it says is what the keys do. Keys that are ordinary characters (`+`, `-`, `?`) only
+//! act when the input line is empty, so they never get in the way of typing a move or a
+//! command; each such action also has a key that always works.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+/// Everything a key can ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Quit,
+    Help,
+    DepthUp,
+    DepthDown,
+    /// The engine moves now: stops a running search and plays its best move so far, or
+    /// starts one for the side to move.
+    EngineMove,
+    /// Stops the engine without playing anything.
+    Stop,
+    NewGame,
+    Undo,
+    Redo,
+    Flip,
+    /// Tab: completes a `:command`, otherwise moves focus to the next pane.
+    Tab,
+    FocusPrev,
+    /// Up/Down: earlier input on the input line, a line of scrolling in a pane.
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    /// Left/Right in the sort pane: step along the principal variation.
+    PvBack,
+    PvForward,
+    /// Enter: play the move or run the command.
+    Submit,
+    /// Esc: close the help, clear the input, or stop the engine.
+    Cancel,
+}
+
+impl Action {
+    /// What the help overlay says about the action.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Action::Quit => "quit (the game is saved)",
+            Action::Help => "show or hide this help",
+            Action::DepthUp => "search one ply deeper",
+            Action::DepthDown => "search one ply shallower",
+            Action::EngineMove => "engine moves now (takes over the side to move)",
+            Action::Stop => "stop the engine without moving",
+            Action::NewGame => "new game",
+            Action::Undo => "take back a move (yours and the engine's reply)",
+            Action::Redo => "replay a taken-back move",
+            Action::Flip => "turn the board around",
+            Action::Tab => "complete a :command, else focus the next pane",
+            Action::FocusPrev => "focus the previous pane",
+            Action::Up => "input: earlier entry; pane: scroll up",
+            Action::Down => "input: later entry; pane: scroll down",
+            Action::PageUp => "scroll the focused pane (log if input) a page up",
+            Action::PageDown => "scroll the focused pane (log if input) a page down",
+            Action::PvBack => "sort pane: one ply back along the PV",
+            Action::PvForward => "sort pane: one ply further along the PV",
+            Action::Submit => "play the move / run the :command",
+            Action::Cancel => "close help, clear input, or stop the engine",
+        }
+    }
+}
+
+/// When a binding applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    Always,
+    /// Only while the input line is empty (the key is also a character one could type).
+    InputEmpty,
+    /// Only while the sort pane has the focus.
+    SortFocused,
+}
+
+/// One key (code plus exact modifiers) bound to an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Binding {
+    pub code: KeyCode,
+    pub mods: KeyModifiers,
+    pub when: When,
+    pub action: Action,
+}
+
+const fn bind(code: KeyCode, mods: KeyModifiers, when: When, action: Action) -> Binding {
+    Binding {
+        code,
+        mods,
+        when,
+        action,
+    }
+}
+
+const NONE: KeyModifiers = KeyModifiers::NONE;
+const CTRL: KeyModifiers = KeyModifiers::CONTROL;
+const SHIFT: KeyModifiers = KeyModifiers::SHIFT;
+const ALT: KeyModifiers = KeyModifiers::ALT;
+
+/// The key table. Order matters only for the help overlay (first key of an action first).
+/// Ctrl keys are chosen to avoid the terminal's and tmux/screen's own (Ctrl-B, Ctrl-A) and
+/// flow control (Ctrl-S, Ctrl-Q).
+pub const DEFAULT_KEYS: &[Binding] = &[
+    bind(KeyCode::Enter, NONE, When::Always, Action::Submit),
+    bind(KeyCode::F(1), NONE, When::Always, Action::Help),
+    bind(KeyCode::Char('?'), NONE, When::InputEmpty, Action::Help),
+    bind(KeyCode::Char('?'), SHIFT, When::InputEmpty, Action::Help),
+    bind(KeyCode::F(6), NONE, When::Always, Action::DepthUp),
+    bind(KeyCode::Up, CTRL, When::Always, Action::DepthUp),
+    bind(KeyCode::Char('+'), NONE, When::InputEmpty, Action::DepthUp),
+    bind(KeyCode::Char('+'), SHIFT, When::InputEmpty, Action::DepthUp),
+    bind(KeyCode::F(5), NONE, When::Always, Action::DepthDown),
+    bind(KeyCode::Down, CTRL, When::Always, Action::DepthDown),
+    bind(
+        KeyCode::Char('-'),
+        NONE,
+        When::InputEmpty,
+        Action::DepthDown,
+    ),
+    bind(KeyCode::Char('g'), CTRL, When::Always, Action::EngineMove),
+    bind(KeyCode::F(9), NONE, When::Always, Action::EngineMove),
+    bind(KeyCode::Char('x'), CTRL, When::Always, Action::Stop),
+    bind(KeyCode::Esc, NONE, When::Always, Action::Cancel),
+    bind(KeyCode::Char('n'), CTRL, When::Always, Action::NewGame),
+    bind(KeyCode::Char('z'), CTRL, When::Always, Action::Undo),
+    bind(KeyCode::Char('y'), CTRL, When::Always, Action::Redo),
+    bind(KeyCode::Char('f'), CTRL, When::Always, Action::Flip),
+    bind(KeyCode::Tab, NONE, When::Always, Action::Tab),
+    bind(KeyCode::BackTab, SHIFT, When::Always, Action::FocusPrev),
+    bind(KeyCode::BackTab, NONE, When::Always, Action::FocusPrev),
+    bind(KeyCode::Up, NONE, When::Always, Action::Up),
+    bind(KeyCode::Down, NONE, When::Always, Action::Down),
+    bind(KeyCode::PageUp, NONE, When::Always, Action::PageUp),
+    bind(KeyCode::PageDown, NONE, When::Always, Action::PageDown),
+    bind(KeyCode::Left, NONE, When::SortFocused, Action::PvBack),
+    bind(KeyCode::Right, NONE, When::SortFocused, Action::PvForward),
+    bind(KeyCode::Left, ALT, When::Always, Action::PvBack),
+    bind(KeyCode::Right, ALT, When::Always, Action::PvForward),
+    bind(KeyCode::Char('c'), CTRL, When::Always, Action::Quit),
+    bind(KeyCode::Char('d'), CTRL, When::InputEmpty, Action::Quit),
+];
+
+/// The action for a key press, if any. Release and repeat-free terminals send only presses;
+/// terminals with the kitty protocol also send releases, which must not act twice.
+pub fn action_for(
+    table: &[Binding],
+    key: &KeyEvent,
+    input_empty: bool,
+    sort_focused: bool,
+) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    // Terminals disagree on whether Shift is reported with shifted characters ('?', '+');
+    // the table lists both forms where it matters.
+    table
+        .iter()
+        .find(|b| {
+            b.code == key.code
+                && b.mods == key.modifiers
+                && match b.when {
+                    When::Always => true,
+                    When::InputEmpty => input_empty,
+                    When::SortFocused => sort_focused,
+                }
+        })
+        .map(|b| b.action)
+}
+
+/// How a key is written in the help: `Ctrl+G`, `F6`, `Ctrl+↑`.
+pub fn key_name(code: KeyCode, mods: KeyModifiers) -> String {
+    let base = match code {
+        KeyCode::Char(' ') => "Space".to_string(),
+        KeyCode::Char(c) if mods.contains(CTRL) => c.to_ascii_uppercase().to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::F(n) => format!("F{n}"),
+        KeyCode::Up => "↑".into(),
+        KeyCode::Down => "↓".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::PageDown => "PgDn".into(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "Shift+Tab".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        other => format!("{other:?}"),
+    };
+    let mut s = String::new();
+    if mods.contains(CTRL) {
+        s.push_str("Ctrl+");
+    }
+    if mods.contains(ALT) {
+        s.push_str("Alt+");
+    }
+    s + &base
+}
+
+/// One help row per action: the action's keys (with a note for the conditional ones) and
+/// its description, in table order.
+pub fn help_rows(table: &[Binding]) -> Vec<(String, &'static str)> {
+    let mut rows: Vec<(Action, Vec<String>)> = Vec::new();
+    for b in table {
+        // Shifted duplicates ('?' with and without Shift) are one key to a person.
+        if b.mods == SHIFT && matches!(b.code, KeyCode::Char(_) | KeyCode::BackTab) {
+            continue;
+        }
+        let mut name = key_name(b.code, b.mods);
+        match b.when {
+            When::InputEmpty => name.push_str(" (empty input)"),
+            When::SortFocused => name.push_str(" (sort pane)"),
+            When::Always => {}
+        }
+        match rows.iter_mut().find(|(a, _)| *a == b.action) {
+            Some((_, keys)) => keys.push(name),
+            None => rows.push((b.action, vec![name])),
+        }
+    }
+    rows.into_iter()
+        .map(|(a, keys)| (keys.join(", "), a.describe()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn character_keys_act_only_on_an_empty_input() {
+        let plus = key(KeyCode::Char('+'), NONE);
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &plus, true, false),
+            Some(Action::DepthUp)
+        );
+        assert_eq!(action_for(DEFAULT_KEYS, &plus, false, false), None);
+        let f6 = key(KeyCode::F(6), NONE);
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &f6, false, false),
+            Some(Action::DepthUp)
+        );
+        let ctrl_down = key(KeyCode::Down, CTRL);
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &ctrl_down, false, false),
+            Some(Action::DepthDown)
+        );
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &key(KeyCode::Char('e'), NONE), true, false),
+            None
+        );
+    }
+
+    #[test]
+    fn ctrl_c_always_quits_and_releases_do_nothing() {
+        let c = key(KeyCode::Char('c'), CTRL);
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &c, false, true),
+            Some(Action::Quit)
+        );
+        let mut release = c;
+        release.kind = KeyEventKind::Release;
+        assert_eq!(action_for(DEFAULT_KEYS, &release, false, true), None);
+    }
+
+    #[test]
+    fn arrows_step_the_pv_only_in_the_sort_pane() {
+        let left = key(KeyCode::Left, NONE);
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &left, true, true),
+            Some(Action::PvBack)
+        );
+        assert_eq!(action_for(DEFAULT_KEYS, &left, true, false), None);
+    }
+
+    #[test]
+    fn help_lists_every_action_once_with_all_its_keys() {
+        let rows = help_rows(DEFAULT_KEYS);
+        let depth = rows
+            .iter()
+            .find(|(_, d)| *d == Action::DepthUp.describe())
+            .unwrap();
+        assert_eq!(depth.0, "F6, Ctrl+↑, + (empty input)");
+        let quit = rows
+            .iter()
+            .find(|(_, d)| *d == Action::Quit.describe())
+            .unwrap();
+        assert_eq!(quit.0, "Ctrl+C, Ctrl+D (empty input)");
+        let mut seen = std::collections::HashSet::new();
+        for b in DEFAULT_KEYS {
+            seen.insert(b.action);
+        }
+        assert_eq!(rows.len(), seen.len());
+    }
+}

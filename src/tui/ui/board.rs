@@ -1,0 +1,384 @@
+//! The board pane: the position with rank and file labels, squares kept square-looking
+//! (terminal cells are about twice as tall as wide, so a square is about twice as many
+//! columns as rows) and scaled up on large terminals; the last move, check and a partly
+//! typed move highlighted; below it the side to move with E, material, the opening and the
+//! moves of the game.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use crate::engine::eval;
+use crate::engine::{Color, Piece, PieceKind, Square};
+use crate::tui::app::{App, e_text};
+use crate::tui::theme::{PieceStyle, Theme};
+
+/// Columns and rows of one square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scale {
+    pub w: u16,
+    pub h: u16,
+}
+
+/// Info lines under the board (side to move, material, opening) before the move list.
+const INFO_LINES: u16 = 3;
+
+impl Scale {
+    const ALL: [Scale; 3] = [
+        Scale { w: 7, h: 3 },
+        Scale { w: 5, h: 2 },
+        Scale { w: 3, h: 1 },
+    ];
+
+    /// The largest square size whose pane takes at most half the width and fits the height
+    /// with the info lines and at least one line of moves.
+    pub fn fitting(width: u16, height: u16) -> Scale {
+        Scale::ALL
+            .into_iter()
+            .find(|s| s.pane_width() <= width / 2 && s.pane_height_min() <= height)
+            .unwrap_or(Scale { w: 3, h: 1 })
+    }
+
+    /// Borders, rank labels, eight squares and a spare column.
+    pub fn pane_width(self) -> u16 {
+        2 + 2 + 8 * self.w + 1
+    }
+
+    fn pane_height_min(self) -> u16 {
+        2 + 8 * self.h + 1 + INFO_LINES + 1
+    }
+}
+
+/// The character for a piece. Solid glyphs for both sides need colour to tell them apart;
+/// without it White's pieces are drawn as outlines.
+pub fn glyph(piece: Piece, style: PieceStyle, ascii: bool, colour: bool) -> char {
+    if ascii || style == PieceStyle::Ascii {
+        return piece.fen_char();
+    }
+    if style == PieceStyle::Filled && colour {
+        Piece::new(Color::Black, piece.kind()).glyph()
+    } else {
+        piece.glyph()
+    }
+}
+
+/// How one square is marked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    None,
+    LastMove,
+    Target,
+    Selected,
+    Check,
+}
+
+impl Mark {
+    /// Bracket characters around the piece when colour cannot show the mark.
+    fn brackets(self) -> Option<(char, char)> {
+        match self {
+            Mark::None | Mark::Target => None,
+            Mark::LastMove => Some(('(', ')')),
+            Mark::Selected => Some(('[', ']')),
+            Mark::Check => Some(('!', '!')),
+        }
+    }
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
+    let theme = &app.theme;
+    let block = Block::bordered()
+        .title(Span::styled(" Board ", theme.title(false)))
+        .border_style(theme.border(false));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.width < 2 + 8 * scale.w || inner.height < 8 * scale.h + 1 {
+        return;
+    }
+    let board = &app.game.board;
+    let colour = theme.board_has_color();
+    let last = board.last_move().filter(|_| !app.game.moves.is_empty());
+    let check = board
+        .in_check()
+        .then(|| board.king_square(board.side_to_move()));
+    let typed = app.typed_squares();
+    let x0 = inner.x + 2;
+    let y0 = inner.y;
+    let buf = frame.buffer_mut();
+    for row in 0..8u8 {
+        for col in 0..8u8 {
+            let sq = if app.flipped {
+                Square::new(7 - col, row)
+            } else {
+                Square::new(col, 7 - row)
+            };
+            let mark = if check == Some(sq) {
+                Mark::Check
+            } else if typed.as_ref().is_some_and(|(from, _)| *from == sq) {
+                Mark::Selected
+            } else if typed.as_ref().is_some_and(|(_, t)| t.contains(&sq)) {
+                Mark::Target
+            } else if last.is_some_and(|m| m.from() == sq || m.to() == sq) {
+                Mark::LastMove
+            } else {
+                Mark::None
+            };
+            let x = x0 + u16::from(col) * scale.w;
+            let y = y0 + u16::from(row) * scale.h;
+            draw_square(
+                buf,
+                Rect::new(x, y, scale.w, scale.h),
+                sq,
+                board.piece_at(sq),
+                mark,
+                theme,
+                app.ascii,
+                colour,
+            );
+        }
+        // Rank label beside the middle row of the rank.
+        let rank = if app.flipped { row } else { 7 - row };
+        let ly = y0 + u16::from(row) * scale.h + scale.h / 2;
+        buf.set_string(
+            inner.x,
+            ly,
+            ((b'1' + rank) as char).to_string(),
+            theme.label(),
+        );
+    }
+    for col in 0..8u8 {
+        let file = if app.flipped { 7 - col } else { col };
+        let lx = x0 + u16::from(col) * scale.w + scale.w / 2;
+        buf.set_string(
+            lx,
+            y0 + 8 * scale.h,
+            ((b'a' + file) as char).to_string(),
+            theme.label(),
+        );
+    }
+
+    let info_y = y0 + 8 * scale.h + 1;
+    let info = Rect::new(
+        inner.x,
+        info_y,
+        inner.width,
+        inner.bottom().saturating_sub(info_y),
+    );
+    frame.render_widget(
+        Paragraph::new(info_lines(app, info.width, info.height)),
+        info,
+    );
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_square(
+    buf: &mut ratatui::buffer::Buffer,
+    r: Rect,
+    sq: Square,
+    piece: Option<Piece>,
+    mark: Mark,
+    theme: &Theme,
+    ascii: bool,
+    colour: bool,
+) {
+    let light = (sq.file() + sq.rank()) % 2 == 1;
+    let mut style = Style::new();
+    if colour {
+        let bg = match mark {
+            Mark::Check => theme.check,
+            Mark::Selected => theme.selected,
+            Mark::Target if piece.is_some() => theme.target,
+            Mark::LastMove => theme.last_move,
+            _ if light => theme.light,
+            _ => theme.dark,
+        };
+        style = style.bg(bg);
+    } else if !light {
+        // No colour: reverse video still draws a checkerboard on any terminal.
+        style = style.add_modifier(Modifier::REVERSED);
+    }
+    for y in r.top()..r.bottom() {
+        for x in r.left()..r.right() {
+            if let Some(cell) = buf.cell_mut((x, y)) {
+                cell.set_char(' ').set_style(style);
+            }
+        }
+    }
+    let cx = r.x + r.width / 2;
+    let cy = r.y + r.height / 2;
+    match piece {
+        Some(p) => {
+            let fg = if p.color() == Color::White {
+                theme.white_piece
+            } else {
+                theme.black_piece
+            };
+            let mut s = style.fg(fg).add_modifier(Modifier::BOLD);
+            if !colour && mark == Mark::Check {
+                s = s.add_modifier(Modifier::UNDERLINED);
+            }
+            buf.set_string(cx, cy, glyph(p, theme.pieces, ascii, colour).to_string(), s);
+        }
+        None if mark == Mark::Target => {
+            let dot = if ascii { "." } else { "·" };
+            let s = if colour {
+                style.fg(theme.target).add_modifier(Modifier::BOLD)
+            } else {
+                style.add_modifier(Modifier::BOLD)
+            };
+            buf.set_string(cx, cy, dot, s);
+        }
+        None => {}
+    }
+    let brackets = match mark {
+        Mark::Target if piece.is_some() => Some(('*', '*')),
+        m => m.brackets(),
+    };
+    if !colour && let Some((l, rb)) = brackets {
+        buf.set_string(
+            cx - 1,
+            cy,
+            l.to_string(),
+            style.add_modifier(Modifier::BOLD),
+        );
+        buf.set_string(
+            cx + 1,
+            cy,
+            rb.to_string(),
+            style.add_modifier(Modifier::BOLD),
+        );
+    }
+}
+
+/// Side to move with E (or the result), material, opening, then as many of the game's moves
+/// (in SAN, newest last) as fit.
+fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let board = &app.game.board;
+    let mut lines = Vec::new();
+    let side = board.side_to_move();
+    match &app.game.result {
+        Some(r) => lines.push(Line::from(Span::styled(
+            format!("{} {}", r.score, r.reason),
+            theme.title(false),
+        ))),
+        None => {
+            let e = eval::evaluate_white(board, &app.eval);
+            let mut spans = vec![
+                Span::styled(
+                    format!("{} to move", side.name()),
+                    theme.text().add_modifier(Modifier::BOLD),
+                ),
+                Span::styled(format!("  E {}", e_text(e)), theme.accent()),
+            ];
+            if board.in_check() {
+                spans.push(Span::styled("  check", theme.error()));
+            }
+            lines.push(Line::from(spans));
+        }
+    }
+    lines.push(Line::from(Span::styled(material_text(app), theme.text())));
+    lines.push(Line::from(vec![
+        Span::styled("Opening ", theme.dim()),
+        Span::styled(
+            app.opening.clone().unwrap_or_else(|| "—".into()),
+            theme.text(),
+        ),
+    ]));
+    let room = height.saturating_sub(lines.len() as u16) as usize;
+    if room > 0 {
+        let rows = wrap_tokens(&move_tokens(app), width as usize);
+        let skip = rows.len().saturating_sub(room);
+        for r in rows.into_iter().skip(skip) {
+            lines.push(Line::from(Span::styled(r, theme.text())));
+        }
+    }
+    lines
+}
+
+/// Material from White's view in pawns (the seed's values), and which pieces each side has
+/// more of: `Material +1.50 W:♘ B:♟♟`.
+fn material_text(app: &App) -> String {
+    let b = &app.game.board;
+    let diff = b.material(Color::White) - b.material(Color::Black);
+    let mut text = if diff == 0 {
+        "Material =".to_string()
+    } else {
+        format!("Material {}", e_text(diff))
+    };
+    let colour = app.theme.board_has_color();
+    let mut surplus = [String::new(), String::new()];
+    for kind in [
+        PieceKind::Queen,
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Knight,
+        PieceKind::Pawn,
+    ] {
+        let d = b.count(Color::White, kind) as i32 - b.count(Color::Black, kind) as i32;
+        let (side, n) = if d > 0 {
+            (Color::White, d)
+        } else {
+            (Color::Black, -d)
+        };
+        let g = glyph(Piece::new(side, kind), app.theme.pieces, app.ascii, colour);
+        for _ in 0..n {
+            surplus[side.index()].push(g);
+        }
+    }
+    if !surplus[0].is_empty() {
+        text.push_str(&format!(" W:{}", surplus[0]));
+    }
+    if !surplus[1].is_empty() {
+        text.push_str(&format!(" B:{}", surplus[1]));
+    }
+    text
+}
+
+/// `1.e4 e5 2.Nf3` as separate tokens (a game from a FEN with Black to move starts `5...e5`).
+fn move_tokens(app: &App) -> Vec<String> {
+    let start = &app.game.start;
+    let black_first = start.side_to_move() == Color::Black;
+    let first_number = start.fullmove_number();
+    app.game
+        .san
+        .iter()
+        .enumerate()
+        .map(|(i, san)| {
+            let ply = i + usize::from(black_first);
+            let number = first_number as usize + ply / 2;
+            if ply % 2 == 0 {
+                format!("{number}.{san}")
+            } else if i == 0 {
+                format!("{number}...{san}")
+            } else {
+                san.clone()
+            }
+        })
+        .collect()
+}
+
+/// Greedy word wrap of tokens into rows of at most `width` columns.
+pub fn wrap_tokens(tokens: &[String], width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for t in tokens {
+        let need = if cur.is_empty() {
+            t.chars().count()
+        } else {
+            cur.chars().count() + 1 + t.chars().count()
+        };
+        if need > width && !cur.is_empty() {
+            rows.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(t);
+    }
+    if !cur.is_empty() {
+        rows.push(cur);
+    }
+    rows
+}

@@ -1,0 +1,80 @@
+//! The help overlay, generated from the key table and the command table so it cannot drift
+//! from what the keys and commands do.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use crate::tui::app::App;
+use crate::tui::commands::COMMANDS;
+use crate::tui::keys;
+
+/// The help text as plain rows (keys, then commands), for the overlay and the README.
+pub fn help_rows() -> Vec<(String, String)> {
+    let mut rows: Vec<(String, String)> = keys::help_rows(keys::DEFAULT_KEYS)
+        .into_iter()
+        .map(|(k, d)| (k, d.to_string()))
+        .collect();
+    rows.push((String::new(), String::new()));
+    for c in COMMANDS {
+        let name = if c.args.is_empty() {
+            format!(":{}", c.name)
+        } else {
+            format!(":{} {}", c.name, c.args)
+        };
+        rows.push((name, c.help.to_string()));
+    }
+    rows
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let w = area.width.saturating_sub(4).min(100);
+    let h = area.height.saturating_sub(2);
+    let rect = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    frame.render_widget(Clear, rect);
+    let block = Block::bordered()
+        .title(Span::styled(
+            " Keys and commands (any key closes, ↑↓ scroll) ",
+            t.title(true),
+        ))
+        .border_style(t.border(true));
+    let inner = block.inner(rect);
+    let rows = help_rows();
+    let key_w = rows
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(inner.width as usize / 2);
+    let lines: Vec<Line> = rows
+        .iter()
+        .map(|(k, d)| {
+            let k: String = k.chars().take(key_w).collect();
+            Line::from(vec![
+                Span::styled(
+                    format!("{k:<key_w$}  "),
+                    t.accent().add_modifier(Modifier::BOLD),
+                ),
+                Span::styled(d.clone(), t.text()),
+            ])
+        })
+        .collect();
+    let max_scroll = lines.len().saturating_sub(inner.height as usize);
+    app.help_max_scroll.set(max_scroll);
+    let scroll = app.help_scroll.min(max_scroll);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .scroll((scroll as u16, 0))
+            .style(t.text()),
+        rect,
+    );
+}

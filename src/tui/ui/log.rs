@@ -1,0 +1,115 @@
+//! The log pane: the whole session, time-stamped, newest at the bottom, wrapped to the pane
+//! and scrollable (the scroll offset counts wrapped rows up from the bottom, so a reader who
+//! scrolled back keeps their place while new lines arrive).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use crate::tui::app::{App, LogKind, Pane};
+
+/// Splits `text` into rows of at most `width` characters at spaces; longer words are cut.
+pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut rows = Vec::new();
+    let mut cur = String::new();
+    let mut cur_len = 0;
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let sep = usize::from(cur_len > 0);
+            if cur_len + sep + word.len() <= width {
+                if sep == 1 {
+                    cur.push(' ');
+                }
+                cur.extend(word.iter());
+                cur_len += sep + word.len();
+                break;
+            }
+            if cur_len > 0 {
+                rows.push(std::mem::take(&mut cur));
+                cur_len = 0;
+                continue;
+            }
+            // A word longer than the row: cut it.
+            let rest = word.split_off(width);
+            rows.push(word.iter().collect());
+            word = rest;
+        }
+    }
+    if cur_len > 0 || rows.is_empty() {
+        rows.push(cur);
+    }
+    rows
+}
+
+fn kind_style(app: &App, kind: LogKind) -> Style {
+    let t = &app.theme;
+    match kind {
+        LogKind::Info => t.dim(),
+        LogKind::Iteration => t.text(),
+        LogKind::Move => t.accent().add_modifier(Modifier::BOLD),
+        LogKind::Result => t.title(false),
+        LogKind::Error => t.error(),
+    }
+}
+
+/// Every log line as wrapped rows: the stamp on the first row, the continuation indented.
+pub fn rows(app: &App, width: usize) -> Vec<Line<'static>> {
+    const STAMP: usize = 9; // "HH:MM:SS "
+    let text_width = width.saturating_sub(STAMP).max(8);
+    let mut out = Vec::new();
+    for line in &app.log {
+        let style = kind_style(app, line.kind);
+        for (i, part) in wrap_text(&line.text, text_width).into_iter().enumerate() {
+            let lead = if i == 0 {
+                Span::styled(format!("{} ", line.stamp), app.theme.dim())
+            } else {
+                Span::raw(" ".repeat(STAMP))
+            };
+            out.push(Line::from(vec![lead, Span::styled(part, style)]));
+        }
+    }
+    out
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let focused = app.focus == Pane::Log;
+    let theme = &app.theme;
+    let inner_w = area.width.saturating_sub(2) as usize;
+    let visible = area.height.saturating_sub(2) as usize;
+    let all = rows(app, inner_w);
+    let max_scroll = all.len().saturating_sub(visible);
+    let offset = app.log_scroll.min(max_scroll);
+    app.log_view_rows.set(visible);
+    app.log_max_scroll.set(max_scroll);
+    let end = all.len() - offset;
+    let start = end.saturating_sub(visible);
+    let mut title = vec![Span::styled(" Log ", theme.title(focused))];
+    if offset > 0 {
+        title.push(Span::styled(
+            format!(" ↓ {offset} newer rows (PgDn) "),
+            theme.dim(),
+        ));
+    }
+    let block = Block::bordered()
+        .title(Line::from(title))
+        .border_style(theme.border(focused));
+    let lines: Vec<Line> = all.into_iter().skip(start).take(end - start).collect();
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_text;
+
+    #[test]
+    fn wraps_at_spaces_and_cuts_long_words() {
+        assert_eq!(wrap_text("aa bb cc", 5), vec!["aa bb", "cc"]);
+        assert_eq!(wrap_text("abcdefgh", 3), vec!["abc", "def", "gh"]);
+        assert_eq!(wrap_text("", 4), vec![""]);
+        assert_eq!(wrap_text("a bcdefg", 4), vec!["a", "bcde", "fg"]);
+    }
+}

@@ -1,0 +1,112 @@
+//! Drawing: a pure function of the app's state. One module per pane; this one lays them
+//! out and handles the too-small terminal.
+//!
+//! ```text
+//! ┌ Board ───────┐┌ Log ─────────────────────────┐
+//! │ 8 ♜ ♞ ♝ ...  ││ 12:00:01 1. e4 (e2e4) E +0.30 │
+//! │   ...        │└──────────────────────────────┘
+//! │ White to move│┌ Sort ────────────────────────┐
+//! │ Material =   ││ generator order │ sorted      │
+//! └──────────────┘└──────────────────────────────┘
+//! › input line
+//! message line
+//! status bar
+//! ```
+
+pub mod board;
+pub mod help;
+pub mod input;
+pub mod log;
+pub mod sort;
+pub mod status;
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::app::App;
+
+/// The smallest terminal the layout works in.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+/// Where each pane goes for a terminal of `area`'s size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Areas {
+    pub board: Rect,
+    pub log: Rect,
+    pub sort: Rect,
+    pub input: Rect,
+    pub message: Rect,
+    pub status: Rect,
+    pub scale: board::Scale,
+}
+
+pub fn layout(area: Rect) -> Areas {
+    let [main, input, message, status] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let scale = board::Scale::fitting(main.width, main.height);
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(scale.pane_width()), Constraint::Fill(1)])
+            .areas(main);
+    let [log, sort] =
+        Layout::vertical([Constraint::Percentage(45), Constraint::Fill(1)]).areas(right);
+    Areas {
+        board: left,
+        log,
+        sort,
+        input,
+        message,
+        status,
+        scale,
+    }
+}
+
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        too_small(frame, area, app);
+        return;
+    }
+    let a = layout(area);
+    board::draw(frame, a.board, a.scale, app);
+    log::draw(frame, a.log, app);
+    sort::draw(frame, a.sort, app);
+    input::draw(frame, a.input, app);
+    status::draw_message(frame, a.message, app);
+    status::draw_status(frame, a.status, app);
+    if app.help_visible {
+        help::draw(frame, area, app);
+    }
+}
+
+/// Below the minimum the layout would be garbage; say so plainly instead.
+fn too_small(frame: &mut Frame, area: Rect, app: &App) {
+    let lines = vec![
+        Line::from("terminal too small"),
+        Line::from(format!(
+            "{}×{}, need {MIN_WIDTH}×{MIN_HEIGHT}",
+            area.width, area.height
+        )),
+        Line::from("(enlarge the window; Ctrl+C quits)"),
+    ];
+    let top = area.height.saturating_sub(lines.len() as u16) / 2;
+    let rect = Rect {
+        y: area.y + top,
+        height: area.height - top,
+        ..area
+    };
+    frame.render_widget(
+        Paragraph::new(lines)
+            .alignment(Alignment::Center)
+            .style(app.theme.text())
+            .wrap(Wrap { trim: true }),
+        rect,
+    );
+}

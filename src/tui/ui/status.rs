@@ -1,0 +1,101 @@
+//! The message line (the last message: why a move was refused, what a command did) and the
+//! status bar (side to move, mode, depth, eval mode, ordering scheme, engine state).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::tui::app::{App, EngineState, MessageKind, clock_time};
+
+pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let line = match &app.message {
+        Some(m) if m.kind == MessageKind::Error => {
+            Line::from(Span::styled(m.text.clone(), t.error()))
+        }
+        Some(m) => Line::from(Span::styled(m.text.clone(), t.ok())),
+        None => Line::from(Span::styled("", t.dim())),
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+/// The engine's state in a few words: `idle`, `book`, `thinking d7 1.2s 3:g1f3`. `brief`
+/// leaves out the root move being searched.
+pub fn engine_text(app: &App, brief: bool) -> String {
+    match (&app.search, &app.engine_state) {
+        (Some(s), _) => {
+            let mut text = if s.analysis {
+                "analysing".to_string()
+            } else {
+                "thinking".to_string()
+            };
+            if let Some(info) = &s.last {
+                text.push_str(&format!(" d{}", info.depth));
+            }
+            text.push(' ');
+            text.push_str(&clock_time(s.started.elapsed()));
+            if let Some((_, mv, n)) = s.current.filter(|_| !brief) {
+                text.push_str(&format!(" {n}:{mv}"));
+            }
+            text
+        }
+        (None, EngineState::Book(_)) => "book".into(),
+        (None, _) if app.next_engine_start.is_some() => "waiting".into(),
+        (None, _) if app.paused => "paused".into(),
+        (None, _) => "idle".into(),
+    }
+}
+
+/// The status bar's fields, longest form first; `level` 1 and 2 shorten them to fit.
+fn status_fields(app: &App, level: u8) -> Vec<String> {
+    let side = match &app.game.result {
+        Some(r) => r.score.to_string(),
+        None if level == 0 => format!("{} to move", app.side_to_move().name()),
+        None => app.side_to_move().name().to_string(),
+    };
+    vec![
+        side,
+        app.mode.short().to_string(),
+        format!("depth {}", app.depth),
+        format!("eval {}", app.eval.mode),
+        format!("order {}", app.scheme),
+        engine_text(app, level >= 2),
+    ]
+}
+
+pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let base = t.status();
+    const SEP: &str = " │ ";
+    let width = area.width as usize;
+    let len = |f: &[String]| {
+        f.iter().map(|s| s.chars().count()).sum::<usize>() + SEP.chars().count() * (f.len() - 1)
+    };
+    let mut level = 0;
+    let mut fields = status_fields(app, 0);
+    while len(&fields) > width && level < 2 {
+        level += 1;
+        fields = status_fields(app, level);
+    }
+    let mut spans = Vec::new();
+    for (i, f) in fields.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(SEP, base));
+        }
+        let style = if i == 0 || i == fields.len() - 1 {
+            base.add_modifier(Modifier::BOLD)
+        } else {
+            base
+        };
+        spans.push(Span::styled(f.clone(), style));
+    }
+    let used = len(&fields);
+    let help = " F1 help ";
+    if used + help.len() < width {
+        spans.push(Span::styled(" ".repeat(width - used - help.len()), base));
+        spans.push(Span::styled(help, base.add_modifier(Modifier::DIM)));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(base), area);
+}

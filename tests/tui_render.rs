@@ -1,0 +1,786 @@
+//! Rendering tests on ratatui's TestBackend: the whole screen at 80×24 and 120×40 and each
+//! pane, driven through the app's own entry points (keys and engine events), with a
+//! recording engine so nothing depends on a search's timing.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ox88::engine::eval::{EvalConfig, evaluate_white};
+use ox88::engine::order::{Reason, ReasonKind, ScoredMove};
+use ox88::engine::{Board, Bound, IterationInfo, Limits, Move, Score, SearchEvent, SearchOptions};
+use ox88::tui::app::{App, EngineControl, MessageKind, Pane};
+use ox88::tui::theme::{ColorDepth, Theme};
+use ox88::tui::{Mode, Options, ui};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::style::{Color, Modifier};
+
+#[derive(Clone, Debug, PartialEq)]
+enum Call {
+    Go {
+        fen: String,
+        limits: Limits,
+        report_root_moves: bool,
+    },
+    Stop,
+    NewGame,
+}
+
+/// An engine that records what it was asked and answers nothing by itself.
+struct Recorder {
+    calls: Rc<RefCell<Vec<Call>>>,
+    next_id: u64,
+}
+
+impl EngineControl for Recorder {
+    fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64 {
+        self.next_id += 1;
+        self.calls.borrow_mut().push(Call::Go {
+            fen: board.to_fen(),
+            limits,
+            report_root_moves: options.report_root_moves,
+        });
+        self.next_id
+    }
+    fn stop(&mut self) {
+        self.calls.borrow_mut().push(Call::Stop);
+    }
+    fn new_game(&mut self) {
+        self.calls.borrow_mut().push(Call::NewGame);
+    }
+}
+
+fn fixed_clock() -> String {
+    "12:00:00".to_string()
+}
+
+fn app_with(opts: Options, theme: &str, depth: ColorDepth) -> (App, Rc<RefCell<Vec<Call>>>) {
+    let calls = Rc::new(RefCell::new(Vec::new()));
+    let engine = Recorder {
+        calls: Rc::clone(&calls),
+        next_id: 0,
+    };
+    let theme = Theme::builtin(theme, depth).unwrap();
+    let mut app = App::new(&opts, Box::new(engine), theme, depth);
+    app.set_clock(fixed_clock);
+    // Keep user files out of the tests.
+    app.user_theme_dir = None;
+    (app, calls)
+}
+
+fn app() -> (App, Rc<RefCell<Vec<Call>>>) {
+    app_with(
+        Options {
+            ascii: true,
+            depth: 5,
+            ..Options::default()
+        },
+        "default",
+        ColorDepth::TrueColor,
+    )
+}
+
+fn screen(app: &App, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::Buffer) {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| ui::draw(f, app)).unwrap();
+    let buf = term.backend().buffer().clone();
+    let lines = (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect();
+    (lines, buf)
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn enter(app: &mut App, text: &str) {
+    type_text(app, text);
+    press(app, KeyCode::Enter);
+}
+
+fn mv(board: &Board, uci: &str) -> Move {
+    board.parse_uci_move(uci).unwrap()
+}
+
+fn scored(mv: Move, score: i32, reasons: &[(ReasonKind, i32)]) -> ScoredMove {
+    ScoredMove {
+        mv,
+        score,
+        reasons: reasons
+            .iter()
+            .map(|&(kind, points)| Reason { kind, points })
+            .collect(),
+    }
+}
+
+/// The rows of the board pane's squares at the smallest scale (x 3.., 3 columns a square).
+/// E of a position as the app shows it (the evaluation is another module's; these tests
+/// check that it is shown, not its value).
+fn e_of(board: &Board) -> String {
+    ox88::tui::app::e_text(evaluate_white(board, &EvalConfig::default()))
+}
+
+fn board_rows(lines: &[String]) -> Vec<String> {
+    lines[1..9]
+        .iter()
+        .map(|l| l.chars().skip(1).take(27).collect::<String>())
+        .collect()
+}
+
+#[test]
+fn start_screen_at_80x24() {
+    let (app, calls) = app();
+    let (lines, _) = screen(&app, 80, 24);
+    assert_eq!(
+        board_rows(&lines),
+        vec![
+            "8  r  n  b  q  k  b  n  r  ",
+            "7  p  p  p  p  p  p  p  p  ",
+            "6                          ",
+            "5                          ",
+            "4                          ",
+            "3                          ",
+            "2  P  P  P  P  P  P  P  P  ",
+            "1  R  N  B  Q  K  B  N  R  ",
+        ]
+    );
+    assert!(
+        lines[9].starts_with("│   a  b  c  d  e  f  g  h"),
+        "{}",
+        lines[9]
+    );
+    let e = e_of(&Board::startpos());
+    assert!(
+        lines[10].starts_with(&format!("│White to move  E {e}")),
+        "{}",
+        lines[10]
+    );
+    assert!(lines[11].starts_with("│Material ="), "{}", lines[11]);
+    assert!(lines[0].starts_with("┌ Board ─"), "{}", lines[0]);
+    assert!(
+        lines[0][lines[0].find("┐").unwrap()..].contains("┌ Log "),
+        "{}",
+        lines[0]
+    );
+    // Input prompt, empty message line, status bar.
+    assert!(
+        lines[21].starts_with("> move (e2e4, Nf3) or :command"),
+        "{}",
+        lines[21]
+    );
+    assert_eq!(lines[22].trim(), "");
+    assert!(
+        lines[23]
+            .starts_with("White to move │ you: White │ depth 5 │ eval full │ order modern │ idle"),
+        "{}",
+        lines[23]
+    );
+    // Human plays White: the engine was not started.
+    assert!(calls.borrow().iter().all(|c| !matches!(c, Call::Go { .. })));
+}
+
+#[test]
+fn a_move_redraws_the_board_logs_it_and_starts_the_engine() {
+    let (mut app, calls) = app();
+    enter(&mut app, "e2e4");
+    let (lines, _) = screen(&app, 80, 24);
+    let rows = board_rows(&lines);
+    assert_eq!(rows[4], "4              P           ");
+    assert_eq!(rows[6], "2  P  P  P  P     P  P  P  ");
+    assert!(lines[10].starts_with("│Black to move"), "{}", lines[10]);
+    assert!(
+        lines.iter().any(|l| l.contains("1.e4")),
+        "move list shows 1.e4"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("│12:00:00 1. e4 (e2e4)  E ")),
+        "log shows the move with a stamp:\n{}",
+        lines.join("\n")
+    );
+    assert_eq!(app.input.value(), "", "a played move clears the input");
+    let go = calls
+        .borrow()
+        .iter()
+        .find(|c| matches!(c, Call::Go { .. }))
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        go,
+        Call::Go {
+            fen: app.game.board.to_fen(),
+            limits: Limits::depth(5),
+            report_root_moves: true,
+        }
+    );
+    assert!(lines[23].contains("│ thinking"), "{}", lines[23]);
+}
+
+fn iteration(board: &Board, id: u64, depth: u32) -> SearchEvent {
+    let e7e5 = mv(board, "e7e5");
+    let g8f6 = mv(board, "g8f6");
+    let b8c6 = mv(board, "b8c6");
+    let mut after = board.clone();
+    after.make(e7e5);
+    let g1f3 = mv(&after, "g1f3");
+    SearchEvent::Iteration {
+        id,
+        info: IterationInfo {
+            depth,
+            seldepth: depth + 5,
+            multipv: 1,
+            score: Score::Cp(-29),
+            score_white: Score::Cp(29),
+            bound: Bound::Exact,
+            nodes: 1_234_567,
+            nps: 812_345,
+            time: Duration::from_millis(1520),
+            pv: vec![e7e5, g1f3],
+            hashfull: 12,
+            root_moves: vec![
+                scored(e7e5, 10_000, &[(ReasonKind::Pv, 10_000)]),
+                scored(g8f6, 120, &[(ReasonKind::History, 120)]),
+                scored(b8c6, 40, &[(ReasonKind::History, 40)]),
+            ],
+            first_move_cutoff: 0.913,
+            branching: 3.24,
+        },
+    }
+}
+
+#[test]
+fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
+    let (mut app, _calls) = app();
+    enter(&mut app, "e2e4");
+    let board = app.game.board.clone();
+    let id = app.search.as_ref().unwrap().id;
+    app.on_engine_event(iteration(&board, id, 7));
+    let (lines, _) = screen(&app, 80, 24);
+    let all = lines.join("\n");
+    assert_eq!(
+        app.log.last().unwrap().text,
+        "d7/12 0:01.5 1,234,567 n 812,345 n/s E +0.29 pv e7e5 g1f3"
+    );
+    // At 80 columns the log line wraps under its time stamp.
+    assert!(
+        all.contains("│12:00:00 d7/12 0:01.5 1,234,567 n 812,345 n/s E  │"),
+        "{all}"
+    );
+    assert!(all.contains("│         +0.29 pv e7e5 g1f3 "), "{all}");
+    // The sort pane: statistics, PV, and the search's order on the right.
+    assert!(
+        all.contains("│1... Black  d7  1st-cut 91%  branch 3.2  modern"),
+        "{all}"
+    );
+    let sort_top = lines.iter().position(|l| l.contains("┌ Sort ")).unwrap();
+    assert!(
+        lines[sort_top + 2].contains("PV e7e5 g1f3"),
+        "{}",
+        lines[sort_top + 2]
+    );
+    assert!(
+        lines[sort_top + 3].contains("generator order")
+            && lines[sort_top + 3].contains("search order")
+    );
+    let first = &lines[sort_top + 4];
+    assert!(first.ends_with("│ 1 e7e5   10000 PV+10000│"), "{first}");
+    // Generator order lists all 20 replies; the searched scores are carried over.
+    assert_eq!(app.sort.generated.len(), 20);
+    assert_eq!(
+        app.sort
+            .generated
+            .iter()
+            .find(|m| m.mv == mv(&board, "g8f6"))
+            .unwrap()
+            .score,
+        120
+    );
+    // Status shows the depth reached.
+    assert!(lines[23].contains("thinking d7"), "{}", lines[23]);
+
+    // A stale id is ignored; the right one plays.
+    app.on_engine_event(SearchEvent::BestMove {
+        id: id + 100,
+        best: Some(mv(&board, "b8c6")),
+        ponder: None,
+        book: None,
+    });
+    assert_eq!(app.game.moves.len(), 1);
+    app.on_engine_event(SearchEvent::BestMove {
+        id,
+        best: Some(mv(&board, "e7e5")),
+        ponder: None,
+        book: None,
+    });
+    let (lines, _) = screen(&app, 80, 24);
+    assert_eq!(board_rows(&lines)[3], "5              p           ");
+    let e = e_of(&app.game.board);
+    assert!(
+        lines
+            .join("\n")
+            .contains(&format!("1... e5 (e7e5)  E {e}  engine d7 +0.29"))
+    );
+    assert!(
+        lines[23].ends_with("idle │ F1 help ") || lines[23].contains("│ idle"),
+        "{}",
+        lines[23]
+    );
+    assert!(app.search.is_none());
+}
+
+#[test]
+fn book_moves_are_logged_with_the_opening_name() {
+    let (mut app, _) = app();
+    enter(&mut app, "e2e4");
+    let id = app.search.as_ref().unwrap().id;
+    let board = app.game.board.clone();
+    app.on_engine_event(SearchEvent::BestMove {
+        id,
+        best: Some(mv(&board, "c7c5")),
+        ponder: None,
+        book: Some("Sicilian Defence".into()),
+    });
+    let (lines, _) = screen(&app, 120, 40);
+    let e = e_of(&app.game.board);
+    assert!(
+        lines
+            .join("\n")
+            .contains(&format!("1... c5 (c7c5)  E {e}  book: Sicilian Defence"))
+    );
+    assert!(lines[39].contains("│ book"), "{}", lines[39]);
+}
+
+#[test]
+fn an_illegal_move_keeps_the_text_and_the_board_and_says_why() {
+    let (mut app, calls) = app();
+    let (before, _) = screen(&app, 80, 24);
+    enter(&mut app, "e2e5");
+    let (lines, buf) = screen(&app, 80, 24);
+    assert_eq!(app.game.board, Board::startpos(), "position unchanged");
+    // The kept text still marks e2's legal targets (the suggestion, on the board).
+    let pieces_only = |rows: Vec<String>| {
+        rows.into_iter()
+            .map(|r| r.replace('.', " "))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        pieces_only(board_rows(&lines)),
+        board_rows(&before),
+        "pieces unchanged"
+    );
+    assert_eq!(board_rows(&lines)[4], "4              .           ");
+    assert!(
+        lines[21].starts_with("> e2e5 "),
+        "input keeps the text: {}",
+        lines[21]
+    );
+    let msg = lines[22].trim_end();
+    assert!(msg.starts_with("e2e5"), "{msg}");
+    assert!(
+        msg.contains("e3") && msg.contains("e4"),
+        "suggests the pawn's moves: {msg}"
+    );
+    assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
+    assert_eq!(buf[(0, 22)].fg, app.theme.error);
+    assert!(buf[(0, 22)].modifier.contains(Modifier::BOLD));
+    assert!(calls.borrow().is_empty());
+    // Editing the kept text and entering again works.
+    press(&mut app, KeyCode::Backspace);
+    enter(&mut app, "4");
+    assert_eq!(app.game.moves.len(), 1);
+    // Garbage is a syntax error, also kept.
+    let (mut app, _) = self::app();
+    enter(&mut app, "z9z9");
+    assert_eq!(app.input.value(), "z9z9");
+    assert!(app.message.as_ref().unwrap().text.contains("z9"));
+}
+
+#[test]
+fn san_input_is_accepted() {
+    let (mut app, _) = app_with(
+        Options {
+            mode: Mode::HumanHuman,
+            ascii: true,
+            ..Options::default()
+        },
+        "default",
+        ColorDepth::TrueColor,
+    );
+    for m in ["Nf3", "d5", "g3", "Nc6", "Bg2", "e5", "O-O"] {
+        enter(&mut app, m);
+        assert_eq!(app.input.value(), "", "{m}: {:?}", app.message);
+    }
+    let (lines, _) = screen(&app, 80, 24);
+    assert_eq!(board_rows(&lines)[7], "1  R  N  B  Q     R  K     ");
+    let all = lines.join("\n");
+    assert!(all.contains("1.Nf3 d5 2.g3 Nc6 3.Bg2 e5"), "{all}");
+    assert!(all.contains("4.O-O"), "{all}");
+}
+
+#[test]
+fn depth_keys_change_the_status_bar() {
+    let (mut app, _) = app();
+    type_text(&mut app, "+");
+    assert_eq!(app.depth, 6, "'+' on an empty input raises the depth");
+    assert_eq!(app.input.value(), "");
+    app.handle_key(KeyEvent::new(KeyCode::Up, KeyModifiers::CONTROL));
+    let (lines, _) = screen(&app, 80, 24);
+    assert!(lines[23].contains("│ depth 7 │"), "{}", lines[23]);
+    assert!(lines[22].starts_with("depth 7"), "{}", lines[22]);
+    // With text in the input '-' is typed, F5 still works.
+    type_text(&mut app, "e2-");
+    assert_eq!(app.input.value(), "e2-");
+    press(&mut app, KeyCode::F(5));
+    assert_eq!(app.depth, 6);
+    press(&mut app, KeyCode::Esc);
+    enter(&mut app, ":depth 12");
+    assert_eq!(app.depth, 12, "{:?}", app.message);
+}
+
+#[test]
+fn typing_a_from_square_marks_it_and_its_targets() {
+    let (mut app, _) = app_with(Options::default(), "default", ColorDepth::TrueColor);
+    type_text(&mut app, "g1");
+    let (lines, buf) = screen(&app, 80, 24);
+    // g1 is file 6 of rank 1 (row 8 on screen), its centre at x = 3 + 6*3 + 1.
+    let t = &app.theme;
+    assert_eq!(buf[(22, 8)].bg, t.selected, "g1 selected");
+    // f3 and h3: empty targets get a dot in the target colour.
+    assert_eq!(buf[(19, 6)].symbol(), "·");
+    assert_eq!(buf[(25, 6)].symbol(), "·");
+    assert_eq!(buf[(19, 6)].fg, t.target);
+    // e3 is not a knight target.
+    assert_eq!(buf[(16, 6)].symbol(), " ");
+    assert!(lines[21].starts_with("› g1"), "{}", lines[21]);
+}
+
+#[test]
+fn last_move_and_check_are_highlighted() {
+    let (mut app, _) = app_with(
+        Options {
+            mode: Mode::HumanHuman,
+            ..Options::default()
+        },
+        "default",
+        ColorDepth::TrueColor,
+    );
+    for m in ["e2e4", "f7f6", "d2d4", "g7g5", "d1h5"] {
+        enter(&mut app, m);
+    }
+    let (lines, buf) = screen(&app, 80, 24);
+    let t = &app.theme;
+    // h5 (file 7, rank 5 → row 4) holds the queen that just moved; e8 king in check.
+    assert_eq!(buf[(25, 4)].bg, t.last_move);
+    assert_eq!(
+        buf[(25, 4)].symbol(),
+        "♛",
+        "filled glyphs for both sides with colour"
+    );
+    assert_eq!(buf[(25, 4)].fg, t.white_piece);
+    assert_eq!(buf[(16, 1)].bg, t.check);
+    assert_eq!(buf[(16, 1)].symbol(), "♚");
+    // 3.Qh5 is mate (the fool's mate with colours reversed): announced under the board,
+    // in the log and on the status bar.
+    assert!(lines[10].starts_with("│1-0 White mates"), "{}", lines[10]);
+    assert!(lines.join("\n").contains("12:00:00 1-0 White mates"));
+    assert!(lines[23].starts_with("1-0 │"), "{}", lines[23]);
+    enter(&mut app, "a7a6");
+    assert!(app.message.as_ref().unwrap().text.contains("game is over"));
+}
+
+#[test]
+fn without_colour_marks_use_brackets_and_reverse_video() {
+    let (mut app, _) = app_with(
+        Options {
+            mode: Mode::HumanHuman,
+            ..Options::default()
+        },
+        "default",
+        ColorDepth::None,
+    );
+    enter(&mut app, "e2e4");
+    let (lines, buf) = screen(&app, 80, 24);
+    // e4 (file 4) on row 5: "(♙)" — outline glyph for White without colour.
+    let row: String = lines[5].chars().skip(3).take(24).collect();
+    assert_eq!(row, "            (♙)         ");
+    let row: String = lines[7].chars().skip(3).take(24).collect();
+    assert_eq!(row, " ♙  ♙  ♙  ♙ ( ) ♙  ♙  ♙ ");
+    // a1 is dark: reverse video; b1 light: not.
+    assert!(buf[(4, 8)].modifier.contains(Modifier::REVERSED));
+    assert!(!buf[(7, 8)].modifier.contains(Modifier::REVERSED));
+    for y in 0..24 {
+        for x in 0..80 {
+            let c = &buf[(x, y)];
+            assert!(
+                c.fg == Color::Reset && c.bg == Color::Reset,
+                "colour at {x},{y}"
+            );
+        }
+    }
+}
+
+#[test]
+fn flip_turns_the_board() {
+    let (mut app, _) = app();
+    app.handle_key(KeyEvent::new(KeyCode::Char('f'), KeyModifiers::CONTROL));
+    let (lines, _) = screen(&app, 80, 24);
+    assert_eq!(board_rows(&lines)[0], "1  R  N  B  K  Q  B  N  R  ");
+    assert!(
+        lines[9].starts_with("│   h  g  f  e  d  c  b  a"),
+        "{}",
+        lines[9]
+    );
+}
+
+#[test]
+fn whole_screen_at_120x40_scales_the_board_up() {
+    let (mut app, _) = app();
+    enter(&mut app, "d2d4");
+    let (lines, _) = screen(&app, 120, 40);
+    // Squares are 5×2: rank 8 spans rows 1-2, its label on the second row.
+    assert_eq!(
+        lines[2].chars().skip(1).take(43).collect::<String>(),
+        "8   r    n    b    q    k    b    n    r   "
+    );
+    assert_eq!(
+        lines[1].chars().skip(1).take(43).collect::<String>(),
+        "                                           "
+    );
+    assert_eq!(
+        lines[14].chars().skip(1).take(43).collect::<String>(),
+        "2   P    P    P         P    P    P    P   "
+    );
+    assert_eq!(
+        lines[10].chars().skip(1).take(43).collect::<String>(),
+        "4                  P                       "
+    );
+    assert!(
+        lines[17].starts_with("│    a    b    c    d    e    f    g    h"),
+        "{}",
+        lines[17]
+    );
+    assert!(lines[18].starts_with("│Black to move"), "{}", lines[18]);
+    assert!(
+        lines[39].starts_with("Black to move │ you: White │ depth 5 │"),
+        "{}",
+        lines[39]
+    );
+    assert!(lines[39].trim_end().ends_with("F1 help"), "{}", lines[39]);
+    assert!(lines.join("\n").contains("1. d4 (d2d4)"));
+}
+
+#[test]
+fn too_small_a_terminal_says_so() {
+    let (app, _) = app();
+    let (lines, _) = screen(&app, 60, 20);
+    let all = lines.join("\n");
+    assert!(all.contains("terminal too small"), "{all}");
+    assert!(all.contains("60×20, need 80×24"), "{all}");
+    let (lines, _) = screen(&app, 80, 23);
+    assert!(lines.join("\n").contains("80×23, need 80×24"));
+}
+
+#[test]
+fn help_overlay_lists_the_key_table() {
+    let (mut app, _) = app();
+    type_text(&mut app, "?");
+    assert!(app.help_visible);
+    let (lines, _) = screen(&app, 120, 40);
+    let all = lines.join("\n");
+    assert!(all.contains("Keys and commands"), "{all}");
+    assert!(
+        all.contains("F6, Ctrl+↑, + (empty input)") && all.contains("search one ply deeper"),
+        "{all}"
+    );
+    assert!(all.contains("Ctrl+C") && all.contains("quit"));
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.help_visible);
+}
+
+#[test]
+fn log_scrolls_and_keeps_the_whole_session() {
+    let (mut app, _) = app_with(
+        Options {
+            mode: Mode::HumanHuman,
+            ascii: true,
+            ..Options::default()
+        },
+        "default",
+        ColorDepth::TrueColor,
+    );
+    let moves = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    for _ in 0..3 {
+        for m in moves {
+            enter(&mut app, m);
+        }
+        if app.game.result.is_some() {
+            break;
+        }
+    }
+    // Threefold repetition ends the game after two cycles (the start position thrice).
+    assert_eq!(app.game.result.as_ref().map(|r| r.score), Some("1/2-1/2"));
+    assert!(
+        app.log
+            .iter()
+            .any(|l| l.text.contains("threefold repetition"))
+    );
+    let (lines, _) = screen(&app, 80, 24);
+    let log_bottom: Vec<&String> = lines.iter().filter(|l| l.contains("12:00:00")).collect();
+    assert!(
+        log_bottom
+            .last()
+            .unwrap()
+            .contains("1/2-1/2 threefold repetition")
+    );
+    // Scroll to the top of the log: the greeting appears, the result line does not.
+    app.focus = Pane::Log;
+    for _ in 0..10 {
+        press(&mut app, KeyCode::PageUp);
+        let _ = screen(&app, 80, 24);
+    }
+    let (lines, _) = screen(&app, 80, 24);
+    let log_pane: Vec<String> = lines[..10]
+        .iter()
+        .map(|l| l.chars().skip(29).collect())
+        .collect();
+    let all = log_pane.join("\n");
+    assert!(all.contains("12:00:00 ox88"), "{all}");
+    assert!(all.contains("newer rows"), "{all}");
+    assert!(!all.contains("threefold"), "{all}");
+}
+
+#[test]
+fn commands_complete_and_run() {
+    let (mut app, _) = app();
+    type_text(&mut app, ":ev");
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.input.value(), ":eval ");
+    type_text(&mut app, "mat");
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.input.value(), ":eval material");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.eval.mode.to_string(), "material");
+    enter(&mut app, ":order seed");
+    let (lines, _) = screen(&app, 80, 24);
+    assert!(
+        lines[23].contains("│ eval material │ order seed │"),
+        "{}",
+        lines[23]
+    );
+    enter(&mut app, ":bogus");
+    assert_eq!(app.input.value(), ":bogus");
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("no such command")
+    );
+    press(&mut app, KeyCode::Esc);
+    enter(&mut app, ":fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1");
+    assert_eq!(app.game.board.to_fen(), "8/8/8/4k3/8/8/8/4K2R w K - 0 1");
+    enter(&mut app, ":fen");
+    assert_eq!(
+        app.message.as_ref().unwrap().text,
+        "8/8/8/4k3/8/8/8/4K2R w K - 0 1"
+    );
+    enter(&mut app, ":fen not a fen");
+    assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
+    assert_eq!(app.game.board.to_fen(), "8/8/8/4k3/8/8/8/4K2R w K - 0 1");
+    // Up recalls earlier input.
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.input.value(), ":fen not a fen");
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.input.value(), ":fen");
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    assert_eq!(app.input.value(), "");
+}
+
+#[test]
+fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
+    let (mut app, calls) = app();
+    enter(&mut app, "e2e4");
+    let id = app.search.as_ref().unwrap().id;
+    let board = app.game.board.clone();
+    app.on_engine_event(SearchEvent::BestMove {
+        id,
+        best: Some(mv(&board, "e7e5")),
+        ponder: None,
+        book: None,
+    });
+    enter(&mut app, "g1f3");
+    let id2 = app.search.as_ref().unwrap().id;
+    app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    // The engine was thinking on move 2: only the human's g1f3 goes; White to move again.
+    assert_eq!(app.game.moves.len(), 2);
+    assert!(calls.borrow().contains(&Call::Stop));
+    let b = app.game.board.clone();
+    app.on_engine_event(SearchEvent::BestMove {
+        id: id2,
+        best: Some(Move::NONE),
+        ponder: None,
+        book: None,
+    });
+    assert_eq!(app.game.board, b, "the stopped search's answer is dropped");
+    app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    assert_eq!(app.game.moves.len(), 0, "e5 and e4 taken back together");
+    let (lines, _) = screen(&app, 80, 24);
+    assert_eq!(board_rows(&lines)[6], "2  P  P  P  P  P  P  P  P  ");
+}
+
+#[test]
+fn mono_theme_and_sixteen_colours_render() {
+    let (app, _) = app_with(Options::default(), "mono", ColorDepth::TrueColor);
+    let (lines, buf) = screen(&app, 80, 24);
+    assert_eq!(
+        lines[1].chars().skip(3).take(24).collect::<String>(),
+        " ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜ "
+    );
+    assert_eq!(
+        lines[8].chars().skip(3).take(24).collect::<String>(),
+        " ♖  ♘  ♗  ♕  ♔  ♗  ♘  ♖ "
+    );
+    assert!(buf[(4, 8)].modifier.contains(Modifier::REVERSED), "a1 dark");
+    let (app, _) = app_with(Options::default(), "light", ColorDepth::Ansi16);
+    let (_, buf) = screen(&app, 80, 24);
+    let is16 = |c: Color| !matches!(c, Color::Rgb(..) | Color::Indexed(_));
+    for y in 0..24 {
+        for x in 0..80 {
+            assert!(
+                is16(buf[(x, y)].fg) && is16(buf[(x, y)].bg),
+                "16 colours only at {x},{y}"
+            );
+        }
+    }
+}
+
+/// Not a check: prints both screens after a few moves (`cargo test --test tui_render -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn print_screens() {
+    let (mut app, _) = app_with(Options::default(), "default", ColorDepth::TrueColor);
+    enter(&mut app, "e2e4");
+    let board = app.game.board.clone();
+    let id = app.search.as_ref().unwrap().id;
+    app.on_engine_event(iteration(&board, id, 7));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let (lines, _) = screen(&app, w, h);
+        println!("{}", lines.join("\n"));
+    }
+}
