@@ -757,6 +757,36 @@ fn d_shows_the_position_and_its_polyglot_key() {
 }
 
 #[test]
+fn a_book_move_names_its_opening_just_before_bestmove() {
+    // Chosen through the library's own book, so the test follows the book's contents.
+    let mut board = ox88::engine::Board::startpos();
+    let e4 = board.parse_uci_move("e2e4").expect("legal");
+    board.make(e4);
+    let book = ox88::engine::book::Book::builtin().probe(&board, None);
+    assert!(book.is_some(), "1.e4 is in the built-in book");
+    let pos = position(None, &["e2e4"]);
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("position startpos moves e2e4");
+    uci.send("go wtime 10000 btime 10000");
+    let lines = uci.until(ANSWER, "bestmove", |l| l.starts_with("bestmove"));
+    let n = lines.len();
+    assert!(n >= 2, "{lines:?}");
+    let name = lines[n - 2].strip_prefix("info string book: ");
+    assert!(name.is_some_and(|s| !s.trim().is_empty()), "{lines:?}");
+    let mv = lines[n - 1].split_whitespace().nth(1).unwrap_or_default();
+    assert_legal(&pos, mv, "book move");
+    // Without the book the same request is searched, and no book line appears.
+    uci.expect_ok("setoption name OwnBook value false");
+    uci.send("go wtime 10000 btime 10000");
+    let lines = uci.until(ANSWER, "bestmove", |l| l.starts_with("bestmove"));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string book")),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn eval_prints_the_term_table_and_bench_runs() {
     let mut uci = Uci::start();
     uci.send("eval");

@@ -18,8 +18,8 @@ use crate::engine::eval;
 use crate::engine::{Board, Bound, Engine, IterationInfo, Move, Score, SearchEvent, Square};
 use crate::engine::{Color, bench, perft};
 
-pub use command::{Command, GoCommand, Parsed, PositionBase, parse_line};
-pub use options::{Effect, Kind, Settings, UciOption, declared as declared_options};
+use command::{Command, GoCommand, Parsed, PositionBase, parse_line};
+use options::{Effect, Settings, UciOption, declared as declared_options};
 
 /// Input lines longer than this are refused whole (and never held in memory). A game of a
 /// thousand moves in `position startpos moves …` is about 5 KB.
@@ -61,7 +61,7 @@ pub fn run_with(
         match read_line_bounded(&mut input, &mut buf, MAX_LINE_BYTES) {
             Ok(LineRead::Eof) => break Ok(()),
             Ok(LineRead::TooLong(n)) => session.error(&format!(
-                "line too long ({n} bytes or more; at most {MAX_LINE_BYTES}); ignored"
+                "line too long ({n} bytes; at most {MAX_LINE_BYTES}); ignored"
             )),
             Ok(LineRead::Line) => {
                 let line = String::from_utf8_lossy(&buf);
