@@ -565,13 +565,23 @@ fn thread_cpu_ns() -> Option<u64> {
 }
 
 /// `cargo test --release --test eval -- --ignored --nocapture eval_speed` prints evaluations
-/// per second for each mode over positions from random games (wall clock, and per second of
+/// per second for each mode over a fixed set of positions (wall clock, and per second of
 /// this thread's CPU time where Linux tells it).
 #[test]
 #[ignore]
 fn eval_speed() {
+    // A fixed set (independent of the generator's move order): every starting position and
+    // every position one legal move from it.
     let mut positions = Vec::new();
-    for_random_positions(7, 40, 40, |b| positions.push(b.clone()));
+    for fen in start_fens() {
+        let b = board(&fen);
+        for &m in b.legal_moves().iter() {
+            let mut child = b.clone();
+            child.make(m);
+            positions.push(child);
+        }
+        positions.push(b);
+    }
     for mode in EvalMode::ALL {
         let c = cfg(mode, ValuePreset::Seed);
         let cpu_start = thread_cpu_ns();

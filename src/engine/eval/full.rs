@@ -48,6 +48,12 @@ fn color_bits(c: usize) -> u8 {
     0x10 << c
 }
 
+/// A board index the compiler can see is below 128 (no bounds check in the hot loops).
+#[inline]
+fn ix(sq: u8) -> usize {
+    (sq & 0x7F) as usize
+}
+
 #[inline]
 fn on_board(sq: u8) -> bool {
     sq & 0x88 == 0
@@ -88,8 +94,8 @@ fn is_light(sq: u8) -> bool {
 
 /// The king zone: the king's square, its neighbours, and the three squares two ranks in
 /// front of it (where attackers prepare mates), as a table by square difference.
-const fn king_zone(forward: i32) -> [bool; 239] {
-    let mut t = [false; 239];
+const fn king_zone(forward: i32) -> [bool; 256] {
+    let mut t = [false; 256];
     t[119] = true;
     let mut i = 0;
     while i < 8 {
@@ -101,7 +107,8 @@ const fn king_zone(forward: i32) -> [bool; 239] {
     t[(119 + 2 * forward + 1) as usize] = true;
     t
 }
-static KING_ZONE: [[bool; 239]; 2] = [king_zone(16), king_zone(-16)];
+/// 256 entries (239 used) so that a masked index needs no bounds check.
+static KING_ZONE: [[bool; 256]; 2] = [king_zone(16), king_zone(-16)];
 
 const PAWN_CAPTURES: [[i8; 2]; 2] = [[15, 17], [-15, -17]];
 const FORWARD: [i8; 2] = [16, -16];
@@ -258,8 +265,8 @@ impl Ctx<'_> {
         let b = self.b;
         let mut pst = S::default();
         for &sq in &b.list[c][..b.count[c] as usize] {
-            let kind = kind_of(b.cells[sq as usize]);
-            pst += PST[c][kind][sq as usize];
+            let kind = kind_of(b.cells[ix(sq)]);
+            pst += PST[c][kind][ix(sq)];
             if kind == PAWN {
                 let file = (sq & 7) as usize;
                 let rank = (sq >> 4) as i8;
@@ -272,14 +279,14 @@ impl Ctx<'_> {
                 for d in PAWN_CAPTURES[c] {
                     let t = step(sq, d);
                     if on_board(t) {
-                        self.att[c][t as usize] |= P_BIT;
+                        self.att[c][ix(t)] |= P_BIT;
                     }
                 }
             } else if kind == KING {
                 for d in KING_STEPS {
                     let t = step(sq, d);
                     if on_board(t) {
-                        self.att[c][t as usize] |= K_BIT;
+                        self.att[c][ix(t)] |= K_BIT;
                     }
                 }
             }
@@ -299,7 +306,7 @@ impl Ctx<'_> {
         let mut rooks = S::default();
         let mut minors = S::default();
         for &sq in &b.list[c][1..b.count[c] as usize] {
-            let kind = kind_of(b.cells[sq as usize]);
+            let kind = kind_of(b.cells[ix(sq)]);
             if kind == PAWN {
                 continue;
             }
@@ -309,13 +316,13 @@ impl Ctx<'_> {
             // A square counts for mobility unless our own pawn or king stands there or an
             // enemy pawn guards it: a piece that can only go where a pawn takes it is stuck.
             let mut visit = |t: u8, att: &mut [[u8; 128]; 2]| {
-                att[c][t as usize] |= bit;
-                let code = b.cells[t as usize] & 0x3F;
+                att[c][ix(t)] |= bit;
+                let code = b.cells[ix(t)] & 0x3F;
                 let own_blocker = code == own | 0x1 || code == own | 0x3;
-                if !own_blocker && att[e][t as usize] & P_BIT == 0 {
+                if !own_blocker && att[e][ix(t)] & P_BIT == 0 {
                     moves += 1;
                 }
-                if zone[delta_index(enemy_king, t)] {
+                if zone[delta_index(enemy_king, t) & 0xFF] {
                     hits += 1;
                 }
             };
@@ -339,7 +346,7 @@ impl Ctx<'_> {
                         let mut t = step(sq, d);
                         while on_board(t) {
                             visit(t, &mut self.att);
-                            if b.cells[t as usize] != 0 {
+                            if b.cells[ix(t)] != 0 {
                                 break;
                             }
                             t = step(t, d);
@@ -379,7 +386,7 @@ impl Ctx<'_> {
                     // An outpost: in the enemy half, defended by a pawn, and no enemy pawn
                     // can ever chase the piece away.
                     if (3..=5).contains(&rr)
-                        && self.att[c][sq as usize] & P_BIT != 0
+                        && self.att[c][ix(sq)] & P_BIT != 0
                         && !self.pawns.enemy_in_front(c, file, (sq >> 4) as i8, false)
                     {
                         minors += if kind == KNIGHT {
@@ -415,7 +422,7 @@ impl Ctx<'_> {
         let mut passed = S::default();
         let mut unstoppable = false;
         for &sq in &b.list[c][1..b.count[c] as usize] {
-            if kind_of(b.cells[sq as usize]) != PAWN {
+            if kind_of(b.cells[ix(sq)]) != PAWN {
                 continue;
             }
             let file = (sq & 7) as usize;
@@ -444,13 +451,13 @@ impl Ctx<'_> {
                     && (file == 7
                         || self.pawns.rearmost(c, file + 1) == 0
                         || self.pawns.rearmost(c, file + 1) > rr);
-                if neighbours_ahead && self.att[e][stop as usize] & P_BIT != 0 {
+                if neighbours_ahead && self.att[e][ix(stop)] & P_BIT != 0 {
                     structure += BACKWARD;
                 }
             }
-            let supported = self.att[c][sq as usize] & P_BIT != 0;
-            let phalanx = (file > 0 && b.cells[(sq - 1) as usize] & 0x3F == own_pawn)
-                || (file < 7 && b.cells[(sq + 1) as usize] & 0x3F == own_pawn);
+            let supported = self.att[c][ix(sq)] & P_BIT != 0;
+            let phalanx = (file > 0 && b.cells[ix(sq - 1)] & 0x3F == own_pawn)
+                || (file < 7 && b.cells[ix(sq + 1)] & 0x3F == own_pawn);
             if supported {
                 structure += SUPPORTED[rr as usize];
             } else if phalanx {
@@ -467,9 +474,9 @@ impl Ctx<'_> {
                 let theirs = distance(self.king[e], stop).min(5);
                 let ours = distance(self.king[c], stop).min(5);
                 bonus.eg += w * (PASSED_ENEMY_KING_DIST * theirs - PASSED_OWN_KING_DIST * ours);
-                if b.cells[stop as usize] != 0 {
+                if b.cells[ix(stop)] != 0 {
                     bonus += PASSED_BLOCKED * w;
-                } else if self.att[e][stop as usize] == 0 {
+                } else if self.att[e][ix(stop)] == 0 {
                     bonus += PASSED_FREE * w;
                 }
             }
@@ -493,7 +500,7 @@ impl Ctx<'_> {
         let mut t = step(sq, FORWARD[c]);
         let mut last = t;
         while on_board(t) {
-            if b.cells[t as usize] != 0 {
+            if b.cells[ix(t)] != 0 {
                 return false;
             }
             last = t;
@@ -512,11 +519,11 @@ impl Ctx<'_> {
         let e = 1 - c;
         let mut t = S::default();
         for &sq in &b.list[c][1..b.count[c] as usize] {
-            let a = self.att[e][sq as usize];
+            let a = self.att[e][ix(sq)];
             if a == 0 {
                 continue;
             }
-            let kind = kind_of(b.cells[sq as usize]);
+            let kind = kind_of(b.cells[ix(sq)]);
             if kind != PAWN && a & P_BIT != 0 {
                 t += THREAT_BY_PAWN[kind];
             } else if (kind == ROOK || kind == QUEEN) && a & (N_BIT | B_BIT) != 0 {
@@ -524,7 +531,7 @@ impl Ctx<'_> {
             } else if kind == QUEEN && a & R_BIT != 0 {
                 t += THREAT_BY_ROOK;
             }
-            if self.att[c][sq as usize] == 0 {
+            if self.att[c][ix(sq)] == 0 {
                 t += HANGING[kind];
             }
         }
@@ -591,20 +598,20 @@ impl Ctx<'_> {
         let mut kinds = 0u8;
         for d in KNIGHT_STEPS {
             let t = step(k, d);
-            if on_board(t) && ours[t as usize] == 0 && b.cells[t as usize] & 0x30 != e_bits {
-                kinds |= theirs[t as usize] & N_BIT;
+            if on_board(t) && ours[ix(t)] == 0 && b.cells[ix(t)] & 0x30 != e_bits {
+                kinds |= theirs[ix(t)] & N_BIT;
             }
         }
         for (i, d) in KING_STEPS.into_iter().enumerate() {
             let line = if i < 4 { R_BIT | Q_BIT } else { B_BIT | Q_BIT };
             let mut t = step(k, d);
             while on_board(t) {
-                let code = b.cells[t as usize];
+                let code = b.cells[ix(t)];
                 if code & 0x30 == e_bits {
                     break;
                 }
-                if ours[t as usize] == 0 {
-                    kinds |= theirs[t as usize] & line;
+                if ours[ix(t)] == 0 {
+                    kinds |= theirs[ix(t)] & line;
                 }
                 if code != 0 {
                     break;
@@ -646,7 +653,7 @@ impl Ctx<'_> {
         let bishop = b.list[c][1..b.count[c] as usize]
             .iter()
             .copied()
-            .find(|&sq| kind_of(b.cells[sq as usize]) == BISHOP);
+            .find(|&sq| kind_of(b.cells[ix(sq)]) == BISHOP);
         match bishop {
             Some(bsq) if bishop_and_knight => {
                 // a1/h8 are dark, a8/h1 light.
@@ -669,7 +676,7 @@ fn bishop_colour(b: &Board, c: usize) -> Option<bool> {
     b.list[c][1..b.count[c] as usize]
         .iter()
         .copied()
-        .find(|&sq| kind_of(b.cells[sq as usize]) == BISHOP)
+        .find(|&sq| kind_of(b.cells[ix(sq)]) == BISHOP)
         .map(is_light)
 }
 
@@ -771,7 +778,7 @@ mod tests {
     fn piece_square_tables_mirror_between_colours() {
         for k in 0..6 {
             for sq in (0u8..128).filter(|s| s & 0x88 == 0) {
-                assert_eq!(PST[0][k][sq as usize], PST[1][k][(sq ^ 0x70) as usize]);
+                assert_eq!(PST[0][k][ix(sq)], PST[1][k][(sq ^ 0x70) as usize]);
             }
         }
     }
