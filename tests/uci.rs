@@ -407,6 +407,50 @@ fn handshake_names_the_engine_and_declares_the_options() {
 }
 
 #[test]
+fn no_arguments_and_a_pipe_for_input_means_uci() {
+    // GUIs start engines without arguments and speak first.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn ox88");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    stdin.write_all(b"uci\nisready\nquit\n").expect("write");
+    drop(stdin);
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let lines: Vec<String> = BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .collect();
+        let _ = tx.send(lines);
+    });
+    let lines = rx
+        .recv_timeout(ANSWER)
+        .expect("ox88 answered and closed its output");
+    let deadline = Instant::now() + ANSWER;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("ox88 did not exit after quit");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(lines.contains(&"uciok".to_string()), "{lines:?}");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("readyok"),
+        "{lines:?}"
+    );
+    assert!(status.success());
+}
+
+#[test]
 fn every_limit_kind_ends_with_a_legal_bestmove() {
     let mut uci = Uci::start();
     uci.handshake();
