@@ -26,6 +26,7 @@ import dataclasses
 import logging
 import math
 import os
+import signal
 import sys
 import threading
 import time
@@ -323,6 +324,13 @@ def main() -> int:
     print(f"ox88 vs {sf_name}: {args.games} games at {args.base:g}s+{args.inc:g}s, "
           f"concurrency {args.concurrency}, openings {args.openings}", flush=True)
 
+    # Ctrl-C or SIGTERM: games in progress end at their next move, the summary still prints.
+    # (A shell starts background jobs with SIGINT ignored; installing the handler undoes that.)
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupt)
+    signal.signal(signal.SIGTERM, interrupt)
     stop = threading.Event()
     results: list[GameResult] = []
     started = time.monotonic()
