@@ -222,7 +222,7 @@ fn a_move_redraws_the_board_logs_it_and_starts_the_engine() {
     assert_eq!(
         go,
         Call::Go {
-            fen: app.game.board.to_fen(),
+            fen: app.game.board().to_fen(),
             limits: Limits::depth(5),
             report_root_moves: true,
         }
@@ -266,7 +266,7 @@ fn iteration(board: &Board, id: u64, depth: u32) -> SearchEvent {
 fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     let (mut app, _calls) = app();
     enter(&mut app, "e2e4");
-    let board = app.game.board.clone();
+    let board = app.game.board().clone();
     let id = app.search.as_ref().unwrap().id;
     app.on_engine_event(iteration(&board, id, 7));
     let (lines, _) = screen(&app, 80, 24);
@@ -319,7 +319,7 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
         ponder: None,
         book: None,
     });
-    assert_eq!(app.game.moves.len(), 1);
+    assert_eq!(app.game.ply(), 1);
     app.on_engine_event(SearchEvent::BestMove {
         id,
         best: Some(mv(&board, "e7e5")),
@@ -328,11 +328,11 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     });
     let (lines, _) = screen(&app, 80, 24);
     assert_eq!(board_rows(&lines)[3], "5              p           ");
-    let e = e_of(&app.game.board);
+    let e = e_of(app.game.board());
     assert!(
         lines
             .join("\n")
-            .contains(&format!("1... e5 (e7e5)  E {e}  engine d7 +0.29"))
+            .contains(&format!("1...e5 (e7e5)  E {e}  engine d7 +0.29"))
     );
     assert!(
         lines[23].ends_with("idle │ F1 help ") || lines[23].contains("│ idle"),
@@ -347,7 +347,7 @@ fn book_moves_are_logged_with_the_opening_name() {
     let (mut app, _) = app();
     enter(&mut app, "e2e4");
     let id = app.search.as_ref().unwrap().id;
-    let board = app.game.board.clone();
+    let board = app.game.board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
         best: Some(mv(&board, "c7c5")),
@@ -355,11 +355,11 @@ fn book_moves_are_logged_with_the_opening_name() {
         book: Some("Sicilian Defence".into()),
     });
     let (lines, _) = screen(&app, 120, 40);
-    let e = e_of(&app.game.board);
+    let e = e_of(app.game.board());
     assert!(
         lines
             .join("\n")
-            .contains(&format!("1... c5 (c7c5)  E {e}  book: Sicilian Defence"))
+            .contains(&format!("1...c5 (c7c5)  E {e}  book: Sicilian Defence"))
     );
     assert!(lines[39].contains("│ book"), "{}", lines[39]);
 }
@@ -370,7 +370,7 @@ fn an_illegal_move_keeps_the_text_and_the_board_and_says_why() {
     let (before, _) = screen(&app, 80, 24);
     enter(&mut app, "e2e5");
     let (lines, buf) = screen(&app, 80, 24);
-    assert_eq!(app.game.board, Board::startpos(), "position unchanged");
+    assert_eq!(*app.game.board(), Board::startpos(), "position unchanged");
     // The kept text still marks e2's legal targets (the suggestion, on the board).
     let pieces_only = |rows: Vec<String>| {
         rows.into_iter()
@@ -401,7 +401,7 @@ fn an_illegal_move_keeps_the_text_and_the_board_and_says_why() {
     // Editing the kept text and entering again works.
     press(&mut app, KeyCode::Backspace);
     enter(&mut app, "4");
-    assert_eq!(app.game.moves.len(), 1);
+    assert_eq!(app.game.ply(), 1);
     // Garbage is a syntax error, also kept.
     let (mut app, _) = self::app();
     enter(&mut app, "z9z9");
@@ -627,12 +627,12 @@ fn log_scrolls_and_keeps_the_whole_session() {
         for m in moves {
             enter(&mut app, m);
         }
-        if app.game.result.is_some() {
+        if app.game.result().is_some() {
             break;
         }
     }
     // Threefold repetition ends the game after two cycles (the start position thrice).
-    assert_eq!(app.game.result.as_ref().map(|r| r.score), Some("1/2-1/2"));
+    assert_eq!(app.game.result().map(|r| r.result()), Some("1/2-1/2"));
     assert!(
         app.log
             .iter()
@@ -692,7 +692,7 @@ fn commands_complete_and_run() {
     );
     press(&mut app, KeyCode::Esc);
     enter(&mut app, ":fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1");
-    assert_eq!(app.game.board.to_fen(), "8/8/8/4k3/8/8/8/4K2R w K - 0 1");
+    assert_eq!(app.game.board().to_fen(), "8/8/8/4k3/8/8/8/4K2R w K - 0 1");
     enter(&mut app, ":fen");
     assert_eq!(
         app.message.as_ref().unwrap().text,
@@ -700,7 +700,7 @@ fn commands_complete_and_run() {
     );
     enter(&mut app, ":fen not a fen");
     assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
-    assert_eq!(app.game.board.to_fen(), "8/8/8/4k3/8/8/8/4K2R w K - 0 1");
+    assert_eq!(app.game.board().to_fen(), "8/8/8/4k3/8/8/8/4K2R w K - 0 1");
     // Up recalls earlier input.
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Up);
@@ -717,7 +717,7 @@ fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
     let (mut app, calls) = app();
     enter(&mut app, "e2e4");
     let id = app.search.as_ref().unwrap().id;
-    let board = app.game.board.clone();
+    let board = app.game.board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
         best: Some(mv(&board, "e7e5")),
@@ -728,18 +728,22 @@ fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
     let id2 = app.search.as_ref().unwrap().id;
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
     // The engine was thinking on move 2: only the human's g1f3 goes; White to move again.
-    assert_eq!(app.game.moves.len(), 2);
+    assert_eq!(app.game.ply(), 2);
     assert!(calls.borrow().contains(&Call::Stop));
-    let b = app.game.board.clone();
+    let b = app.game.board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id: id2,
         best: Some(Move::NONE),
         ponder: None,
         book: None,
     });
-    assert_eq!(app.game.board, b, "the stopped search's answer is dropped");
+    assert_eq!(
+        *app.game.board(),
+        b,
+        "the stopped search's answer is dropped"
+    );
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
-    assert_eq!(app.game.moves.len(), 0, "e5 and e4 taken back together");
+    assert_eq!(app.game.ply(), 0, "e5 and e4 taken back together");
     let (lines, _) = screen(&app, 80, 24);
     assert_eq!(board_rows(&lines)[6], "2  P  P  P  P  P  P  P  P  ");
 }
@@ -776,7 +780,7 @@ fn mono_theme_and_sixteen_colours_render() {
 fn print_screens() {
     let (mut app, _) = app_with(Options::default(), "default", ColorDepth::TrueColor);
     enter(&mut app, "e2e4");
-    let board = app.game.board.clone();
+    let board = app.game.board().clone();
     let id = app.search.as_ref().unwrap().id;
     app.on_engine_event(iteration(&board, id, 7));
     for (w, h) in [(80, 24), (120, 40)] {

@@ -4,15 +4,15 @@
 //!
 //! How a move travels (ARCHITECTURE.md): Enter parses the text against the position; an
 //! error leaves the game and the text untouched and says why on the status line; a legal
-//! move is played, logged with its static E, and if the engine is to move it gets a copy of
-//! the position and answers later through `on_engine_event`, tagged with the id `go`
-//! returned. Events of an id we no longer wait for are dropped.
+//! move is played on the `Game`, logged with its static E and saved; if the engine is to
+//! move it gets a copy of the position and answers later through `on_engine_event`, tagged
+//! with the id `go` returned. Events of an id we no longer wait for are dropped.
 
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
@@ -24,8 +24,10 @@ use crate::engine::book::Book;
 use crate::engine::eval::{self, EvalConfig, EvalMode};
 use crate::engine::order::{self, History, OrderContext, Scheme, ScoredMove};
 use crate::engine::{
-    Board, Color, Engine, IterationInfo, Limits, Move, Score, SearchEvent, SearchOptions,
+    Board, Color, Engine, IterationInfo, Limits, Move, Score, SearchEvent, SearchOptions, Square,
 };
+use crate::game::autosave::{self, Autosave};
+use crate::game::{Clock, EngineNote, Game, GameEnd, GameError, TimeControl};
 
 /// What the app needs from an engine. `Engine` is the real one; tests use a recorder and
 /// feed events by hand, so no test depends on a search's timing.
@@ -95,6 +97,8 @@ pub struct LogLine {
 pub enum MessageKind {
     Info,
     Error,
+    /// A question waiting for an answer (the resume prompt).
+    Question,
 }
 
 /// The last message, shown on the status line until the next one.
@@ -104,12 +108,11 @@ pub struct Message {
     pub text: String,
 }
 
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameResult {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub score: &'static str,
-    pub reason: String,
+/// A question that takes the keyboard until answered.
+#[derive(Clone, Debug)]
+pub enum Prompt {
+    /// An unfinished game was found in the data directory: resume it (y) or set it aside (n).
+    Resume(Box<Game>),
 }
 
 /// Why the engine is searching and what to do with its answer.
@@ -129,9 +132,8 @@ pub struct RunningSearch {
     /// Analysis (infinite) rather than a search for a move.
     pub analysis: bool,
     on_best: OnBest,
-    /// The game's ply count when the search started: a best move for another position is
-    /// never played.
-    ply: usize,
+    /// The searched position's hash: a best move for another position is never played.
+    hash: u64,
     /// The deepest finished iteration so far.
     pub last: Option<IterationInfo>,
     /// (depth, move, number) of the root move being searched.
@@ -145,104 +147,6 @@ pub enum EngineState {
     Thinking,
     /// The last engine move came from the book (named opening).
     Book(String),
-}
-
-/// The position and moves of the game. (Interim until `game::Game` carries history, SAN,
-/// clocks and PGN.)
-#[derive(Clone, Debug)]
-pub struct GameState {
-    /// The position the game started from.
-    pub start: Board,
-    /// The current position, with the game's moves in its history.
-    pub board: Board,
-    pub moves: Vec<Move>,
-    /// SAN of each move, as played.
-    pub san: Vec<String>,
-    /// Taken-back moves, newest last.
-    redo: Vec<Move>,
-    pub result: Option<GameResult>,
-}
-
-impl GameState {
-    pub fn new(start: Board) -> GameState {
-        let mut start = start;
-        start.clear_history();
-        let mut g = GameState {
-            board: start.clone(),
-            start,
-            moves: Vec::new(),
-            san: Vec::new(),
-            redo: Vec::new(),
-            result: None,
-        };
-        g.result = g.detect_result();
-        g
-    }
-
-    /// Plays a legal move (the caller got it from the move generator or the parser).
-    pub fn play(&mut self, m: Move) {
-        let san = self.board.san(m);
-        self.board.make(m);
-        self.moves.push(m);
-        self.san.push(san);
-        self.result = self.detect_result();
-    }
-
-    pub fn undo(&mut self) -> Option<Move> {
-        let m = self.moves.pop()?;
-        self.san.pop();
-        self.board.unmake();
-        self.redo.push(m);
-        self.result = None;
-        Some(m)
-    }
-
-    pub fn redo(&mut self) -> Option<Move> {
-        let m = self.redo.pop()?;
-        if !self.board.legal_moves().contains(m) {
-            self.redo.clear();
-            return None;
-        }
-        let keep = std::mem::take(&mut self.redo);
-        self.play(m);
-        self.redo = keep;
-        Some(m)
-    }
-
-    /// The rules' verdict on the current position (FIDE 5.2, 9.2, 9.3).
-    fn detect_result(&self) -> Option<GameResult> {
-        let b = &self.board;
-        let side = b.side_to_move();
-        if !b.has_legal_move() {
-            return Some(if b.in_check() {
-                GameResult {
-                    score: if side == Color::White { "0-1" } else { "1-0" },
-                    reason: format!("{} mates", side.flip().name()),
-                }
-            } else {
-                GameResult {
-                    score: "1/2-1/2",
-                    reason: "stalemate".into(),
-                }
-            });
-        }
-        let draw = |reason: &str| {
-            Some(GameResult {
-                score: "1/2-1/2",
-                reason: reason.to_string(),
-            })
-        };
-        if b.insufficient_material() {
-            return draw("insufficient material");
-        }
-        if b.halfmove_clock() >= 100 {
-            return draw("fifty-move rule");
-        }
-        if b.repetitions() >= 2 {
-            return draw("threefold repetition");
-        }
-        None
-    }
 }
 
 /// What the sort pane shows: the moves of one position in generator order and sorted.
@@ -264,14 +168,19 @@ pub struct SortView {
     pub sorted: Vec<ScoredMove>,
     /// The move the search chose here (the PV move at this step).
     pub best: Option<Move>,
-    /// The shown position's side to move and move number, for SAN-free labels.
+    /// The shown position's move number and side to move: `12... Black`.
     pub ply_label: String,
 }
 
 /// The whole application state.
 pub struct App {
     pub engine: Box<dyn EngineControl>,
-    pub game: GameState,
+    pub game: Game,
+    /// The chess clock, when a time control is set.
+    pub clock: Option<Clock>,
+    /// Where the game is kept after every move (`None`: not kept, as in tests).
+    pub autosave: Option<Autosave>,
+    pub prompt: Option<Prompt>,
     pub mode: Mode,
     pub depth: u32,
     pub eval: EvalConfig,
@@ -312,10 +221,12 @@ pub struct App {
     pub sort_view_rows: Cell<usize>,
     pub sort_max_scroll: Cell<usize>,
     pub help_max_scroll: Cell<usize>,
-    clock: fn() -> String,
+    /// The last autosave error, so a full disk is reported once, not after every move.
+    autosave_error: Option<String>,
+    wall_clock: fn() -> String,
 }
 
-fn wall_clock() -> String {
+fn local_time() -> String {
     chrono::Local::now().format("%H:%M:%S").to_string()
 }
 
@@ -343,6 +254,11 @@ pub fn e_text(centipawns: i32) -> String {
     Score::Cp(centipawns).to_string()
 }
 
+/// The deepest search the depth setting allows.
+pub const MAX_DEPTH: u32 = 60;
+/// The redraw period while the engine thinks (20 frames per second).
+pub const FRAME: Duration = Duration::from_millis(50);
+
 impl App {
     pub fn new(
         opts: &Options,
@@ -353,7 +269,10 @@ impl App {
         let ascii = opts.ascii || theme.pieces == PieceStyle::Ascii;
         let mut app = App {
             engine,
-            game: GameState::new(Board::startpos()),
+            game: Game::new(),
+            clock: None,
+            autosave: None,
+            prompt: None,
             mode: opts.mode,
             depth: opts.depth.clamp(1, MAX_DEPTH),
             eval: EvalConfig {
@@ -392,7 +311,8 @@ impl App {
             sort_view_rows: Cell::new(10),
             sort_max_scroll: Cell::new(usize::MAX),
             help_max_scroll: Cell::new(usize::MAX),
-            clock: wall_clock,
+            autosave_error: None,
+            wall_clock: local_time,
         };
         app.log(
             LogKind::Info,
@@ -402,21 +322,27 @@ impl App {
             ),
         );
         if let Some(fen) = &opts.fen {
-            match Board::from_fen(fen) {
-                Ok(b) => {
-                    app.game = GameState::new(b);
+            match Game::from_fen(fen) {
+                Ok(g) => {
+                    app.game = g;
                     app.log(LogKind::Info, format!("position {fen}"));
                 }
                 Err(e) => app.error(format!("--fen: {e}; starting from the initial position")),
+            }
+        }
+        if let Some(tc) = &opts.tc {
+            match tc.parse::<TimeControl>() {
+                Ok(tc) => app.set_time_control(Some(tc)),
+                Err(e) => app.error(format!("--tc: {e}")),
             }
         }
         app.position_changed();
         app
     }
 
-    /// Replaces the wall clock (tests use a fixed one so log lines compare exactly).
+    /// Replaces the wall clock of the log (tests use a fixed one so lines compare exactly).
     pub fn set_clock(&mut self, clock: fn() -> String) {
-        self.clock = clock;
+        self.wall_clock = clock;
         for l in &mut self.log {
             l.stamp = clock();
         }
@@ -426,7 +352,7 @@ impl App {
 
     pub fn log(&mut self, kind: LogKind, text: impl Into<String>) {
         self.log.push(LogLine {
-            stamp: (self.clock)(),
+            stamp: (self.wall_clock)(),
             kind,
             text: text.into(),
         });
@@ -450,7 +376,15 @@ impl App {
         });
     }
 
-    // ---- who moves -----------------------------------------------------------------------
+    // ---- the game ------------------------------------------------------------------------
+
+    pub fn board(&self) -> &Board {
+        self.game.board()
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.game.board().side_to_move()
+    }
 
     /// Does the engine play `side` in the current mode?
     pub fn engine_plays(&self, side: Color) -> bool {
@@ -462,9 +396,109 @@ impl App {
         }
     }
 
-    pub fn side_to_move(&self) -> Color {
-        self.game.board.side_to_move()
+    /// Writes the game to the data directory (after every change, so a dropped connection
+    /// or a kill loses nothing already shown). Failures are reported once per cause.
+    fn save(&mut self) {
+        let Some(store) = &self.autosave else {
+            return;
+        };
+        match store.save(&self.game) {
+            Ok(_) => self.autosave_error = None,
+            Err(e) => {
+                let text = format!("autosave: {e}");
+                if self.autosave_error.as_deref() != Some(text.as_str()) {
+                    self.log(LogKind::Error, text.clone());
+                    self.error(text.clone());
+                    self.autosave_error = Some(text);
+                }
+            }
+        }
     }
+
+    /// Sets (or with `None` removes) the time control; both clocks start full.
+    pub fn set_time_control(&mut self, tc: Option<TimeControl>) {
+        self.game.time_control = tc;
+        self.clock = tc.map(Clock::new);
+    }
+
+    /// Makes `game` the current game (loaded, resumed): the engine forgets the old one, the
+    /// clocks are set from the game's last `[%clk]` readings.
+    pub fn set_game(&mut self, game: Game, how: &str) {
+        self.cancel_search();
+        self.engine.new_game();
+        self.paused = false;
+        self.game = game;
+        self.clock = self.game.time_control.map(Clock::new);
+        if let Some(clock) = &mut self.clock {
+            // The last [%clk] reading of each side is its time left.
+            for i in 0..self.game.ply() {
+                if let Some(left) = self.game.moves()[i].clock {
+                    clock.set_remaining(self.game.move_number(i).0, left);
+                }
+            }
+        }
+        let n = self.game.ply();
+        self.log(
+            LogKind::Info,
+            format!("{how}: {n} moves, {}", self.game.fen()),
+        );
+        self.info(format!("{how} ({n} moves)"));
+        self.engine_state = EngineState::Idle;
+        self.position_changed();
+        self.save();
+    }
+
+    /// Offers an unfinished game for resuming: the next key answers (y/n).
+    pub fn offer_resume(&mut self, game: Game) {
+        let n = game.len();
+        let date = game.tags.date.clone();
+        self.message = Some(Message {
+            kind: MessageKind::Question,
+            text: format!(
+                "An unfinished game ({n} moves, {date}) was saved. Resume it? y: resume, n: keep it aside and start anew"
+            ),
+        });
+        self.prompt = Some(Prompt::Resume(Box::new(game)));
+        // Nothing may move (and be saved over the unfinished game) before the answer.
+        self.cancel_search();
+    }
+
+    fn answer_prompt(&mut self, key: KeyEvent) {
+        let Some(Prompt::Resume(game)) = self.prompt.take() else {
+            return;
+        };
+        match key.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => self.set_game(*game, "resumed"),
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => {
+                self.message = None;
+                let aside = self.autosave.as_ref().map(Autosave::set_aside);
+                match aside {
+                    Some(Ok(Some(path))) => {
+                        self.info(format!("the unfinished game is kept in {}", path.display()))
+                    }
+                    Some(Err(e)) => self.error(format!("autosave: {e}")),
+                    _ => {}
+                }
+                self.position_changed();
+            }
+            _ => self.prompt = Some(Prompt::Resume(game)),
+        }
+    }
+
+    /// Announces a result in the log and on the status line and stops everything.
+    fn announce(&mut self, end: GameEnd) {
+        self.log(
+            LogKind::Result,
+            format!("{} {}", end.result(), end.reason()),
+        );
+        self.info(format!("game over: {} {}", end.result(), end.reason()));
+        self.cancel_search();
+        if let Some(c) = &mut self.clock {
+            c.stop(Instant::now());
+        }
+    }
+
+    // ---- the engine ----------------------------------------------------------------------
 
     fn search_options(&self) -> SearchOptions {
         SearchOptions {
@@ -476,16 +510,20 @@ impl App {
     }
 
     /// Starts a search of the current position. `analysis`: think without end and play
-    /// nothing; otherwise search to the depth setting and play the answer.
+    /// nothing; otherwise search to the depth setting (and within the clock) and play.
     fn start_search(&mut self, analysis: bool) {
         self.next_engine_start = None;
-        let limits = if analysis {
+        let mut limits = if analysis {
             Limits::infinite()
         } else {
             Limits::depth(self.depth)
         };
+        if !analysis && let Some(clock) = &self.clock {
+            // The engine manages its own time from the clocks, like a UCI engine.
+            clock.fill_limits(&mut limits, self.side_to_move(), Instant::now());
+        }
         let options = self.search_options();
-        let id = self.engine.go(&self.game.board, limits, &options);
+        let id = self.engine.go(self.game.board(), limits, &options);
         self.search = Some(RunningSearch {
             id,
             started: Instant::now(),
@@ -495,7 +533,7 @@ impl App {
             } else {
                 OnBest::Play
             },
-            ply: self.game.moves.len(),
+            hash: self.game.board().hash(),
             last: None,
             current: None,
         });
@@ -513,22 +551,32 @@ impl App {
         }
     }
 
-    /// After any change of position: refresh the opening name and the sort pane, announce a
-    /// result, and set the engine going if it is its turn.
+    /// After any change of position: refresh the opening name and the sort pane, run the
+    /// clock, and set the engine going if it is its turn.
     fn position_changed(&mut self) {
-        self.opening = self.book.opening_name(&self.game.board);
+        self.opening = self.book.opening_name(self.game.board());
         self.reset_sort_view();
-        if self.game.result.is_some() {
-            self.cancel_search();
+        if self.prompt.is_some() {
             return;
+        }
+        if self.game.is_over() {
+            self.cancel_search();
+            if let Some(c) = &mut self.clock {
+                c.stop(Instant::now());
+            }
+            return;
+        }
+        let side = self.side_to_move();
+        if let Some(c) = &mut self.clock
+            && c.running() != Some(side)
+            && c.flag(Instant::now()).is_none()
+        {
+            c.start(side, Instant::now());
         }
         if self.mode == Mode::Analysis {
             self.start_search(true);
-        } else if self.engine_plays(self.side_to_move()) && !self.paused {
-            if self.mode == Mode::EngineEngine
-                && !self.delay.is_zero()
-                && !self.game.moves.is_empty()
-            {
+        } else if self.engine_plays(side) && !self.paused {
+            if self.mode == Mode::EngineEngine && !self.delay.is_zero() && self.game.ply() > 0 {
                 self.cancel_search();
                 self.next_engine_start = Some(Instant::now() + self.delay);
             } else {
@@ -539,25 +587,46 @@ impl App {
         }
     }
 
-    /// Plays a legal move and logs it. `engine`: the iteration that chose it and the book
-    /// name, for the log.
+    /// Plays a legal move, charges the clock, logs the move with the static E of the new
+    /// position, saves, and announces a result. `by_engine`: the iteration that chose it
+    /// and the book's opening name.
     fn play_move(&mut self, m: Move, by_engine: Option<(Option<IterationInfo>, Option<String>)>) {
-        let before = self.game.board.clone();
-        let number = before.fullmove_number();
-        let dots = if before.side_to_move() == Color::White {
-            "."
-        } else {
-            "..."
+        let now = Instant::now();
+        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flag(now)) {
+            self.flag_fell(loser);
+            return;
+        }
+        let note = match &by_engine {
+            Some((Some(info), None)) => Some(EngineNote {
+                score: info.score_white,
+                depth: info.depth,
+            }),
+            _ => None,
         };
-        self.game.play(m);
-        let san = self
+        let played = match note {
+            Some(n) => self.game.play_engine(m, n),
+            None => self.game.play(m),
+        };
+        if let Err(e) = played {
+            self.error(e.to_string());
+            return;
+        }
+        let mover = self.side_to_move().flip();
+        if let Some(c) = &mut self.clock {
+            if let Some(loser) = c.switch(now) {
+                self.flag_fell(loser);
+            } else {
+                let left = c.remaining(mover, now);
+                self.game.set_last_clock(left);
+            }
+        }
+        let index = self.game.ply() - 1;
+        let numbered = self
             .game
-            .san
-            .last()
-            .cloned()
+            .numbered_san(index)
             .unwrap_or_else(|| m.to_string());
-        let e = eval::evaluate_white(&self.game.board, &self.eval);
-        let mut text = format!("{number}{dots} {san} ({m})  E {}", e_text(e));
+        let e = eval::evaluate_white(self.game.board(), &self.eval);
+        let mut text = format!("{numbered} ({m})  E {}", e_text(e));
         match by_engine {
             Some((_, Some(book))) => {
                 text.push_str(&format!("  book: {book}"));
@@ -571,14 +640,23 @@ impl App {
             None => {}
         }
         self.log(LogKind::Move, text);
-        if let Some(r) = self.game.result.clone() {
-            self.log(LogKind::Result, format!("{} {}", r.score, r.reason));
-            self.info(format!("game over: {} {}", r.score, r.reason));
+        self.save();
+        if let Some(end) = self.game.result() {
+            self.announce(end);
         }
         self.position_changed();
     }
 
-    // ---- engine events -------------------------------------------------------------------
+    fn flag_fell(&mut self, loser: Color) {
+        match self.game.flag_fall(loser) {
+            Ok(end) => {
+                self.announce(end);
+                self.save();
+            }
+            Err(GameError::Over(_)) => {}
+            Err(e) => self.error(e.to_string()),
+        }
+    }
 
     /// An event from the search thread. Events of searches we no longer wait for are
     /// dropped here, so a takeback or a new game never sees an old search's move.
@@ -617,10 +695,10 @@ impl App {
                     return;
                 };
                 self.engine_state = EngineState::Idle;
-                let fresh = search.ply == self.game.moves.len();
+                let fresh = search.hash == self.game.board().hash();
                 match (search.on_best, best) {
                     (OnBest::Play, Some(m))
-                        if fresh && self.game.board.legal_moves().contains(m) =>
+                        if fresh && self.game.board().legal_moves().contains(m) =>
                     {
                         self.play_move(m, Some((search.last, book)));
                     }
@@ -632,38 +710,47 @@ impl App {
         }
     }
 
-    /// Timers: the engine-vs-engine delay. Returns whether anything changed.
+    /// Timers: the engine-vs-engine delay and the clocks. Returns whether anything changed.
     pub fn on_tick(&mut self, now: Instant) -> bool {
+        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flag(now))
+            && !self.game.is_over()
+        {
+            self.flag_fell(loser);
+            return true;
+        }
         if let Some(t) = self.next_engine_start
             && now >= t
         {
             self.next_engine_start = None;
-            if self.game.result.is_none() && self.engine_plays(self.side_to_move()) && !self.paused
-            {
+            if !self.game.is_over() && self.engine_plays(self.side_to_move()) && !self.paused {
                 self.start_search(false);
             }
             return true;
         }
-        // While thinking the status shows a running time.
-        self.search.is_some()
+        self.search.is_some() || self.clock.as_ref().is_some_and(|c| c.running().is_some())
     }
 
     /// When the event loop should wake up even if nothing arrives: 50 ms ticks while the
-    /// engine thinks (20 frames a second), the engine-vs-engine delay, else never (idle
-    /// costs no CPU).
+    /// engine thinks (20 frames a second), 100 ms while a clock runs, the engine-vs-engine
+    /// delay; else never (idle costs no CPU).
     pub fn next_wakeup(&self, now: Instant) -> Option<Instant> {
-        let tick = self.search.as_ref().map(|_| now + FRAME);
-        match (tick, self.next_engine_start) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let thinking = self.search.as_ref().map(|_| now + FRAME);
+        let clock = self
+            .clock
+            .as_ref()
+            .and_then(Clock::running)
+            .map(|_| now + Duration::from_millis(100));
+        [thinking, clock, self.next_engine_start]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     // ---- the sort pane -------------------------------------------------------------------
 
     fn reset_sort_view(&mut self) {
         self.sort = SortView {
-            root: self.game.board.clone(),
+            root: self.game.board().clone(),
             ..SortView::default()
         };
         self.sort_scroll = 0;
@@ -676,11 +763,7 @@ impl App {
         self.sort.first_move_cutoff = Some(info.first_move_cutoff);
         self.sort.branching = Some(info.branching);
         self.sort.step = self.sort.step.min(self.sort.pv.len());
-        let root_moves = if info.root_moves.is_empty() {
-            None
-        } else {
-            Some(info.root_moves.clone())
-        };
+        let root_moves = Some(info.root_moves.clone()).filter(|r| !r.is_empty());
         self.fill_sort_lists(root_moves);
     }
 
@@ -761,21 +844,22 @@ impl App {
     }
 
     /// The squares to highlight for a partly typed coordinate move: the from square and its
-    /// legal targets (`e2` → e2, e3, e4).
-    pub fn typed_squares(&self) -> Option<(crate::engine::Square, Vec<crate::engine::Square>)> {
+    /// legal targets (`e2` → e2, e3, e4; `e2e4` → e2, e4).
+    pub fn typed_squares(&self) -> Option<(Square, Vec<Square>)> {
         let text = self.input.value().trim();
         if text.starts_with(':') || text.len() < 2 {
             return None;
         }
-        let from: crate::engine::Square = text.get(..2)?.to_ascii_lowercase().parse().ok()?;
-        let piece = self.game.board.piece_at(from)?;
-        if piece.color() != self.side_to_move() {
+        let from: Square = text.get(..2)?.to_ascii_lowercase().parse().ok()?;
+        let board = self.game.board();
+        let piece = board.piece_at(from)?;
+        if piece.color() != board.side_to_move() {
             return None;
         }
-        let mut targets = self.game.board.legal_targets(from);
+        let mut targets = board.legal_targets(from);
         if let Some(to) = text
             .get(2..4)
-            .and_then(|t| t.to_ascii_lowercase().parse::<crate::engine::Square>().ok())
+            .and_then(|t| t.to_ascii_lowercase().parse::<Square>().ok())
             && targets.contains(&to)
         {
             targets = vec![to];
@@ -786,6 +870,17 @@ impl App {
     // ---- keys ----------------------------------------------------------------------------
 
     pub fn handle_key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if key.code == KeyCode::Char('c') && key.modifiers == KeyModifiers::CONTROL {
+            self.quit = true;
+            return;
+        }
+        if self.prompt.is_some() {
+            self.answer_prompt(key);
+            return;
+        }
         if self.help_visible {
             self.help_key(key);
             return;
@@ -798,19 +893,12 @@ impl App {
     }
 
     fn help_key(&mut self, key: KeyEvent) {
-        if key.kind == crossterm::event::KeyEventKind::Release {
-            return;
-        }
-        match (key.code, key.modifiers) {
-            (KeyCode::Char('c'), KeyModifiers::CONTROL) => self.quit = true,
-            (KeyCode::Up, _) => self.help_scroll = self.help_scroll.saturating_sub(1),
-            (KeyCode::Down, _) => {
-                self.help_scroll = (self.help_scroll + 1).min(self.help_max_scroll.get())
-            }
-            (KeyCode::PageUp, _) => self.help_scroll = self.help_scroll.saturating_sub(10),
-            (KeyCode::PageDown, _) => {
-                self.help_scroll = (self.help_scroll + 10).min(self.help_max_scroll.get())
-            }
+        let max = self.help_max_scroll.get();
+        match key.code {
+            KeyCode::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
+            KeyCode::Down => self.help_scroll = (self.help_scroll + 1).min(max),
+            KeyCode::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
+            KeyCode::PageDown => self.help_scroll = (self.help_scroll + 10).min(max),
             _ => self.help_visible = false,
         }
     }
@@ -818,20 +906,11 @@ impl App {
     /// Keys the table does not claim edit the input line (and bring the focus back to it).
     fn type_key(&mut self, key: KeyEvent) {
         if self.focus != Pane::Input {
-            let scroll = match key.code {
-                KeyCode::Home => Some(true),
-                KeyCode::End => Some(false),
-                _ => None,
-            };
-            if let Some(top) = scroll {
-                self.scroll_to(top);
-                return;
-            }
-            if !matches!(
-                key.code,
-                KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete
-            ) {
-                return;
+            match key.code {
+                KeyCode::Home => return self.scroll_to(true),
+                KeyCode::End => return self.scroll_to(false),
+                KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete => {}
+                _ => return,
             }
             self.focus = Pane::Input;
         }
@@ -840,8 +919,12 @@ impl App {
         }
     }
 
-    /// Pasted text goes into the input line as typed (newlines end it: no accidental moves).
+    /// Pasted text goes into the input line as typed (only its first line: a paste never
+    /// plays a move by itself).
     pub fn handle_paste(&mut self, text: &str) {
+        if self.prompt.is_some() {
+            return;
+        }
         let line = text.lines().next().unwrap_or("");
         for c in line.chars().filter(|c| !c.is_control()) {
             self.input.handle(tui_input::InputRequest::InsertChar(c));
@@ -919,20 +1002,20 @@ impl App {
     fn scroll(&mut self, by: usize, up: bool) {
         match self.focus {
             Pane::Sort => {
+                let max = self.sort_max_scroll.get();
                 self.sort_scroll = if up {
                     self.sort_scroll.saturating_sub(by)
                 } else {
-                    (self.sort_scroll + by).min(self.sort_max_scroll.get())
+                    (self.sort_scroll + by).min(max)
                 }
             }
             _ => {
+                let max = self.log_max_scroll.get();
+                let at = self.log_scroll.min(max);
                 self.log_scroll = if up {
-                    (self.log_scroll.min(self.log_max_scroll.get()) + by)
-                        .min(self.log_max_scroll.get())
+                    (at + by).min(max)
                 } else {
-                    self.log_scroll
-                        .min(self.log_max_scroll.get())
-                        .saturating_sub(by)
+                    at.saturating_sub(by)
                 }
             }
         }
@@ -940,7 +1023,9 @@ impl App {
 
     fn scroll_to(&mut self, top: bool) {
         match self.focus {
-            Pane::Sort => self.sort_scroll = if top { 0 } else { self.sort_max_scroll.get() },
+            Pane::Sort => {
+                self.sort_scroll = if top { 0 } else { self.sort_max_scroll.get() };
+            }
             _ => self.log_scroll = if top { self.log_max_scroll.get() } else { 0 },
         }
     }
@@ -996,8 +1081,11 @@ impl App {
     }
 
     fn engine_move_now(&mut self) {
-        if self.game.result.is_some() {
-            self.error("the game is over (Ctrl+N: new game, Ctrl+Z: take back)");
+        if let Some(end) = self.game.result() {
+            self.error(format!(
+                "the game is over ({}): Ctrl+N for a new one, Ctrl+Z to take back",
+                end.result()
+            ));
             return;
         }
         self.paused = false;
@@ -1009,18 +1097,15 @@ impl App {
             return;
         }
         let side = self.side_to_move();
-        match self.mode {
-            Mode::HumanWhite | Mode::HumanBlack if !self.engine_plays(side) => {
-                // The engine takes over the side to move: the human plays the other colour.
-                self.mode = if side == Color::White {
-                    Mode::HumanBlack
-                } else {
-                    Mode::HumanWhite
-                };
-                self.flipped = self.mode == Mode::HumanBlack;
-                self.info(format!("you now play {}", side.flip().name()));
-            }
-            _ => {}
+        if matches!(self.mode, Mode::HumanWhite | Mode::HumanBlack) && !self.engine_plays(side) {
+            // The engine takes over the side to move: the human plays the other colour.
+            self.mode = if side == Color::White {
+                Mode::HumanBlack
+            } else {
+                Mode::HumanWhite
+            };
+            self.flipped = self.mode == Mode::HumanBlack;
+            self.info(format!("you now play {}", side.flip().name()));
         }
         self.start_search(false);
     }
@@ -1044,67 +1129,75 @@ impl App {
         self.cancel_search();
         self.engine.new_game();
         self.paused = false;
-        let fen = start.as_ref().map(|b| b.to_fen());
-        self.game = GameState::new(start.unwrap_or_else(Board::startpos));
+        let fen = start.as_ref().map(Board::to_fen);
+        let tc = self.game.time_control;
+        self.game = start.map_or_else(Game::new, Game::from_board);
+        self.set_time_control(tc);
         self.engine_state = EngineState::Idle;
         match fen {
             Some(f) => self.log(LogKind::Info, format!("new game from {f}")),
             None => self.log(LogKind::Info, "new game"),
         }
         self.info(format!("new game: {}", self.mode.describe()));
+        // Saving the empty game sets an unfinished earlier one aside (nothing is lost).
+        self.save();
         self.position_changed();
     }
 
     fn undo(&mut self) {
         self.cancel_search();
-        if self.game.moves.is_empty() {
+        if self.game.ply() == 0 {
             self.error("nothing to take back");
             return;
         }
         let mut taken = vec![];
-        if let Some(m) = self.game.undo() {
-            taken.push(m);
-        }
+        taken.extend(self.game.undo());
         // Against the engine, take back its reply too, so it is the human's turn again.
         if matches!(self.mode, Mode::HumanWhite | Mode::HumanBlack)
             && self.engine_plays(self.side_to_move())
-            && let Some(m) = self.game.undo()
         {
-            taken.push(m);
+            taken.extend(self.game.undo());
         }
         let list = taken
             .iter()
             .rev()
-            .map(|m| m.to_string())
+            .map(Move::to_string)
             .collect::<Vec<_>>()
             .join(" ");
         self.log(LogKind::Info, format!("took back {list}"));
-        self.info(format!("took back {list}"));
+        self.info(format!("took back {list} (Ctrl+Y replays)"));
         self.engine_state = EngineState::Idle;
         if self.mode == Mode::EngineEngine {
             self.paused = true;
         }
+        self.save();
         self.position_changed();
     }
 
     fn redo(&mut self) {
         self.cancel_search();
-        match self.game.redo() {
-            Some(m) => {
-                let san = self.game.san.last().cloned().unwrap_or_default();
-                self.log(LogKind::Info, format!("replayed {san} ({m})"));
-                self.info(format!("replayed {san}"));
-                if matches!(self.mode, Mode::HumanWhite | Mode::HumanBlack)
-                    && self.engine_plays(self.side_to_move())
-                    && self.game.redo().is_some()
-                {
-                    let san = self.game.san.last().cloned().unwrap_or_default();
-                    self.log(LogKind::Info, format!("replayed {san}"));
-                }
-                self.position_changed();
-            }
-            None => self.error("nothing to replay"),
+        let Some(m) = self.game.redo() else {
+            self.error("nothing to replay");
+            return;
+        };
+        let mut replayed = vec![m];
+        if matches!(self.mode, Mode::HumanWhite | Mode::HumanBlack)
+            && self.engine_plays(self.side_to_move())
+        {
+            replayed.extend(self.game.redo());
         }
+        let list = replayed
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.log(LogKind::Info, format!("replayed {list}"));
+        self.info(format!("replayed {list}"));
+        self.save();
+        if let Some(end) = self.game.result() {
+            self.announce(end);
+        }
+        self.position_changed();
     }
 
     // ---- the input line --------------------------------------------------------------------
@@ -1130,10 +1223,11 @@ impl App {
 
     /// A move typed by the user. Errors leave everything as it was (the text stays).
     fn enter_move(&mut self, text: &str) -> bool {
-        if let Some(r) = &self.game.result {
+        if let Some(end) = self.game.result() {
             self.error(format!(
                 "the game is over ({} {}): Ctrl+N for a new one",
-                r.score, r.reason
+                end.result(),
+                end.reason()
             ));
             return false;
         }
@@ -1141,7 +1235,7 @@ impl App {
             self.error("the engine is thinking: Ctrl+G makes it move now, Esc stops it");
             return false;
         }
-        match self.game.board.parse_move(text) {
+        match self.game.board().parse_move(text) {
             Ok(m) => {
                 self.message = None;
                 self.play_move(m, None);
@@ -1163,165 +1257,218 @@ impl App {
                 return false;
             }
         };
+        debug_assert!(COMMANDS.iter().any(|c| c.name == cmd.name));
         let arg = cmd.arg.as_str();
-        match cmd.name {
-            "new" => self.new_game(None),
-            "undo" => self.undo(),
-            "redo" => self.redo(),
-            "flip" => self.act(Action::Flip),
-            "go" => self.engine_move_now(),
-            "stop" => self.stop_engine(),
-            "help" => self.act(Action::Help),
-            "quit" => self.quit = true,
-            "fen" if arg.is_empty() => {
-                let fen = self.game.board.to_fen();
-                self.log(LogKind::Info, format!("FEN {fen}"));
-                self.info(fen);
+        let result: Result<(), String> = match cmd.name {
+            "new" => {
+                self.new_game(None);
+                Ok(())
             }
-            "fen" => match Board::from_fen(arg) {
-                Ok(b) => self.new_game(Some(b)),
-                Err(e) => {
-                    self.error(format!("FEN: {e}"));
-                    return false;
-                }
-            },
+            "undo" => {
+                self.undo();
+                Ok(())
+            }
+            "redo" => {
+                self.redo();
+                Ok(())
+            }
+            "flip" => {
+                self.act(Action::Flip);
+                Ok(())
+            }
+            "go" => {
+                self.engine_move_now();
+                Ok(())
+            }
+            "stop" => {
+                self.stop_engine();
+                Ok(())
+            }
+            "help" => {
+                self.act(Action::Help);
+                Ok(())
+            }
+            "quit" => {
+                self.quit = true;
+                Ok(())
+            }
+            "fen" => self.fen_command(arg),
             "depth" => match arg.parse::<u32>() {
-                Ok(d) if (1..=MAX_DEPTH).contains(&d) => self.set_depth(d),
-                _ => {
-                    self.error(format!(":depth needs a number from 1 to {MAX_DEPTH}"));
-                    return false;
+                Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
+                    self.set_depth(d);
+                    Ok(())
                 }
+                _ => Err(format!(":depth needs a number from 1 to {MAX_DEPTH}")),
             },
-            "eval" => match arg.parse::<EvalMode>() {
-                Ok(m) => {
-                    self.eval.mode = m;
-                    let e = eval::evaluate_white(&self.game.board, &self.eval);
-                    self.info(format!("eval {m}: E {} here", e_text(e)));
+            "eval" => arg.parse::<EvalMode>().map(|m| {
+                self.eval.mode = m;
+                let e = eval::evaluate_white(self.game.board(), &self.eval);
+                self.info(format!("eval {m}: E {} here", e_text(e)));
+            }),
+            "order" => arg.parse::<Scheme>().map(|s| {
+                self.scheme = s;
+                self.info(format!("move ordering: {s}"));
+                self.reset_sort_view();
+            }),
+            "mode" => arg.parse::<Mode>().map(|m| {
+                self.mode = m;
+                self.paused = false;
+                if matches!(m, Mode::HumanWhite | Mode::HumanBlack) {
+                    self.flipped = m == Mode::HumanBlack;
                 }
-                Err(e) => {
-                    self.error(e);
-                    return false;
-                }
-            },
-            "order" => match arg.parse::<Scheme>() {
-                Ok(s) => {
-                    self.scheme = s;
-                    self.info(format!("move ordering: {s}"));
-                    self.reset_sort_view();
-                }
-                Err(e) => {
-                    self.error(e);
-                    return false;
-                }
-            },
-            "mode" => match arg.parse::<Mode>() {
-                Ok(m) => {
-                    self.mode = m;
-                    self.paused = false;
-                    if matches!(m, Mode::HumanWhite | Mode::HumanBlack) {
-                        self.flipped = m == Mode::HumanBlack;
-                    }
-                    self.info(format!("mode: {}", m.describe()));
-                    self.log(LogKind::Info, format!("mode: {}", m.describe()));
-                    self.position_changed();
-                }
-                Err(e) => {
-                    self.error(e);
-                    return false;
-                }
-            },
+                self.info(format!("mode: {}", m.describe()));
+                self.log(LogKind::Info, format!("mode: {}", m.describe()));
+                self.position_changed();
+            }),
             "delay" => match arg.parse::<u64>() {
                 Ok(ms) if ms <= 60_000 => {
                     self.delay = Duration::from_millis(ms);
                     self.info(format!("engine vs engine: {ms} ms between moves"));
+                    Ok(())
                 }
-                _ => {
-                    self.error(":delay needs milliseconds from 0 to 60000");
-                    return false;
-                }
+                _ => Err(":delay needs milliseconds from 0 to 60000".into()),
             },
             "theme" => {
                 let name = if arg.is_empty() { "default" } else { arg };
-                match Theme::load(name, self.user_theme_dir.as_deref(), self.color_depth) {
-                    Ok(t) => {
+                Theme::load(name, self.user_theme_dir.as_deref(), self.color_depth)
+                    .map(|t| {
                         self.ascii = t.pieces == PieceStyle::Ascii;
                         self.theme = t;
                         self.info(format!(
                             "theme {name} ({} colours)",
                             self.color_depth.name()
                         ));
-                    }
-                    Err(e) => {
-                        self.error(e.to_string());
-                        return false;
-                    }
+                    })
+                    .map_err(|e| e.to_string())
+            }
+            "ascii" => match arg {
+                "" | "on" | "off" => {
+                    self.ascii = if arg.is_empty() {
+                        !self.ascii
+                    } else {
+                        arg == "on"
+                    };
+                    self.info(if self.ascii {
+                        "pieces as letters"
+                    } else {
+                        "pieces as glyphs"
+                    });
+                    Ok(())
                 }
-            }
-            "ascii" => {
-                self.ascii = match arg {
-                    "" => !self.ascii,
-                    "on" => true,
-                    "off" => false,
-                    _ => {
-                        self.error(":ascii on, :ascii off, or :ascii to switch");
-                        return false;
-                    }
-                };
-                self.info(if self.ascii {
-                    "pieces as letters"
-                } else {
-                    "pieces as glyphs"
-                });
-            }
+                _ => Err(":ascii on, :ascii off, or :ascii to switch".into()),
+            },
             "resign" | "draw" => {
-                if self.game.result.is_some() {
-                    self.error("the game is already over");
-                    return false;
-                }
-                let side = self.side_to_move();
-                let result = if cmd.name == "draw" {
-                    GameResult {
-                        score: "1/2-1/2",
-                        reason: "draw agreed".into(),
-                    }
+                let declared = if cmd.name == "draw" {
+                    self.game.agree_draw()
                 } else {
-                    GameResult {
-                        score: if side == Color::White { "0-1" } else { "1-0" },
-                        reason: format!("{} resigns", side.name()),
-                    }
+                    let side = self.side_to_move();
+                    self.game.resign(side)
                 };
-                self.log(
-                    LogKind::Result,
-                    format!("{} {}", result.score, result.reason),
-                );
-                self.info(format!("game over: {} {}", result.score, result.reason));
-                self.game.result = Some(result);
-                self.cancel_search();
+                declared.map_err(|e| e.to_string()).map(|end| {
+                    self.announce(end);
+                    self.save();
+                })
             }
-            "save" | "load" | "tc" => {
-                self.error(format!(":{} is not available yet", cmd.name));
-                return false;
-            }
-            other => {
-                // Every name in COMMANDS is handled above; this keeps a new one honest.
-                self.error(format!(":{other}: not implemented"));
-                return false;
+            "save" => self.save_command(arg),
+            "load" => self.load_command(arg),
+            "tc" => self.tc_command(arg),
+            other => Err(format!(":{other}: not implemented")),
+        };
+        match result {
+            Ok(()) => true,
+            Err(e) => {
+                self.error(e);
+                false
             }
         }
-        debug_assert!(COMMANDS.iter().any(|c| c.name == cmd.name));
-        true
+    }
+
+    fn fen_command(&mut self, arg: &str) -> Result<(), String> {
+        if arg.is_empty() {
+            let fen = self.game.fen();
+            self.log(LogKind::Info, format!("FEN {fen}"));
+            self.info(fen);
+            return Ok(());
+        }
+        let b = Board::from_fen(arg).map_err(|e| format!("FEN: {e}"))?;
+        self.new_game(Some(b));
+        Ok(())
+    }
+
+    fn save_command(&mut self, arg: &str) -> Result<(), String> {
+        if arg.is_empty() {
+            return Err(":save needs a file name, e.g. :save game.pgn".into());
+        }
+        let path = expand_home(arg);
+        autosave::write_atomic(&path, self.game.to_pgn().as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let n = self.game.len();
+        self.log(
+            LogKind::Info,
+            format!("saved {n} moves to {}", path.display()),
+        );
+        self.info(format!("saved {n} moves to {}", path.display()));
+        Ok(())
+    }
+
+    fn load_command(&mut self, arg: &str) -> Result<(), String> {
+        if arg.is_empty() {
+            return Err(":load needs a file name, e.g. :load game.pgn".into());
+        }
+        let path = expand_home(arg);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let game = Game::from_pgn(&text)
+            .map_err(|e| format!("{}: {e} (the current game is kept)", path.display()))?;
+        self.set_game(game, &format!("loaded {}", path.display()));
+        if let Some(end) = self.game.result() {
+            self.log(
+                LogKind::Result,
+                format!("{} {}", end.result(), end.reason()),
+            );
+        }
+        Ok(())
+    }
+
+    fn tc_command(&mut self, arg: &str) -> Result<(), String> {
+        if arg.is_empty() {
+            let now = match &self.game.time_control {
+                Some(tc) => format!("time control {tc}"),
+                None => "no time control (:tc 5+3 sets one)".to_string(),
+            };
+            self.info(now);
+            return Ok(());
+        }
+        if arg.eq_ignore_ascii_case("off") {
+            self.set_time_control(None);
+            self.info("no time control");
+            return Ok(());
+        }
+        let tc: TimeControl = arg
+            .parse()
+            .map_err(|e: crate::game::TimeControlError| e.to_string())?;
+        self.set_time_control(Some(tc));
+        self.info(format!(
+            "time control {tc}: both clocks at {}",
+            crate::game::clock::format_clock(tc.base)
+        ));
+        self.position_changed();
+        Ok(())
     }
 }
 
-/// The deepest search the depth setting allows.
-pub const MAX_DEPTH: u32 = 60;
-/// The redraw period while the engine thinks (20 frames per second).
-pub const FRAME: Duration = Duration::from_millis(50);
+/// `~/games/x.pgn` → the home directory's `games/x.pgn`.
+fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix("~/"), dirs::home_dir()) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ => PathBuf::from(path),
+    }
+}
 
 /// The seed's engine log line (seed 003: depth, time, nodes, n/s, score, PV), with the
 /// selective depth and E from White's view.
 pub fn iteration_line(info: &IterationInfo) -> String {
-    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
     let bound = match info.bound {
         crate::engine::Bound::Exact => "",
         crate::engine::Bound::Lower => " ≥",

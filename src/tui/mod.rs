@@ -30,6 +30,8 @@ use ratatui::backend::CrosstermBackend;
 use crate::engine::Engine;
 use crate::engine::eval::EvalMode;
 use crate::engine::order::Scheme;
+use crate::game::Game;
+use crate::game::autosave::Autosave;
 pub use app::App;
 pub use event::Event;
 pub use theme::{ColorDepth, ColorMode, Theme};
@@ -209,6 +211,24 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let user_dir = theme::user_theme_dir();
     let (theme, theme_error) = Theme::load_or_default(&opts.theme, user_dir.as_deref(), depth);
 
+    // Files named on the command line are read before the terminal is taken over, so their
+    // errors print plainly.
+    let pgn_game = match &opts.pgn {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let game =
+                Game::from_pgn(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Some((game, path.display().to_string()))
+        }
+        None => None,
+    };
+    let store = Autosave::from_env();
+    let unfinished = match &store {
+        Some(s) if pgn_game.is_none() && opts.fen.is_none() => s.load_unfinished(),
+        _ => Ok(None),
+    };
+
     let (tx, rx) = mpsc::channel::<Event>();
     let engine = {
         let tx = tx.clone();
@@ -225,6 +245,19 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     if let Some(e) = theme_error {
         app.log(app::LogKind::Error, e.to_string());
         app.error(format!("{e} (using the default theme)"));
+    }
+    app.autosave = store;
+    match (pgn_game, unfinished) {
+        (Some((game, path)), _) => app.set_game(game, &format!("loaded {path}")),
+        (None, Ok(Some(game))) if opts.resume => app.set_game(game, "resumed"),
+        (None, Ok(Some(game))) => app.offer_resume(game),
+        (None, Ok(None)) if opts.resume => app.error("--resume: no unfinished game was saved"),
+        (None, Ok(None)) => {}
+        (None, Err(e)) => {
+            // The damaged file stays where it is; the first move sets it aside.
+            app.log(app::LogKind::Error, format!("autosave: {e}"));
+            app.error(format!("autosave: {e}"));
+        }
     }
     let result = event_loop(&mut terminal, &mut app, &rx);
     drop(app); // stops the engine thread

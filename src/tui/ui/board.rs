@@ -96,9 +96,9 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     if inner.width < 2 + 8 * scale.w || inner.height < 8 * scale.h + 1 {
         return;
     }
-    let board = &app.game.board;
+    let board = app.game.board();
     let colour = theme.board_has_color();
-    let last = board.last_move().filter(|_| !app.game.moves.is_empty());
+    let last = board.last_move().filter(|_| app.game.ply() > 0);
     let check = board
         .in_check()
         .then(|| board.king_square(board.side_to_move()));
@@ -255,12 +255,12 @@ fn draw_square(
 /// (in SAN, newest last) as fit.
 fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
-    let board = &app.game.board;
+    let board = app.game.board();
     let mut lines = Vec::new();
     let side = board.side_to_move();
-    match &app.game.result {
-        Some(r) => lines.push(Line::from(Span::styled(
-            format!("{} {}", r.score, r.reason),
+    match app.game.result() {
+        Some(end) => lines.push(Line::from(Span::styled(
+            format!("{} {}", end.result(), end.reason()),
             theme.title(false),
         ))),
         None => {
@@ -300,7 +300,7 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
 /// Material from White's view in pawns (the seed's values), and which pieces each side has
 /// more of: `Material +1.50 W:♘ B:♟♟`.
 fn material_text(app: &App) -> String {
-    let b = &app.game.board;
+    let b = app.game.board();
     let diff = b.material(Color::White) - b.material(Color::Black);
     let mut text = if diff == 0 {
         "Material =".to_string()
@@ -336,27 +336,27 @@ fn material_text(app: &App) -> String {
     text
 }
 
-/// `1.e4 e5 2.Nf3` as separate tokens (a game from a FEN with Black to move starts `5...e5`).
+/// `1.e4 e5 2.Nf3` as separate tokens, up to the move shown (a game from a FEN with Black to
+/// move starts `5...e5`); moves taken back but still replayable are counted at the end.
 fn move_tokens(app: &App) -> Vec<String> {
-    let start = &app.game.start;
-    let black_first = start.side_to_move() == Color::Black;
-    let first_number = start.fullmove_number();
-    app.game
-        .san
+    let game = &app.game;
+    let mut tokens: Vec<String> = game.moves()[..game.ply()]
         .iter()
         .enumerate()
-        .map(|(i, san)| {
-            let ply = i + usize::from(black_first);
-            let number = first_number as usize + ply / 2;
-            if ply % 2 == 0 {
-                format!("{number}.{san}")
-            } else if i == 0 {
-                format!("{number}...{san}")
-            } else {
-                san.clone()
+        .map(|(i, pm)| {
+            let (side, number) = game.move_number(i);
+            match side {
+                Color::White => format!("{number}.{}", pm.san),
+                Color::Black if i == 0 => format!("{number}...{}", pm.san),
+                Color::Black => pm.san.clone(),
             }
         })
-        .collect()
+        .collect();
+    let ahead = game.len() - game.ply();
+    if ahead > 0 {
+        tokens.push(format!("(+{ahead} to replay)"));
+    }
+    tokens
 }
 
 /// Greedy word wrap of tokens into rows of at most `width` columns.

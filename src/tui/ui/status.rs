@@ -7,6 +7,8 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::engine::Color;
+use crate::game::clock::format_clock;
 use crate::tui::app::{App, EngineState, MessageKind, clock_time};
 
 pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
@@ -15,6 +17,10 @@ pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
         Some(m) if m.kind == MessageKind::Error => {
             Line::from(Span::styled(m.text.clone(), t.error()))
         }
+        Some(m) if m.kind == MessageKind::Question => Line::from(Span::styled(
+            m.text.clone(),
+            t.accent().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        )),
         Some(m) => Line::from(Span::styled(m.text.clone(), t.ok())),
         None => Line::from(Span::styled("", t.dim())),
     };
@@ -50,19 +56,36 @@ pub fn engine_text(app: &App, brief: bool) -> String {
 
 /// The status bar's fields, longest form first; `level` 1 and 2 shorten them to fit.
 fn status_fields(app: &App, level: u8) -> Vec<String> {
-    let side = match &app.game.result {
-        Some(r) => r.score.to_string(),
+    let side = match app.game.result() {
+        Some(end) => end.result().to_string(),
         None if level == 0 => format!("{} to move", app.side_to_move().name()),
         None => app.side_to_move().name().to_string(),
     };
-    vec![
-        side,
+    let mut fields = vec![side];
+    if let Some(c) = &app.clock {
+        let now = std::time::Instant::now();
+        let show = |side: Color, letter: &str| {
+            let t = format_clock(c.remaining(side, now));
+            if c.running() == Some(side) {
+                format!("[{letter} {t}]")
+            } else {
+                format!("{letter} {t}")
+            }
+        };
+        fields.push(format!(
+            "{} {}",
+            show(Color::White, "W"),
+            show(Color::Black, "B")
+        ));
+    }
+    fields.extend([
         app.mode.short().to_string(),
         format!("depth {}", app.depth),
         format!("eval {}", app.eval.mode),
         format!("order {}", app.scheme),
         engine_text(app, level >= 2),
-    ]
+    ]);
+    fields
 }
 
 pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
