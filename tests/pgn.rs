@@ -358,7 +358,7 @@ fn comments_nags_variations_and_escapes_are_skipped() {
                1. e4 {best by test} e5 $1 2. Nf3!? (2. f4 exf4 (2...d5 3. exd5) 3. Nf3) 2... Nc6 ; a rest-of-line comment\n\
                3.Bb5 a6 4. Ba4 (4. Bxc6 dxc6 {the exchange} (4...bxc6)) Nf6 5. O-O +- 5... Be7 1/2-1/2\n\
                [Event \"second game, not read\"]\n1. d4 *\n";
-    let game = Game::from_pgn(pgn).unwrap();
+    let game = Game::from_pgn(&format!("{{a comment before the tags}}\n{pgn}")).unwrap();
     assert_eq!(
         game.sans(),
         [
@@ -536,6 +536,11 @@ fn malformed_pgn_names_the_line_and_what_was_expected() {
             "'--' is a null move, which a game cannot contain",
         ),
         ("1. e4 $ e5 *".to_string(), 1, "expected a number after '$'"),
+        (
+            "1. e4 e5\n2. Nf3 [Nc6] *".to_string(),
+            2,
+            "'[' among the moves",
+        ),
     ];
     for (text, line, message) in cases {
         let e = Game::from_pgn(&text).expect_err(&text);

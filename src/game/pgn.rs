@@ -238,16 +238,18 @@ enum Token {
     End,
 }
 
-struct Reader {
-    chars: Vec<char>,
+/// Reads from the text in place (byte offsets), so a large file costs nothing beyond its
+/// first game.
+struct Reader<'a> {
+    text: &'a str,
     pos: usize,
     line: usize,
 }
 
-impl Reader {
-    fn new(text: &str) -> Reader {
+impl<'a> Reader<'a> {
+    fn new(text: &'a str) -> Reader<'a> {
         Reader {
-            chars: text.trim_start_matches('\u{feff}').chars().collect(),
+            text: text.trim_start_matches('\u{feff}'),
             pos: 0,
             line: 1,
         }
@@ -261,12 +263,12 @@ impl Reader {
     }
 
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.pos).copied()
+        self.text.get(self.pos..)?.chars().next()
     }
 
     fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
-        self.pos += 1;
+        self.pos += c.len_utf8();
         if c == '\n' {
             self.line += 1;
         }
@@ -274,7 +276,7 @@ impl Reader {
     }
 
     fn at_line_start(&self) -> bool {
-        self.pos == 0 || self.chars.get(self.pos - 1) == Some(&'\n')
+        self.pos == 0 || self.text.as_bytes().get(self.pos - 1) == Some(&b'\n')
     }
 
     fn skip_line(&mut self) {
@@ -396,7 +398,22 @@ impl Reader {
                 self.bump();
                 Ok((Token::Close, line))
             }
-            '[' => Ok((Token::TagStart, line)),
+            '[' => {
+                // A tag section starts a line; anywhere else a '[' is a mistake.
+                let before = self.text.get(..self.pos).unwrap_or("");
+                let line_start = before
+                    .rsplit('\n')
+                    .next()
+                    .is_none_or(|l| l.trim().is_empty());
+                if line_start {
+                    Ok((Token::TagStart, line))
+                } else {
+                    self.err(
+                        line,
+                        "'[' among the moves (tags such as [Event \"...\"] start a line before the moves)",
+                    )
+                }
+            }
             '$' => {
                 self.bump();
                 let mut digits = 0;
@@ -434,8 +451,11 @@ impl Reader {
             self.skip_space();
             match self.peek() {
                 Some('[') => tags.push(self.tag()?),
-                Some(_) => break,
-                None => break,
+                // A comment before or between the tags (some exporters write one).
+                Some('{') => {
+                    self.token()?;
+                }
+                Some(_) | None => break,
             }
         }
         let movetext_line = self.line;
