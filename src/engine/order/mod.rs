@@ -28,6 +28,7 @@ pub use history::{HISTORY_MAX, History};
 pub use see::{SEE_VALUES, exchange_gain, see};
 pub use seed::{AttackClass, AttackValues, VFM, VFM_LEN, vfm};
 
+use super::attacks::{A_ORTH, A_SLIDERS, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index};
 use see::kind_index;
 
 /// Ordering schemes, selectable by name.
@@ -216,7 +217,8 @@ pub struct OrderContext {
 pub const PV_SCORE: i32 = 10_000;
 /// The hash move's score: right after the PV move.
 pub const HASH_SCORE: i32 = 9_000;
-/// `mvvlva`/`mvvlva100`: captures (and promotions) before quiet moves.
+/// `mvvlva`/`mvvlva100`/`seed`: captures (and, in the MVV/LVA schemes, promotions) before
+/// quiet moves.
 pub const CAPTURE_TIER: i32 = 1_000;
 /// `seed`: a recapture on the last capture square outranks every other capture.
 pub const RECAPTURE_BONUS: i32 = 4_000;
@@ -277,14 +279,6 @@ impl<S: ReasonSink> Tally<'_, S> {
     }
 }
 
-/// The modern scheme's view of the opponent's attacks, computed on the first quiet move.
-struct Threats {
-    /// Non-zero on every square the opponent attacks (class bits, `KING_BIT`).
-    enemy: [u8; 128],
-    /// Per square of ours: what the opponent wins by taking there; -1 until asked.
-    en_prise: [i16; 128],
-}
-
 /// Everything scoring needs at one node, with the per-node tables computed at most once.
 struct Node<'a> {
     board: &'a Board,
@@ -317,7 +311,11 @@ impl<'a> Node<'a> {
             ctx,
             history,
             us: board.side_to_move(),
-            last_capture: board.last_capture_square().map_or(0x88, |s| s.x88()),
+            // Only the seed scheme asks (reading the move history costs a cache miss).
+            last_capture: match scheme {
+                Scheme::Seed => board.last_capture_square().map_or(0x88, |s| s.x88()),
+                _ => 0x88,
+            },
             seed: None,
             threats: None,
         }
@@ -388,14 +386,17 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// The seed page (000): MVV/LVA (victim − attacker in the page's values) corrected by the
-    /// exchange the attack tables predict; a recapture on the last capture square outranks
-    /// the other captures; quiet moves are moved up or down by the same tables.
+    /// The seed page (000): captures first (its priority 3 before 4), ranked by MVV/LVA
+    /// (victim − attacker in the page's values) corrected by the exchange its attack tables
+    /// predict; a recapture on the last capture square outranks the other captures (priority
+    /// 2); quiet moves are moved up or down by the same tables.
     ///
-    /// `vfm` gives the mover's result *after* it lands (it is lost, or won back...). MVV/LVA
+    /// `vfm` gives the mover's result *after* it lands (it is taken, or avenged...). MVV/LVA
     /// has already charged the full value of the piece at risk, so the `vfm` reason is
-    /// `vfm + that value`: a safe capture gets the attacker back, a capture of a guarded
-    /// piece by a bigger one does not. The score is victim + vfm, the exchange's material.
+    /// `vfm + that value`: a safe capture gets the attacker back, a guarded piece taken by a
+    /// bigger one does not. A capture whose exchange loses material is "corrected sharply
+    /// down" (the page's words) out of the captures' tier, which is how the page's example
+    /// ends with its losing queen captures at the very bottom.
     /// The page skips pawns (`if (cp>0)`) although its table and its worked examples include
     /// them; we apply the table to pawns too.
     fn seed<S: ReasonSink>(&mut self, mv: Move, t: &mut Tally<'_, S>) {
@@ -415,17 +416,25 @@ impl<'a> Node<'a> {
         let at_risk = landing.map_or(0, AttackClass::value);
         let exchange =
             landing.map(|c| vfm(tables.attack_value_for_move(board, from, to, us), c, us));
+        let promotion_gain = mv
+            .promotion()
+            .and_then(AttackClass::of)
+            .map_or(0, |c| c.value() - AttackClass::Pawn.value());
         if mv.is_capture() {
             let victim = if mv.is_en_passant() {
                 AttackClass::Pawn.value()
             } else {
                 AttackClass::of_code(board.cells[to as usize]).map_or(0, AttackClass::value)
             };
+            t.add(ReasonKind::Capture, CAPTURE_TIER);
             t.add(ReasonKind::MvvLva, victim - at_risk);
             // The king (no class) is never taken back after a legal capture: no correction
             // needed, MVV/LVA charged nothing for it.
             if let Some(x) = exchange {
                 t.add(ReasonKind::Vfm, x + at_risk);
+            }
+            if victim + exchange.unwrap_or(0) + promotion_gain < 0 {
+                t.add(ReasonKind::LosingCapture, -CAPTURE_TIER);
             }
             if to == self.last_capture {
                 t.add(ReasonKind::Recapture, RECAPTURE_BONUS);
@@ -433,11 +442,7 @@ impl<'a> Node<'a> {
         } else if let Some(x) = exchange {
             t.add(ReasonKind::Attack, x);
         }
-        if let Some(p) = mv.promotion()
-            && let Some(c) = AttackClass::of(p)
-        {
-            t.add(ReasonKind::Promotion, c.value() - AttackClass::Pawn.value());
-        }
+        t.add(ReasonKind::Promotion, promotion_gain);
     }
 
     /// Today's common practice: good captures and queen promotions by SEE, then killers,
@@ -484,40 +489,131 @@ impl<'a> Node<'a> {
             ReasonKind::History,
             self.history.get(self.us, mv) / HISTORY_DIVISOR,
         );
-        if mv.is_castle() {
+        let Some((loss, threat)) = self.quiet_safety(mv, mover) else {
             return;
-        }
-        let them = self.us.flip();
-        let threats = self.threats.get_or_insert_with(|| {
-            let mut enemy = [0u8; 128];
-            seed::mark_attacks(board, them, &mut enemy, None, true);
-            Threats {
-                enemy,
-                en_prise: [-1; 128],
-            }
-        });
-        let from = mv.from().x88() as usize;
-        let to = mv.to().x88() as usize;
-        let attacked_from = threats.enemy[from] != 0;
-        if threats.enemy[to] == 0 && !attacked_from {
-            return;
-        }
-        // The destination is attacked, or the piece is (an x-ray through it may follow it).
-        let s = see(board, mv);
-        if s < 0 {
-            let loss = (-s).min(SEE_CLAMP);
+        };
+        if loss > 0 {
             t.add(ReasonKind::Attack, -(HANG_BASE + 2 * loss));
-        } else if attacked_from {
-            if threats.en_prise[from] < 0 {
-                threats.en_prise[from] =
-                    exchange_gain(board, mv.from(), them).min(i16::MAX as i32) as i16;
-            }
-            let gain = threats.en_prise[from] as i32;
-            if gain > 0 {
-                t.add(ReasonKind::Attack, ESCAPE_BASE + gain / 2);
-            }
+        } else if threat > 0 {
+            t.add(ReasonKind::Attack, ESCAPE_BASE + threat / 2);
         }
     }
+
+    /// For a quiet move of a piece other than the king: what it stands to lose on its
+    /// destination, and what it stood to lose where it was. From attack maps rather than a
+    /// SEE per move (the maps cost two passes over the pieces per node; a SEE per quiet move
+    /// cost four times as much): a piece is lost when a cheaper enemy piece attacks it (the
+    /// difference, or all of it if undefended), or when any enemy piece attacks it and none
+    /// of ours defends it. Like the seed's tables it cannot count, so two attackers against
+    /// one defender pass as safe; the search sorts that out.
+    fn quiet_safety(&mut self, mv: Move, mover: usize) -> Option<(i32, i32)> {
+        if mover == KING || mv.is_castle() {
+            return None;
+        }
+        let board = self.board;
+        let us = self.us;
+        let maps = self
+            .threats
+            .get_or_insert_with(|| Threats::compute(board, us));
+        let from = mv.from().x88();
+        let to = mv.to().x88();
+        let value = SEE_VALUES[mover];
+        let enemy_to = maps.enemy[to as usize];
+        let mut loss = 0;
+        if enemy_to != 0 {
+            // A knight or a slider guards the square it moves to (it is counted there); a
+            // pawn push does not.
+            let self_guard = u8::from(mover != PAWN);
+            let defended =
+                maps.defenders[to as usize] > self_guard || xray_defender(board, from, to);
+            loss = loss_to(enemy_to, value, defended);
+        }
+        let threat = loss_to(
+            maps.enemy[from as usize],
+            value,
+            maps.defenders[from as usize] > 0,
+        );
+        Some((loss, threat))
+    }
+}
+
+const PAWN: usize = 0;
+const KING: usize = 5;
+
+/// The modern scheme's maps of one node, computed on its first quiet move.
+struct Threats {
+    /// Class bits (and `KING_BIT`) of the opponent's pieces attacking each square.
+    enemy: [u8; 128],
+    /// How many of our pieces attack (guard) each square.
+    defenders: [u8; 128],
+}
+
+impl Threats {
+    fn compute(board: &Board, us: Color) -> Threats {
+        let mut enemy = [0u8; 128];
+        let mut defenders = [0u8; 128];
+        seed::visit_attacks(
+            board,
+            us.flip(),
+            |s, bit| enemy[s as usize] |= bit,
+            |_, _| {},
+        );
+        seed::visit_attacks(
+            board,
+            us,
+            |s, _| defenders[s as usize] = defenders[s as usize].saturating_add(1),
+            |_, _| {},
+        );
+        Threats { enemy, defenders }
+    }
+}
+
+/// What a piece worth `value` loses on a square the opponent's `attackers` (class bits,
+/// `KING_BIT`) attack: all of it if undefended, the difference to a cheaper attacker if
+/// defended, nothing if only equal or dearer pieces attack a defended square.
+#[inline]
+fn loss_to(attackers: u8, value: i32, defended: bool) -> i32 {
+    if attackers == 0 {
+        return 0;
+    }
+    let cheapest = match attackers.trailing_zeros() {
+        0 => SEE_VALUES[0],
+        1 => SEE_VALUES[1],
+        2 => SEE_VALUES[3],
+        3 => SEE_VALUES[4],
+        _ => SEE_VALUES[KING],
+    };
+    match (cheapest < value, defended) {
+        (true, true) => value - cheapest,
+        (_, false) => value,
+        (false, true) => 0,
+    }
+}
+
+/// Does a friendly slider stand behind `from` on the line of a move `from` → `to`, so that it
+/// guards `to` once the piece has moved (the seed's vector attack values, seed 000)?
+#[inline]
+fn xray_defender(board: &Board, from: u8, to: u8) -> bool {
+    let d = delta_index(from, to);
+    if ATTACK_BY_DELTA[d] & A_SLIDERS == 0 {
+        return false;
+    }
+    let step = STEP_BY_DELTA[d];
+    let slider_bit = if ATTACK_BY_DELTA[d] & A_ORTH != 0 {
+        0x4
+    } else {
+        0x8
+    };
+    let own = board.cells[(from & 0x7F) as usize] & 0x30;
+    let mut s = from.wrapping_sub(step as u8);
+    while s & 0x88 == 0 {
+        let c = board.cells[s as usize];
+        if c != 0 {
+            return c & own != 0 && c & slider_bit != 0 && c & 0x3 == 0;
+        }
+        s = s.wrapping_sub(step as u8);
+    }
+    false
 }
 
 /// Scores every move of `moves` into `scores` (same indices) for the search's lazy picker.
@@ -590,5 +686,5 @@ pub fn explain_moves(
 
 /// Sorts scored moves best first; equal scores keep their order (stable).
 pub fn sort_scored(moves: &mut [ScoredMove]) {
-    moves.sort_by(|a, b| b.score.cmp(&a.score));
+    moves.sort_by_key(|s| std::cmp::Reverse(s.score));
 }

@@ -5,13 +5,16 @@
 //! square, always with their least valuable attacker, each free to stop when continuing would
 //! lose; the result is what the first move wins or loses with best play on that square.
 //!
-//! Attackers are found by walking the eight rays out of the target square once; each ray
-//! keeps its nearest piece (its "front"). When a front piece joins the exchange it is lifted
-//! off the board and its ray is walked further, so a rook behind a rook, a queen behind a
-//! bishop or a bishop behind a pawn (x-rays) join in their turn. Pins are ignored, as in every
-//! SEE: this orders moves, the search proves them.
+//! Attackers are found once, from the piece lists: the 0x88 difference table says in one
+//! lookup whether a piece could attack the target at all, so most pieces cost one test.
+//! Sliders on a line with the target are kept even when something stands between (x-ray
+//! candidates); a slider may take part once its line is empty, so a rook behind a rook, a
+//! queen behind a bishop or a bishop behind a pawn join in their turn as the pieces in front
+//! leave. Pins are ignored, as in every SEE: this orders moves, the search proves them.
 
-use super::super::attacks::{KING_STEPS, KNIGHT_STEPS};
+use super::super::attacks::{
+    A_SLIDERS, ATTACK_BITS_BY_CODE, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index,
+};
 use super::super::board::{Board, NO_SQ};
 use super::super::types::{Color, Move};
 
@@ -50,126 +53,110 @@ struct Exchange<'a> {
     target: u8,
     /// Squares whose pieces have left for the target (or were captured en passant).
     gone: u128,
-    /// Nearest occupied square on each of the eight rays (`KING_STEPS` order), or `NO_SQ`.
-    fronts: [u8; 8],
-    /// Knights of either colour a knight's jump away, still on their squares.
-    knights: [u8; 8],
-    nknights: usize,
+    /// Per side: pieces that attack the target along an empty line or could once the line
+    /// clears (sliders aligned with it: x-rays), found from the piece lists with the 0x88
+    /// difference table.
+    sides: [Candidates; 2],
 }
 
-/// Where an attacker was found, so it can be lifted off.
 #[derive(Clone, Copy)]
-enum Slot {
-    Ray(usize),
-    Knight(usize),
+struct Candidates {
+    square: [u8; 16],
+    kind: [u8; 16],
+    /// Unit step from the piece towards the target for sliders; 0 for pawns, knights and
+    /// kings, which need no clear line.
+    step: [i8; 16],
+    len: usize,
 }
 
 impl<'a> Exchange<'a> {
-    fn new(cells: &'a [u8; 128], target: u8, gone: u128) -> Exchange<'a> {
-        let mut ex = Exchange {
+    fn new(board: &'a Board, target: u8, gone: u128) -> Exchange<'a> {
+        let cells = &board.cells;
+        let empty = Candidates {
+            square: [NO_SQ; 16],
+            kind: [0; 16],
+            step: [0; 16],
+            len: 0,
+        };
+        let mut sides = [empty; 2];
+        for (ci, side) in sides.iter_mut().enumerate() {
+            let count = (board.count[ci] as usize).min(16);
+            for &s in &board.list[ci][..count] {
+                if s & 0x88 != 0 || gone & bit(s) != 0 {
+                    continue;
+                }
+                let code = cells[s as usize];
+                let d = delta_index(s, target);
+                let bits = ATTACK_BY_DELTA[d] & ATTACK_BITS_BY_CODE[code as usize];
+                if bits == 0 {
+                    continue;
+                }
+                let Some(k) = kind_index(code) else { continue };
+                let n = side.len;
+                side.square[n] = s;
+                side.kind[n] = k as u8;
+                side.step[n] = if bits & A_SLIDERS != 0 {
+                    STEP_BY_DELTA[d]
+                } else {
+                    0
+                };
+                side.len += 1;
+            }
+        }
+        Exchange {
             cells,
             target,
             gone,
-            fronts: [NO_SQ; 8],
-            knights: [NO_SQ; 8],
-            nknights: 0,
-        };
-        for i in 0..8 {
-            ex.fronts[i] = ex.walk(target, KING_STEPS[i]);
+            sides,
         }
-        for d in KNIGHT_STEPS {
-            let s = target.wrapping_add(d as u8);
-            if s & 0x88 == 0 && ex.occupied(s) && cells[s as usize] & 0x0F == 0x2 {
-                ex.knights[ex.nknights] = s;
-                ex.nknights += 1;
-            }
-        }
-        ex
     }
 
+    /// Is the line from `from` (exclusive) to the target (exclusive) empty now?
     #[inline]
-    fn occupied(&self, s: u8) -> bool {
-        self.cells[s as usize] != 0 && self.gone & bit(s) == 0
-    }
-
-    /// The first occupied square beyond `from` along `step`, or `NO_SQ`.
-    #[inline]
-    fn walk(&self, from: u8, step: i8) -> u8 {
+    fn clear(&self, from: u8, step: i8) -> bool {
         let mut s = from.wrapping_add(step as u8);
-        while s & 0x88 == 0 {
-            if self.occupied(s) {
-                return s;
+        while s != self.target {
+            if s & 0x88 != 0 {
+                return false;
+            }
+            if self.cells[s as usize] != 0 && self.gone & bit(s) == 0 {
+                return false;
             }
             s = s.wrapping_add(step as u8);
         }
-        NO_SQ
+        true
     }
 
-    /// Does the front piece of ray `i` attack the target?
-    #[inline]
-    fn ray_attacks(&self, i: usize, s: u8) -> bool {
-        let code = self.cells[s as usize];
-        let kind = code & 0x0F;
-        let slider_bit = if i < 4 { 0x4 } else { 0x8 };
-        if kind & slider_bit != 0 {
-            return true;
-        }
-        let step = KING_STEPS[i];
-        if s != self.target.wrapping_add(step as u8) {
-            return false;
-        }
-        match kind {
-            0x3 => true,
-            // A pawn attacks diagonally forward: a white pawn stands below its target.
-            0x1 if i >= 4 => {
-                let below = step == -15 || step == -17;
-                (code & 0x10 != 0) == below
+    /// The least valuable attacker of side `color` that can reach the target now:
+    /// (index among the side's candidates, kind index).
+    fn least(&self, color: Color) -> Option<(usize, usize)> {
+        let side = &self.sides[color.index()];
+        let mut best: Option<(usize, usize)> = None;
+        for j in 0..side.len {
+            let k = side.kind[j] as usize;
+            if best.is_some_and(|(_, bk)| bk <= k) {
+                continue;
             }
-            _ => false,
-        }
-    }
-
-    /// The least valuable attacker of side `color` still in play: (slot, square, kind index).
-    fn least(&self, color: Color) -> Option<(Slot, u8, usize)> {
-        let bits = color.bits();
-        let mut best: Option<(Slot, u8, usize)> = None;
-        for (j, &s) in self.knights[..self.nknights].iter().enumerate() {
-            if self.cells[s as usize] & bits != 0 {
-                // Knights rank right after pawns; any knight will do.
-                best = Some((Slot::Knight(j), s, 1));
+            if side.step[j] != 0 && !self.clear(side.square[j], side.step[j]) {
+                continue;
+            }
+            best = Some((j, k));
+            if k == PAWN {
                 break;
-            }
-        }
-        for i in 0..8 {
-            let s = self.fronts[i];
-            if s == NO_SQ {
-                continue;
-            }
-            let code = self.cells[s as usize];
-            if code & bits == 0 || !self.ray_attacks(i, s) {
-                continue;
-            }
-            let Some(k) = kind_index(code) else { continue };
-            if best.is_none_or(|(_, _, bk)| k < bk) {
-                best = Some((Slot::Ray(i), s, k));
-                if k == PAWN {
-                    break;
-                }
             }
         }
         best
     }
 
-    /// Lifts an attacker off its square; a ray looks further, past it (x-rays).
-    fn remove(&mut self, slot: Slot, s: u8) {
-        self.gone |= bit(s);
-        match slot {
-            Slot::Ray(i) => self.fronts[i] = self.walk(s, KING_STEPS[i]),
-            Slot::Knight(j) => {
-                self.nknights -= 1;
-                self.knights[j] = self.knights[self.nknights];
-            }
-        }
+    /// Lifts an attacker off its square, which may open a line for a piece behind it.
+    fn remove(&mut self, color: Color, j: usize) {
+        let side = &mut self.sides[color.index()];
+        self.gone |= bit(side.square[j]);
+        let last = side.len - 1;
+        side.square[j] = side.square[last];
+        side.kind[j] = side.kind[last];
+        side.step[j] = side.step[last];
+        side.len = last;
     }
 
     /// Plays the exchange on out from a first capture that gained `first_gain` and left a
@@ -185,10 +172,10 @@ impl<'a> Exchange<'a> {
             Color::Black => 0,
         };
         while d + 1 < gain.len() {
-            let Some((slot, s, k)) = self.least(side) else {
+            let Some((j, k)) = self.least(side) else {
                 break;
             };
-            self.remove(slot, s);
+            self.remove(side, j);
             // A king may only take when nothing can take it back.
             if k == KING && self.least(side.flip()).is_some() {
                 break;
@@ -200,10 +187,6 @@ impl<'a> Exchange<'a> {
             if promotes {
                 gain[d] += SEE_VALUES[QUEEN] - SEE_VALUES[PAWN];
                 on_square = SEE_VALUES[QUEEN];
-            }
-            // Neither continuing nor stopping can change the sign any more: cut it short.
-            if (-gain[d - 1]).max(gain[d]) < 0 {
-                break;
             }
             side = side.flip();
         }
@@ -265,7 +248,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         gain += pv - SEE_VALUES[PAWN];
         on_square = pv;
     }
-    let mut ex = Exchange::new(cells, to, gone);
+    let mut ex = Exchange::new(board, to, gone);
     ex.resolve(gain, on_square, us.flip())
 }
 
@@ -282,11 +265,11 @@ pub fn exchange_gain(board: &Board, sq: crate::engine::types::Square, by: Color)
     if victim & by.bits() != 0 || victim_kind == KING {
         return 0;
     }
-    let mut ex = Exchange::new(cells, target, 0);
-    let Some((slot, s, k)) = ex.least(by) else {
+    let mut ex = Exchange::new(board, target, 0);
+    let Some((j, k)) = ex.least(by) else {
         return 0;
     };
-    ex.remove(slot, s);
+    ex.remove(by, j);
     if k == KING && ex.least(by.flip()).is_some() {
         return 0;
     }

@@ -192,7 +192,21 @@ impl AttackValues {
             vector: [0; 128],
         };
         for color in Color::BOTH {
-            mark_attacks(board, color, &mut a.positional, Some(&mut a.vector), false);
+            // The page's layout: White's classes in the low nibble, Black's in the high one;
+            // the king has no bit.
+            let shift = if color == Color::White { 0 } else { 4 };
+            let positional = &mut a.positional;
+            let vector = &mut a.vector;
+            visit_attacks(
+                board,
+                color,
+                |s, bit| {
+                    if bit != KING_BIT {
+                        positional[s as usize] |= bit << shift;
+                    }
+                },
+                |s, dir| vector[s as usize] |= 1 << dir,
+            );
         }
         a
     }
@@ -242,24 +256,18 @@ impl AttackValues {
     }
 }
 
-/// Marks every square `color` attacks with the attacker's class bit in that side's nibble of
-/// `map` (low nibble White, high nibble Black: the page's layout). With `vector`, also records
-/// on each friendly piece a slider ray runs into the direction bit of that ray.
-/// With `with_king` the map is a one-side threat map instead: class bits in the low nibble
-/// whatever the colour, and `KING_BIT` for squares the king attacks.
-pub(crate) fn mark_attacks(
+/// Calls `attack(square, bit)` for every square a piece of `color` attacks, with the
+/// attacker's class bit (`AttackClass::bit`) or `KING_BIT`, and `own_blocker(square, dir)`
+/// for each friendly piece a slider's ray runs into along `KING_STEPS[dir]` (the vector
+/// values). A square attacked by two pieces is visited twice.
+#[inline]
+pub(crate) fn visit_attacks(
     board: &Board,
     color: Color,
-    map: &mut [u8; 128],
-    mut vector: Option<&mut [u8; 128]>,
-    with_king: bool,
+    mut attack: impl FnMut(u8, u8),
+    mut own_blocker: impl FnMut(u8, u32),
 ) {
     let ci = color.index();
-    let shift = if color == Color::White || with_king {
-        0
-    } else {
-        4
-    };
     let own = color.bits();
     let pawn_caps: [i8; 2] = match color {
         Color::White => [15, 17],
@@ -272,38 +280,14 @@ pub(crate) fn mark_attacks(
         }
         let code = board.cells[from as usize];
         let kind = code & 0x0F;
-        match kind {
-            0x1 => {
-                for d in pawn_caps {
-                    let s = from.wrapping_add(d as u8);
-                    if s & 0x88 == 0 {
-                        map[s as usize] |= AttackClass::Pawn.bit() << shift;
-                    }
-                }
-            }
-            0x2 => {
-                for d in KNIGHT_STEPS {
-                    let s = from.wrapping_add(d as u8);
-                    if s & 0x88 == 0 {
-                        map[s as usize] |= AttackClass::Minor.bit() << shift;
-                    }
-                }
-            }
-            0x3 => {
-                if with_king {
-                    for d in KING_STEPS {
-                        let s = from.wrapping_add(d as u8);
-                        if s & 0x88 == 0 {
-                            map[s as usize] |= KING_BIT;
-                        }
-                    }
-                }
-            }
+        let (steps, bit): (&[i8], u8) = match kind {
+            0x1 => (&pawn_caps, AttackClass::Pawn.bit()),
+            0x2 => (&KNIGHT_STEPS, AttackClass::Minor.bit()),
+            0x3 => (&KING_STEPS, KING_BIT),
             _ => {
                 let Some(class) = AttackClass::of_code(code) else {
                     continue;
                 };
-                let bit = class.bit() << shift;
                 for (i, &d) in KING_STEPS.iter().enumerate() {
                     let slides = if i < 4 {
                         kind & 0x4 != 0
@@ -315,25 +299,30 @@ pub(crate) fn mark_attacks(
                     }
                     let mut s = from.wrapping_add(d as u8);
                     while s & 0x88 == 0 {
-                        map[s as usize] |= bit;
+                        attack(s, class.bit());
                         let c = board.cells[s as usize];
                         if c != 0 {
-                            if c & own != 0
-                                && let Some(v) = vector.as_deref_mut()
-                            {
-                                v[s as usize] |= 1 << i;
+                            if c & own != 0 {
+                                own_blocker(s, i as u32);
                             }
                             break;
                         }
                         s = s.wrapping_add(d as u8);
                     }
                 }
+                continue;
+            }
+        };
+        for &d in steps {
+            let s = from.wrapping_add(d as u8);
+            if s & 0x88 == 0 {
+                attack(s, bit);
             }
         }
     }
 }
 
-/// The king's bit in a one-side threat map (bits 0..4 are the attack classes).
+/// The king's bit beside the class bits (0..4) in one side's attack map.
 pub(crate) const KING_BIT: u8 = 0x10;
 
 #[cfg(test)]
