@@ -424,7 +424,8 @@ pub fn evaluate(board: &Board, cfg: &EvalConfig) -> i32 {
 }
 
 /// The seed's E: centipawns from White's point of view. A static value: mate and draw by
-/// rule are the search's business; |E| stays far below the search's mate scores.
+/// rule are the search's business. |E| stays far below the search's mate scores: about
+/// 10,000 with nine queens, two rooks and two bishops against a bare king.
 #[inline]
 pub fn evaluate_white(board: &Board, cfg: &EvalConfig) -> i32 {
     compute(board, cfg).total()
