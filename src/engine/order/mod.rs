@@ -234,10 +234,10 @@ pub const UNDERPROMOTION_SCORE: i32 = -3_000;
 const HISTORY_DIVISOR: i32 = HISTORY_MAX / 1024;
 /// `modern`: SEE inside a tier is clamped so tiers never overlap.
 const SEE_CLAMP: i32 = 2_500;
-/// `modern`: a quiet move that loses the piece by SEE scores −(HANG_BASE + 2·loss).
+/// `modern`: a quiet move that puts its piece where it is lost scores −(HANG_BASE + 2·loss).
 const HANG_BASE: i32 = 1_000;
-/// `modern`: a quiet move taking an en-prise piece to a safe square scores
-/// ESCAPE_BASE + gain/2 (the gain the opponent had on offer).
+/// `modern`: a quiet move taking a threatened piece to a safe square scores
+/// ESCAPE_BASE + threat/2 (what the piece stood to lose where it was).
 const ESCAPE_BASE: i32 = 500;
 
 // ---- one scoring path, two sinks -------------------------------------------------------

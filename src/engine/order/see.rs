@@ -253,8 +253,8 @@ pub fn see(board: &Board, mv: Move) -> i32 {
 }
 
 /// What side `by` can win by starting an exchange on `sq` (0 when it had better not, or the
-/// square is empty or holds its own piece). The modern scheme asks this of a piece's square
-/// to know whether the piece is en prise and should get out of the way.
+/// square is empty or holds its own piece): whether, and how badly, the piece there is en
+/// prise. The king is never "won".
 pub fn exchange_gain(board: &Board, sq: crate::engine::types::Square, by: Color) -> i32 {
     let target = sq.x88();
     let cells = &board.cells;
