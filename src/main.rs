@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use ox88::engine::eval::{EvalConfig, EvalMode};
+use ox88::engine::eval::{EvalConfig, EvalMode, ValuePreset};
 use ox88::engine::order::Scheme;
 use ox88::engine::search::Profile;
 use ox88::engine::search::Searcher;
@@ -71,6 +71,10 @@ enum Command {
         /// material, center or full.
         #[arg(long, default_value_t = EvalMode::default())]
         mode: EvalMode,
+        /// Piece values for material and center: seed, standard, fischer, kaufman,
+        /// euwe-kramer, evans, staunton, bilguer, gik.
+        #[arg(long, default_value_t = ValuePreset::default())]
+        preset: ValuePreset,
     },
 }
 
@@ -160,13 +164,10 @@ fn main() -> Result<()> {
                 result.stats.first_move_cutoff() * 100.0
             );
         }
-        Some(Command::Eval { fen, mode }) => {
+        Some(Command::Eval { fen, mode, preset }) => {
             let board = board_from(fen.as_deref())?;
-            let cfg = EvalConfig {
-                mode,
-                ..EvalConfig::default()
-            };
-            println!("E: {}", ox88::engine::eval::evaluate_white(&board, &cfg));
+            let cfg = EvalConfig { mode, preset };
+            println!("{}", ox88::engine::eval::explain(&board, &cfg));
         }
         Some(Command::Uci) => return ox88::uci::run(),
         None => {
