@@ -523,6 +523,8 @@ impl App {
             clock.fill_limits(&mut limits, self.side_to_move(), Instant::now());
         }
         let options = self.search_options();
+        // The sort pane follows this search from its root.
+        self.reset_sort_view();
         let id = self.engine.go(self.game.board(), limits, &options);
         self.search = Some(RunningSearch {
             id,
@@ -596,6 +598,7 @@ impl App {
             self.flag_fell(loser);
             return;
         }
+        let engine_move = by_engine.is_some();
         let note = match &by_engine {
             Some((Some(info), None)) => Some(EngineNote {
                 score: info.score_white,
@@ -644,7 +647,17 @@ impl App {
         if let Some(end) = self.game.result() {
             self.announce(end);
         }
+        // After an engine move the sort pane keeps showing how the engine ordered its
+        // choices (until something newer): the reason to have the pane at all.
+        let searched = if engine_move {
+            std::mem::take(&mut self.sort)
+        } else {
+            SortView::default()
+        };
         self.position_changed();
+        if searched.depth.is_some() && self.search.is_none() && self.sort.depth.is_none() {
+            self.sort = searched;
+        }
     }
 
     fn flag_fell(&mut self, loser: Color) {

@@ -48,25 +48,36 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .border_style(t.border(true));
     let inner = block.inner(rect);
     let rows = help_rows();
-    let key_w = rows
+    // Keys and commands each get their own column width; descriptions wrap beneath.
+    let split = rows
         .iter()
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(inner.width as usize / 2);
-    let lines: Vec<Line> = rows
-        .iter()
-        .map(|(k, d)| {
-            let k: String = k.chars().take(key_w).collect();
-            Line::from(vec![
-                Span::styled(
-                    format!("{k:<key_w$}  "),
-                    t.accent().add_modifier(Modifier::BOLD),
-                ),
-                Span::styled(d.clone(), t.text()),
-            ])
-        })
-        .collect();
+        .position(|(k, _)| k.is_empty())
+        .unwrap_or(rows.len());
+    let width_of = |part: &[(String, String)]| {
+        part.iter()
+            .map(|(k, _)| k.chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(inner.width as usize / 2)
+    };
+    let widths = [width_of(&rows[..split]), width_of(&rows[split..])];
+    let mut lines: Vec<Line> = Vec::new();
+    for (i, (k, d)) in rows.iter().enumerate() {
+        let key_w = widths[usize::from(i >= split)];
+        let desc_w = (inner.width as usize).saturating_sub(key_w + 2).max(10);
+        let k: String = k.chars().take(key_w).collect();
+        for (j, part) in super::log::wrap_text(d, desc_w).into_iter().enumerate() {
+            let lead = if j == 0 {
+                format!("{k:<key_w$}  ")
+            } else {
+                " ".repeat(key_w + 2)
+            };
+            lines.push(Line::from(vec![
+                Span::styled(lead, t.accent().add_modifier(Modifier::BOLD)),
+                Span::styled(part, t.text()),
+            ]));
+        }
+    }
     let max_scroll = lines.len().saturating_sub(inner.height as usize);
     app.help_max_scroll.set(max_scroll);
     let scroll = app.help_scroll.min(max_scroll);

@@ -1,0 +1,280 @@
+//! End to end in a pseudo-terminal: the real binary, driven by keystrokes, its screen read
+//! back through a VT100 emulator. Every wait is bounded; a failure prints the screen.
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+/// Generous: the machine is shared, and a debug build searches slowly.
+const WAIT: Duration = Duration::from_secs(60);
+
+struct Session {
+    child: Box<dyn Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    output: Receiver<Vec<u8>>,
+    parser: vt100::Parser,
+    /// Everything the program wrote, to look for escape sequences.
+    raw: Vec<u8>,
+    _data_dir: TempDir,
+}
+
+/// A directory removed when dropped (the program's autosave goes there, not to $HOME).
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl Session {
+    fn start(name: &str) -> Session {
+        let pty = native_pty_system();
+        let pair = pty
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("open a pty");
+        let dir = std::env::temp_dir().join(format!("ox88-pty-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_ox88"));
+        cmd.env("OX88_DATA_DIR", &dir);
+        cmd.env("HOME", &dir);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("COLORTERM");
+        cmd.env_remove("NO_COLOR");
+        let child = pair.slave.spawn_command(cmd).expect("start ox88");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            loop {
+                match reader.read(&mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        // The master must outlive the child's use of the terminal.
+        std::mem::forget(pair.master);
+        Session {
+            child,
+            writer,
+            output: rx,
+            parser: vt100::Parser::new(
+                NonZeroU16::new(ROWS).unwrap(),
+                NonZeroU16::new(COLS).unwrap(),
+                0,
+            ),
+            raw: Vec::new(),
+            _data_dir: TempDir(dir),
+        }
+    }
+
+    fn pump(&mut self, timeout: Duration) {
+        if let Ok(bytes) = self.output.recv_timeout(timeout) {
+            self.parser.process(&bytes);
+            self.raw.extend_from_slice(&bytes);
+            while let Ok(more) = self.output.try_recv() {
+                self.parser.process(&more);
+                self.raw.extend_from_slice(&more);
+            }
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    fn rows(&self) -> Vec<String> {
+        self.parser.screen().rows(0, COLS).collect()
+    }
+
+    /// Waits until `done` holds for the screen, or fails with the screen shown.
+    fn wait_for(&mut self, what: &str, done: impl Fn(&Session) -> bool) {
+        let deadline = Instant::now() + WAIT;
+        while !done(self) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; screen:\n{}",
+                self.screen()
+            );
+            self.pump(Duration::from_millis(50));
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.writer.write_all(text.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// The eight rank rows of the board pane (80×24 layout: rows 1..=8, columns 1..28).
+    fn board(&self) -> Vec<String> {
+        self.rows()[1..9]
+            .iter()
+            .map(|r| r.chars().skip(1).take(27).collect())
+            .collect()
+    }
+
+    fn status(&self) -> String {
+        self.rows()[ROWS as usize - 1].clone()
+    }
+
+    fn message(&self) -> String {
+        self.rows()[ROWS as usize - 2].clone()
+    }
+
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            self.pump(Duration::from_millis(20));
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // Whatever was still in the pipe.
+                self.pump(Duration::from_millis(200));
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "ox88 did not exit; screen:\n{}",
+                self.screen()
+            );
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+/// A log line of a finished iteration: `d7/12 0:00.1 12,345 n 123,456 n/s E +0.29 ...`.
+fn has_iteration_line(screen: &str) -> bool {
+    screen.lines().any(|l| {
+        l.split_whitespace()
+            .collect::<Vec<_>>()
+            .windows(4)
+            .any(|w| {
+                w[0].starts_with('d')
+                    && w[0][1..].split('/').all(|n| n.parse::<u32>().is_ok())
+                    && w[2].replace(',', "").parse::<u64>().is_ok()
+                    && w[3] == "n"
+            })
+    })
+}
+
+#[test]
+fn play_a_move_change_depth_refuse_an_illegal_move_and_quit() {
+    let mut s = Session::start("play");
+    s.wait_for("the start screen", |s| {
+        s.status()
+            .starts_with("White to move │ you: White │ depth ")
+    });
+    assert!(
+        s.parser.screen().alternate_screen(),
+        "the TUI runs on the alternate screen"
+    );
+    let depth: u32 = s
+        .status()
+        .split("depth ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+
+    s.send("e2e4\r");
+    // The engine's reply (a book move at this point) appears on the board and in the log.
+    s.wait_for("the engine's reply", |s| {
+        s.status().starts_with("White to move") && s.screen().contains("1.e4 ")
+    });
+    let after_reply = s.board();
+    assert_ne!(
+        after_reply[1],
+        "7  ♟  ♟  ♟  ♟  ♟  ♟  ♟  ♟  ",
+        "Black moved a pawn or a piece:\n{}",
+        s.screen()
+    );
+    assert!(
+        after_reply[4].contains('♟'),
+        "e4 has White's pawn:\n{}",
+        s.screen()
+    );
+
+    // Out of the book the engine searches: a log line with depth and nodes.
+    s.send("a2a3\r");
+    s.wait_for("an iteration line and the reply", |s| {
+        has_iteration_line(&s.screen())
+            && s.status().starts_with("White to move")
+            && s.screen().contains("2.a3 ")
+    });
+
+    // The depth key (empty input).
+    s.send("+");
+    let want = format!("│ depth {} │", depth + 1);
+    s.wait_for("the depth to change", |s| s.status().contains(&want));
+
+    // An illegal move: error with the reason, text kept, board unchanged.
+    let before = s.board();
+    s.send("e2e5\r");
+    s.wait_for("the error message", |s| s.message().starts_with("e2e5"));
+    assert!(s.message().contains("no piece on e2"), "{}", s.message());
+    assert!(
+        s.rows()[ROWS as usize - 3].contains("e2e5"),
+        "the text stays in the input"
+    );
+    assert_eq!(s.board(), before, "the board is unchanged");
+
+    // Quit: the terminal leaves the alternate screen.
+    s.send("\x03");
+    let status = s.wait_exit();
+    assert!(status.success(), "{status:?}");
+    assert!(
+        !s.parser.screen().alternate_screen(),
+        "back on the main screen"
+    );
+    assert!(
+        s.raw.windows(8).any(|w| w == b"\x1b[?1049l"),
+        "left the alternate screen"
+    );
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let mut s = Session::start("term");
+    s.wait_for("the start screen", |s| {
+        s.status().starts_with("White to move")
+    });
+    let pid = s.child.process_id().expect("a pid");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = s.wait_exit();
+    assert!(
+        status.success(),
+        "a SIGTERM ends the program normally: {status:?}"
+    );
+    assert!(
+        !s.parser.screen().alternate_screen(),
+        "back on the main screen"
+    );
+}
