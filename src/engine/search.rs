@@ -306,6 +306,7 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.prev_pv.clear();
         self.tt.new_search();
+        self.history.age();
 
         let mut root_moves: Vec<Move> = board.legal_moves().iter().copied().collect();
         if !limits.searchmoves.is_empty() {
@@ -748,6 +749,8 @@ impl Searcher {
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
         let us = board.side_to_move();
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut nquiets = 0;
         for i in 0..moves.len() {
             order::pick(&mut moves, &mut scores, i);
             let m = moves.as_slice()[i];
@@ -822,6 +825,10 @@ impl Searcher {
                 return 0;
             }
             searched += 1;
+            if quiet && nquiets < quiets_tried.len() {
+                quiets_tried[nquiets] = m;
+                nquiets += 1;
+            }
             if score > best {
                 best = score;
                 best_move = m;
@@ -839,6 +846,10 @@ impl Searcher {
                                 self.killers[ply][0] = m;
                             }
                             self.history.reward(us, m, depth as u32);
+                            // The quiet moves tried before it did not cut: less credit.
+                            for &q in &quiets_tried[..nquiets - 1] {
+                                self.history.penalize(us, q, depth as u32);
+                            }
                         }
                         break;
                     }
@@ -940,7 +951,18 @@ impl Searcher {
                     if m.promotion().is_none() && stand_pat + gain + 200 <= alpha {
                         continue;
                     }
-                    if order::see(board, m) < 0 {
+                    // Losing captures cannot help here. Under `modern` the ordering score
+                    // already says so (negative exactly when SEE < 0); otherwise run SEE
+                    // only where the capturer is worth more than its victim.
+                    let losing = if self.scheme == Scheme::Modern {
+                        scores[i] < 0
+                    } else {
+                        let attacker = board
+                            .piece_at(m.from())
+                            .map_or(0, |p| DELTA_VALUES[p.kind().index()]);
+                        attacker > gain && m.promotion().is_none() && order::see(board, m) < 0
+                    };
+                    if losing {
                         continue;
                     }
                 }
