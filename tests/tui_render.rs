@@ -788,3 +788,207 @@ fn print_screens() {
         println!("{}", lines.join("\n"));
     }
 }
+
+// ---- games: modes, clocks, PGN, autosave ---------------------------------------------------
+
+fn human_human() -> (App, Rc<RefCell<Vec<Call>>>) {
+    app_with(
+        Options {
+            mode: Mode::HumanHuman,
+            ascii: true,
+            ..Options::default()
+        },
+        "default",
+        ColorDepth::TrueColor,
+    )
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("ox88-tui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn gos(calls: &Rc<RefCell<Vec<Call>>>) -> Vec<Limits> {
+    calls
+        .borrow()
+        .iter()
+        .filter_map(|c| match c {
+            Call::Go { limits, .. } => Some(limits.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_move_is_autosaved_and_offered_for_resuming() {
+    use ox88::game::autosave::Autosave;
+    let dir = temp_dir("resume");
+    let (mut app, _) = human_human();
+    app.autosave = Some(Autosave::in_dir(&dir));
+    for m in ["e2e4", "c7c5", "Nf3"] {
+        enter(&mut app, m);
+    }
+    let saved = Autosave::in_dir(&dir).load_unfinished().unwrap().expect("an unfinished game");
+    assert_eq!(saved.sans(), vec!["e4", "c5", "Nf3"]);
+
+    // A new session finds it and asks; 'y' resumes it.
+    let (mut next, _) = human_human();
+    next.autosave = Some(Autosave::in_dir(&dir));
+    next.offer_resume(saved.clone());
+    let (lines, _) = screen(&next, 80, 24);
+    assert!(lines[22].starts_with("An unfinished game (3 moves"), "{}", lines[22]);
+    type_text(&mut next, "x");
+    assert!(next.prompt.is_some(), "other keys leave the question open");
+    type_text(&mut next, "y");
+    assert_eq!(next.game.sans(), vec!["e4", "c5", "Nf3"]);
+    assert_eq!(next.side_to_move(), ox88::engine::Color::Black);
+
+    // Another session declines: the game is set aside in games/, not lost.
+    let (mut third, _) = human_human();
+    third.autosave = Some(Autosave::in_dir(&dir));
+    third.offer_resume(saved);
+    type_text(&mut third, "n");
+    assert!(Autosave::in_dir(&dir).load_unfinished().unwrap().is_none());
+    let archived: Vec<_> = std::fs::read_dir(dir.join("games")).unwrap().collect();
+    assert_eq!(archived.len(), 1);
+    assert!(third.message.as_ref().unwrap().text.contains("kept in"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn save_and_load_pgn_and_a_bad_file_keeps_the_game() {
+    let dir = temp_dir("pgn");
+    let file = dir.join("g.pgn");
+    let (mut app, _) = human_human();
+    for m in ["d4", "d5", "c4", "e6", "Nc3", "Nf6"] {
+        enter(&mut app, m);
+    }
+    enter(&mut app, &format!(":save {}", file.display()));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("1. d4 d5 2. c4 e6 3. Nc3 Nf6"), "{text}");
+    assert!(text.contains("[Result \"*\"]"), "{text}");
+    enter(&mut app, ":new");
+    assert_eq!(app.game.ply(), 0);
+    enter(&mut app, &format!(":load {}", file.display()));
+    assert_eq!(app.game.sans(), vec!["d4", "d5", "c4", "e6", "Nc3", "Nf6"]);
+    assert_eq!(app.input.value(), "");
+
+    std::fs::write(&file, "[Event \"x\"]\n\n1. e4 e5 2. Qxf7 *\n").unwrap();
+    enter(&mut app, &format!(":load {}", file.display()));
+    let msg = app.message.as_ref().unwrap();
+    assert_eq!(msg.kind, MessageKind::Error);
+    assert!(msg.text.contains("line 3") && msg.text.contains("current game is kept"), "{}", msg.text);
+    assert_eq!(app.game.ply(), 6, "the game is untouched");
+    assert!(app.input.value().starts_with(":load"), "the command stays for editing");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_time_control_shows_clocks_and_reaches_the_engine() {
+    let (mut app, calls) = app();
+    enter(&mut app, ":tc 5+3");
+    let (lines, _) = screen(&app, 120, 40);
+    // White's clock runs (bracketed).
+    assert!(lines[39].contains("│ [W 5:00] B 5:00 │"), "{}", lines[39]);
+    enter(&mut app, "e2e4");
+    let limits = gos(&calls).pop().unwrap();
+    assert_eq!(limits.depth, Some(5));
+    assert_eq!(limits.winc, Some(Duration::from_secs(3)));
+    let b = limits.btime.unwrap();
+    assert!(b > Duration::from_secs(299) && b <= Duration::from_secs(300), "Black's clock just started: {b:?}");
+    let w = limits.wtime.unwrap();
+    assert!(w > Duration::from_secs(300) && w <= Duration::from_secs(303), "White's increment: {w:?}");
+    let (lines, _) = screen(&app, 120, 40);
+    assert!(lines[39].contains("│ W 5:03 [B 5:00] │"), "{}", lines[39]);
+    // The clock reading goes into the game for the PGN.
+    assert!(app.game.moves()[0].clock.is_some());
+    enter(&mut app, ":tc nonsense");
+    assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
+}
+
+#[test]
+fn analysis_thinks_without_end_and_moves_restart_it() {
+    let (mut app, calls) = app();
+    enter(&mut app, ":mode analysis");
+    assert_eq!(gos(&calls).last().unwrap(), &Limits::infinite());
+    let id = app.search.as_ref().unwrap().id;
+    enter(&mut app, "e2e4");
+    assert_eq!(app.game.ply(), 1, "moves can be entered while the engine analyses");
+    assert_eq!(gos(&calls).len(), 2);
+    assert!(app.search.as_ref().unwrap().id != id);
+    // Stepping back analyses the earlier position.
+    app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    assert_eq!(app.game.ply(), 0);
+    assert_eq!(gos(&calls).len(), 3);
+    let (lines, _) = screen(&app, 80, 24);
+    assert!(lines[23].contains("analysing"), "{}", lines[23]);
+}
+
+#[test]
+fn engine_against_engine_waits_its_delay_and_can_be_paused() {
+    let (mut app, calls) = app();
+    enter(&mut app, ":delay 500");
+    enter(&mut app, ":mode engine");
+    let id = app.search.as_ref().expect("White's engine thinks at once").id;
+    let board = app.game.board().clone();
+    app.on_engine_event(SearchEvent::BestMove {
+        id,
+        best: Some(mv(&board, "d2d4")),
+        ponder: None,
+        book: None,
+    });
+    assert!(app.search.is_none(), "waits before Black's search");
+    let due = app.next_engine_start.expect("a pending start");
+    let now = std::time::Instant::now();
+    assert!(app.next_wakeup(now).unwrap() <= due);
+    app.on_tick(due + Duration::from_millis(1));
+    assert!(app.search.is_some(), "Black's engine thinks after the delay");
+    assert_eq!(gos(&calls).len(), 2);
+    // Esc stops and pauses: its answer is not played.
+    press(&mut app, KeyCode::Esc);
+    let id = gos(&calls).len() as u64;
+    let b = app.game.board().clone();
+    app.on_engine_event(SearchEvent::BestMove {
+        id,
+        best: Some(mv(&b, "d7d5")),
+        ponder: None,
+        book: None,
+    });
+    assert_eq!(app.game.ply(), 1);
+    let (lines, _) = screen(&app, 80, 24);
+    assert!(lines[23].contains("paused"), "{}", lines[23]);
+}
+
+#[test]
+fn move_now_lets_the_engine_take_over_the_side_to_move() {
+    let (mut app, calls) = app();
+    app.handle_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::CONTROL));
+    assert_eq!(app.mode, Mode::HumanBlack);
+    assert!(app.flipped, "Black at the bottom for the human");
+    assert_eq!(gos(&calls).len(), 1);
+    assert!(app.message.as_ref().unwrap().text.contains("you now play Black"));
+    // While it thinks, Ctrl+G again stops it and plays its best move so far.
+    app.handle_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::CONTROL));
+    assert!(calls.borrow().contains(&Call::Stop));
+    let board = app.game.board().clone();
+    app.on_engine_event(SearchEvent::BestMove {
+        id: 1,
+        best: Some(mv(&board, "g1f3")),
+        ponder: None,
+        book: None,
+    });
+    assert_eq!(app.game.sans(), vec!["Nf3"]);
+}
+
+#[test]
+fn resigning_ends_the_game() {
+    let (mut app, _) = app();
+    enter(&mut app, ":resign");
+    assert_eq!(app.game.result().map(|r| r.result()), Some("0-1"));
+    let (lines, _) = screen(&app, 80, 24);
+    assert!(lines[10].starts_with("│0-1 White resigns"), "{}", lines[10]);
+    enter(&mut app, ":draw");
+    assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
+}

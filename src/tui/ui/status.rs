@@ -54,6 +54,17 @@ pub fn engine_text(app: &App, brief: bool) -> String {
     }
 }
 
+/// A clock reading: whole seconds rounded up, like a chess clock (a clock that has just
+/// started still shows 5:00), tenths below ten seconds.
+pub fn clock_text(left: std::time::Duration) -> String {
+    if left.as_secs() >= 10 {
+        let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+        format_clock(std::time::Duration::from_secs(secs))
+    } else {
+        format_clock(left)
+    }
+}
+
 /// The status bar's fields, longest form first; `level` 1 and 2 shorten them to fit.
 fn status_fields(app: &App, level: u8) -> Vec<String> {
     let side = match app.game.result() {
@@ -65,7 +76,7 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
     if let Some(c) = &app.clock {
         let now = std::time::Instant::now();
         let show = |side: Color, letter: &str| {
-            let t = format_clock(c.remaining(side, now));
+            let t = clock_text(c.remaining(side, now));
             if c.running() == Some(side) {
                 format!("[{letter} {t}]")
             } else {
