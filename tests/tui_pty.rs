@@ -278,3 +278,51 @@ fn sigterm_restores_the_terminal() {
         "back on the main screen"
     );
 }
+
+#[test]
+fn a_short_game_to_mate_against_the_engine() {
+    let mut s = Session::start("mate");
+    s.wait_for("the start screen", |s| {
+        s.status().starts_with("White to move")
+    });
+    // 1.Kg6 Kg8 (Black's only move) 2.Ra8#.
+    s.send(":fen 7k/8/5K2/8/8/8/8/R7 w - - 0 1\r");
+    s.wait_for("the position", |s| {
+        s.board()[0].contains('♚') && s.board()[7].contains('♜')
+    });
+    s.send("f6g6\r");
+    s.wait_for("the engine's only move", |s| s.screen().contains("1...Kg8"));
+    s.send("a1a8\r");
+    s.wait_for("the mate announced", |s| s.status().starts_with("1-0 │"));
+    let screen = s.screen();
+    assert!(screen.contains("1-0 White mates"), "{screen}");
+    assert!(
+        s.message().starts_with("game over: 1-0 White mates"),
+        "{}",
+        s.message()
+    );
+    s.send("h2h4\r");
+    s.wait_for("a refusal", |s| s.message().contains("game is over"));
+    s.send("\x03");
+    assert!(s.wait_exit().success());
+}
+
+#[test]
+fn engine_against_engine_plays_on_by_itself() {
+    let mut s = Session::start("ee");
+    s.wait_for("the start screen", |s| {
+        s.status().starts_with("White to move")
+    });
+    s.send(":delay 0\r");
+    s.wait_for("the delay set", |s| {
+        s.message().contains("0 ms between moves")
+    });
+    s.send(":depth 3\r");
+    s.send(":mode engine\r");
+    s.wait_for("a few moves", |s| s.screen().contains(" 3."));
+    s.send("\x1b");
+    s.wait_for("the pause", |s| s.status().contains("paused"));
+    assert!(s.status().contains("engine–engine"), "{}", s.status());
+    s.send("\x03");
+    assert!(s.wait_exit().success());
+}

@@ -830,7 +830,10 @@ fn every_move_is_autosaved_and_offered_for_resuming() {
     for m in ["e2e4", "c7c5", "Nf3"] {
         enter(&mut app, m);
     }
-    let saved = Autosave::in_dir(&dir).load_unfinished().unwrap().expect("an unfinished game");
+    let saved = Autosave::in_dir(&dir)
+        .load_unfinished()
+        .unwrap()
+        .expect("an unfinished game");
     assert_eq!(saved.sans(), vec!["e4", "c5", "Nf3"]);
 
     // A new session finds it and asks; 'y' resumes it.
@@ -838,7 +841,11 @@ fn every_move_is_autosaved_and_offered_for_resuming() {
     next.autosave = Some(Autosave::in_dir(&dir));
     next.offer_resume(saved.clone());
     let (lines, _) = screen(&next, 80, 24);
-    assert!(lines[22].starts_with("An unfinished game (3 moves"), "{}", lines[22]);
+    assert!(
+        lines[22].starts_with("An unfinished game (3 moves"),
+        "{}",
+        lines[22]
+    );
     type_text(&mut next, "x");
     assert!(next.prompt.is_some(), "other keys leave the question open");
     type_text(&mut next, "y");
@@ -879,9 +886,16 @@ fn save_and_load_pgn_and_a_bad_file_keeps_the_game() {
     enter(&mut app, &format!(":load {}", file.display()));
     let msg = app.message.as_ref().unwrap();
     assert_eq!(msg.kind, MessageKind::Error);
-    assert!(msg.text.contains("line 3") && msg.text.contains("current game is kept"), "{}", msg.text);
+    assert!(
+        msg.text.contains("line 3") && msg.text.contains("current game is kept"),
+        "{}",
+        msg.text
+    );
     assert_eq!(app.game.ply(), 6, "the game is untouched");
-    assert!(app.input.value().starts_with(":load"), "the command stays for editing");
+    assert!(
+        app.input.value().starts_with(":load"),
+        "the command stays for editing"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -897,9 +911,15 @@ fn a_time_control_shows_clocks_and_reaches_the_engine() {
     assert_eq!(limits.depth, Some(5));
     assert_eq!(limits.winc, Some(Duration::from_secs(3)));
     let b = limits.btime.unwrap();
-    assert!(b > Duration::from_secs(299) && b <= Duration::from_secs(300), "Black's clock just started: {b:?}");
+    assert!(
+        b > Duration::from_secs(299) && b <= Duration::from_secs(300),
+        "Black's clock just started: {b:?}"
+    );
     let w = limits.wtime.unwrap();
-    assert!(w > Duration::from_secs(300) && w <= Duration::from_secs(303), "White's increment: {w:?}");
+    assert!(
+        w > Duration::from_secs(300) && w <= Duration::from_secs(303),
+        "White's increment: {w:?}"
+    );
     let (lines, _) = screen(&app, 120, 40);
     assert!(lines[39].contains("│ W 5:03 [B 5:00] │"), "{}", lines[39]);
     // The clock reading goes into the game for the PGN.
@@ -915,7 +935,11 @@ fn analysis_thinks_without_end_and_moves_restart_it() {
     assert_eq!(gos(&calls).last().unwrap(), &Limits::infinite());
     let id = app.search.as_ref().unwrap().id;
     enter(&mut app, "e2e4");
-    assert_eq!(app.game.ply(), 1, "moves can be entered while the engine analyses");
+    assert_eq!(
+        app.game.ply(),
+        1,
+        "moves can be entered while the engine analyses"
+    );
     assert_eq!(gos(&calls).len(), 2);
     assert!(app.search.as_ref().unwrap().id != id);
     // Stepping back analyses the earlier position.
@@ -931,7 +955,11 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
     let (mut app, calls) = app();
     enter(&mut app, ":delay 500");
     enter(&mut app, ":mode engine");
-    let id = app.search.as_ref().expect("White's engine thinks at once").id;
+    let id = app
+        .search
+        .as_ref()
+        .expect("White's engine thinks at once")
+        .id;
     let board = app.game.board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
@@ -944,7 +972,10 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
     let now = std::time::Instant::now();
     assert!(app.next_wakeup(now).unwrap() <= due);
     app.on_tick(due + Duration::from_millis(1));
-    assert!(app.search.is_some(), "Black's engine thinks after the delay");
+    assert!(
+        app.search.is_some(),
+        "Black's engine thinks after the delay"
+    );
     assert_eq!(gos(&calls).len(), 2);
     // Esc stops and pauses: its answer is not played.
     press(&mut app, KeyCode::Esc);
@@ -968,7 +999,13 @@ fn move_now_lets_the_engine_take_over_the_side_to_move() {
     assert_eq!(app.mode, Mode::HumanBlack);
     assert!(app.flipped, "Black at the bottom for the human");
     assert_eq!(gos(&calls).len(), 1);
-    assert!(app.message.as_ref().unwrap().text.contains("you now play Black"));
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("you now play Black")
+    );
     // While it thinks, Ctrl+G again stops it and plays its best move so far.
     app.handle_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::CONTROL));
     assert!(calls.borrow().contains(&Call::Stop));
