@@ -462,7 +462,8 @@ fn typing_a_from_square_marks_it_and_its_targets() {
     // f3 and h3: empty targets get a dot in the target colour.
     assert_eq!(buf[(19, 6)].symbol(), "·");
     assert_eq!(buf[(25, 6)].symbol(), "·");
-    assert_eq!(buf[(19, 6)].fg, t.target);
+    assert_eq!(buf[(19, 6)].bg, t.target);
+    assert_eq!(buf[(18, 6)].bg, t.target, "the whole target square");
     // e3 is not a knight target.
     assert_eq!(buf[(16, 6)].symbol(), " ");
     assert!(lines[21].starts_with("› g1"), "{}", lines[21]);

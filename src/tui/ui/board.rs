@@ -188,7 +188,7 @@ fn draw_square(
         let bg = match mark {
             Mark::Check => theme.check,
             Mark::Selected => theme.selected,
-            Mark::Target if piece.is_some() => theme.target,
+            Mark::Target => theme.target,
             Mark::LastMove => theme.last_move,
             _ if light => theme.light,
             _ => theme.dark,
@@ -223,7 +223,7 @@ fn draw_square(
         None if mark == Mark::Target => {
             let dot = if ascii { "." } else { "·" };
             let s = if colour {
-                style.fg(theme.target).add_modifier(Modifier::BOLD)
+                style.fg(theme.white_piece).add_modifier(Modifier::BOLD)
             } else {
                 style.add_modifier(Modifier::BOLD)
             };
