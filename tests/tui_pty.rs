@@ -20,7 +20,7 @@ struct Session {
     parser: vt100::Parser,
     /// Everything the program wrote, to look for escape sequences.
     raw: Vec<u8>,
-    _data_dir: TempDir,
+    _data_dir: Option<TempDir>,
 }
 
 /// A directory removed when dropped (the program's autosave goes there, not to $HOME).
@@ -33,7 +33,18 @@ impl Drop for TempDir {
 }
 
 impl Session {
+    /// Starts ox88 with a fresh data directory of its own.
     fn start(name: &str) -> Session {
+        let dir = std::env::temp_dir().join(format!("ox88-pty-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut s = Session::start_in(&dir, &[]);
+        s._data_dir = Some(TempDir(dir));
+        s
+    }
+
+    /// Starts ox88 with `args`, keeping its data (autosave) in `dir`.
+    fn start_in(dir: &std::path::Path, args: &[&str]) -> Session {
         let pty = native_pty_system();
         let pair = pty
             .openpty(PtySize {
@@ -43,12 +54,10 @@ impl Session {
                 pixel_height: 0,
             })
             .expect("open a pty");
-        let dir = std::env::temp_dir().join(format!("ox88-pty-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_ox88"));
-        cmd.env("OX88_DATA_DIR", &dir);
-        cmd.env("HOME", &dir);
+        cmd.args(args);
+        cmd.env("OX88_DATA_DIR", dir);
+        cmd.env("HOME", dir);
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("COLORTERM");
         cmd.env_remove("NO_COLOR");
@@ -82,7 +91,7 @@ impl Session {
                 0,
             ),
             raw: Vec::new(),
-            _data_dir: TempDir(dir),
+            _data_dir: None,
         }
     }
 
@@ -323,6 +332,53 @@ fn engine_against_engine_plays_on_by_itself() {
     s.send("\x1b");
     s.wait_for("the pause", |s| s.status().contains("paused"));
     assert!(s.status().contains("engine–engine"), "{}", s.status());
+    s.send("\x03");
+    assert!(s.wait_exit().success());
+}
+
+#[test]
+fn a_killed_game_is_offered_again_with_every_move() {
+    let dir = std::env::temp_dir().join(format!("ox88-pty-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let _cleanup = TempDir(dir.clone());
+    let mut s = Session::start_in(&dir, &[]);
+    s.wait_for("the start screen", |s| {
+        s.status().starts_with("White to move")
+    });
+    s.send(":mode human\r");
+    s.wait_for("two players", |s| s.status().contains("human–human"));
+    for (i, m) in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"].iter().enumerate() {
+        s.send(&format!("{m}\r"));
+        let side = if i % 2 == 0 {
+            "Black to move"
+        } else {
+            "White to move"
+        };
+        s.wait_for("the move", |s| s.status().starts_with(side));
+    }
+    s.wait_for("the move list", |s| {
+        s.screen().contains("1.e4 e5 2.Nf3 Nc6 3.Bb5")
+    });
+    // No goodbye: SIGKILL, as a crash or the OOM killer would.
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &s.child.process_id().unwrap().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let _ = s.wait_exit();
+    drop(s);
+
+    let mut s = Session::start_in(&dir, &[]);
+    s.wait_for("the resume question", |s| {
+        s.message().contains("An unfinished game (5 moves")
+    });
+    s.send("y");
+    s.wait_for("the resumed game", |s| {
+        s.screen().contains("1.e4 e5 2.Nf3 Nc6 3.Bb5")
+    });
+    // Black to move; the engine (Black, in the default mode) takes it from here.
+    assert!(s.status().starts_with("Black"), "{}", s.status());
     s.send("\x03");
     assert!(s.wait_exit().success());
 }
