@@ -564,7 +564,10 @@ fn line_of(text: &str, offset: usize) -> usize {
 /// and the key on its line. TOML's own errors give a position, not a field, and a person
 /// wants the field.
 fn field_at(text: &str, offset: usize) -> Option<String> {
-    let offset = offset.min(text.len());
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     let line = text[line_start..line_end].trim();

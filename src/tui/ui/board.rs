@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::engine::eval;
 use crate::engine::{Color, Piece, PieceKind, Square};
@@ -88,9 +88,7 @@ impl Mark {
 
 pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     let theme = &app.theme;
-    let block = Block::bordered()
-        .title(Span::styled(" Board ", theme.title(false)))
-        .border_style(theme.border(false));
+    let block = super::pane_block(app, " Board ", false);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.width < 2 + 8 * scale.w || inner.height < 8 * scale.h + 1 {

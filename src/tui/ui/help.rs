@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 
 use crate::tui::app::App;
 use crate::tui::commands::COMMANDS;
@@ -40,12 +40,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         h,
     );
     frame.render_widget(Clear, rect);
-    let block = Block::bordered()
-        .title(Span::styled(
-            " Keys and commands (any key closes, ↑↓ scroll) ",
-            t.title(true),
-        ))
-        .border_style(t.border(true));
+    let block = super::pane_block(
+        app,
+        " Keys and commands (any key closes, Up/Down scroll) ",
+        true,
+    );
     let inner = block.inner(rect);
     let rows = help_rows();
     // Keys and commands each get their own column width; descriptions wrap beneath.

@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::tui::app::{App, LogKind, Pane};
 
@@ -87,16 +87,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     app.log_max_scroll.set(max_scroll);
     let end = all.len() - offset;
     let start = end.saturating_sub(visible);
-    let mut title = vec![Span::styled(" Log ", theme.title(focused))];
+    let mut block = super::pane_block(app, " Log ", focused);
     if offset > 0 {
-        title.push(Span::styled(
-            format!(" ↓ {offset} newer rows (PgDn) "),
+        block = block.title(Span::styled(
+            format!(" {offset} newer rows below (PgDn) "),
             theme.dim(),
         ));
     }
-    let block = Block::bordered()
-        .title(Line::from(title))
-        .border_style(theme.border(focused));
     let lines: Vec<Line> = all.into_iter().skip(start).take(end - start).collect();
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }

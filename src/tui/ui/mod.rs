@@ -23,13 +23,20 @@ pub mod status;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::app::App;
 
 /// The smallest terminal the layout works in.
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
+
+/// A pane's frame: its title and border in the theme's style for its focus.
+pub fn pane_block<'a>(app: &App, title: &'a str, focused: bool) -> Block<'a> {
+    Block::bordered()
+        .title(ratatui::text::Span::styled(title, app.theme.title(focused)))
+        .border_style(app.theme.border(focused))
+}
 
 /// Where each pane goes for a terminal of `area`'s size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::engine::order::ScoredMove;
 use crate::tui::app::{App, Pane};
@@ -84,9 +84,7 @@ fn header_lines(app: &App) -> Vec<Line<'static>> {
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let focused = app.focus == Pane::Sort;
     let t = &app.theme;
-    let block = Block::bordered()
-        .title(Span::styled(" Sort ", t.title(focused)))
-        .border_style(t.border(focused));
+    let block = super::pane_block(app, " Sort ", focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut lines = header_lines(app);
