@@ -56,23 +56,36 @@ fn kind_style(app: &App, kind: LogKind) -> Style {
     }
 }
 
-/// Every log line as wrapped rows: the stamp on the first row, the continuation indented.
-pub fn rows(app: &App, width: usize) -> Vec<Line<'static>> {
+/// Log lines as wrapped rows, the stamp on the first row, the continuation indented; only
+/// the newest lines, enough for `need` rows (`usize::MAX`: all of them). A long session
+/// has tens of thousands of lines, and the screen redraws 20 times a second while the
+/// engine thinks.
+pub fn rows(app: &App, width: usize, need: usize) -> Vec<Line<'static>> {
     const STAMP: usize = 9; // "HH:MM:SS "
     let text_width = width.saturating_sub(STAMP).max(8);
-    let mut out = Vec::new();
-    for line in &app.log {
-        let style = kind_style(app, line.kind);
-        for (i, part) in wrap_text(&line.text, text_width).into_iter().enumerate() {
-            let lead = if i == 0 {
-                Span::styled(format!("{} ", line.stamp), app.theme.dim())
-            } else {
-                Span::raw(" ".repeat(STAMP))
-            };
-            out.push(Line::from(vec![lead, Span::styled(part, style)]));
+    let mut newest_first: Vec<Vec<Line<'static>>> = Vec::new();
+    let mut count = 0;
+    for line in app.log.iter().rev() {
+        if count >= need {
+            break;
         }
+        let style = kind_style(app, line.kind);
+        let wrapped: Vec<Line<'static>> = wrap_text(&line.text, text_width)
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| {
+                let lead = if i == 0 {
+                    Span::styled(format!("{} ", line.stamp), app.theme.dim())
+                } else {
+                    Span::raw(" ".repeat(STAMP))
+                };
+                Line::from(vec![lead, Span::styled(part, style)])
+            })
+            .collect();
+        count += wrapped.len();
+        newest_first.push(wrapped);
     }
-    out
+    newest_first.into_iter().rev().flatten().collect()
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -80,9 +93,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let inner_w = area.width.saturating_sub(2) as usize;
     let visible = area.height.saturating_sub(2) as usize;
-    let all = rows(app, inner_w);
-    let max_scroll = all.len().saturating_sub(visible);
-    let offset = app.log_scroll.min(max_scroll);
+    // Following the newest line needs only the tail; scrolling back needs the whole count.
+    let following = app.log_scroll == 0;
+    let all = rows(app, inner_w, if following { visible } else { usize::MAX });
+    let max_scroll = if following {
+        // Unknown without wrapping everything; the first scroll up finds out.
+        usize::MAX
+    } else {
+        all.len().saturating_sub(visible)
+    };
+    let offset = app.log_scroll.min(all.len().saturating_sub(visible));
     app.log_view_rows.set(visible);
     app.log_max_scroll.set(max_scroll);
     let end = all.len() - offset;
