@@ -273,11 +273,11 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     let all = lines.join("\n");
     assert_eq!(
         app.log.last().unwrap().text,
-        "d7/12 0:01.5 1,234,567 n 812,345 n/s E +0.29 pv e7e5 g1f3"
+        "d7/12 1.520s 1,234,567 n 812,345 n/s E +0.29 pv e7e5 g1f3"
     );
     // At 80 columns the log line wraps under its time stamp.
     assert!(
-        all.contains("│12:00:00 d7/12 0:01.5 1,234,567 n 812,345 n/s E  │"),
+        all.contains("│12:00:00 d7/12 1.520s 1,234,567 n 812,345 n/s E  │"),
         "{all}"
     );
     assert!(all.contains("│         +0.29 pv e7e5 g1f3 "), "{all}");

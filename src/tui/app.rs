@@ -249,6 +249,16 @@ pub fn clock_time(d: Duration) -> String {
     format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
 }
 
+/// A search's time for the log: milliseconds matter in the first minute (early iterations
+/// take a few), then `m:ss.t` as the seed's log writes `0:45` and `4:41`.
+pub fn search_time(d: Duration) -> String {
+    if d < Duration::from_secs(60) {
+        format!("{}.{:03}s", d.as_secs(), d.subsec_millis())
+    } else {
+        clock_time(d)
+    }
+}
+
 /// E in pawns from White's view, the seed's sign convention: `+0.29`.
 pub fn e_text(centipawns: i32) -> String {
     Score::Cp(centipawns).to_string()
@@ -1491,11 +1501,30 @@ pub fn iteration_line(info: &IterationInfo) -> String {
         "d{}/{} {} {} n {} n/s E{} {} pv {}",
         info.depth,
         info.seldepth,
-        clock_time(info.time),
+        search_time(info.time),
         thousands(info.nodes),
         thousands(info.nps),
         bound,
         info.score_white,
         pv.join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_times_read_like_the_seed_log() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(25_499_252), "25,499,252");
+        assert_eq!(search_time(Duration::from_millis(12)), "0.012s");
+        assert_eq!(search_time(Duration::from_millis(45_300)), "45.300s");
+        assert_eq!(search_time(Duration::from_secs(281)), "4:41.0");
+        assert_eq!(clock_time(Duration::from_millis(1_520)), "0:01.5");
+        assert_eq!(e_text(29), "+0.29");
+        assert_eq!(e_text(-150), "-1.50");
+    }
 }
