@@ -457,7 +457,7 @@ fn typing_a_from_square_marks_it_and_its_targets() {
     type_text(&mut app, "g1");
     let (lines, buf) = screen(&app, 80, 24);
     // g1 is file 6 of rank 1 (row 8 on screen), its centre at x = 3 + 6*3 + 1.
-    let t = &app.theme;
+    let t = app.theme.clone();
     assert_eq!(buf[(22, 8)].bg, t.selected, "g1 selected");
     // f3 and h3: empty targets get a dot in the target colour.
     assert_eq!(buf[(19, 6)].symbol(), "·");
@@ -467,6 +467,31 @@ fn typing_a_from_square_marks_it_and_its_targets() {
     // e3 is not a knight target.
     assert_eq!(buf[(16, 6)].symbol(), " ");
     assert!(lines[21].starts_with("› g1"), "{}", lines[21]);
+    // SAN: a piece letter marks every piece of that kind that can move, and where.
+    press(&mut app, KeyCode::Esc);
+    type_text(&mut app, "N");
+    let (_, buf) = screen(&app, 80, 24);
+    for x in [7, 22] {
+        assert_eq!(buf[(x, 8)].bg, t.selected, "b1 and g1 knights");
+    }
+    for x in [4, 10, 19, 25] {
+        assert_eq!(buf[(x, 6)].bg, t.target, "a3, c3, f3, h3");
+    }
+    // A complete SAN move marks just its two squares.
+    type_text(&mut app, "c3");
+    let (_, buf) = screen(&app, 80, 24);
+    assert_eq!(buf[(7, 8)].bg, t.selected);
+    assert_eq!(
+        buf[(22, 8)].bg,
+        app.theme.dark,
+        "g1 (dark) no longer marked"
+    );
+    assert_eq!(buf[(10, 6)].bg, t.target);
+    assert_eq!(
+        buf[(19, 6)].bg,
+        app.theme.light,
+        "f3 (light) no longer marked"
+    );
 }
 
 #[test]

@@ -24,7 +24,8 @@ use crate::engine::book::Book;
 use crate::engine::eval::{self, EvalConfig, EvalMode};
 use crate::engine::order::{self, History, OrderContext, Scheme, ScoredMove};
 use crate::engine::{
-    Board, Color, Engine, IterationInfo, Limits, Move, Score, SearchEvent, SearchOptions, Square,
+    Board, Color, Engine, IterationInfo, Limits, Move, PieceKind, Score, SearchEvent,
+    SearchOptions, Square,
 };
 use crate::game::autosave::{self, Autosave};
 use crate::game::{Clock, EngineNote, Game, GameEnd, GameError, TimeControl};
@@ -866,28 +867,42 @@ impl App {
         self.fill_sort_lists(root_moves);
     }
 
-    /// The squares to highlight for a partly typed coordinate move: the from square and its
-    /// legal targets (`e2` → e2, e3, e4; `e2e4` → e2, e4).
-    pub fn typed_squares(&self) -> Option<(Square, Vec<Square>)> {
+    /// The squares to highlight for a partly typed move: the piece(s) it could move and
+    /// their legal targets. Coordinates: `e2` → e2 and e3, e4; `e2e4` → e2 and e4. SAN:
+    /// a complete move marks its two squares (`Nf3`), a piece letter alone every piece of
+    /// that kind that can move and where (`N` → both knights).
+    pub fn typed_squares(&self) -> Option<(Vec<Square>, Vec<Square>)> {
         let text = self.input.value().trim();
-        if text.starts_with(':') || text.len() < 2 {
+        if text.is_empty() || text.starts_with(':') {
             return None;
         }
-        let from: Square = text.get(..2)?.to_ascii_lowercase().parse().ok()?;
         let board = self.game.board();
-        let piece = board.piece_at(from)?;
-        if piece.color() != board.side_to_move() {
-            return None;
+        if let Ok(m) = board.parse_move(text) {
+            return Some((vec![m.from()], vec![m.to()]));
         }
-        let mut targets = board.legal_targets(from);
-        if let Some(to) = text
-            .get(2..4)
+        if let Some(from) = text
+            .get(..2)
             .and_then(|t| t.to_ascii_lowercase().parse::<Square>().ok())
-            && targets.contains(&to)
         {
-            targets = vec![to];
+            let piece = board.piece_at(from)?;
+            if piece.color() != board.side_to_move() {
+                return None;
+            }
+            return Some((vec![from], board.legal_targets(from)));
         }
-        Some((from, targets))
+        let first = text.chars().next()?;
+        let kind = PieceKind::from_letter(first).filter(|_| first.is_ascii_uppercase())?;
+        let moves: Vec<Move> = board
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| board.piece_at(m.from()).is_some_and(|p| p.kind() == kind))
+            .collect();
+        let mut froms: Vec<Square> = moves.iter().map(|m| m.from()).collect();
+        froms.sort_by_key(|s| s.index64());
+        froms.dedup();
+        let targets = moves.iter().map(|m| m.to()).collect();
+        (!froms.is_empty()).then_some((froms, targets))
     }
 
     // ---- keys ----------------------------------------------------------------------------

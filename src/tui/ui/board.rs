@@ -113,7 +113,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
             };
             let mark = if check == Some(sq) {
                 Mark::Check
-            } else if typed.as_ref().is_some_and(|(from, _)| *from == sq) {
+            } else if typed.as_ref().is_some_and(|(from, _)| from.contains(&sq)) {
                 Mark::Selected
             } else if typed.as_ref().is_some_and(|(_, t)| t.contains(&sq)) {
                 Mark::Target
