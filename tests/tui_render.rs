@@ -1055,3 +1055,26 @@ fn resigning_ends_the_game() {
     enter(&mut app, ":draw");
     assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
 }
+
+/// Not a check: how long one frame takes with a long session's log (`cargo test --release
+/// --test tui_render -- --ignored --nocapture frame_cost`).
+#[test]
+#[ignore]
+fn frame_cost() {
+    let (mut app, _) = human_human();
+    for i in 0..5000 {
+        app.log(ox88::tui::app::LogKind::Iteration, format!("d{i}/20 0.012s 16,392 n 531,996 n/s E -0.04 pv g8f6 f1b5 f6e4 d2d3 e4c5 b5c6 d7c6 f3e5"));
+    }
+    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    for scrolled in [false, true] {
+        app.log_scroll = usize::from(scrolled) * 10;
+        let t = std::time::Instant::now();
+        for _ in 0..200 {
+            term.draw(|f| ui::draw(f, &app)).unwrap();
+        }
+        println!(
+            "120x40, 5000 log lines, scrolled back {scrolled}: {:?} a frame",
+            t.elapsed() / 200
+        );
+    }
+}
