@@ -687,6 +687,22 @@ fn log_scrolls_and_keeps_the_whole_session() {
     assert!(all.contains("12:00:00 ox88"), "{all}");
     assert!(all.contains("newer rows"), "{all}");
     assert!(!all.contains("threefold"), "{all}");
+    // End follows the newest line again; Home goes straight back to the top.
+    press(&mut app, KeyCode::End);
+    let (lines, _) = screen(&app, 80, 24);
+    let log_pane: Vec<String> = lines[..10]
+        .iter()
+        .map(|l| l.chars().skip(29).collect())
+        .collect();
+    assert!(log_pane.join("\n").contains("threefold"));
+    press(&mut app, KeyCode::Home);
+    let _ = screen(&app, 80, 24);
+    let (lines, _) = screen(&app, 80, 24);
+    let log_pane: Vec<String> = lines[..10]
+        .iter()
+        .map(|l| l.chars().skip(29).collect())
+        .collect();
+    assert!(log_pane.join("\n").contains("12:00:00 ox88"));
 }
 
 #[test]
@@ -812,6 +828,9 @@ fn print_screens() {
     for (w, h) in [(80, 24), (120, 40)] {
         let (lines, _) = screen(&app, w, h);
         println!("{}", lines.join("\n"));
+    }
+    for (k, d) in ui::help::help_rows() {
+        println!("| {k} | {d} |");
     }
 }
 

@@ -924,7 +924,12 @@ impl App {
             return;
         }
         let input_empty = self.input.value().is_empty();
-        match keys::action_for(self.keys, &key, input_empty, self.focus == Pane::Sort) {
+        let focus = match self.focus {
+            Pane::Input => keys::Focus::Input,
+            Pane::Log => keys::Focus::Log,
+            Pane::Sort => keys::Focus::Sort,
+        };
+        match keys::action_for(self.keys, &key, input_empty, focus) {
             Some(action) => self.act(action),
             None => self.type_key(key),
         }
@@ -944,11 +949,11 @@ impl App {
     /// Keys the table does not claim edit the input line (and bring the focus back to it).
     fn type_key(&mut self, key: KeyEvent) {
         if self.focus != Pane::Input {
-            match key.code {
-                KeyCode::Home => return self.scroll_to(true),
-                KeyCode::End => return self.scroll_to(false),
-                KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete => {}
-                _ => return,
+            if !matches!(
+                key.code,
+                KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete
+            ) {
+                return;
             }
             self.focus = Pane::Input;
         }
@@ -1010,6 +1015,8 @@ impl App {
             },
             Action::PageUp => self.scroll(self.page(), true),
             Action::PageDown => self.scroll(self.page(), false),
+            Action::Top => self.scroll_to(true),
+            Action::Bottom => self.scroll_to(false),
             Action::PvBack => self.step_pv(false),
             Action::PvForward => self.step_pv(true),
             Action::Submit => self.submit(),

@@ -29,6 +29,9 @@ pub enum Action {
     Down,
     PageUp,
     PageDown,
+    /// Home/End in the log or sort pane: to the top or the bottom.
+    Top,
+    Bottom,
     /// Left/Right in the sort pane: step along the principal variation.
     PvBack,
     PvForward,
@@ -58,6 +61,8 @@ impl Action {
             Action::Down => "input: later entry; pane: scroll down",
             Action::PageUp => "scroll the focused pane (log if input) a page up",
             Action::PageDown => "scroll the focused pane (log if input) a page down",
+            Action::Top => "log or sort pane: to the top",
+            Action::Bottom => "log or sort pane: to the bottom (the log follows new lines)",
             Action::PvBack => "sort pane: one ply back along the PV",
             Action::PvForward => "sort pane: one ply further along the PV",
             Action::Submit => "play the move / run the :command",
@@ -74,6 +79,16 @@ pub enum When {
     InputEmpty,
     /// Only while the sort pane has the focus.
     SortFocused,
+    /// Only while the log or the sort pane has the focus (not the input line).
+    PaneFocused,
+}
+
+/// Which part of the screen has the keyboard, as far as bindings care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    Input,
+    Log,
+    Sort,
 }
 
 /// One key (code plus exact modifiers) bound to an action.
@@ -134,6 +149,8 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::Down, NONE, When::Always, Action::Down),
     bind(KeyCode::PageUp, NONE, When::Always, Action::PageUp),
     bind(KeyCode::PageDown, NONE, When::Always, Action::PageDown),
+    bind(KeyCode::Home, NONE, When::PaneFocused, Action::Top),
+    bind(KeyCode::End, NONE, When::PaneFocused, Action::Bottom),
     bind(KeyCode::Left, NONE, When::SortFocused, Action::PvBack),
     bind(KeyCode::Right, NONE, When::SortFocused, Action::PvForward),
     bind(KeyCode::Left, ALT, When::Always, Action::PvBack),
@@ -148,7 +165,7 @@ pub fn action_for(
     table: &[Binding],
     key: &KeyEvent,
     input_empty: bool,
-    sort_focused: bool,
+    focus: Focus,
 ) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
@@ -163,7 +180,8 @@ pub fn action_for(
                 && match b.when {
                     When::Always => true,
                     When::InputEmpty => input_empty,
-                    When::SortFocused => sort_focused,
+                    When::SortFocused => focus == Focus::Sort,
+                    When::PaneFocused => focus != Focus::Input,
                 }
         })
         .map(|b| b.action)
@@ -213,6 +231,7 @@ pub fn help_rows(table: &[Binding]) -> Vec<(String, &'static str)> {
         match b.when {
             When::InputEmpty => name.push_str(" (empty input)"),
             When::SortFocused => name.push_str(" (sort pane)"),
+            When::PaneFocused => name.push_str(" (log/sort pane)"),
             When::Always => {}
         }
         match rows.iter_mut().find(|(a, _)| *a == b.action) {
@@ -237,22 +256,27 @@ mod tests {
     fn character_keys_act_only_on_an_empty_input() {
         let plus = key(KeyCode::Char('+'), NONE);
         assert_eq!(
-            action_for(DEFAULT_KEYS, &plus, true, false),
+            action_for(DEFAULT_KEYS, &plus, true, Focus::Input),
             Some(Action::DepthUp)
         );
-        assert_eq!(action_for(DEFAULT_KEYS, &plus, false, false), None);
+        assert_eq!(action_for(DEFAULT_KEYS, &plus, false, Focus::Input), None);
         let f6 = key(KeyCode::F(6), NONE);
         assert_eq!(
-            action_for(DEFAULT_KEYS, &f6, false, false),
+            action_for(DEFAULT_KEYS, &f6, false, Focus::Input),
             Some(Action::DepthUp)
         );
         let ctrl_down = key(KeyCode::Down, CTRL);
         assert_eq!(
-            action_for(DEFAULT_KEYS, &ctrl_down, false, false),
+            action_for(DEFAULT_KEYS, &ctrl_down, false, Focus::Input),
             Some(Action::DepthDown)
         );
         assert_eq!(
-            action_for(DEFAULT_KEYS, &key(KeyCode::Char('e'), NONE), true, false),
+            action_for(
+                DEFAULT_KEYS,
+                &key(KeyCode::Char('e'), NONE),
+                true,
+                Focus::Input
+            ),
             None
         );
     }
@@ -261,22 +285,22 @@ mod tests {
     fn ctrl_c_always_quits_and_releases_do_nothing() {
         let c = key(KeyCode::Char('c'), CTRL);
         assert_eq!(
-            action_for(DEFAULT_KEYS, &c, false, true),
+            action_for(DEFAULT_KEYS, &c, false, Focus::Sort),
             Some(Action::Quit)
         );
         let mut release = c;
         release.kind = KeyEventKind::Release;
-        assert_eq!(action_for(DEFAULT_KEYS, &release, false, true), None);
+        assert_eq!(action_for(DEFAULT_KEYS, &release, false, Focus::Sort), None);
     }
 
     #[test]
     fn arrows_step_the_pv_only_in_the_sort_pane() {
         let left = key(KeyCode::Left, NONE);
         assert_eq!(
-            action_for(DEFAULT_KEYS, &left, true, true),
+            action_for(DEFAULT_KEYS, &left, true, Focus::Sort),
             Some(Action::PvBack)
         );
-        assert_eq!(action_for(DEFAULT_KEYS, &left, true, false), None);
+        assert_eq!(action_for(DEFAULT_KEYS, &left, true, Focus::Log), None);
     }
 
     #[test]
