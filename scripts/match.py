@@ -127,6 +127,15 @@ def play_bounded(engine: chess.engine.SimpleEngine, board: chess.Board, limit: c
     return asyncio.run_coroutine_threadsafe(coro, engine.protocol.loop).result()
 
 
+def exit_code(engine: chess.engine.SimpleEngine) -> int | None:
+    """The engine process's exit code once it has ended, else None."""
+    done = engine.protocol.returncode
+    try:
+        return done.result() if done.done() else None
+    except Exception:  # noqa: BLE001 - cancelled or failed: no code to report
+        return None
+
+
 def play_game(number: int, opening: Opening, ox88_white: bool, args, stop: threading.Event) -> GameResult:
     board = opening.board.copy()
     base, inc = args.base, args.inc
@@ -224,7 +233,7 @@ def play_game(number: int, opening: Opening, ox88_white: bool, args, stop: threa
             board.push(move)
         return finish("*", "interrupted")
     finally:
-        for e in engines.values():
+        for color, e in engines.items():
             try:
                 e.quit()
             except Exception:  # noqa: BLE001 - a dead engine cannot be quit; nothing to do
@@ -232,6 +241,11 @@ def play_game(number: int, opening: Opening, ox88_white: bool, args, stop: threa
                     e.close()
                 except Exception:  # noqa: BLE001
                     pass
+            # A process that ends badly after `quit` (a panic on the way out) crashed too.
+            code = exit_code(e)
+            if color == ox88_color and code not in (None, 0) and not res.crash:
+                res.crash = True
+                res.reason += f"; ox88 exited with code {code} after quit"
 
 
 def make_pgn(opening: Opening, board: chess.Board, res: GameResult, args) -> str:
@@ -374,7 +388,8 @@ def main() -> int:
     faults = [f"game {r.number}: {r.opponent_fault}" for r in done if r.opponent_fault]
     minutes = (time.monotonic() - started) / 60
     print()
-    print(f"ox88 vs {sf_name}, {args.base:g}+{args.inc:g}, {len(done)} games in {minutes:.1f} min")
+    print(f"ox88 vs {sf_name}, {args.base:g}+{args.inc:g}, {len(done)} games in {minutes:.1f} min"
+          f" ({minutes * 60:.0f} s)")
     print(f"W/D/L (ox88): {w}/{d}/{l}")
     print(f"Elo difference: {elo_estimate(w, d, l)}")
     if args.elo:
