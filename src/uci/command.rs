@@ -344,17 +344,16 @@ fn parse_perft_depth(args: &[Token<'_>]) -> Result<u32, String> {
 }
 
 fn parse_u64(what: &str, text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     match text.parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        Ok(_) => Err(format!("{what}: {text} is out of range ({min} to {max})")),
-        Err(_) if text.starts_with('-') && text[1..].bytes().all(|b| b.is_ascii_digit()) => Err(
-            format!("{what}: {} is out of range ({min} to {max})", shorten(text)),
-        ),
-        Err(_) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
+        // Negative, or too large for 64 bits: a number, but not one we can take.
+        _ if integer => Err(format!(
             "{what}: {} is out of range ({min} to {max})",
             shorten(text)
         )),
-        Err(_) => Err(format!("{what}: '{}' is not a number", shorten(text))),
+        _ => Err(format!("{what}: '{}' is not a number", shorten(text))),
     }
 }
 
@@ -534,6 +533,21 @@ mod tests {
         assert!(cmd("bench 0").is_err());
         assert!(cmd("bench deep").is_err());
         assert!(cmd("bench 4 5").is_err());
+    }
+
+    #[test]
+    fn number_errors_say_what_was_wrong() {
+        for (line, says) in [
+            ("go depth 0", "out of range"),
+            ("go depth -3", "out of range"),
+            ("go nodes 99999999999999999999999", "out of range"),
+            ("go depth three", "not a number"),
+            ("go depth 3.5", "not a number"),
+            ("go depth -", "not a number"),
+        ] {
+            let e = cmd(line).unwrap_err();
+            assert!(e.contains(says), "{line}: {e}");
+        }
     }
 
     #[test]
