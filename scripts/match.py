@@ -72,6 +72,7 @@ class GameResult:
     time_loss: bool = False  # ox88 lost on time
     opponent_fault: str = ""  # Stockfish misbehaved (should never happen)
     max_overshoot_ms: float = 0.0  # worst (time used - time left) for ox88; > 0 means a loss
+    min_clock_ms: float = math.inf  # the least ox88 had left after a move (its safety margin)
     pgn: str = ""
 
 
@@ -222,6 +223,8 @@ def play_game(number: int, opening: Opening, ox88_white: bool, args, stop: threa
                     res.opponent_fault = "time loss"
                 return finish(lose, f"{name} lost on time (used {used * 1000:.0f} ms of "
                                     f"{clocks[side] * 1000:.0f} ms, inc {inc * 1000:.0f} ms)")
+            if is_ox88:
+                res.min_clock_ms = min(res.min_clock_ms, max(left, 0.0) * 1000.0)
             clocks[side] = max(left, 0.0) + inc
             move = played.move
             if move is None or move not in board.legal_moves:
@@ -385,6 +388,7 @@ def main() -> int:
     crashes = sum(r.crash for r in done)
     time_losses = sum(r.time_loss for r in done)
     overshoot = max((r.max_overshoot_ms for r in done), default=0.0)
+    lowest = min((r.min_clock_ms for r in done), default=math.inf)
     faults = [f"game {r.number}: {r.opponent_fault}" for r in done if r.opponent_fault]
     minutes = (time.monotonic() - started) / 60
     print()
@@ -395,7 +399,8 @@ def main() -> int:
     if args.elo:
         print("  (relative to Stockfish's UCI_Elo scale, which is calibrated at longer time controls)")
     print(f"illegal moves: {illegal}, crashes: {crashes}, time losses: {time_losses}"
-          f" (worst overshoot {overshoot:.0f} ms)")
+          f" (worst overshoot {overshoot:.0f} ms; lowest clock after an ox88 move "
+          f"{lowest:.0f} ms)")
     if faults:
         print("Stockfish faults: " + "; ".join(faults))
     return 1 if illegal or crashes or time_losses else 0
