@@ -1,6 +1,7 @@
 //! ox88: play chess in the terminal (the TUI), or speak UCI to a GUI, or measure the engine.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -10,6 +11,7 @@ use ox88::engine::order::Scheme;
 use ox88::engine::search::Profile;
 use ox88::engine::search::Searcher;
 use ox88::engine::{Board, IterationInfo, Limits, SearchEvent, SearchOptions, bench, perft};
+use ox88::tui::{self, ColorMode, Mode};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -20,6 +22,60 @@ use ox88::engine::{Board, IterationInfo, Limits, SearchEvent, SearchOptions, ben
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// Options of the TUI (`ox88` with no subcommand).
+#[derive(clap::Args, Debug)]
+struct PlayArgs {
+    /// Pieces as letters instead of chess glyphs.
+    #[arg(long)]
+    ascii: bool,
+    /// Colours: auto, truecolor, 256, 16 or none (NO_COLOR is respected under auto).
+    #[arg(long, default_value = "auto", value_parser = parse_color)]
+    color: ColorMode,
+    /// Colour theme: default, light, high-contrast, mono, or one in ~/.config/ox88/themes/.
+    #[arg(long, default_value = "default")]
+    theme: String,
+    /// The engine's search depth in plies (change it in the program with + and -).
+    #[arg(long, default_value_t = tui::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: u32,
+    /// Start from this position.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Start from the main line of this PGN game.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Resume the unfinished game saved at the last exit without asking.
+    #[arg(long)]
+    resume: bool,
+    /// Time control in minutes+increment seconds, e.g. 5+3 or 40/90+30.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Who plays: white, black, human, engine or analysis.
+    #[arg(long, default_value = "white", value_parser = parse_mode)]
+    mode: Mode,
+    /// Pause between moves in engine-vs-engine mode, in milliseconds.
+    #[arg(long, default_value_t = 500)]
+    delay: u64,
+    /// Evaluation: material, center or full.
+    #[arg(long, default_value_t = EvalMode::default())]
+    eval: EvalMode,
+    /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
+    #[arg(long, default_value_t = Scheme::default())]
+    order: Scheme,
+    /// A Polyglot .bin opening book, consulted before the built-in lines.
+    #[arg(long)]
+    book: Option<PathBuf>,
+}
+
+fn parse_color(s: &str) -> Result<ColorMode, String> {
+    s.parse()
+}
+
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    s.parse()
 }
 
 #[derive(Subcommand, Debug)]
@@ -171,10 +227,26 @@ fn main() -> Result<()> {
         }
         Some(Command::Uci) => return ox88::uci::run(),
         None => {
+            // GUIs start engines without arguments and speak first over a pipe.
             if !std::io::stdin().is_terminal() {
                 return ox88::uci::run();
             }
-            return ox88::tui::run(ox88::tui::Options::default());
+            let p = cli.play;
+            return tui::run(tui::Options {
+                ascii: p.ascii,
+                color: p.color,
+                theme: p.theme,
+                depth: p.depth,
+                fen: p.fen,
+                pgn: p.pgn,
+                resume: p.resume,
+                tc: p.tc,
+                mode: p.mode,
+                delay_ms: p.delay,
+                eval: p.eval,
+                order: p.order,
+                book: p.book,
+            });
         }
     }
     Ok(())

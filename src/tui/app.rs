@@ -186,6 +186,8 @@ pub struct App {
     pub depth: u32,
     pub eval: EvalConfig,
     pub scheme: Scheme,
+    /// A Polyglot book backing the built-in one (`--book FILE`).
+    pub book_file: Option<std::path::PathBuf>,
     pub theme: Theme,
     pub color_depth: ColorDepth,
     pub user_theme_dir: Option<PathBuf>,
@@ -291,6 +293,7 @@ impl App {
                 ..EvalConfig::default()
             },
             scheme: opts.order,
+            book_file: opts.book.clone(),
             theme,
             color_depth,
             user_theme_dir: theme::user_theme_dir(),
@@ -516,6 +519,7 @@ impl App {
             eval: self.eval,
             scheme: self.scheme,
             report_root_moves: true,
+            book_file: self.book_file.clone(),
             ..SearchOptions::default()
         }
     }

@@ -132,6 +132,8 @@ pub struct Options {
     pub delay_ms: u64,
     pub eval: EvalMode,
     pub order: Scheme,
+    /// A Polyglot `.bin` book backing the built-in one (`--book FILE`).
+    pub book: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -149,12 +151,13 @@ impl Default for Options {
             delay_ms: 500,
             eval: EvalMode::default(),
             order: Scheme::default(),
+            book: None,
         }
     }
 }
 
 /// The depth setting a new session starts with.
-pub const DEFAULT_DEPTH: u32 = 8;
+pub const DEFAULT_DEPTH: u32 = 10;
 
 type Term = Terminal<CrosstermBackend<Stdout>>;
 
