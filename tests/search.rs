@@ -49,7 +49,11 @@ fn finds_mates_with_the_right_distance() {
             };
             // Plain alpha-beta proves the shortest mate at 2n-1 plies; with reductions and
             // pruning the full profile needs some nominal depth in hand.
-            let depth = if profile == Profile::Seed { 2 * n } else { 2 * n + 8 };
+            let depth = if profile == Profile::Seed {
+                2 * n
+            } else {
+                2 * n + 8
+            };
             let r = search(fen, depth as u32, &opts);
             assert_eq!(r.score, Score::Mate(n), "{fen} ({profile})");
             if !mv.is_empty() {
