@@ -133,7 +133,25 @@ fn search_thread(
                 limits,
                 options,
             } => {
-                searcher.run(id, *board, &limits, &options, &mut *on_event);
+                // A bug in the search must not leave the front end waiting forever: answer
+                // with a legal move and start over with a fresh searcher.
+                let fallback = board.legal_moves().as_slice().first().copied();
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    searcher.run(id, *board, &limits, &options, &mut *on_event);
+                }));
+                if run.is_err() {
+                    searcher = Searcher::new(Arc::clone(&shared));
+                    on_event(SearchEvent::Message {
+                        id,
+                        text: "internal error in the search; answering with a legal move".into(),
+                    });
+                    on_event(SearchEvent::BestMove {
+                        id,
+                        best: fallback,
+                        ponder: None,
+                        book: None,
+                    });
+                }
                 let (lock, cvar) = &*busy;
                 *lock.lock().expect("busy lock") = false;
                 cvar.notify_all();

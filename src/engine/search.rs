@@ -147,7 +147,7 @@ fn budget(limits: &Limits, side: Color, overhead: Duration) -> Budget {
     };
     let inc = inc.unwrap_or_default();
     let usable = time.saturating_sub(overhead).max(Duration::from_millis(1));
-    let moves_left = limits.movestogo.unwrap_or(30).clamp(1, 60) as u32;
+    let moves_left = limits.movestogo.unwrap_or(30).clamp(1, 60);
     let base = usable / moves_left + inc * 3 / 4;
     // Never plan to use more than a fraction of what is left, so one move cannot flag.
     let cap = if limits.movestogo == Some(1) {
@@ -236,7 +236,13 @@ impl Searcher {
 
     fn configure(&mut self, options: &SearchOptions, emit: &mut dyn FnMut(SearchEvent), id: u64) {
         if self.tt.size_mb() != options.hash_mb.max(1) {
-            self.tt = TranspositionTable::new(options.hash_mb);
+            match TranspositionTable::try_new(options.hash_mb) {
+                Ok(tt) => self.tt = tt,
+                Err(e) => emit(SearchEvent::Message {
+                    id,
+                    text: format!("{e}; keeping the {} MB table", self.tt.size_mb()),
+                }),
+            }
         }
         self.eval_cfg = options.eval;
         self.scheme = options.scheme;
@@ -358,14 +364,13 @@ impl Searcher {
                 pv_move: if depth > 1 { best_move } else { Move::NONE },
                 hash_move: if depth > 1 { best_move } else { Move::NONE },
                 killers: self.killers[0],
-                ..OrderContext::default()
             };
             let mut scored: Vec<ScoredMove> =
                 order::explain(&board, self.scheme, &ctx, &self.history)
                     .into_iter()
                     .filter(|s| root_moves.contains(&s.mv))
                     .collect();
-            scored.sort_by(|a, b| b.score.cmp(&a.score));
+            scored.sort_by_key(|s| std::cmp::Reverse(s.score));
             let ordered: Vec<Move> = scored.iter().map(|s| s.mv).collect();
 
             self.excluded.clear();
@@ -396,6 +401,9 @@ impl Searcher {
             if lines.is_empty() {
                 break;
             }
+            // MultiPV: later lines were searched with earlier best moves excluded; an
+            // unstable search can still score one above an earlier line, so list by score.
+            lines[1..].sort_by_key(|l| std::cmp::Reverse(l.0));
             let complete = !self.stopped;
             {
                 // Even a stopped iteration's line is usable: the root records a move only
@@ -740,7 +748,6 @@ impl Searcher {
             pv_move: self.pv_move_at(ply, on_pv),
             hash_move,
             killers: self.killers[ply],
-            ..OrderContext::default()
         };
         order::score_moves(board, &moves, self.scheme, &ctx, &self.history, &mut scores);
 
@@ -927,9 +934,9 @@ impl Searcher {
         let original_alpha = alpha;
         let mut scores = [0i32; 256];
         let ctx = OrderContext {
+            pv_move: Move::NONE,
             hash_move,
             killers: self.killers[ply],
-            ..OrderContext::default()
         };
         order::score_moves(board, &moves, self.scheme, &ctx, &self.history, &mut scores);
         let mut best_move = Move::NONE;

@@ -64,12 +64,21 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
+        TranspositionTable::try_new(mb)
+            .unwrap_or_else(|_| TranspositionTable::try_new(1).expect("a 1 MB table"))
+    }
+
+    /// As `new`, but says so instead of aborting when the memory cannot be had (a GUI may
+    /// ask for far more hash than the machine has).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let n = (bytes / std::mem::size_of::<[Entry; 2]>()).max(1);
-        TranspositionTable {
-            buckets: vec![[Entry::default(); 2]; n],
-            age: 0,
-        }
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(n)
+            .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
+        buckets.resize(n, [Entry::default(); 2]);
+        Ok(TranspositionTable { buckets, age: 0 })
     }
 
     pub fn size_mb(&self) -> usize {

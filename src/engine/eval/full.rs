@@ -776,9 +776,9 @@ mod tests {
 
     #[test]
     fn piece_square_tables_mirror_between_colours() {
-        for k in 0..6 {
+        for (white, black) in PST[0].iter().zip(PST[1].iter()) {
             for sq in (0u8..128).filter(|s| s & 0x88 == 0) {
-                assert_eq!(PST[0][k][ix(sq)], PST[1][k][(sq ^ 0x70) as usize]);
+                assert_eq!(white[ix(sq)], black[(sq ^ 0x70) as usize]);
             }
         }
     }
