@@ -241,6 +241,7 @@ fn play_a_move_change_depth_refuse_an_illegal_move_and_quit() {
     s.wait_for("the depth to change", |s| s.status().contains(&want));
 
     // An illegal move: error with the reason, text kept, board unchanged.
+    s.wait_for("the engine to be idle", |s| s.status().contains("idle"));
     let before = s.board();
     s.send("e2e5\r");
     s.wait_for("the error message", |s| s.message().starts_with("e2e5"));
@@ -377,8 +378,11 @@ fn a_killed_game_is_offered_again_with_every_move() {
     s.wait_for("the resumed game", |s| {
         s.screen().contains("1.e4 e5 2.Nf3 Nc6 3.Bb5")
     });
-    // Black to move; the engine (Black, in the default mode) takes it from here.
-    assert!(s.status().starts_with("Black"), "{}", s.status());
+    // Black to move: the engine (Black, in the default mode) takes it from here, at once
+    // (often from the book), so wait for its answer rather than catch the moment before.
+    s.wait_for("the engine's answer to 3.Bb5", |s| {
+        s.status().starts_with("White to move") && s.screen().contains("3.Bb5 ")
+    });
     s.send("\x03");
     assert!(s.wait_exit().success());
 }
