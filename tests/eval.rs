@@ -2,6 +2,9 @@
 //! mode, the material term stays equal to a recount, and the evaluation says sensible things
 //! about positions whose verdict every chess player knows.
 
+mod common;
+use common::Rng;
+
 use std::path::Path;
 
 use ox88::engine::eval::{
@@ -65,21 +68,6 @@ fn all_configs() -> Vec<EvalConfig> {
         }
     }
     v
-}
-
-/// A small deterministic generator (xorshift64*): reproducible random games without a crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Starting points: the start position, a few hand-picked FENs, and (when the shared test

@@ -1,6 +1,9 @@
 //! Coordinate and SAN notation over many positions reached by random play, with shakmaty as an
 //! independent oracle for SAN (issue 2, point 5), and property tests that no text panics.
 
+mod common;
+use common::Rng;
+
 use ox88::engine::notation::MoveParseError;
 use ox88::engine::{Board, Move};
 use proptest::prelude::*;
@@ -24,20 +27,6 @@ const SEEDS: &[&str] = &[
     // Knights and rooks doubled on files and ranks.
     "r3k2r/8/2N1N3/8/8/2N1N3/8/R3K2R w KQkq - 0 1",
 ];
-
-/// A small deterministic generator (xorshift64*): the tests must be reproducible.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn shakmaty_position(fen: &str) -> Chess {
     Fen::from_ascii(fen.as_bytes())

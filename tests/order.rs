@@ -3,6 +3,9 @@
 //! page's example position, Ifrit's two formulas, and the promise that the search's scores
 //! and the sort pane's explanations are the same numbers.
 
+mod common;
+use common::Rng;
+
 use std::time::Instant;
 
 use ox88::engine::order::{
@@ -28,21 +31,6 @@ fn mv(b: &Board, uci: &str) -> Move {
 fn see_of(fen: &str, uci: &str) -> i32 {
     let b = board(fen);
     order::see(&b, mv(&b, uci))
-}
-
-/// xorshift64*: reproducible randomness without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
 }
 
 /// Start positions: the standard one, the 500 openings of the shared data when present.

@@ -2,6 +2,9 @@
 //! write read back by an independent reader (pgn-reader + shakmaty), 500 real openings,
 //! malformed input answered with a line number, and no panic on any text.
 
+mod common;
+use common::Rng;
+
 use std::io::Cursor;
 use std::ops::ControlFlow;
 use std::time::Duration;
@@ -15,19 +18,6 @@ use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 // ---- helpers ------------------------------------------------------------------------------
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Start points where castling, en passant, promotions and disambiguation come up often.
 const SEEDS: &[&str] = &[

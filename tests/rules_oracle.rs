@@ -3,25 +3,14 @@
 //! and checks; at every one, legal move sets, check/mate/stalemate verdicts, FEN, and the
 //! incremental hash and material (versus recomputation) must agree, across make and unmake.
 
+mod common;
+use common::Rng;
+
 use std::collections::BTreeSet;
 
 use ox88::engine::{Board, Move};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
-
-/// A small deterministic PRNG (xorshift64*), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn oracle(fen: &str) -> Chess {
     let f: Fen = fen.parse().expect("shakmaty parses our FEN");

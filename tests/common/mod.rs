@@ -1,0 +1,24 @@
+//! Helpers shared by the integration tests.
+
+/// A small deterministic generator (xorshift64*): reproducible randomness without a crate,
+/// so a failing random test replays exactly.
+pub struct Rng(pub u64);
+
+#[allow(dead_code)] // each test crate uses its own subset
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform-ish in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
