@@ -686,15 +686,8 @@ impl Searcher {
         if full && let Some(hit) = self.tt.probe(key, ply) {
             hash_move = hit.mv;
             tt_eval = Some(hit.eval);
-            if !pv_node && hit.depth >= depth {
-                let cut = match hit.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => hit.score >= beta,
-                    TtBound::Upper => hit.score <= alpha,
-                };
-                if cut {
-                    return hit.score;
-                }
+            if !pv_node && hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
+                return hit.score;
             }
         }
 
@@ -869,13 +862,7 @@ impl Searcher {
         }
 
         if full {
-            let bound = if best >= beta {
-                TtBound::Lower
-            } else if best > original_alpha {
-                TtBound::Exact
-            } else {
-                TtBound::Upper
-            };
+            let bound = TtBound::of(best, original_alpha, beta);
             let ev = if in_check { 0 } else { static_eval };
             self.tt.store(key, best_move, best, ev, depth, bound, ply);
         }
@@ -899,12 +886,7 @@ impl Searcher {
         let mut hash_move = Move::NONE;
         if full && let Some(hit) = self.tt.probe(key, ply) {
             hash_move = hit.mv;
-            let cut = match hit.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => hit.score >= beta,
-                TtBound::Upper => hit.score <= alpha,
-            };
-            if cut {
+            if hit.bound.settles(hit.score, alpha, beta) {
                 return hit.score;
             }
         }
@@ -994,13 +976,7 @@ impl Searcher {
             }
         }
         if full {
-            let bound = if best >= beta {
-                TtBound::Lower
-            } else if best > original_alpha {
-                TtBound::Exact
-            } else {
-                TtBound::Upper
-            };
+            let bound = TtBound::of(best, original_alpha, beta);
             let ev = if in_check { 0 } else { stand_pat };
             self.tt.store(key, best_move, best, ev, 0, bound, ply);
         }

@@ -13,6 +13,28 @@ pub enum TtBound {
     Upper,
 }
 
+impl TtBound {
+    /// What a search result says about the true score, given the window it was found in.
+    pub fn of(score: i32, original_alpha: i32, beta: i32) -> TtBound {
+        if score >= beta {
+            TtBound::Lower
+        } else if score > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        }
+    }
+
+    /// Does a stored score with this bound decide the node for the window `alpha..beta`?
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            TtBound::Exact => true,
+            TtBound::Lower => score >= beta,
+            TtBound::Upper => score <= alpha,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
