@@ -375,15 +375,23 @@ impl Searcher {
 
             self.excluded.clear();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+            let mut report = |depth: u32, mv: Move, number: u32| {
+                emit(SearchEvent::CurrentMove {
+                    id,
+                    depth,
+                    mv,
+                    number,
+                })
+            };
             for line in 0..multipv {
                 let s = if line == 0
                     && depth >= 5
                     && self.profile == Profile::Full
                     && score.abs() < MATE_BOUND
                 {
-                    self.aspiration(&mut board, &ordered, depth as i32, score)
+                    self.aspiration(&mut board, &ordered, depth as i32, score, &mut report)
                 } else {
-                    self.root(&mut board, &ordered, depth as i32, -INF, INF)
+                    self.root(&mut board, &ordered, depth as i32, -INF, INF, &mut report)
                 };
                 if self.stopped && self.pv_len[0] == 0 {
                     break;
@@ -511,12 +519,19 @@ impl Searcher {
         self.pondering
     }
 
-    fn aspiration(&mut self, board: &mut Board, ordered: &[Move], depth: i32, prev: i32) -> i32 {
+    fn aspiration(
+        &mut self,
+        board: &mut Board,
+        ordered: &[Move],
+        depth: i32,
+        prev: i32,
+        report: &mut dyn FnMut(u32, Move, u32),
+    ) -> i32 {
         let mut delta = 20;
         let mut alpha = (prev - delta).max(-INF);
         let mut beta = (prev + delta).min(INF);
         loop {
-            let s = self.root(board, ordered, depth, alpha, beta);
+            let s = self.root(board, ordered, depth, alpha, beta, report);
             if self.stopped {
                 return s;
             }
@@ -543,6 +558,7 @@ impl Searcher {
         depth: i32,
         mut alpha: i32,
         beta: i32,
+        report: &mut dyn FnMut(u32, Move, u32),
     ) -> i32 {
         let full = self.profile == Profile::Full;
         self.pv_len[0] = 0;
@@ -552,6 +568,11 @@ impl Searcher {
         for (i, &m) in ordered.iter().enumerate() {
             if self.excluded.contains(&m) {
                 continue;
+            }
+            // The move now searched, for `currmove` and the status bar; not in the first
+            // tenth of a second, when iterations fly by.
+            if self.start.elapsed() >= Duration::from_millis(100) {
+                report(depth as u32, m, i as u32 + 1);
             }
             // Only the previous iteration's best move continues along its PV.
             let on_pv = self.prev_pv.first() == Some(&m);
