@@ -70,6 +70,17 @@ struct PlayArgs {
     book: Option<PathBuf>,
 }
 
+/// How the engine searches, for `bench` and `search`.
+#[derive(clap::Args, Debug)]
+struct HowArgs {
+    /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
+    #[arg(long, default_value_t = Scheme::default())]
+    order: Scheme,
+    /// Search profile: seed or full.
+    #[arg(long, default_value_t = Profile::default())]
+    profile: Profile,
+}
+
 fn parse_color(s: &str) -> Result<ColorMode, String> {
     s.parse()
 }
@@ -96,12 +107,8 @@ enum Command {
     Bench {
         #[arg(long, default_value_t = 10)]
         depth: u32,
-        /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
-        #[arg(long, default_value_t = Scheme::default())]
-        order: Scheme,
-        /// Search profile: seed or full.
-        #[arg(long, default_value_t = Profile::default())]
-        profile: Profile,
+        #[command(flatten)]
+        how: HowArgs,
     },
     /// Search one position and print the seed's engine log line per iteration (depth, time,
     /// nodes, nodes per second, E, PV).
@@ -110,12 +117,8 @@ enum Command {
         fen: Option<String>,
         #[arg(long, default_value_t = 10)]
         depth: u32,
-        /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
-        #[arg(long, default_value_t = Scheme::default())]
-        order: Scheme,
-        /// Search profile: seed or full.
-        #[arg(long, default_value_t = Profile::default())]
-        profile: Profile,
+        #[command(flatten)]
+        how: HowArgs,
         /// material, center or full.
         #[arg(long, default_value_t = EvalMode::default())]
         eval: EvalMode,
@@ -180,24 +183,19 @@ fn main() -> Result<()> {
             println!("Time: {:.3} s", secs);
             println!("Speed: {:.1} Mnps", nodes as f64 / secs.max(1e-9) / 1e6);
         }
-        Some(Command::Bench {
-            depth,
-            order,
-            profile,
-        }) => {
-            bench::report(depth, order, profile, |line| println!("{line}"));
+        Some(Command::Bench { depth, how }) => {
+            bench::report(depth, how.order, how.profile, |line| println!("{line}"));
         }
         Some(Command::Search {
             fen,
             depth,
-            order,
-            profile,
+            how,
             eval,
         }) => {
             let board = board_from(fen.as_deref())?;
             let options = SearchOptions {
-                scheme: order,
-                profile,
+                scheme: how.order,
+                profile: how.profile,
                 eval: EvalConfig {
                     mode: eval,
                     ..EvalConfig::default()

@@ -11,7 +11,7 @@
 
 use super::attacks;
 use super::board::{Board, CastlingRights, NO_SQ};
-use super::types::{Color, Move, Piece, PieceKind, Square};
+use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveParseError {
@@ -458,16 +458,7 @@ impl Board {
         if piece.kind() == PieceKind::King
             && let Some(long) = self.castling_intent(cm.from, cm.to)
         {
-            if let Some(&m) = legal
-                .iter()
-                .find(|m| m.is_castle() && (m.to().file() < m.from().file()) == long)
-            {
-                return Ok(m);
-            }
-            return illegal(format!(
-                "castling is not legal here ({})",
-                self.castling_obstacle(long)
-            ));
+            return self.castle(&legal, long).or_else(illegal);
         }
         if let Some(target) = self.piece_at(cm.to)
             && target.color() == us
@@ -718,23 +709,26 @@ impl Board {
         }
     }
 
+    /// The legal castling move to one side, or why there is none.
+    fn castle(&self, legal: &MoveList, long: bool) -> Result<Move, String> {
+        legal
+            .iter()
+            .copied()
+            .find(|m| m.is_castle() && (m.to().file() < m.from().file()) == long)
+            .ok_or_else(|| {
+                format!(
+                    "castling is not legal here ({})",
+                    self.castling_obstacle(long)
+                )
+            })
+    }
+
     fn check_san(&self, syntax: SanSyntax, t: &str) -> Result<Move, MoveParseError> {
         let illegal = |why: String| Err(MoveParseError::Illegal(format!("{t}: {why}")));
         let us = self.side_to_move();
         let legal = self.legal_moves();
         let (kind, from_file, from_rank, to, promotion) = match syntax {
-            SanSyntax::Castle { long } => {
-                if let Some(&m) = legal
-                    .iter()
-                    .find(|m| m.is_castle() && (m.to().file() < m.from().file()) == long)
-                {
-                    return Ok(m);
-                }
-                return illegal(format!(
-                    "castling is not legal here ({})",
-                    self.castling_obstacle(long)
-                ));
-            }
+            SanSyntax::Castle { long } => return self.castle(&legal, long).or_else(illegal),
             SanSyntax::Normal {
                 kind,
                 from_file,
