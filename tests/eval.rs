@@ -70,8 +70,8 @@ fn all_configs() -> Vec<EvalConfig> {
     v
 }
 
-/// Starting points: the start position, a few hand-picked FENs, and (when the shared test
-/// data is present) every perft-suite position and the 500 opening positions.
+/// Starting points: the start position, a few hand-picked FENs, every perft-suite position
+/// and the 500 opening positions (copies of ../shared/data kept in tests/data).
 fn start_fens() -> Vec<String> {
     let mut fens: Vec<String> = [
         Board::START_FEN,
@@ -87,21 +87,15 @@ fn start_fens() -> Vec<String> {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    for file in [
-        "perft/standard.epd",
-        "perft/cpw6.epd",
-        "perft/tricky.epd",
-        "openings/8moves_v3_sample500.epd",
-    ] {
-        if let Ok(text) = std::fs::read_to_string(data.join(file)) {
-            for line in text.lines() {
-                let fen = line.split(';').next().unwrap_or("").trim();
-                // EPD lines may carry opcodes after the four fields.
-                let fields: Vec<&str> = fen.split_whitespace().take(4).collect();
-                if fields.len() == 4 && Board::from_fen(&fields.join(" ")).is_ok() {
-                    fens.push(fields.join(" "));
-                }
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for file in ["standard.epd", "cpw6.epd", "tricky.epd", "openings500.epd"] {
+        let text = std::fs::read_to_string(data.join(file)).expect("test data is in the repo");
+        for line in text.lines() {
+            let fen = line.split(';').next().unwrap_or("").trim();
+            // EPD lines may carry opcodes after the four fields.
+            let fields: Vec<&str> = fen.split_whitespace().take(4).collect();
+            if fields.len() == 4 && Board::from_fen(&fields.join(" ")).is_ok() {
+                fens.push(fields.join(" "));
             }
         }
     }

@@ -33,19 +33,13 @@ fn see_of(fen: &str, uci: &str) -> i32 {
     order::see(&b, mv(&b, uci))
 }
 
-/// Start positions: the standard one, the 500 openings of the shared data when present.
+/// Start positions: the standard one and the 500 balanced openings (tests/data).
 fn start_fens() -> Vec<String> {
     let mut fens = vec![Board::START_FEN.to_string()];
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/openings/8moves_v3_sample500.epd"
-    );
-    if let Ok(text) = std::fs::read_to_string(path) {
-        for line in text.lines() {
-            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-            if fields.len() == 4 {
-                fens.push(fields.join(" "));
-            }
+    for line in include_str!("data/openings500.epd").lines() {
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        if fields.len() == 4 {
+            fens.push(fields.join(" "));
         }
     }
     fens
