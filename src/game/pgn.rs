@@ -580,27 +580,19 @@ impl<'a> Reader<'a> {
                     }
                     let mv = match game.board().parse_san(san) {
                         Ok(m) => m,
-                        Err(MoveParseError::Syntax(why)) => {
-                            let why = why
-                                .strip_prefix(&format!("{san}: "))
-                                .unwrap_or(&why)
-                                .to_string();
-                            return self.err(
-                                line,
-                                format!(
+                        Err(e) => {
+                            // Both kinds say "<san>: why"; the PGN error names the move itself.
+                            let text = e.to_string();
+                            let why = text.strip_prefix(&format!("{san}: ")).unwrap_or(&text);
+                            let message = match e {
+                                MoveParseError::Syntax(_) => format!(
                                     "expected a move (SAN such as Nf3), a move number, a comment or a result, found '{sym}' ({why})"
                                 ),
-                            );
-                        }
-                        Err(MoveParseError::Illegal(why)) => {
-                            let why = why
-                                .strip_prefix(&format!("{san}: "))
-                                .unwrap_or(&why)
-                                .to_string();
-                            return self.err(
-                                line,
-                                format!("'{san}' is not a legal move in this position ({context}): {why}"),
-                            );
+                                MoveParseError::Illegal(_) => format!(
+                                    "'{san}' is not a legal move in this position ({context}): {why}"
+                                ),
+                            };
+                            return self.err(line, message);
                         }
                     };
                     if let Err(e) = game.play_past_claimable_draw(mv) {
