@@ -6,11 +6,12 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use ox88::chess::{Board, perft};
 use ox88::engine::eval::{EvalConfig, EvalMode, ValuePreset};
 use ox88::engine::order::Scheme;
 use ox88::engine::search::Profile;
 use ox88::engine::search::Searcher;
-use ox88::engine::{Board, IterationInfo, Limits, SearchEvent, SearchOptions, bench, perft};
+use ox88::engine::{IterationInfo, Limits, SearchEvent, SearchOptions, bench};
 use ox88::tui::{self, ColorMode, Mode};
 
 #[derive(Parser, Debug)]

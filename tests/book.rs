@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use ox88::chess::{Board, Move};
 use ox88::engine::book::{BUILTIN_LINES, Book, BookError};
-use ox88::engine::{Board, Move};
 
 /// Plays space-separated coordinate moves from the start position.
 fn play(moves: &str) -> Board {

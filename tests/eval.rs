@@ -7,11 +7,11 @@ use common::Rng;
 
 use std::path::Path;
 
+use ox88::chess::{Board, Color, PieceKind};
 use ox88::engine::eval::{
     self, Breakdown, EvalConfig, EvalMode, ScaleReason, Term, ValuePreset, evaluate,
     evaluate_white, explain,
 };
-use ox88::engine::{Board, Color, PieceKind};
 
 // ---- helpers -------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 //! mutations of valid FENs likewise, and whatever is accepted round-trips and generates
 //! moves that shakmaty (independent oracle) agrees with.
 
-use ox88::engine::Board;
+use ox88::chess::Board;
 use proptest::prelude::*;
 
 const VALID: [&str; 6] = [

@@ -4,7 +4,8 @@
 use std::fs;
 use std::path::PathBuf;
 
-use ox88::engine::{Board, Color, Score};
+use ox88::chess::{Board, Color};
+use ox88::engine::Score;
 use ox88::game::autosave::{self, Autosave};
 use ox88::game::{EngineNote, Game, GameError, Outcome, Termination};
 use proptest::prelude::*;

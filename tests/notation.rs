@@ -4,8 +4,8 @@
 mod common;
 use common::Rng;
 
-use ox88::engine::notation::MoveParseError;
-use ox88::engine::{Board, Move};
+use ox88::chess::notation::MoveParseError;
+use ox88::chess::{Board, Move};
 use proptest::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
@@ -113,7 +113,7 @@ fn every_legal_move_round_trips_and_san_agrees_with_shakmaty() {
             promos += m.promotion().is_some() as usize;
             underpromos +=
                 (m.promotion()
-                    .is_some_and(|p| p != ox88::engine::PieceKind::Queen)) as usize;
+                    .is_some_and(|p| p != ox88::chess::PieceKind::Queen)) as usize;
             mates += san.ends_with('#') as usize;
             // A piece move whose text, without letter, capture mark and suffix, is longer
             // than its target square names a from file or rank.
@@ -146,8 +146,8 @@ fn illegal_coordinate_moves_are_rejected_with_a_reason() {
     // Every from/to pair that is not a legal move must be refused as Illegal (never Syntax,
     // never accepted), and the text must name the squares involved.
     random_positions(16, 30, |board, moves| {
-        for from in ox88::engine::Square::all() {
-            for to in ox88::engine::Square::all() {
+        for from in ox88::chess::Square::all() {
+            for to in ox88::chess::Square::all() {
                 if from == to {
                     continue;
                 }
@@ -201,7 +201,7 @@ fn ambiguous_san_lists_the_candidates() {
 #[test]
 fn hints_name_the_targets() {
     let board = Board::startpos();
-    let e2: ox88::engine::Square = "e2".parse().unwrap();
+    let e2: ox88::chess::Square = "e2".parse().unwrap();
     let targets: Vec<String> = board
         .legal_targets(e2)
         .iter()

@@ -8,11 +8,11 @@ use common::Rng;
 
 use std::time::Instant;
 
+use ox88::chess::{Board, Color, Move, MoveList, PieceKind, Square};
 use ox88::engine::order::{
     self, AttackClass, HISTORY_MAX, History, OrderContext, ReasonKind, SEE_VALUES, Scheme,
     ScoredMove, VFM, VFM_LEN,
 };
-use ox88::engine::{Board, Color, Move, MoveList, PieceKind, Square};
 
 // ---- helpers ---------------------------------------------------------------------------
 

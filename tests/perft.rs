@@ -2,7 +2,7 @@
 //! position to the shallowest depth whose count reaches a million nodes (or its deepest
 //! listed depth), so each position is proven on a large tree.
 
-use ox88::engine::{Board, perft};
+use ox88::chess::{Board, perft};
 
 struct Case {
     fen: String,

@@ -9,7 +9,8 @@ use std::io::Cursor;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use ox88::engine::{Board, Color, Move, Score};
+use ox88::chess::{Board, Color, Move};
+use ox88::engine::Score;
 use ox88::game::{EngineNote, Game, GameEnd, Outcome, Termination};
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use proptest::prelude::*;

@@ -8,7 +8,7 @@ use common::Rng;
 
 use std::collections::BTreeSet;
 
-use ox88::engine::{Board, Move};
+use ox88::chess::{Board, Move};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
@@ -115,8 +115,8 @@ fn compare(b: &Board, ctx: &str) -> Chess {
     let m = b.recount_material();
     assert_eq!(
         [
-            b.material(ox88::engine::Color::White),
-            b.material(ox88::engine::Color::Black)
+            b.material(ox88::chess::Color::White),
+            b.material(ox88::chess::Color::Black)
         ],
         m,
         "{ctx}: material"

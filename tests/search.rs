@@ -5,8 +5,9 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
+use ox88::chess::Board;
 use ox88::engine::search::{Profile, Searcher};
-use ox88::engine::{Board, Engine, Limits, Score, SearchEvent, SearchOptions};
+use ox88::engine::{Engine, Limits, Score, SearchEvent, SearchOptions};
 
 fn no_book() -> SearchOptions {
     SearchOptions {

@@ -7,9 +7,10 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ox88::chess::{Board, Move};
 use ox88::engine::eval::{EvalConfig, evaluate_white};
 use ox88::engine::order::{Reason, ReasonKind, ScoredMove};
-use ox88::engine::{Board, Bound, IterationInfo, Limits, Move, Score, SearchEvent, SearchOptions};
+use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
 use ox88::tui::app::{App, EngineControl, MessageKind, Pane};
 use ox88::tui::theme::{ColorDepth, Theme};
 use ox88::tui::{Mode, Options, ui};
@@ -895,7 +896,7 @@ fn every_move_is_autosaved_and_offered_for_resuming() {
     assert!(next.prompt.is_some(), "other keys leave the question open");
     type_text(&mut next, "y");
     assert_eq!(next.game.sans(), vec!["e4", "c5", "Nf3"]);
-    assert_eq!(next.side_to_move(), ox88::engine::Color::Black);
+    assert_eq!(next.side_to_move(), ox88::chess::Color::Black);
 
     // Another session declines: the game is set aside in games/, not lost.
     let (mut third, _) = human_human();

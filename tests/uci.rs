@@ -806,7 +806,7 @@ fn d_shows_the_position_and_its_polyglot_key() {
 #[test]
 fn a_book_move_names_its_opening_just_before_bestmove() {
     // Chosen through the library's own book, so the test follows the book's contents.
-    let mut board = ox88::engine::Board::startpos();
+    let mut board = ox88::chess::Board::startpos();
     let e4 = board.parse_uci_move("e2e4").expect("legal");
     board.make(e4);
     let book = ox88::engine::book::Book::builtin().probe(&board, None);

@@ -4,11 +4,11 @@
 
 use std::time::Duration;
 
-use super::board::Board;
 use super::order::Scheme;
 use super::report::{Limits, SearchOptions};
 use super::search::{Profile, SearchStats, Searcher};
-use super::types::Move;
+use crate::chess::board::Board;
+use crate::chess::types::Move;
 
 /// Opening, middlegame, endgame and tactical positions (FEN). Public test positions.
 pub const POSITIONS: [(&str, &str); 16] = [

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use self::polyglot::Polyglot;
-use super::board::Board;
-use super::types::{Move, MoveList, PieceKind, Square};
+use crate::chess::board::Board;
+use crate::chess::types::{Move, MoveList, PieceKind, Square};
 
 /// The built-in lines, in the seed's format: one line per row, the moves concatenated in
 /// coordinate notation, then the name of the opening they reach. A move followed by `?` is

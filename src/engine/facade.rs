@@ -7,9 +7,9 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
-use super::board::Board;
 use super::report::{Limits, SearchEvent, SearchOptions};
 use super::search::{SearchShared, Searcher};
+use crate::chess::board::Board;
 
 enum Command {
     Go {

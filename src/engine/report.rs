@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::eval::EvalConfig;
 use super::order::{Scheme, ScoredMove};
 use super::search::Profile;
-use super::types::{Color, Move};
+use crate::chess::types::{Color, Move};
 
 /// Internal score bound for mates: a mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 32_000;

@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::board::Board;
 use super::book::Book;
 use super::eval::{self, EvalConfig};
 use super::order::{self, History, OrderContext, Scheme, ScoredMove};
@@ -17,7 +16,8 @@ use super::report::{
     Bound, IterationInfo, Limits, MATE, MATE_BOUND, Score, SearchEvent, SearchOptions,
 };
 use super::tt::{TranspositionTable, TtBound};
-use super::types::{Color, Move, MoveList};
+use crate::chess::board::Board;
+use crate::chess::types::{Color, Move, MoveList};
 
 pub const MAX_PLY: usize = 128;
 const INF: i32 = MATE + 1;
@@ -949,7 +949,7 @@ impl Searcher {
             if !in_check {
                 // Under-promotions are never better than the queen in quiescence.
                 if let Some(p) = m.promotion()
-                    && p != super::types::PieceKind::Queen
+                    && p != crate::chess::types::PieceKind::Queen
                 {
                     continue;
                 }

@@ -4,7 +4,7 @@
 //! the root, so a mate found through a transposition keeps its true distance.
 
 use super::report::MATE_BOUND;
-use super::types::Move;
+use crate::chess::types::Move;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TtBound {

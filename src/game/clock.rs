@@ -6,7 +6,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use crate::engine::{ByColor, Color, Limits};
+use crate::chess::{ByColor, Color};
+use crate::engine::Limits;
 
 /// A time control: a base time, a Fischer increment added after each of a player's moves,
 /// and optionally a number of moves after which the base time is added again (`40/90+30`).

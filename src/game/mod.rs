@@ -15,8 +15,9 @@ pub mod pgn;
 use std::fmt;
 use std::time::Duration;
 
-use crate::engine::notation::MoveParseError;
-use crate::engine::{Board, Color, FenError, Move, Score};
+use crate::chess::notation::MoveParseError;
+use crate::chess::{Board, Color, FenError, Move};
+use crate::engine::Score;
 
 pub use clock::{Clock, TimeControl, TimeControlError};
 pub use pgn::PgnError;

@@ -18,8 +18,9 @@ use std::fmt;
 use std::time::Duration;
 
 use super::{EngineNote, Game, GameEnd, Outcome, Tags, Termination, TimeControl};
-use crate::engine::notation::MoveParseError;
-use crate::engine::{Board, Color, Score};
+use crate::chess::notation::MoveParseError;
+use crate::chess::{Board, Color};
+use crate::engine::Score;
 
 /// Export lines stay below 80 columns (PGN standard 8.2.6).
 const MAX_LINE: usize = 79;

@@ -20,13 +20,11 @@ use super::commands::{self, COMMANDS};
 use super::keys::{self, Action, Binding};
 use super::theme::{self, ColorDepth, PieceStyle, Theme};
 use super::{Mode, Options};
+use crate::chess::{Board, Color, Move, PieceKind, Square};
 use crate::engine::book::Book;
 use crate::engine::eval::{self, EvalConfig, EvalMode};
 use crate::engine::order::{self, History, OrderContext, Scheme, ScoredMove};
-use crate::engine::{
-    Board, Color, Engine, IterationInfo, Limits, Move, PieceKind, Score, SearchEvent,
-    SearchOptions, Square,
-};
+use crate::engine::{Engine, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
 use crate::game::autosave::{self, Autosave};
 use crate::game::{Clock, EngineNote, Game, GameEnd, GameError, TimeControl};
 

@@ -14,9 +14,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::chess::{Board, Move, Square};
+use crate::chess::{Color, perft};
+use crate::engine::bench;
 use crate::engine::eval;
-use crate::engine::{Board, Bound, Engine, IterationInfo, Move, Score, SearchEvent, Square};
-use crate::engine::{Color, bench, perft};
+use crate::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
 
 use command::{Command, GoCommand, Parsed, PositionBase, parse_line};
 use options::{Effect, Settings, UciOption, declared as declared_options};

@@ -7,8 +7,8 @@ use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use super::{BookError, MoveKey, WeightedMove};
-use crate::engine::board::Board;
-use crate::engine::types::{Color, MoveList, PieceKind, Square};
+use crate::chess::board::Board;
+use crate::chess::types::{Color, MoveList, PieceKind, Square};
 
 const ENTRY_BYTES: u64 = 16;
 

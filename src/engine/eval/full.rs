@@ -10,8 +10,8 @@
 
 use super::params::*;
 use super::{Acc, Scale, ScaleReason, Term};
-use crate::engine::attacks::{KING_STEPS, KNIGHT_STEPS, delta_index};
-use crate::engine::board::Board;
+use crate::chess::attacks::{KING_STEPS, KNIGHT_STEPS, delta_index};
+use crate::chess::board::Board;
 
 // Dense kind indices (the board's `counts` layout).
 const PAWN: usize = 0;

@@ -13,8 +13,8 @@ mod params;
 use std::fmt;
 use std::str::FromStr;
 
-use super::board::{Board, SEED_VALUES};
-use super::types::{Color, PieceKind};
+use crate::chess::board::{Board, SEED_VALUES};
+use crate::chess::types::{Color, PieceKind};
 pub use params::PHASE_MAX;
 use params::S;
 
@@ -570,11 +570,11 @@ mod tests {
         assert_eq!(AREA_CTRL.iter().filter(|&&v| v == 1).count(), 12);
         assert_eq!(AREA_CTRL.iter().filter(|&&v| v == 2).count(), 4);
         for sq in ["d4", "e4", "d5", "e5"] {
-            let s: crate::engine::Square = sq.parse().unwrap();
+            let s: crate::chess::Square = sq.parse().unwrap();
             assert_eq!(AREA_CTRL[s.x88() as usize], 2, "{sq}");
         }
         for sq in ["c3", "f3", "f6", "c6", "d3", "c5"] {
-            let s: crate::engine::Square = sq.parse().unwrap();
+            let s: crate::chess::Square = sq.parse().unwrap();
             assert_eq!(AREA_CTRL[s.x88() as usize], 1, "{sq}");
         }
     }

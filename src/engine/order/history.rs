@@ -2,7 +2,7 @@
 //! position it was tried in. Not in the seed pages; the `modern` scheme orders quiet moves by
 //! it.
 
-use super::super::types::{Color, Move};
+use crate::chess::types::{Color, Move};
 
 /// Entries stay within ±`HISTORY_MAX`: every update moves an entry towards the bound by a
 /// fraction of the distance left ("gravity"), so old knowledge fades instead of saturating and

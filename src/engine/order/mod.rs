@@ -21,14 +21,14 @@ pub mod seed;
 use std::fmt;
 use std::str::FromStr;
 
-use super::board::Board;
-use super::types::{Color, Move, MoveList, PieceKind};
+use crate::chess::board::Board;
+use crate::chess::types::{Color, Move, MoveList, PieceKind};
 
 pub use history::{HISTORY_MAX, History};
 pub use see::{SEE_VALUES, exchange_gain, see};
 pub use seed::{AttackClass, AttackValues, VFM, VFM_LEN, vfm};
 
-use super::attacks::{A_ORTH, A_SLIDERS, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index};
+use crate::chess::attacks::{A_ORTH, A_SLIDERS, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index};
 use see::kind_index;
 
 /// Ordering schemes, selectable by name.

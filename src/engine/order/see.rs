@@ -12,11 +12,11 @@
 //! queen behind a bishop or a bishop behind a pawn join in their turn as the pieces in front
 //! leave. Pins are ignored, as in every SEE: this orders moves, the search proves them.
 
-use super::super::attacks::{
+use crate::chess::attacks::{
     A_SLIDERS, ATTACK_BITS_BY_CODE, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index,
 };
-use super::super::board::{Board, NO_SQ};
-use super::super::types::{Color, Move};
+use crate::chess::board::{Board, NO_SQ};
+use crate::chess::types::{Color, Move};
 
 /// Exchange values by dense kind index (pawn, knight, bishop, rook, queen, king). Knight and
 /// bishop are equal so that a bishop-for-knight trade counts as even, not as losing (with the
@@ -255,7 +255,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
 /// What side `by` can win by starting an exchange on `sq` (0 when it had better not, or the
 /// square is empty or holds its own piece): whether, and how badly, the piece there is en
 /// prise. The king is never "won".
-pub fn exchange_gain(board: &Board, sq: crate::engine::types::Square, by: Color) -> i32 {
+pub fn exchange_gain(board: &Board, sq: crate::chess::types::Square, by: Color) -> i32 {
     let target = sq.x88();
     let cells = &board.cells;
     let victim = cells[target as usize];

@@ -9,11 +9,11 @@
 //! search corrects it. We reproduce it faithfully (the `seed` scheme is the page's experiment),
 //! and the `modern` scheme uses a real SEE instead.
 
-use super::super::attacks::{
+use crate::chess::attacks::{
     A_SLIDERS, ATTACK_BY_DELTA, KING_STEPS, KNIGHT_STEPS, STEP_BY_DELTA, delta_index,
 };
-use super::super::board::Board;
-use super::super::types::{Color, PieceKind, Square};
+use crate::chess::board::Board;
+use crate::chess::types::{Color, PieceKind, Square};
 
 /// The four kinds of attacker the seed's attack value can tell apart. The king is not one of
 /// them: the page's matrix has no bit for it (a king never takes part in an exchange it would

@@ -10,8 +10,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::chess::{Color, Piece, PieceKind, Square};
 use crate::engine::eval;
-use crate::engine::{Color, Piece, PieceKind, Square};
 use crate::tui::app::{App, e_text};
 use crate::tui::theme::{PieceStyle, Theme};
 

@@ -7,7 +7,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::engine::Color;
+use crate::chess::Color;
 use crate::game::clock::format_clock;
 use crate::tui::app::{App, EngineState, MessageKind, clock_time};
 
