@@ -8,6 +8,7 @@
 //! cursor stands replaces the moves after it (the same move as the next one just steps
 //! forward, keeping the rest).
 
+pub mod annotate;
 pub mod autosave;
 pub mod clock;
 pub mod pgn;
