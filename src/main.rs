@@ -273,6 +273,10 @@ fn review(
         }
         None => std::io::stdout().write_all(pgn.as_bytes())?,
     }
+    if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+        // Interrupted: what was reviewed is written, but the exit status says it is partial.
+        std::process::exit(130);
+    }
     Ok(())
 }
 

@@ -404,3 +404,28 @@ fn the_review_command_picks_a_game_writes_pgn_and_reports_progress() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Writes `tests/data/selfplay40.pgn`, the 40-move game the review is timed on (the
+/// first opening of openings500.pgn, then the engine against itself at depth 5). Run with
+/// `cargo test --release --test review -- --ignored`.
+#[test]
+#[ignore]
+fn write_the_self_played_game_for_timing() {
+    use ox88::engine::search::Searcher;
+    use ox88::engine::{Limits, SearchOptions};
+    let text = std::fs::read_to_string("tests/data/openings500.pgn").unwrap();
+    let mut game = Game::from_pgn(&text).unwrap();
+    let options = SearchOptions {
+        own_book: false,
+        ..SearchOptions::default()
+    };
+    let mut searcher = Searcher::standalone();
+    while game.len() < 80 && !game.is_over() {
+        let r = searcher.search_sync(game.board(), &Limits::depth(5), &options, &mut |_| {});
+        game.play(r.best.unwrap()).unwrap();
+    }
+    game.tags.event = "ox88 self-play for review timing".to_string();
+    game.tags.white = "ox88 depth 5".to_string();
+    game.tags.black = "ox88 depth 5".to_string();
+    std::fs::write("tests/data/selfplay40.pgn", game.to_pgn()).unwrap();
+}
