@@ -210,13 +210,7 @@ fn review(
     };
     let tty = std::io::stderr().is_terminal();
     let job = ReviewJob::start(review_positions(&game), settings, move |p| {
-        let line = format!(
-            "review: {}/{} positions, {:.1} s, about {:.1} s left",
-            p.done,
-            p.total,
-            p.elapsed.as_secs_f64(),
-            p.remaining.as_secs_f64()
-        );
+        let line = format!("review: {p}");
         if tty {
             eprint!("\r{line}\x1b[K");
         } else {
@@ -253,16 +247,7 @@ fn review(
         );
     }
     for side in [ox88::chess::Color::White, ox88::chess::Color::Black] {
-        let s = review.side(side);
-        eprintln!(
-            "{:<5}  accuracy {:>5.1}%  inaccuracies {}  mistakes {}  blunders {}  ACPL {:.0}",
-            side.name(),
-            s.accuracy,
-            s.inaccuracies,
-            s.mistakes,
-            s.blunders,
-            s.acpl
-        );
+        eprintln!("{:<5}  {}", side.name(), review.side(side));
     }
     eprintln!("review: {:.1} s", outcome.elapsed.as_secs_f64());
     let annotator = format!("ox88 {} ({budget})", env!("CARGO_PKG_VERSION"));

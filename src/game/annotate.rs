@@ -185,6 +185,17 @@ pub struct SideSummary {
     pub acpl: f64,
 }
 
+impl std::fmt::Display for SideSummary {
+    /// `accuracy  87.3%  inaccuracies 1  mistakes 0  blunders 0  ACPL 23`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "accuracy {:>5.1}%  inaccuracies {}  mistakes {}  blunders {}  ACPL {:.0}",
+            self.accuracy, self.inaccuracies, self.mistakes, self.blunders, self.acpl
+        )
+    }
+}
+
 /// A game reviewed: its moves judged (all of them, or the first ones when the analysis was
 /// cut short) and each side's totals.
 #[derive(Clone, Debug, PartialEq)]

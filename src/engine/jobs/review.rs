@@ -132,6 +132,20 @@ pub struct ReviewProgress {
     pub latest: PositionAnalysis,
 }
 
+impl std::fmt::Display for ReviewProgress {
+    /// `12/81 positions, 1.2 s, about 6.9 s left`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}/{} positions, {:.1} s, about {:.1} s left",
+            self.done,
+            self.total,
+            self.elapsed.as_secs_f64(),
+            self.remaining.as_secs_f64()
+        )
+    }
+}
+
 /// What a review job did: the positions analysed, in order from the first (all of them,
 /// or a prefix when it was cancelled or failed).
 #[derive(Clone, Debug, PartialEq)]
