@@ -136,6 +136,25 @@ enum Command {
         #[arg(long, default_value_t = ValuePreset::default())]
         preset: ValuePreset,
     },
+    /// Review a game: every position searched with a fixed budget, each move judged by the
+    /// winning chances it gave away; writes the annotated PGN (NAGs, [%eval], better
+    /// lines, accuracy tags). Progress goes to standard error; Ctrl-C keeps what was done.
+    Review {
+        /// The PGN file.
+        file: PathBuf,
+        /// Which game of the file (1-based).
+        #[arg(long, default_value_t = 1)]
+        game: usize,
+        /// Milliseconds per position (the default: 100).
+        #[arg(long, conflicts_with = "depth")]
+        movetime: Option<u64>,
+        /// A fixed depth per position instead of a time (reproducible).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        /// Write the annotated PGN here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 /// The seed's engine log line: depth/seldepth, time, nodes, nodes per second, E, PV.
@@ -161,6 +180,89 @@ fn board_from(fen: Option<&str>) -> Result<Board> {
         Some(f) => Board::from_fen(f).with_context(|| format!("bad --fen '{f}'")),
         None => Ok(Board::startpos()),
     }
+}
+
+/// `ox88 review`: runs the review job on a game of a PGN file and writes the annotated
+/// game; a progress line on standard error, and a summary per side at the end.
+fn review(
+    file: &std::path::Path,
+    number: usize,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    out: Option<&std::path::Path>,
+) -> Result<()> {
+    use ox88::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
+    use ox88::game::Game;
+    use ox88::game::annotate::{Review, review_positions};
+    use std::io::Write;
+
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let game = Game::from_pgn_nth(&text, number)
+        .with_context(|| format!("{}: cannot read game {number}", file.display()))?;
+    let (settings, budget) = match depth {
+        Some(d) => (ReviewSettings::depth(d), format!("depth {d}")),
+        None => {
+            let ms = movetime.unwrap_or(100).max(1);
+            let per = std::time::Duration::from_millis(ms);
+            (ReviewSettings::movetime(per), format!("movetime {ms} ms"))
+        }
+    };
+    let tty = std::io::stderr().is_terminal();
+    let job = ReviewJob::start(review_positions(&game), settings, move |p| {
+        let line = format!("review: {p}");
+        if tty {
+            eprint!("\r{line}\x1b[K");
+        } else {
+            eprintln!("{line}");
+        }
+    })
+    .context("cannot start the review")?;
+    // Ctrl-C stops the review after the current position and keeps what was done; a
+    // second Ctrl-C ends the program at once.
+    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    use signal_hook::consts::SIGINT;
+    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, interrupted.clone())?;
+    signal_hook::flag::register(SIGINT, interrupted.clone())?;
+    let cancel: CancelHandle = job.cancel_handle();
+    while !job.is_finished() {
+        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            cancel.cancel();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let outcome = job.wait();
+    if tty {
+        eprintln!();
+    }
+    if let Some(e) = &outcome.error {
+        eprintln!("review: {e}");
+    }
+    let review = Review::from_analysis(&game, &outcome.positions);
+    if !review.is_complete() {
+        eprintln!(
+            "review: stopped after {} of {} moves; writing what was reviewed",
+            review.moves.len(),
+            review.game_moves
+        );
+    }
+    for side in [ox88::chess::Color::White, ox88::chess::Color::Black] {
+        eprintln!("{:<5}  {}", side.name(), review.side(side));
+    }
+    eprintln!("review: {:.1} s", outcome.elapsed.as_secs_f64());
+    let annotator = format!("ox88 {} ({budget})", env!("CARGO_PKG_VERSION"));
+    let pgn = review.annotate(&game, &annotator).to_pgn();
+    match out {
+        Some(path) => {
+            std::fs::write(path, pgn).with_context(|| format!("cannot write {}", path.display()))?
+        }
+        None => std::io::stdout().write_all(pgn.as_bytes())?,
+    }
+    if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+        // Interrupted: what was reviewed is written, but the exit status says it is partial.
+        std::process::exit(130);
+    }
+    Ok(())
 }
 
 fn main() -> Result<()> {
@@ -224,6 +326,13 @@ fn main() -> Result<()> {
             let cfg = EvalConfig { mode, preset };
             println!("{}", ox88::engine::eval::explain(&board, &cfg));
         }
+        Some(Command::Review {
+            file,
+            game,
+            movetime,
+            depth,
+            out,
+        }) => return review(&file, game, movetime, depth, out.as_deref()),
         Some(Command::Uci) => return ox88::uci::run(),
         None => {
             // GUIs start engines without arguments and speak first over a pipe.

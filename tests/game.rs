@@ -392,3 +392,47 @@ fn the_data_directory_comes_from_the_environment() {
     let text = fs::read_to_string(tmp.0.join("current.pgn")).unwrap();
     assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
 }
+
+#[test]
+fn annotations_are_set_only_with_legal_variations() {
+    use ox88::game::{AnnotationError, Annotations};
+    let mut game = Game::new();
+    for m in ["e4", "e5", "Nf3"] {
+        game.play_text(m).unwrap();
+    }
+    let before = game.position_at(2).unwrap();
+    let nc3 = before.parse_san("Nc3").unwrap();
+    let nc6 = {
+        let mut b = before.clone();
+        b.make(nc3);
+        b.parse_san("Nc6").unwrap()
+    };
+    let good = Annotations {
+        eval: Some(Score::Cp(30)),
+        nags: vec![1],
+        comment: Some("develops".to_string()),
+        variations: vec![vec![nc3, nc6]],
+    };
+    game.set_annotations(2, good.clone()).unwrap();
+    assert_eq!(game.moves()[2].annotations, good);
+    // A line that is not legal from the position before the move: refused, nothing changes.
+    let bad = Annotations {
+        variations: vec![vec![nc3, nc3]],
+        ..Annotations::default()
+    };
+    assert_eq!(
+        game.set_annotations(2, bad),
+        Err(AnnotationError::IllegalVariation {
+            variation: 1,
+            ply: 2,
+            mv: nc3
+        })
+    );
+    assert_eq!(game.moves()[2].annotations, good);
+    let e = game.set_annotations(3, Annotations::default()).unwrap_err();
+    assert_eq!(e.to_string(), "there is no move 3 (0-based) in a line of 3");
+    // Annotations follow the move: playing a different move there drops them.
+    game.undo();
+    game.play_text("Nc3").unwrap();
+    assert_eq!(game.moves()[2].annotations, Annotations::default());
+}

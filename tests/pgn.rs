@@ -592,3 +592,173 @@ proptest! {
         }
     }
 }
+
+// ---- annotations kept (issue 13) ----------------------------------------------------------
+
+#[test]
+fn comments_nags_and_variations_are_kept_and_written_back() {
+    let pgn = "[Event \"Annotated\"]\n\n\
+               {Before the first move.} 1. e4 $1 {The king's pawn.} e5!? 2. Nf3 (2. f4 exf4 \
+               (2... d5) 3. Nf3 {gambit}) (2. Qh5? Nc6) 2... Nc6 {+0.20/9 [%eval -0.15] [%clk 0:01:00] fine} \
+               3. Bb5 $2 $18 a6 ?! 4. Ba4 (4. Zz9) Nf6 *\n";
+    let game = Game::from_pgn(pgn).unwrap();
+    let m = game.moves();
+    assert_eq!(
+        game.comment_before.as_deref(),
+        Some("Before the first move.")
+    );
+    assert_eq!(m[0].annotations.nags, [1]);
+    assert_eq!(
+        m[0].annotations.comment.as_deref(),
+        Some("The king's pawn.")
+    );
+    assert_eq!(m[1].annotations.nags, [5]);
+    // Two variations on 2. Nf3; the nested one inside the first is skipped.
+    let board = game.position_at(2).unwrap();
+    let lines: Vec<Vec<String>> = m[2]
+        .annotations
+        .variations
+        .iter()
+        .map(|v| board.san_line(v))
+        .collect();
+    assert_eq!(lines, [vec!["f4", "exf4", "Nf3"], vec!["Qh5", "Nc6"]]);
+    assert_eq!(m[3].engine.map(|n| n.score), Some(Score::Cp(20)));
+    assert_eq!(m[3].annotations.eval, Some(Score::Cp(-15)));
+    assert_eq!(m[3].clock, Some(Duration::from_secs(60)));
+    assert_eq!(m[3].annotations.comment.as_deref(), Some("fine"));
+    assert_eq!(m[4].annotations.nags, [2, 18]);
+    assert_eq!(m[5].annotations.nags, [6]);
+    // A variation with a move that does not read is dropped; the game reads on.
+    assert!(m[6].annotations.variations.is_empty());
+    assert_eq!(game.sans().last(), Some(&"Nf6"));
+
+    let written = game.to_pgn();
+    let flat = written.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("(2. f4 exf4 3. Nf3) (2. Qh5 Nc6) 2... Nc6"),
+        "{written}"
+    );
+    assert!(flat.contains("3. Bb5 $2 $18 a6 $6"), "{written}");
+    assert!(flat.contains("{+0.20/9 [%eval -0.15] [%clk 0:01:00] fine}"));
+    let again = Game::from_pgn(&written).unwrap();
+    assert_eq!(again.moves(), game.moves());
+    assert_eq!(again.comment_before, game.comment_before);
+    // The independent reader sees the same main line and our comments.
+    let seen = independent_read(&written);
+    assert_eq!(seen.sans, game.sans());
+    assert!(seen.comments.iter().any(|c| c.contains("The king's pawn.")));
+}
+
+#[test]
+fn the_reason_comment_is_not_taken_for_a_comment_on_the_last_move() {
+    let mut game = Game::new();
+    for m in ["f3", "e5", "g4", "Qh4#"] {
+        game.play_text(m).unwrap();
+    }
+    let pgn = game.to_pgn();
+    assert!(pgn.contains("{Black mates} 0-1"), "{pgn}");
+    let back = Game::from_pgn(&pgn).unwrap();
+    assert_eq!(back.moves(), game.moves());
+    assert_eq!(back.moves()[3].annotations.comment, None);
+    assert_eq!(
+        Game::from_pgn(&back.to_pgn()).unwrap().moves(),
+        game.moves()
+    );
+}
+
+#[test]
+fn several_games_in_a_file_are_picked_by_number() {
+    let text = std::fs::read_to_string("tests/data/openings500.pgn").unwrap();
+    let games = ox88::game::pgn::split_games(&text);
+    assert_eq!(games.len(), 500);
+    let third = Game::from_pgn_nth(&text, 3).unwrap();
+    assert_eq!(third.tags.round, "3");
+    assert_eq!(&third.sans()[..4], ["Nf3", "Nf6", "g3", "b5"]);
+    for bad in [0, 501] {
+        let e = Game::from_pgn_nth(&text, bad).unwrap_err();
+        assert!(e.message.contains("the file has 500 games"), "{e}");
+    }
+    // An error in a later game names the line in the whole file.
+    let two = "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. e4 e4 *\n";
+    assert_eq!(Game::from_pgn_nth(two, 1).unwrap().len(), 1);
+    let e = Game::from_pgn_nth(two, 2).unwrap_err();
+    assert_eq!(e.line, 7, "{e}");
+}
+
+/// A random game with random comments, NAGs and legal variations.
+fn annotated_game(rng: &mut Rng, index: usize) -> Game {
+    let mut game = random_game(rng, index);
+    let words = [
+        "good",
+        "a {trap",
+        "[%eval x]",
+        "+0.5/3",
+        "why?",
+        "(sic)",
+        ";",
+    ];
+    if rng.below(4) == 0 {
+        game.comment_before = Some("opening notes".to_string());
+    }
+    for i in 0..game.len() {
+        let before = game.position_at(i).unwrap();
+        let mut pm = game.moves()[i].clone();
+        if rng.below(3) == 0 {
+            pm.annotations.nags = (0..1 + rng.below(2))
+                .map(|_| rng.below(256) as u8)
+                .collect();
+        }
+        if rng.below(3) == 0 {
+            let text: Vec<&str> = (0..1 + rng.below(3)).map(|_| rng.pick(&words)).collect();
+            pm.annotations.comment = Some(text.join(" ").replace('{', ""));
+        }
+        if rng.below(3) == 0 {
+            pm.annotations.eval = Some(if rng.below(5) == 0 {
+                Score::Mate(rng.below(11) as i32 - 5)
+            } else {
+                Score::Cp(rng.below(4001) as i32 - 2000)
+            });
+        }
+        if rng.below(4) == 0 {
+            // A legal line from the position before the move.
+            let mut b = before.clone();
+            let mut line = Vec::new();
+            for _ in 0..1 + rng.below(4) {
+                let moves: Vec<Move> = b.legal_moves().iter().copied().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = rng.pick(&moves);
+                b.make(m);
+                line.push(m);
+            }
+            if !line.is_empty() {
+                pm.annotations.variations.push(line);
+            }
+        }
+        game_set_move(&mut game, i, pm);
+    }
+    game
+}
+
+/// Sets the annotations of move `i` from `pm` (the same move, new annotations).
+fn game_set_move(game: &mut Game, i: usize, pm: ox88::game::PlayedMove) {
+    game.set_annotations(i, pm.annotations).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn annotated_games_round_trip_and_the_independent_reader_agrees(seed in 1u64..u64::MAX) {
+        let mut rng = Rng(seed);
+        let game = annotated_game(&mut rng, seed as usize % 7);
+        let pgn = game.to_pgn();
+        let back = Game::from_pgn(&pgn).unwrap();
+        prop_assert_eq!(back.moves(), game.moves(), "{}", pgn);
+        prop_assert_eq!(&back.comment_before, &game.comment_before);
+        let seen = independent_read(&pgn);
+        prop_assert_eq!(seen.sans, game.sans());
+        prop_assert_eq!(shakmaty_replay(seen.fen.as_deref(), &game.sans().iter().map(|s| s.to_string()).collect::<Vec<_>>()), final_board(&game).to_fen());
+    }
+}

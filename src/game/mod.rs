@@ -8,6 +8,7 @@
 //! cursor stands replaces the moves after it (the same move as the next one just steps
 //! forward, keeping the rest).
 
+pub mod annotate;
 pub mod autosave;
 pub mod clock;
 pub mod pgn;
@@ -164,6 +165,24 @@ pub struct PlayedMove {
     pub engine: Option<EngineNote>,
     /// The mover's time left after the move, when a clock was running (PGN `[%clk]`).
     pub clock: Option<Duration>,
+    /// What a reader or a review wrote about the move.
+    pub annotations: Annotations,
+}
+
+/// Annotations on a move: what PGN carries besides the move, the engine note and the clock.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// An analysis evaluation after the move, White's view (PGN `[%eval 0.35]`, `[%eval #-2]`),
+    /// as a review writes it.
+    pub eval: Option<Score>,
+    /// Numeric annotation glyphs after the move, in order (`$2` is `?`, `$6` is `?!`).
+    pub nags: Vec<u8>,
+    /// The text of the comments after the move, without the engine note, `[%clk]` and
+    /// `[%eval]` (they have their own fields); several comments are joined with a space.
+    pub comment: Option<String>,
+    /// Alternatives to this move, each a line from the position before it (only the main
+    /// line of each variation is kept).
+    pub variations: Vec<Vec<Move>>,
 }
 
 /// The PGN tags a game carries. The Seven Tag Roster has its own fields; `Result`,
@@ -245,6 +264,19 @@ pub enum GameError {
     NotAtEnd { shown: usize, total: usize },
 }
 
+/// Why annotations could not be set on a move. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnnotationError {
+    #[error("there is no move {index} (0-based) in a line of {len}")]
+    NoSuchMove { index: usize, len: usize },
+    #[error("move {ply} of variation {variation} ({mv}) is not legal there")]
+    IllegalVariation {
+        variation: usize,
+        ply: usize,
+        mv: Move,
+    },
+}
+
 /// A game of chess from a start position, with a cursor into its move list.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -258,6 +290,8 @@ pub struct Game {
     declared: Option<GameEnd>,
     pub tags: Tags,
     pub time_control: Option<TimeControl>,
+    /// A comment before the first move (PGN), kept to be written back.
+    pub comment_before: Option<String>,
     /// Tells this game's autosave file from another game's (a new game must not overwrite
     /// an unfinished one without setting it aside).
     id: String,
@@ -298,6 +332,7 @@ impl Game {
             declared: None,
             tags: Tags::default(),
             time_control: None,
+            comment_before: None,
             id: new_game_id(),
         }
     }
@@ -458,6 +493,7 @@ impl Game {
                 san,
                 engine,
                 clock: None,
+                annotations: Annotations::default(),
             });
             self.board.make(m);
             self.cursor += 1;
@@ -470,6 +506,38 @@ impl Game {
         if let Some(i) = self.cursor.checked_sub(1) {
             self.moves[i].clock = Some(remaining);
         }
+    }
+
+    /// Replaces the annotations of move `index` of the line. Every variation must be legal
+    /// from the position before the move; otherwise nothing changes.
+    pub fn set_annotations(
+        &mut self,
+        index: usize,
+        annotations: Annotations,
+    ) -> Result<(), AnnotationError> {
+        let mut before = self
+            .position_at(index)
+            .filter(|_| index < self.moves.len())
+            .ok_or(AnnotationError::NoSuchMove {
+                index,
+                len: self.moves.len(),
+            })?;
+        before.clear_history();
+        for (v, line) in annotations.variations.iter().enumerate() {
+            let mut b = before.clone();
+            for (ply, &m) in line.iter().enumerate() {
+                if !b.legal_moves().contains(m) {
+                    return Err(AnnotationError::IllegalVariation {
+                        variation: v + 1,
+                        ply: ply + 1,
+                        mv: m,
+                    });
+                }
+                b.make(m);
+            }
+        }
+        self.moves[index].annotations = annotations;
+        Ok(())
     }
 
     /// Steps back one move (it stays in the line for `redo`).

@@ -8,18 +8,24 @@
 //! A finished game ends with the reason as a comment (`{Black resigns}`), which the reader
 //! turns back into the termination.
 //!
-//! Import reads the first game's main line. Comments (`{}` and `;`), escape lines (`%`),
-//! NAGs (`$1`), annotation glyphs (`!?`) and variations (`( ... )`, nested) are skipped.
-//! Anything else that is not a move, a move number or a result is an error naming the line
-//! and what was expected. Reading builds a new `Game`, so a failure leaves the caller's game
-//! as it was.
+//! Moves also carry their annotations: NAGs (`$2`), a review's `[%eval 0.35]`, the free text
+//! of their comments, and variations (`(2. f4 exf4)`, numbered, after the move's comment).
+//!
+//! Import reads the first game (or game N of a file, `Game::from_pgn_nth`) and keeps what it
+//! can write back: after a move, its NAGs (glyphs such as `!?` become `$5`), its comments
+//! (the engine note, `[%clk]` and `[%eval]` into their fields, the rest as text) and the main
+//! line of each variation that follows it, when that line is legal (otherwise the variation
+//! is dropped and the game still reads). Nested variations and annotations inside
+//! variations are skipped, as are `;` comments and `%` escape lines. Anything else that is
+//! not a move, a move number or a result is an error naming the line and what was expected.
+//! Reading builds a new `Game`, so a failure leaves the caller's game as it was.
 
 use std::fmt;
 use std::time::Duration;
 
-use super::{EngineNote, Game, GameEnd, Outcome, Tags, Termination, TimeControl};
+use super::{EngineNote, Game, GameEnd, Outcome, PlayedMove, Tags, Termination, TimeControl};
 use crate::chess::notation::MoveParseError;
-use crate::chess::{Board, Color};
+use crate::chess::{Board, Color, Move};
 use crate::engine::Score;
 
 /// Export lines stay below 80 columns (PGN standard 8.2.6).
@@ -65,6 +71,92 @@ fn score_text(score: Score) -> String {
     }
 }
 
+/// `[%eval]` as lichess and most GUIs write it: pawns with two decimals from White's view
+/// (`0.35`, `-1.20`), or `#3` / `#-2` for mates.
+fn eval_text(score: Score) -> String {
+    match score {
+        Score::Cp(c) => {
+            let sign = if c < 0 { "-" } else { "" };
+            format!(
+                "{sign}{}.{:02}",
+                c.unsigned_abs() / 100,
+                c.unsigned_abs() % 100
+            )
+        }
+        Score::Mate(n) => format!("#{n}"),
+    }
+}
+
+/// Reads the value of `[%eval ...]`: `0.35`, `-1.2`, `+3`, `#3`, `#-2`.
+fn parse_eval_value(value: &str) -> Option<Score> {
+    if let Some(n) = value.strip_prefix('#') {
+        let n: i32 = n.strip_prefix('+').unwrap_or(n).parse().ok()?;
+        return (n.unsigned_abs() < 1000).then_some(Score::Mate(n));
+    }
+    let (sign, body) = match value.as_bytes().first()? {
+        b'-' => (-1, &value[1..]),
+        b'+' => (1, &value[1..]),
+        _ => (1, value),
+    };
+    let (whole, frac) = body.split_once('.').unwrap_or((body, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || whole.len() > 5 || !digits(whole) || !digits(frac) {
+        return None;
+    }
+    // Centipawns, rounded half away from zero from the first three decimals.
+    let mut hundredths = [0u8; 3];
+    for (slot, b) in hundredths.iter_mut().zip(frac.bytes()) {
+        *slot = b - b'0';
+    }
+    let mut cp =
+        whole.parse::<i32>().ok()? * 100 + hundredths[0] as i32 * 10 + hundredths[1] as i32;
+    if hundredths[2] >= 5 {
+        cp += 1;
+    }
+    Some(Score::Cp(sign * cp))
+}
+
+/// Finds `[%name value]` in a comment: the value and the byte range of the whole command.
+fn find_command<'c>(comment: &'c str, name: &str) -> Option<(&'c str, std::ops::Range<usize>)> {
+    let open = format!("[%{name}");
+    let start = comment.find(&open)?;
+    let rest = &comment[start + open.len()..];
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let close = rest.find(']')?;
+    let end = start + open.len() + close + 1;
+    Some((rest[..close].trim(), start..end))
+}
+
+/// The numbered tokens of a variation played from `before`, in brackets:
+/// `(12. Nf3 Nc6)` or `(12... Nc6 13. d4)`.
+fn variation_tokens(before: &Board, line: &[Move]) -> Vec<String> {
+    let sans = before.san_line(line);
+    if sans.is_empty() {
+        return Vec::new();
+    }
+    let mut number = before.fullmove_number();
+    let mut side = before.side_to_move();
+    let mut tokens = Vec::with_capacity(sans.len());
+    for (i, san) in sans.iter().enumerate() {
+        tokens.push(match side {
+            Color::White => format!("{number}. {san}"),
+            Color::Black if i == 0 => format!("{number}... {san}"),
+            Color::Black => san.clone(),
+        });
+        if side == Color::Black {
+            number += 1;
+        }
+        side = side.flip();
+    }
+    tokens[0].insert(0, '(');
+    if let Some(last) = tokens.last_mut() {
+        last.push(')');
+    }
+    tokens
+}
+
 fn clk_text(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
@@ -94,16 +186,49 @@ fn parse_engine_note(comment: &str) -> Option<EngineNote> {
     Some(EngineNote { score, depth })
 }
 
-/// Reads `[%clk 0:04:55]` anywhere in a comment.
-fn parse_clk(comment: &str) -> Option<Duration> {
-    let rest = &comment[comment.find("[%clk")? + 5..];
-    let value = rest.trim_start().split(']').next()?.trim();
+/// Reads a `[%clk]` value: `0:04:55` (fractions of a second dropped).
+fn parse_clk_value(value: &str) -> Option<Duration> {
     let mut secs: u64 = 0;
     for part in value.split(':') {
         let whole = part.split('.').next()?;
         secs = secs.checked_mul(60)?.checked_add(whole.parse().ok()?)?;
     }
     Some(Duration::from_secs(secs))
+}
+
+/// Takes what a comment after a move says into the move: `[%clk]` and `[%eval]` commands
+/// and a leading engine note fill their fields (unless already set); the rest, with its
+/// white space collapsed, is added to the move's comment text.
+fn absorb_comment(pm: &mut PlayedMove, text: &str) {
+    let mut rest = text.to_string();
+    if pm.clock.is_none()
+        && let Some((value, range)) = find_command(&rest, "clk")
+        && let Some(clk) = parse_clk_value(value)
+    {
+        pm.clock = Some(clk);
+        rest.replace_range(range, " ");
+    }
+    if pm.annotations.eval.is_none()
+        && let Some((value, range)) = find_command(&rest, "eval")
+        && let Some(eval) = parse_eval_value(value)
+    {
+        pm.annotations.eval = Some(eval);
+        rest.replace_range(range, " ");
+    }
+    let mut words: Vec<&str> = rest.split_whitespace().collect();
+    if pm.engine.is_none()
+        && let Some(note) = words.first().and_then(|w| parse_engine_note(w))
+    {
+        pm.engine = Some(note);
+        words.remove(0);
+    }
+    if !words.is_empty() {
+        let free = words.join(" ");
+        pm.annotations.comment = Some(match pm.annotations.comment.take() {
+            Some(before) => format!("{before} {free}"),
+            None => free,
+        });
+    }
 }
 
 /// Turns the reason comment the writer puts before the result back into a termination.
@@ -174,26 +299,42 @@ impl Game {
         out.push('\n');
 
         let mut tokens: Vec<String> = Vec::new();
-        let mut after_comment = false;
+        if let Some(c) = &self.comment_before {
+            tokens.push(format!("{{{c}}}"));
+        }
+        // After a comment or a variation, a Black move is numbered again (`14...`).
+        let mut interrupted = true;
+        let mut before = self.start().clone();
         for (i, pm) in self.moves().iter().enumerate() {
             // A move number stays on the line of its move.
             let (side, number) = self.move_number(i);
             tokens.push(match side {
                 Color::White => format!("{number}. {}", pm.san),
-                Color::Black if i == 0 || after_comment => format!("{number}... {}", pm.san),
+                Color::Black if interrupted => format!("{number}... {}", pm.san),
                 Color::Black => pm.san.clone(),
             });
+            tokens.extend(pm.annotations.nags.iter().map(|n| format!("${n}")));
             let mut comment = Vec::new();
             if let Some(note) = pm.engine {
                 comment.push(format!("{}/{}", score_text(note.score), note.depth));
             }
+            if let Some(eval) = pm.annotations.eval {
+                comment.push(format!("[%eval {}]", eval_text(eval)));
+            }
             if let Some(clk) = pm.clock {
                 comment.push(format!("[%clk {}]", clk_text(clk)));
             }
-            after_comment = !comment.is_empty();
-            if after_comment {
+            if let Some(c) = &pm.annotations.comment {
+                comment.push(c.clone());
+            }
+            interrupted = !comment.is_empty() || !pm.annotations.variations.is_empty();
+            if !comment.is_empty() {
                 tokens.push(format!("{{{}}}", comment.join(" ")));
             }
+            for line in &pm.annotations.variations {
+                tokens.extend(variation_tokens(&before, line));
+            }
+            before.make(pm.mv);
         }
         if let Some(end) = result
             && end.termination != Termination::Recorded
@@ -225,6 +366,56 @@ impl Game {
     pub fn from_pgn(text: &str) -> Result<Game, PgnError> {
         Reader::new(text).read()
     }
+
+    /// Reads game `number` (1-based) of a PGN file with several games. Errors name the
+    /// line in the whole file; a number out of range says how many games there are.
+    pub fn from_pgn_nth(text: &str, number: usize) -> Result<Game, PgnError> {
+        let games = split_games(text);
+        let Some(&(first_line, chunk)) = number.checked_sub(1).and_then(|i| games.get(i)) else {
+            let count = match games.len() {
+                1 => "1 game".to_string(),
+                n => format!("{n} games"),
+            };
+            return Err(PgnError {
+                line: 1,
+                message: format!("there is no game {number}: the file has {count}"),
+            });
+        };
+        Game::from_pgn(chunk).map_err(|e| PgnError {
+            line: e.line + first_line - 1,
+            message: e.message,
+        })
+    }
+}
+
+/// The games of a PGN file, each with the line (1-based) it starts on. A game starts at a
+/// tag line (`[` first on the line) that follows movetext, as the reader ends a game there.
+/// A comment that starts a line does not count as movetext.
+pub fn split_games(text: &str) -> Vec<(usize, &str)> {
+    let mut games = Vec::new();
+    let mut start = 0;
+    let mut start_line = 1;
+    let mut in_movetext = false;
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let t = line.trim_start_matches('\u{feff}').trim();
+        if t.starts_with('[') {
+            if in_movetext {
+                games.push((start_line, &text[start..offset]));
+                start = offset;
+                start_line = i + 1;
+                in_movetext = false;
+            }
+        } else if !t.is_empty() && !t.starts_with(['%', ';', '{']) {
+            // (A line that opens with a comment may stand before the tags.)
+            in_movetext = true;
+        }
+        offset += line.len();
+    }
+    if !text[start..].trim().is_empty() {
+        games.push((start_line, &text[start..]));
+    }
+    games
 }
 
 /// A symbol, comment or bracket in PGN movetext, with the line it starts on.
@@ -234,7 +425,7 @@ enum Token {
     Comment(String),
     Open,
     Close,
-    Nag,
+    Nag(u8),
     TagStart,
     End,
 }
@@ -417,15 +608,21 @@ impl<'a> Reader<'a> {
             }
             '$' => {
                 self.bump();
-                let mut digits = 0;
-                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                let mut digits = String::new();
+                while let Some(c) = self.peek().filter(|c| c.is_ascii_digit()) {
                     self.bump();
-                    digits += 1;
+                    digits.push(c);
                 }
-                if digits == 0 {
+                if digits.is_empty() {
                     return self.err(line, "expected a number after '$' (a NAG such as $1)");
                 }
-                Ok((Token::Nag, line))
+                match digits.parse::<u8>() {
+                    Ok(n) => Ok((Token::Nag(n), line)),
+                    Err(_) => self.err(
+                        line,
+                        format!("${digits} is not a NAG (they are numbered 0 to 255)"),
+                    ),
+                }
             }
             '}' | ']' => {
                 self.bump();
@@ -448,13 +645,21 @@ impl<'a> Reader<'a> {
     fn read(mut self) -> Result<Game, PgnError> {
         // --- tags ---
         let mut tags: Vec<(String, String, usize)> = Vec::new();
+        // Comments since the last move of the main line: they belong to it (or before the
+        // first move, to the game), unless the last one is the reason the game ended.
+        let mut pending: Vec<String> = Vec::new();
         loop {
             self.skip_space();
             match self.peek() {
                 Some('[') => tags.push(self.tag()?),
-                // A comment before or between the tags (some exporters write one).
+                // A comment before or between the tags (some exporters write one); one
+                // after the tags is about the game.
                 Some('{') => {
-                    self.token()?;
+                    if let (Token::Comment(text), _) = self.token()?
+                        && !tags.is_empty()
+                    {
+                        pending.push(text);
+                    }
                 }
                 Some(_) | None => break,
             }
@@ -504,9 +709,12 @@ impl<'a> Reader<'a> {
         }
 
         // --- movetext ---
+        // Open variations: the line each starts on, and for one that follows a move of the
+        // main line, its moves so far on its own board (`None` once a move does not read:
+        // the variation is dropped, the game still reads).
         let mut variation_lines: Vec<usize> = Vec::new();
+        let mut variation: Option<(Board, Vec<Move>)> = None;
         let mut result_token: Option<String> = None;
-        let mut last_comment: Option<String> = None;
         let mut moves_seen = false;
         loop {
             let (tok, line) = self.token()?;
@@ -524,30 +732,59 @@ impl<'a> Reader<'a> {
                     if !moves_seen {
                         return self.err(line, "a variation '(' must follow a move");
                     }
+                    if variation_lines.is_empty() {
+                        let mut before = game.board().clone();
+                        before.unmake();
+                        variation = Some((before, Vec::new()));
+                    }
                     variation_lines.push(line);
                 }
                 Token::Close => {
                     if variation_lines.pop().is_none() {
                         return self.err(line, "')' without an opening '('");
                     }
+                    if variation_lines.is_empty()
+                        && let Some((_, moves)) = variation.take()
+                        && !moves.is_empty()
+                        && let Some(pm) = game.moves.last_mut()
+                    {
+                        pm.annotations.variations.push(moves);
+                    }
                 }
-                Token::Nag => {}
+                Token::Nag(n) => {
+                    if variation_lines.is_empty()
+                        && let Some(pm) = game.moves.last_mut()
+                    {
+                        pm.annotations.nags.push(n);
+                    }
+                }
                 Token::Comment(text) => {
                     if variation_lines.is_empty() {
-                        if let Some(i) = game.ply().checked_sub(1) {
-                            let pm = &mut game.moves[i];
-                            if pm.engine.is_none() {
-                                pm.engine = parse_engine_note(&text);
-                            }
-                            if pm.clock.is_none() {
-                                pm.clock = parse_clk(&text);
-                            }
-                        }
-                        last_comment = Some(text);
+                        pending.push(text);
                     }
                 }
                 Token::Symbol(sym) => {
                     if !variation_lines.is_empty() {
+                        // Only the main line of a variation that follows the main line is
+                        // kept; deeper ones, and annotations inside, are skipped.
+                        let san = strip_move_number(&sym);
+                        if variation_lines.len() > 1
+                            || san.is_empty()
+                            || is_annotation(san)
+                            || result_of(&sym).is_some()
+                        {
+                            continue;
+                        }
+                        let (san, _) = split_glyph(san);
+                        if let Some((board, moves)) = &mut variation {
+                            match board.parse_san(san) {
+                                Ok(m) => {
+                                    board.make(m);
+                                    moves.push(m);
+                                }
+                                Err(_) => variation = None,
+                            }
+                        }
                         continue;
                     }
                     if let Some(r) = result_of(&sym) {
@@ -555,7 +792,13 @@ impl<'a> Reader<'a> {
                         break;
                     }
                     let san = strip_move_number(&sym);
-                    if san.is_empty() || is_annotation(san) {
+                    if san.is_empty() {
+                        continue;
+                    }
+                    if is_annotation(san) {
+                        if let Some(pm) = game.moves.last_mut() {
+                            pm.annotations.nags.extend(glyph_nag(san));
+                        }
                         continue;
                     }
                     if san == "--" || san == "Z0" {
@@ -564,8 +807,9 @@ impl<'a> Reader<'a> {
                             format!("'{sym}' is a null move, which a game cannot contain"),
                         );
                     }
+                    let (san, glyph) = split_glyph(san);
                     moves_seen = true;
-                    last_comment = None;
+                    flush_comments(&mut game, &mut pending);
                     let context = match game.ply().checked_sub(1) {
                         Some(i) => format!(
                             "after {}",
@@ -600,6 +844,9 @@ impl<'a> Reader<'a> {
                         return self
                             .err(line, format!("'{san}' cannot be played ({context}): {e}"));
                     }
+                    if let Some(pm) = game.moves.last_mut() {
+                        pm.annotations.nags.extend(glyph.and_then(glyph_nag));
+                    }
                 }
             }
         }
@@ -616,8 +863,8 @@ impl<'a> Reader<'a> {
         {
             let time_forfeit =
                 tag("Termination").is_some_and(|(_, v, _)| v.eq_ignore_ascii_case("time forfeit"));
-            let termination = last_comment
-                .as_deref()
+            let termination = pending
+                .last()
                 .and_then(|c| parse_reason(c, outcome))
                 .or_else(|| match (time_forfeit, outcome.winner()) {
                     (true, Some(w)) => Some(Termination::FlagFall { loser: w.flip() }),
@@ -629,7 +876,66 @@ impl<'a> Reader<'a> {
                 termination,
             });
         }
+        // The reason the writer puts before the result is not a comment on the last move.
+        if let Some(end) = game.final_result()
+            && pending.last().is_some_and(|c| c.trim() == end.reason())
+        {
+            pending.pop();
+        }
+        flush_comments(&mut game, &mut pending);
         Ok(game)
+    }
+}
+
+/// Gives the comments read since the last move to it (or, before the first move, to the
+/// game).
+fn flush_comments(game: &mut Game, pending: &mut Vec<String>) {
+    for text in pending.drain(..) {
+        match game.moves.last_mut() {
+            Some(pm) => absorb_comment(pm, &text),
+            None => {
+                let words: Vec<&str> = text.split_whitespace().collect();
+                if !words.is_empty() {
+                    let free = words.join(" ");
+                    game.comment_before = Some(match game.comment_before.take() {
+                        Some(before) => format!("{before} {free}"),
+                        None => free,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The NAG of a move or position glyph written as text (`!?` is $5, `+-` is $18); `None`
+/// for glyphs without one here.
+fn glyph_nag(glyph: &str) -> Option<u8> {
+    Some(match glyph {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        "=" => 10,
+        "∞" => 13,
+        "+=" | "⩲" => 14,
+        "=+" | "⩱" => 15,
+        "±" => 16,
+        "∓" => 17,
+        "+-" => 18,
+        "-+" => 19,
+        _ => return None,
+    })
+}
+
+/// `Nf3!?` → (`Nf3`, `Some("!?")`): a move glyph written onto the move.
+fn split_glyph(san: &str) -> (&str, Option<&str>) {
+    let body = san.trim_end_matches(['!', '?']);
+    if body.len() == san.len() || body.is_empty() {
+        (san, None)
+    } else {
+        (body, Some(&san[body.len()..]))
     }
 }
 
@@ -692,12 +998,46 @@ mod tests {
         ] {
             assert_eq!(parse_engine_note(junk), None, "{junk}");
         }
-        assert_eq!(parse_clk("[%clk 1:02:03]"), Some(Duration::from_secs(3723)));
+        let read = |text: &str| {
+            let mut g = Game::from_pgn("1. e4 *").unwrap();
+            absorb_comment(&mut g.moves[0], text);
+            g.moves[0].clone()
+        };
         assert_eq!(
-            parse_clk("+0.10/3 [%clk 0:00:09.5]"),
-            Some(Duration::from_secs(9))
+            read("[%clk 1:02:03]").clock,
+            Some(Duration::from_secs(3723))
         );
-        assert_eq!(parse_clk("[%clk x]"), None);
+        let pm = read("+0.10/3 [%clk 0:00:09.5]  well  played");
+        assert_eq!(pm.clock, Some(Duration::from_secs(9)));
+        assert_eq!(pm.engine.map(|n| n.depth), Some(3));
+        assert_eq!(pm.annotations.comment.as_deref(), Some("well played"));
+        let pm = read("[%clk x]");
+        assert_eq!(
+            (pm.clock, pm.annotations.comment.as_deref()),
+            (None, Some("[%clk x]"))
+        );
+        for (text, score) in [
+            ("[%eval 0.35]", Score::Cp(35)),
+            ("[%eval -1.2]", Score::Cp(-120)),
+            ("[%eval +3]", Score::Cp(300)),
+            ("[%eval 0.125]", Score::Cp(13)),
+            ("[%eval #3]", Score::Mate(3)),
+            ("[%eval #-2]", Score::Mate(-2)),
+        ] {
+            let pm = read(text);
+            assert_eq!(
+                (pm.annotations.eval, pm.annotations.comment),
+                (Some(score), None),
+                "{text}"
+            );
+        }
+        for junk in ["[%eval inf]", "[%eval 1e5]", "[%eval #x]", "[%eval]"] {
+            assert_eq!(read(junk).annotations.eval, None, "{junk}");
+        }
+        assert_eq!(eval_text(Score::Cp(-120)), "-1.20");
+        assert_eq!(eval_text(Score::Cp(-5)), "-0.05");
+        assert_eq!(eval_text(Score::Cp(35)), "0.35");
+        assert_eq!(eval_text(Score::Mate(-2)), "#-2");
     }
 
     #[test]

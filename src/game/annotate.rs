@@ -1,0 +1,415 @@
+//! Game review: each move judged by the winning chances it gave away, per-side accuracy,
+//! and the annotated game (NAGs, `[%eval]` on every move, the better line as a variation,
+//! accuracy tags).
+//!
+//! The analysis comes from `crate::engine::jobs::review` (one search per position, the
+//! same budget each); this module only reads it, so the numbers here are pure functions of
+//! the scores and can be tested without a search.
+//!
+//! How a move is judged (the mover's point of view throughout):
+//! - `before` is the score of the position before the move (the engine's best play) and
+//!   `after` minus the score of the position after it (a mate given scores as won, a draw
+//!   by the rules as 0);
+//! - each is turned into centipawns for the curves: clipped to ±1000, and a mate in any
+//!   number of moves counts as ±1000 (lichess does the same);
+//! - winning chances on lichess's published logistic, `c = 2 / (1 + e^(−0.00368208·cp)) − 1`
+//!   (−1 lost, +1 won). A drop of `c` by 0.1 or more is an inaccuracy (`?!`, `$6`), by
+//!   0.2 a mistake (`?`, `$2`), by 0.3 a blunder (`??`, `$4`);
+//! - mates are judged on their own as well, and the harsher verdict stands: a move that
+//!   lets a forced mate go (before: mate for the mover, after: none) is a blunder unless
+//!   the mover is still winning big (after ≥ +7 pawns a mistake, ≥ +10 an inaccuracy); a
+//!   move that walks into a forced mate is a blunder unless the game was already lost
+//!   (before ≤ −7 pawns a mistake, ≤ −10 an inaccuracy). A mate that merely takes longer
+//!   is not judged;
+//! - the engine's own choice is never judged: a drop there is the search disagreeing with
+//!   itself one ply later.
+//!
+//! Accuracy is lichess's published per-move formula on win% (`50 + 50·c`):
+//! `accuracy = 103.1668 · e^(−0.04354 · (win%before − win%after)) − 3.1669`, clamped to
+//! 0..100 (a move that loses nothing scores 100). A side's accuracy here is the plain
+//! average over its moves (lichess's game accuracy blends a volatility-weighted mean and a
+//! harmonic mean; the plain mean is simpler to check by hand). The average centipawn loss
+//! uses the same clipped centipawns: `max(0, before − after)` averaged.
+
+use crate::chess::{Board, Color, Move};
+use crate::engine::Score;
+use crate::engine::jobs::{PositionAnalysis, Verdict};
+
+use super::{Game, Outcome, rules_verdict};
+
+/// Centipawns beyond which the curves see no difference; mates count as this much.
+pub const CP_CEILING: i32 = 1000;
+/// How many plies of the engine's line a variation shows (the better move and its answer
+/// and a little more).
+pub const VARIATION_PLIES: usize = 6;
+
+/// How bad a move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Judgement {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Judgement {
+    /// The numeric annotation glyph: `$6` (?!), `$2` (?), `$4` (??).
+    pub const fn nag(self) -> u8 {
+        match self {
+            Judgement::Inaccuracy => 6,
+            Judgement::Mistake => 2,
+            Judgement::Blunder => 4,
+        }
+    }
+
+    pub const fn glyph(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "?!",
+            Judgement::Mistake => "?",
+            Judgement::Blunder => "??",
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "inaccuracy",
+            Judgement::Mistake => "mistake",
+            Judgement::Blunder => "blunder",
+        }
+    }
+
+    /// The verdict for a drop in winning chances (`c`, −1..1), if it is one.
+    pub fn from_drop(drop: f64) -> Option<Judgement> {
+        if drop >= 0.3 {
+            Some(Judgement::Blunder)
+        } else if drop >= 0.2 {
+            Some(Judgement::Mistake)
+        } else if drop >= 0.1 {
+            Some(Judgement::Inaccuracy)
+        } else {
+            None
+        }
+    }
+}
+
+/// A score as the curves see it: centipawns clipped to ±1000, mates as ±1000.
+pub fn curve_cp(score: Score) -> i32 {
+    match score {
+        Score::Cp(c) => c.clamp(-CP_CEILING, CP_CEILING),
+        Score::Mate(n) if n > 0 => CP_CEILING,
+        Score::Mate(_) => -CP_CEILING,
+    }
+}
+
+/// Winning chances in −1..1 for the side whose score it is (lichess's logistic).
+pub fn winning_chances(score: Score) -> f64 {
+    let cp = curve_cp(score) as f64;
+    2.0 / (1.0 + (-0.003_682_08 * cp).exp()) - 1.0
+}
+
+/// Lichess's per-move accuracy in percent from win% (0..100) before and after the move.
+pub fn move_accuracy(win_before: f64, win_after: f64) -> f64 {
+    let drop = (win_before - win_after).max(0.0);
+    (103.1668 * (-0.04354 * drop).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+fn win_percent(score: Score) -> f64 {
+    50.0 + 50.0 * winning_chances(score)
+}
+
+/// The verdict on mates alone (see the module comment), mover's view.
+fn mate_judgement(before: Score, after: Score) -> Option<Judgement> {
+    let mate_for = |s: Score| matches!(s, Score::Mate(n) if n > 0);
+    let mated = |s: Score| matches!(s, Score::Mate(n) if n <= 0);
+    let graded = |cp: i32| {
+        if cp >= CP_CEILING {
+            Judgement::Inaccuracy
+        } else if cp >= 700 {
+            Judgement::Mistake
+        } else {
+            Judgement::Blunder
+        }
+    };
+    if mate_for(before) && !mate_for(after) {
+        return Some(if mated(after) {
+            Judgement::Blunder
+        } else {
+            graded(curve_cp(after))
+        });
+    }
+    if !mated(before) && mated(after) {
+        return Some(graded(-curve_cp(before)));
+    }
+    None
+}
+
+/// The judgement of a move from the mover's scores before and after it.
+pub fn judge(before: Score, after: Score) -> Option<Judgement> {
+    let drop = winning_chances(before) - winning_chances(after);
+    Judgement::from_drop(drop).max(mate_judgement(before, after))
+}
+
+/// One move of the game, reviewed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewedMove {
+    /// Index of the move in the game's line (0-based).
+    pub index: usize,
+    pub mover: Color,
+    pub played: Move,
+    /// The mover's score with the engine's best play, and after the move played.
+    pub before: Score,
+    pub after: Score,
+    /// How much the move lowered the mover's winning chances (−1..1 scale, ≥ 0).
+    pub chances_lost: f64,
+    /// Centipawns lost (clipped scores, ≥ 0).
+    pub cp_loss: i32,
+    /// Lichess's per-move accuracy, percent.
+    pub accuracy: f64,
+    pub judgement: Option<Judgement>,
+    /// The engine's choice in the position before the move and its line.
+    pub best: Option<Move>,
+    pub best_line: Vec<Move>,
+    /// The evaluation after the move, White's view; `None` after a mating move.
+    pub eval_after: Option<Score>,
+}
+
+/// One side's totals.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SideSummary {
+    pub moves: u32,
+    /// Average of the per-move accuracies, percent (0 when the side has no reviewed move).
+    pub accuracy: f64,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+    /// Average centipawn loss.
+    pub acpl: f64,
+}
+
+impl std::fmt::Display for SideSummary {
+    /// `accuracy  87.3%  inaccuracies 1  mistakes 0  blunders 0  ACPL 23`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "accuracy {:>5.1}%  inaccuracies {}  mistakes {}  blunders {}  ACPL {:.0}",
+            self.accuracy, self.inaccuracies, self.mistakes, self.blunders, self.acpl
+        )
+    }
+}
+
+/// A game reviewed: its moves judged (all of them, or the first ones when the analysis was
+/// cut short) and each side's totals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    pub moves: Vec<ReviewedMove>,
+    pub white: SideSummary,
+    pub black: SideSummary,
+    /// Moves in the game (more than `moves.len()` when the analysis was cut short).
+    pub game_moves: usize,
+}
+
+/// The positions a review analyses: the start and the one after each move, each with the
+/// game's history (repetitions count).
+pub fn review_positions(game: &Game) -> Vec<Board> {
+    let mut b = game.start().clone();
+    let mut out = Vec::with_capacity(game.len() + 1);
+    out.push(b.clone());
+    for pm in game.moves() {
+        b.make(pm.mv);
+        out.push(b.clone());
+    }
+    out
+}
+
+impl Review {
+    /// Judges the moves of `game` from the analysis of its positions (`analysis[k]` is the
+    /// position after `k` moves; a prefix is fine: moves whose two positions are both
+    /// analysed are judged).
+    pub fn from_analysis(game: &Game, analysis: &[PositionAnalysis]) -> Review {
+        let positions = review_positions(game);
+        let mut moves = Vec::new();
+        for (i, pm) in game.moves().iter().enumerate() {
+            let (Some(a_before), Some(a_after)) = (analysis.get(i), analysis.get(i + 1)) else {
+                break;
+            };
+            let mover = positions[i].side_to_move();
+            let before = a_before.score();
+            let after_board = &positions[i + 1];
+            let mated = a_after.verdict == Verdict::Checkmated;
+            let drawn = rules_verdict(after_board).is_some_and(|e| e.outcome == Outcome::Draw);
+            let after = if mated {
+                Score::Mate(1)
+            } else if drawn {
+                Score::Cp(0)
+            } else {
+                a_after.score().negate()
+            };
+            let best = a_before.best();
+            let judgement = if best == Some(pm.mv) {
+                None
+            } else {
+                judge(before, after)
+            };
+            let chances_lost = (winning_chances(before) - winning_chances(after)).max(0.0);
+            let eval_after = (!mated).then(|| after.for_white(mover));
+            moves.push(ReviewedMove {
+                index: i,
+                mover,
+                played: pm.mv,
+                before,
+                after,
+                chances_lost,
+                cp_loss: (curve_cp(before) - curve_cp(after)).max(0),
+                accuracy: move_accuracy(win_percent(before), win_percent(after)),
+                judgement,
+                best,
+                best_line: a_before
+                    .pv()
+                    .iter()
+                    .take(VARIATION_PLIES)
+                    .copied()
+                    .collect(),
+                eval_after,
+            });
+        }
+        let summary = |side: Color| {
+            let mine: Vec<&ReviewedMove> = moves.iter().filter(|m| m.mover == side).collect();
+            let n = mine.len();
+            let count =
+                |j: Judgement| mine.iter().filter(|m| m.judgement == Some(j)).count() as u32;
+            let mean = |f: &dyn Fn(&ReviewedMove) -> f64| {
+                if n == 0 {
+                    0.0
+                } else {
+                    mine.iter().map(|m| f(m)).sum::<f64>() / n as f64
+                }
+            };
+            SideSummary {
+                moves: n as u32,
+                accuracy: mean(&|m| m.accuracy),
+                inaccuracies: count(Judgement::Inaccuracy),
+                mistakes: count(Judgement::Mistake),
+                blunders: count(Judgement::Blunder),
+                acpl: mean(&|m| m.cp_loss as f64),
+            }
+        };
+        Review {
+            white: summary(Color::White),
+            black: summary(Color::Black),
+            moves,
+            game_moves: game.len(),
+        }
+    }
+
+    pub fn side(&self, side: Color) -> &SideSummary {
+        match side {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.moves.len() == self.game_moves
+    }
+
+    /// The game with the review written into it: every reviewed move gets its `[%eval]`;
+    /// a judged move gets its NAG (replacing any move-quality NAG `$1`–`$6` it had) and the
+    /// engine's better line as the first variation (replacing one that starts with the
+    /// same move); the tags `WhiteAccuracy`, `BlackAccuracy` and `Annotator` are set.
+    /// Comments, other NAGs and variations stay as they were.
+    pub fn annotate(&self, game: &Game, annotator: &str) -> Game {
+        let mut out = game.clone();
+        for rm in &self.moves {
+            let mut notes = out.moves()[rm.index].annotations.clone();
+            if rm.eval_after.is_some() {
+                notes.eval = rm.eval_after;
+            }
+            if let Some(j) = rm.judgement {
+                notes.nags.retain(|n| !(1..=6).contains(n));
+                notes.nags.insert(0, j.nag());
+                if let Some(&first) = rm.best_line.first() {
+                    notes.variations.retain(|v| v.first() != Some(&first));
+                    notes.variations.insert(0, rm.best_line.clone());
+                }
+            }
+            // The analysis came from this game's positions, so its lines are legal there;
+            // should one not be, the move keeps its old annotations.
+            let _ = out.set_annotations(rm.index, notes);
+        }
+        for side in [Color::White, Color::Black] {
+            let s = self.side(side);
+            if s.moves > 0 {
+                out.tags.set(
+                    &format!("{}Accuracy", side.name()),
+                    &format!("{:.1}", s.accuracy),
+                );
+            }
+        }
+        out.tags.set("Annotator", annotator);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_curve_and_the_thresholds() {
+        assert!(winning_chances(Score::Cp(0)).abs() < 1e-12);
+        // c(100) = 2 / (1 + e^-0.368208) - 1 ≈ 0.1820
+        assert!((winning_chances(Score::Cp(100)) - 0.1820).abs() < 1e-3);
+        assert_eq!(
+            winning_chances(Score::Cp(5000)),
+            winning_chances(Score::Mate(7))
+        );
+        assert_eq!(judge(Score::Cp(0), Score::Cp(-20)), None);
+        // A pawn from equality: c drops by 0.182 → inaccuracy; a minor piece → blunder.
+        assert_eq!(
+            judge(Score::Cp(0), Score::Cp(-100)),
+            Some(Judgement::Inaccuracy)
+        );
+        assert_eq!(
+            judge(Score::Cp(0), Score::Cp(-150)),
+            Some(Judgement::Mistake)
+        );
+        assert_eq!(
+            judge(Score::Cp(0), Score::Cp(-300)),
+            Some(Judgement::Blunder)
+        );
+        // Far ahead, a pawn more or less changes nothing.
+        assert_eq!(judge(Score::Cp(900), Score::Cp(800)), None);
+        // Mates: losing one, walking into one, delaying one.
+        assert_eq!(
+            judge(Score::Mate(1), Score::Cp(500)),
+            Some(Judgement::Blunder)
+        );
+        assert_eq!(
+            judge(Score::Mate(2), Score::Cp(800)),
+            Some(Judgement::Mistake)
+        );
+        assert_eq!(
+            judge(Score::Mate(2), Score::Cp(1500)),
+            Some(Judgement::Inaccuracy)
+        );
+        assert_eq!(
+            judge(Score::Cp(50), Score::Mate(-3)),
+            Some(Judgement::Blunder)
+        );
+        assert_eq!(
+            judge(Score::Cp(-1200), Score::Mate(-3)),
+            Some(Judgement::Inaccuracy)
+        );
+        assert_eq!(judge(Score::Mate(2), Score::Mate(4)), None);
+        assert_eq!(judge(Score::Mate(-5), Score::Mate(-2)), None);
+    }
+
+    #[test]
+    fn accuracy_is_a_percentage_that_falls_with_the_drop() {
+        assert!((move_accuracy(60.0, 60.0) - 100.0).abs() < 1e-3);
+        assert!((move_accuracy(40.0, 60.0) - 100.0).abs() < 1e-3);
+        let small = move_accuracy(60.0, 55.0);
+        let big = move_accuracy(60.0, 20.0);
+        assert!(small > big && big >= 0.0 && small < 100.0);
+        assert_eq!(move_accuracy(100.0, 0.0), 0.0);
+    }
+}
