@@ -83,9 +83,14 @@ fn app() -> (App, Rc<RefCell<Vec<Call>>>) {
     )
 }
 
-fn screen(app: &App, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::Buffer) {
+/// Draws the app as the event loop does (the app learns the size, then draws, reading only).
+fn screen(app: &mut App, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::Buffer) {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| ui::draw(f, app)).unwrap();
+    term.draw(|f| {
+        app.resize(f.area());
+        ui::draw(f, app)
+    })
+    .unwrap();
     let buf = term.backend().buffer().clone();
     let lines = (0..h)
         .map(|y| {
@@ -143,8 +148,8 @@ fn board_rows(lines: &[String]) -> Vec<String> {
 
 #[test]
 fn start_screen_at_80x24() {
-    let (app, calls) = app();
-    let (lines, _) = screen(&app, 80, 24);
+    let (mut app, calls) = app();
+    let (lines, _) = screen(&mut app, 80, 24);
     assert_eq!(
         board_rows(&lines),
         vec![
@@ -197,7 +202,7 @@ fn start_screen_at_80x24() {
 fn a_move_redraws_the_board_logs_it_and_starts_the_engine() {
     let (mut app, calls) = app();
     enter(&mut app, "e2e4");
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     let rows = board_rows(&lines);
     assert_eq!(rows[4], "4              P           ");
     assert_eq!(rows[6], "2  P  P  P  P     P  P  P  ");
@@ -268,9 +273,9 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     let (mut app, _calls) = app();
     enter(&mut app, "e2e4");
     let board = app.game.board().clone();
-    let id = app.search.as_ref().unwrap().id;
+    let id = app.session.search().as_ref().unwrap().id;
     app.on_engine_event(iteration(&board, id, 7));
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     let all = lines.join("\n");
     assert_eq!(
         app.log.last().unwrap().text,
@@ -327,7 +332,7 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
         ponder: None,
         book: None,
     });
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     assert_eq!(board_rows(&lines)[3], "5              p           ");
     let e = e_of(app.game.board());
     assert!(
@@ -340,14 +345,14 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
         "{}",
         lines[23]
     );
-    assert!(app.search.is_none());
+    assert!(app.session.search().is_none());
 }
 
 #[test]
 fn book_moves_are_logged_with_the_opening_name() {
     let (mut app, _) = app();
     enter(&mut app, "e2e4");
-    let id = app.search.as_ref().unwrap().id;
+    let id = app.session.search().as_ref().unwrap().id;
     let board = app.game.board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
@@ -355,7 +360,7 @@ fn book_moves_are_logged_with_the_opening_name() {
         ponder: None,
         book: Some("Sicilian Defence".into()),
     });
-    let (lines, _) = screen(&app, 120, 40);
+    let (lines, _) = screen(&mut app, 120, 40);
     let e = e_of(app.game.board());
     assert!(
         lines
@@ -368,9 +373,9 @@ fn book_moves_are_logged_with_the_opening_name() {
 #[test]
 fn an_illegal_move_keeps_the_text_and_the_board_and_says_why() {
     let (mut app, calls) = app();
-    let (before, _) = screen(&app, 80, 24);
+    let (before, _) = screen(&mut app, 80, 24);
     enter(&mut app, "e2e5");
-    let (lines, buf) = screen(&app, 80, 24);
+    let (lines, buf) = screen(&mut app, 80, 24);
     assert_eq!(*app.game.board(), Board::startpos(), "position unchanged");
     // The kept text still marks e2's legal targets (the suggestion, on the board).
     let pieces_only = |rows: Vec<String>| {
@@ -425,7 +430,7 @@ fn san_input_is_accepted() {
         enter(&mut app, m);
         assert_eq!(app.input.value(), "", "{m}: {:?}", app.message);
     }
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     assert_eq!(board_rows(&lines)[7], "1  R  N  B  Q     R  K     ");
     let all = lines.join("\n");
     assert!(all.contains("1.Nf3 d5 2.g3 Nc6 3.Bg2 e5"), "{all}");
@@ -439,7 +444,7 @@ fn depth_keys_change_the_status_bar() {
     assert_eq!(app.depth, 6, "'+' on an empty input raises the depth");
     assert_eq!(app.input.value(), "");
     app.handle_key(KeyEvent::new(KeyCode::Up, KeyModifiers::CONTROL));
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     assert!(lines[23].contains("│ depth 7 │"), "{}", lines[23]);
     assert!(lines[22].starts_with("depth 7"), "{}", lines[22]);
     // With text in the input '-' is typed, F5 still works.
@@ -456,7 +461,7 @@ fn depth_keys_change_the_status_bar() {
 fn typing_a_from_square_marks_it_and_its_targets() {
     let (mut app, _) = app_with(Options::default(), "default", ColorDepth::TrueColor);
     type_text(&mut app, "g1");
-    let (lines, buf) = screen(&app, 80, 24);
+    let (lines, buf) = screen(&mut app, 80, 24);
     // g1 is file 6 of rank 1 (row 8 on screen), its centre at x = 3 + 6*3 + 1.
     let t = app.theme.clone();
     assert_eq!(buf[(22, 8)].bg, t.selected, "g1 selected");
@@ -471,7 +476,7 @@ fn typing_a_from_square_marks_it_and_its_targets() {
     // SAN: a piece letter marks every piece of that kind that can move, and where.
     press(&mut app, KeyCode::Esc);
     type_text(&mut app, "N");
-    let (_, buf) = screen(&app, 80, 24);
+    let (_, buf) = screen(&mut app, 80, 24);
     for x in [7, 22] {
         assert_eq!(buf[(x, 8)].bg, t.selected, "b1 and g1 knights");
     }
@@ -480,7 +485,7 @@ fn typing_a_from_square_marks_it_and_its_targets() {
     }
     // A complete SAN move marks just its two squares.
     type_text(&mut app, "c3");
-    let (_, buf) = screen(&app, 80, 24);
+    let (_, buf) = screen(&mut app, 80, 24);
     assert_eq!(buf[(7, 8)].bg, t.selected);
     assert_eq!(
         buf[(22, 8)].bg,
@@ -508,7 +513,7 @@ fn last_move_and_check_are_highlighted() {
     for m in ["e2e4", "f7f6", "d2d4", "g7g5", "d1h5"] {
         enter(&mut app, m);
     }
-    let (lines, buf) = screen(&app, 80, 24);
+    let (lines, buf) = screen(&mut app, 80, 24);
     let t = &app.theme;
     // h5 (file 7, rank 5 → row 4) holds the queen that just moved; e8 king in check.
     assert_eq!(buf[(25, 4)].bg, t.last_move);
@@ -540,7 +545,7 @@ fn without_colour_marks_use_brackets_and_reverse_video() {
         ColorDepth::None,
     );
     enter(&mut app, "e2e4");
-    let (lines, buf) = screen(&app, 80, 24);
+    let (lines, buf) = screen(&mut app, 80, 24);
     // e4 (file 4) on row 5: "(♙)" — outline glyph for White without colour.
     let row: String = lines[5].chars().skip(3).take(24).collect();
     assert_eq!(row, "            (♙)         ");
@@ -564,7 +569,7 @@ fn without_colour_marks_use_brackets_and_reverse_video() {
 fn flip_turns_the_board() {
     let (mut app, _) = app();
     app.handle_key(KeyEvent::new(KeyCode::Char('f'), KeyModifiers::CONTROL));
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     assert_eq!(board_rows(&lines)[0], "1  R  N  B  K  Q  B  N  R  ");
     assert!(
         lines[9].starts_with("│   h  g  f  e  d  c  b  a"),
@@ -577,7 +582,7 @@ fn flip_turns_the_board() {
 fn whole_screen_at_120x40_scales_the_board_up() {
     let (mut app, _) = app();
     enter(&mut app, "d2d4");
-    let (lines, _) = screen(&app, 120, 40);
+    let (lines, _) = screen(&mut app, 120, 40);
     // Squares are 5×2: rank 8 spans rows 1-2, its label on the second row.
     assert_eq!(
         lines[2].chars().skip(1).take(43).collect::<String>(),
@@ -612,12 +617,12 @@ fn whole_screen_at_120x40_scales_the_board_up() {
 
 #[test]
 fn too_small_a_terminal_says_so() {
-    let (app, _) = app();
-    let (lines, _) = screen(&app, 60, 20);
+    let (mut app, _) = app();
+    let (lines, _) = screen(&mut app, 60, 20);
     let all = lines.join("\n");
     assert!(all.contains("terminal too small"), "{all}");
     assert!(all.contains("60×20, need 80×24"), "{all}");
-    let (lines, _) = screen(&app, 80, 23);
+    let (lines, _) = screen(&mut app, 80, 23);
     assert!(lines.join("\n").contains("80×23, need 80×24"));
 }
 
@@ -626,7 +631,7 @@ fn help_overlay_lists_the_key_table() {
     let (mut app, _) = app();
     type_text(&mut app, "?");
     assert!(app.help_visible);
-    let (lines, _) = screen(&app, 120, 40);
+    let (lines, _) = screen(&mut app, 120, 40);
     let all = lines.join("\n");
     assert!(all.contains("Keys and commands"), "{all}");
     assert!(
@@ -662,10 +667,10 @@ fn log_scrolls_and_keeps_the_whole_session() {
     assert_eq!(app.game.result().map(|r| r.result()), Some("1/2-1/2"));
     assert!(
         app.log
-            .iter()
+            .lines()
             .any(|l| l.text.contains("threefold repetition"))
     );
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     let log_bottom: Vec<&String> = lines.iter().filter(|l| l.contains("12:00:00")).collect();
     assert!(
         log_bottom
@@ -677,9 +682,9 @@ fn log_scrolls_and_keeps_the_whole_session() {
     app.focus = Pane::Log;
     for _ in 0..10 {
         press(&mut app, KeyCode::PageUp);
-        let _ = screen(&app, 80, 24);
+        let _ = screen(&mut app, 80, 24);
     }
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     let log_pane: Vec<String> = lines[..10]
         .iter()
         .map(|l| l.chars().skip(29).collect())
@@ -690,15 +695,15 @@ fn log_scrolls_and_keeps_the_whole_session() {
     assert!(!all.contains("threefold"), "{all}");
     // End follows the newest line again; Home goes straight back to the top.
     press(&mut app, KeyCode::End);
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     let log_pane: Vec<String> = lines[..10]
         .iter()
         .map(|l| l.chars().skip(29).collect())
         .collect();
     assert!(log_pane.join("\n").contains("threefold"));
     press(&mut app, KeyCode::Home);
-    let _ = screen(&app, 80, 24);
-    let (lines, _) = screen(&app, 80, 24);
+    let _ = screen(&mut app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     let log_pane: Vec<String> = lines[..10]
         .iter()
         .map(|l| l.chars().skip(29).collect())
@@ -718,7 +723,7 @@ fn commands_complete_and_run() {
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.eval.mode.to_string(), "material");
     enter(&mut app, ":order seed");
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     assert!(
         lines[23].contains("│ eval material │ order seed │"),
         "{}",
@@ -759,7 +764,7 @@ fn commands_complete_and_run() {
 fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
     let (mut app, calls) = app();
     enter(&mut app, "e2e4");
-    let id = app.search.as_ref().unwrap().id;
+    let id = app.session.search().as_ref().unwrap().id;
     let board = app.game.board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
@@ -768,7 +773,7 @@ fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
         book: None,
     });
     enter(&mut app, "g1f3");
-    let id2 = app.search.as_ref().unwrap().id;
+    let id2 = app.session.search().as_ref().unwrap().id;
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
     // The engine was thinking on move 2: only the human's g1f3 goes; White to move again.
     assert_eq!(app.game.ply(), 2);
@@ -787,14 +792,14 @@ fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
     );
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
     assert_eq!(app.game.ply(), 0, "e5 and e4 taken back together");
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     assert_eq!(board_rows(&lines)[6], "2  P  P  P  P  P  P  P  P  ");
 }
 
 #[test]
 fn mono_theme_and_sixteen_colours_render() {
-    let (app, _) = app_with(Options::default(), "mono", ColorDepth::TrueColor);
-    let (lines, buf) = screen(&app, 80, 24);
+    let (mut app, _) = app_with(Options::default(), "mono", ColorDepth::TrueColor);
+    let (lines, buf) = screen(&mut app, 80, 24);
     assert_eq!(
         lines[1].chars().skip(3).take(24).collect::<String>(),
         " ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜ "
@@ -804,8 +809,8 @@ fn mono_theme_and_sixteen_colours_render() {
         " ♖  ♘  ♗  ♕  ♔  ♗  ♘  ♖ "
     );
     assert!(buf[(4, 8)].modifier.contains(Modifier::REVERSED), "a1 dark");
-    let (app, _) = app_with(Options::default(), "light", ColorDepth::Ansi16);
-    let (_, buf) = screen(&app, 80, 24);
+    let (mut app, _) = app_with(Options::default(), "light", ColorDepth::Ansi16);
+    let (_, buf) = screen(&mut app, 80, 24);
     let is16 = |c: Color| !matches!(c, Color::Rgb(..) | Color::Indexed(_));
     for y in 0..24 {
         for x in 0..80 {
@@ -824,10 +829,10 @@ fn print_screens() {
     let (mut app, _) = app_with(Options::default(), "default", ColorDepth::TrueColor);
     enter(&mut app, "e2e4");
     let board = app.game.board().clone();
-    let id = app.search.as_ref().unwrap().id;
+    let id = app.session.search().as_ref().unwrap().id;
     app.on_engine_event(iteration(&board, id, 7));
     for (w, h) in [(80, 24), (120, 40)] {
-        let (lines, _) = screen(&app, w, h);
+        let (lines, _) = screen(&mut app, w, h);
         println!("{}", lines.join("\n"));
     }
     for (k, d) in ui::help::help_rows() {
@@ -886,7 +891,7 @@ fn every_move_is_autosaved_and_offered_for_resuming() {
     let (mut next, _) = human_human();
     next.autosave = Some(Autosave::in_dir(&dir));
     next.offer_resume(saved.clone());
-    let (lines, _) = screen(&next, 80, 24);
+    let (lines, _) = screen(&mut next, 80, 24);
     assert!(
         lines[22].starts_with("An unfinished game (3 moves"),
         "{}",
@@ -949,7 +954,7 @@ fn save_and_load_pgn_and_a_bad_file_keeps_the_game() {
 fn a_time_control_shows_clocks_and_reaches_the_engine() {
     let (mut app, calls) = app();
     enter(&mut app, ":tc 5+3");
-    let (lines, _) = screen(&app, 120, 40);
+    let (lines, _) = screen(&mut app, 120, 40);
     // White's clock runs (bracketed).
     assert!(lines[39].contains("│ [W 5:00] B 5:00 │"), "{}", lines[39]);
     enter(&mut app, "e2e4");
@@ -966,7 +971,7 @@ fn a_time_control_shows_clocks_and_reaches_the_engine() {
         w > Duration::from_secs(300) && w <= Duration::from_secs(303),
         "White's increment: {w:?}"
     );
-    let (lines, _) = screen(&app, 120, 40);
+    let (lines, _) = screen(&mut app, 120, 40);
     assert!(lines[39].contains("│ W 5:03 [B 5:00] │"), "{}", lines[39]);
     // The clock reading goes into the game for the PGN.
     assert!(app.game.moves()[0].clock.is_some());
@@ -979,7 +984,7 @@ fn analysis_thinks_without_end_and_moves_restart_it() {
     let (mut app, calls) = app();
     enter(&mut app, ":mode analysis");
     assert_eq!(gos(&calls).last().unwrap(), &Limits::infinite());
-    let id = app.search.as_ref().unwrap().id;
+    let id = app.session.search().as_ref().unwrap().id;
     enter(&mut app, "e2e4");
     assert_eq!(
         app.game.ply(),
@@ -987,12 +992,12 @@ fn analysis_thinks_without_end_and_moves_restart_it() {
         "moves can be entered while the engine analyses"
     );
     assert_eq!(gos(&calls).len(), 2);
-    assert!(app.search.as_ref().unwrap().id != id);
+    assert!(app.session.search().as_ref().unwrap().id != id);
     // Stepping back analyses the earlier position.
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
     assert_eq!(app.game.ply(), 0);
     assert_eq!(gos(&calls).len(), 3);
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     assert!(lines[23].contains("analysing"), "{}", lines[23]);
 }
 
@@ -1002,7 +1007,8 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
     enter(&mut app, ":delay 500");
     enter(&mut app, ":mode engine");
     let id = app
-        .search
+        .session
+        .search()
         .as_ref()
         .expect("White's engine thinks at once")
         .id;
@@ -1013,13 +1019,16 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
         ponder: None,
         book: None,
     });
-    assert!(app.search.is_none(), "waits before Black's search");
+    assert!(
+        app.session.search().is_none(),
+        "waits before Black's search"
+    );
     let due = app.next_engine_start.expect("a pending start");
     let now = std::time::Instant::now();
     assert!(app.next_wakeup(now).unwrap() <= due);
     app.on_tick(due + Duration::from_millis(1));
     assert!(
-        app.search.is_some(),
+        app.session.search().is_some(),
         "Black's engine thinks after the delay"
     );
     assert_eq!(gos(&calls).len(), 2);
@@ -1034,7 +1043,7 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
         book: None,
     });
     assert_eq!(app.game.ply(), 1);
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     assert!(lines[23].contains("paused"), "{}", lines[23]);
 }
 
@@ -1070,7 +1079,7 @@ fn resigning_ends_the_game() {
     let (mut app, _) = app();
     enter(&mut app, ":resign");
     assert_eq!(app.game.result().map(|r| r.result()), Some("0-1"));
-    let (lines, _) = screen(&app, 80, 24);
+    let (lines, _) = screen(&mut app, 80, 24);
     assert!(lines[10].starts_with("│0-1 White resigns"), "{}", lines[10]);
     enter(&mut app, ":draw");
     assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
@@ -1087,10 +1096,18 @@ fn frame_cost() {
     }
     let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
     for scrolled in [false, true] {
-        app.log_scroll = usize::from(scrolled) * 10;
+        app.resize(ratatui::layout::Rect::new(0, 0, 120, 40));
+        press(&mut app, KeyCode::Tab);
+        for _ in 0..usize::from(scrolled) * 10 {
+            press(&mut app, KeyCode::Up);
+        }
         let t = std::time::Instant::now();
         for _ in 0..200 {
-            term.draw(|f| ui::draw(f, &app)).unwrap();
+            term.draw(|f| {
+                app.resize(f.area());
+                ui::draw(f, &app)
+            })
+            .unwrap();
         }
         println!(
             "120x40, 5000 log lines, scrolled back {scrolled}: {:?} a frame",

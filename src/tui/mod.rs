@@ -4,7 +4,6 @@
 //! or SIGHUP (a dropped SSH connection).
 
 pub mod app;
-pub mod commands;
 pub mod event;
 pub mod keys;
 pub mod theme;
@@ -55,7 +54,7 @@ pub enum Mode {
 impl Mode {
     /// The command-line and `:mode` name.
     pub fn name(self) -> &'static str {
-        commands::MODE_NAMES[match self {
+        app::command::MODE_NAMES[match self {
             Mode::HumanWhite => 0,
             Mode::HumanBlack => 1,
             Mode::HumanHuman => 2,
@@ -276,7 +275,10 @@ fn event_loop(
     rx: &mpsc::Receiver<Event>,
 ) -> anyhow::Result<()> {
     loop {
-        terminal.draw(|f| ui::draw(f, app))?;
+        terminal.draw(|f| {
+            app.resize(f.area());
+            ui::draw(f, app)
+        })?;
         let now = Instant::now();
         let first = match app.next_wakeup(now) {
             Some(t) => match rx.recv_timeout(t.saturating_duration_since(now)) {
