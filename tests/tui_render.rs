@@ -273,7 +273,7 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     let (mut app, _calls) = app();
     enter(&mut app, "e2e4");
     let board = app.game.board().clone();
-    let id = app.session.search().as_ref().unwrap().id;
+    let id = app.session.search().unwrap().id;
     app.on_engine_event(iteration(&board, id, 7));
     let (lines, _) = screen(&mut app, 80, 24);
     let all = lines.join("\n");
@@ -352,7 +352,7 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
 fn book_moves_are_logged_with_the_opening_name() {
     let (mut app, _) = app();
     enter(&mut app, "e2e4");
-    let id = app.session.search().as_ref().unwrap().id;
+    let id = app.session.search().unwrap().id;
     let board = app.game.board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
@@ -764,7 +764,7 @@ fn commands_complete_and_run() {
 fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
     let (mut app, calls) = app();
     enter(&mut app, "e2e4");
-    let id = app.session.search().as_ref().unwrap().id;
+    let id = app.session.search().unwrap().id;
     let board = app.game.board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
@@ -773,7 +773,7 @@ fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
         book: None,
     });
     enter(&mut app, "g1f3");
-    let id2 = app.session.search().as_ref().unwrap().id;
+    let id2 = app.session.search().unwrap().id;
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
     // The engine was thinking on move 2: only the human's g1f3 goes; White to move again.
     assert_eq!(app.game.ply(), 2);
@@ -829,7 +829,7 @@ fn print_screens() {
     let (mut app, _) = app_with(Options::default(), "default", ColorDepth::TrueColor);
     enter(&mut app, "e2e4");
     let board = app.game.board().clone();
-    let id = app.session.search().as_ref().unwrap().id;
+    let id = app.session.search().unwrap().id;
     app.on_engine_event(iteration(&board, id, 7));
     for (w, h) in [(80, 24), (120, 40)] {
         let (lines, _) = screen(&mut app, w, h);
@@ -984,7 +984,7 @@ fn analysis_thinks_without_end_and_moves_restart_it() {
     let (mut app, calls) = app();
     enter(&mut app, ":mode analysis");
     assert_eq!(gos(&calls).last().unwrap(), &Limits::infinite());
-    let id = app.session.search().as_ref().unwrap().id;
+    let id = app.session.search().unwrap().id;
     enter(&mut app, "e2e4");
     assert_eq!(
         app.game.ply(),
@@ -992,7 +992,7 @@ fn analysis_thinks_without_end_and_moves_restart_it() {
         "moves can be entered while the engine analyses"
     );
     assert_eq!(gos(&calls).len(), 2);
-    assert!(app.session.search().as_ref().unwrap().id != id);
+    assert!(app.session.search().unwrap().id != id);
     // Stepping back analyses the earlier position.
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
     assert_eq!(app.game.ply(), 0);
@@ -1009,7 +1009,6 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
     let id = app
         .session
         .search()
-        .as_ref()
         .expect("White's engine thinks at once")
         .id;
     let board = app.game.board().clone();
@@ -1114,4 +1113,221 @@ fn frame_cost() {
             t.elapsed() / 200
         );
     }
+}
+
+// ---- the UI never waits on the engine ------------------------------------------------------
+
+/// An engine whose `stop` and `go` take effect late: stopped searches go on "running" (their
+/// events are delivered by the test afterwards, as a slow search thread would send them).
+/// Nothing here blocks; the test checks the app never needs it to.
+struct SlowEngine {
+    /// Ids of searches asked for, in order.
+    started: Rc<RefCell<Vec<u64>>>,
+    stops: Rc<RefCell<u32>>,
+    next_id: u64,
+}
+
+impl EngineControl for SlowEngine {
+    fn go(&mut self, _: &Board, _: Limits, _: &SearchOptions) -> u64 {
+        self.next_id += 1;
+        self.started.borrow_mut().push(self.next_id);
+        self.next_id
+    }
+    fn stop(&mut self) {
+        *self.stops.borrow_mut() += 1;
+    }
+    fn new_game(&mut self) {}
+}
+
+#[test]
+fn keys_act_at_once_while_a_slow_engine_stops_and_its_late_events_are_ignored() {
+    let started = Rc::new(RefCell::new(Vec::new()));
+    let stops = Rc::new(RefCell::new(0));
+    let engine = SlowEngine {
+        started: Rc::clone(&started),
+        stops: Rc::clone(&stops),
+        next_id: 0,
+    };
+    let opts = Options {
+        ascii: true,
+        ..Options::default()
+    };
+    let theme = Theme::builtin("default", ColorDepth::TrueColor).unwrap();
+    let mut app = App::new(&opts, Box::new(engine), theme, ColorDepth::TrueColor);
+    app.set_clock(fixed_clock);
+    enter(&mut app, "e2e4");
+    let first = *started.borrow().last().unwrap();
+    let after_e4 = app.game.board().clone();
+    // The engine still thinks (its stop will take effect late); the user takes back and
+    // plays another move at once: each key is handled before any event arrives.
+    app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    assert_eq!(app.game.ply(), 0, "the takeback happened at once");
+    assert_eq!(*stops.borrow(), 1, "the engine was asked to stop");
+    enter(&mut app, "d2d4");
+    assert_eq!(app.game.sans(), vec!["d4"]);
+    let second = app.session.search().expect("a new search").id;
+    assert_ne!(first, second);
+    let log_len = app.log.len();
+    // Now the first search's events come in, late.
+    app.on_engine_event(iteration(&after_e4, first, 9));
+    app.on_engine_event(SearchEvent::BestMove {
+        id: first,
+        best: Some(mv(&after_e4, "e7e5")),
+        ponder: None,
+        book: None,
+    });
+    assert_eq!(
+        app.game.sans(),
+        vec!["d4"],
+        "a stale best move is never played"
+    );
+    assert_eq!(app.log.len(), log_len, "a stale iteration is not logged");
+    assert_eq!(app.session.stale_dropped(), 2);
+    assert_eq!(app.session.search().map(|s| s.id), Some(second));
+    // The current search's answer is played.
+    let board = app.game.board().clone();
+    app.on_engine_event(SearchEvent::BestMove {
+        id: second,
+        best: Some(mv(&board, "d7d5")),
+        ponder: None,
+        book: None,
+    });
+    assert_eq!(app.game.sans(), vec!["d4", "d5"]);
+}
+
+#[test]
+fn a_failed_aspiration_window_is_logged_as_a_bound() {
+    let (mut app, _) = app();
+    enter(&mut app, "e2e4");
+    let board = app.game.board().clone();
+    let id = app.session.search().unwrap().id;
+    let SearchEvent::Iteration { mut info, .. } = iteration(&board, id, 7) else {
+        unreachable!()
+    };
+    // Black searched and failed high: at least -0.29 for Black is at most +0.29 for White.
+    info.bound = Bound::Lower;
+    app.on_engine_event(SearchEvent::Iteration { id, info });
+    assert_eq!(
+        app.log.last().unwrap().text,
+        "d7/12 1.520s 1,234,567 n 812,345 n/s E ≤ +0.29 pv e7e5 g1f3"
+    );
+}
+
+#[test]
+fn games_in_a_row_start_a_new_game_after_each_end() {
+    let (mut app, calls) = app();
+    enter(&mut app, ":delay 0");
+    enter(&mut app, ":games 2");
+    assert_eq!(app.mode, Mode::EngineEngine);
+    // Fool's mate, played by "the engine" through its events.
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        let id = app.session.search().expect("the engine thinks").id;
+        let board = app.game.board().clone();
+        app.on_engine_event(SearchEvent::BestMove {
+            id,
+            best: Some(mv(&board, m)),
+            ponder: None,
+            book: None,
+        });
+    }
+    assert_eq!(app.game.result().map(|r| r.result()), Some("0-1"));
+    let due = app.next_game_start.expect("the next game is due");
+    app.on_tick(due);
+    assert_eq!(app.game.ply(), 0, "a new game started");
+    assert!(app.session.search().is_some(), "and the engine plays it");
+    assert!(calls.borrow().contains(&Call::NewGame));
+    // The second game ends by resignation: the series is over, nothing more starts.
+    enter(&mut app, ":resign");
+    assert!(app.next_game_start.is_none());
+    assert_eq!(app.games_to_play, 0);
+    assert!(
+        app.log
+            .lines()
+            .any(|l| l.text == "the series of games is over")
+    );
+}
+
+#[test]
+fn the_log_shows_a_note_for_the_lines_it_dropped() {
+    let (mut app, _) = human_human();
+    for i in 0..ox88::tui::app::LOG_CAP + 5 {
+        app.log(ox88::tui::app::LogKind::Info, format!("line {i}"));
+    }
+    assert_eq!(app.log.len(), ox88::tui::app::LOG_CAP);
+    // Scroll to the very top of the log: the note is its first row.
+    app.resize(ratatui::layout::Rect::new(0, 0, 120, 40));
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Home);
+    let (lines, _) = screen(&mut app, 120, 40);
+    let all = lines.join("\n");
+    assert!(
+        all.contains("(6 older lines dropped: the log keeps the last 10000)"),
+        "{all}"
+    );
+    assert!(all.contains("line 5 "), "{all}");
+}
+
+// ---- reproducibility through the TUI ---------------------------------------------------------
+
+/// An app on the real engine whose events come back through a channel the test drains.
+fn real_engine_app(eval: &str) -> (App, std::sync::mpsc::Receiver<SearchEvent>) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let engine = ox88::engine::Engine::new(move |ev| {
+        let _ = tx.send(ev);
+    });
+    let opts = Options {
+        ascii: true,
+        depth: 6,
+        mode: Mode::HumanHuman,
+        // Out of the book, so the engine searches.
+        fen: Some("r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 11".into()),
+        ..Options::default()
+    };
+    let theme = Theme::builtin("default", ColorDepth::TrueColor).unwrap();
+    let mut app = App::new(&opts, Box::new(engine), theme, ColorDepth::TrueColor);
+    app.set_clock(fixed_clock);
+    enter(&mut app, &format!(":eval {eval}"));
+    (app, rx)
+}
+
+/// `:go`, then feeds the engine's events to the app until its move is played; returns the
+/// deepest iteration's (nodes, score, PV).
+fn search_once(
+    app: &mut App,
+    rx: &std::sync::mpsc::Receiver<SearchEvent>,
+) -> (u64, Score, Vec<Move>) {
+    enter(app, ":go");
+    let mut last = None;
+    loop {
+        let ev = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the engine answers");
+        let done = matches!(ev, SearchEvent::BestMove { .. });
+        if let SearchEvent::Iteration { info, .. } = &ev {
+            last = Some((info.nodes, info.score, info.pv.clone()));
+        }
+        app.on_engine_event(ev);
+        if done && app.session.search().is_none() {
+            break;
+        }
+    }
+    let (lines, _) = screen(app, 120, 40);
+    assert!(
+        lines.join("\n").contains("d6/"),
+        "the depth-6 line is on screen"
+    );
+    last.expect("an iteration")
+}
+
+#[test]
+#[ignore = "needs engine reset (search branch)"]
+fn a_search_after_switching_eval_matches_a_fresh_session() {
+    let (mut switched, rx) = real_engine_app("material");
+    search_once(&mut switched, &rx);
+    enter(&mut switched, ":undo");
+    enter(&mut switched, ":eval full");
+    let again = search_once(&mut switched, &rx);
+    let (mut fresh, rx2) = real_engine_app("full");
+    let first = search_once(&mut fresh, &rx2);
+    assert_eq!(again, first, "nodes, score and PV as in a fresh session");
 }
