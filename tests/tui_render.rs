@@ -1331,3 +1331,64 @@ fn a_search_after_switching_eval_matches_a_fresh_session() {
     let first = search_once(&mut fresh, &rx2);
     assert_eq!(again, first, "nodes, score and PV as in a fresh session");
 }
+
+/// A writer whose bytes the test can read after the terminal has drawn.
+#[derive(Clone, Default)]
+struct SharedBuf(Rc<RefCell<Vec<u8>>>);
+
+impl std::io::Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn sixteen_colours_write_only_basic_sgr_codes() {
+    for theme in ["default", "light", "high-contrast", "mono"] {
+        let (mut app, _) = app_with(Options::default(), theme, ColorDepth::Ansi16);
+        enter(&mut app, "e2e4");
+        let written = SharedBuf::default();
+        let backend = ox88::tui::backend(written.clone(), ColorDepth::Ansi16);
+        let mut term = Terminal::new(backend).unwrap();
+        term.draw(|f| {
+            app.resize(f.area());
+            ui::draw(f, &app)
+        })
+        .unwrap();
+        let out = String::from_utf8_lossy(&written.0.borrow()).to_string();
+        for banned in ["38;5;", "48;5;", "38;2;", "48;2;"] {
+            assert!(!out.contains(banned), "{theme}: {banned} written");
+        }
+        // Colour is still there, in the basic codes.
+        let params: Vec<u32> = out
+            .split("\x1b[")
+            .skip(1)
+            .filter_map(|seq| seq.split_once('m').map(|(p, _)| p))
+            .filter(|p| p.chars().all(|c| c.is_ascii_digit() || c == ';'))
+            .flat_map(|p| {
+                p.split(';')
+                    .filter_map(|n| n.parse().ok())
+                    .collect::<Vec<u32>>()
+            })
+            .collect();
+        assert!(
+            theme == "mono"
+                || params
+                    .iter()
+                    .any(|&n| (30..=37).contains(&n) || (90..=97).contains(&n)),
+            "{theme}: no basic colour code written"
+        );
+        if theme == "default" {
+            // The premise: crossterm alone writes even named colours as palette codes.
+            let plain = SharedBuf::default();
+            let mut term =
+                Terminal::new(ratatui::backend::CrosstermBackend::new(plain.clone())).unwrap();
+            term.draw(|f| ui::draw(f, &app)).unwrap();
+            assert!(String::from_utf8_lossy(&plain.0.borrow()).contains("38;5;"));
+        }
+    }
+}

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod event;
 pub mod keys;
+pub mod sgr16;
 pub mod theme;
 pub mod ui;
 
@@ -33,6 +34,7 @@ use crate::game::Game;
 use crate::game::autosave::Autosave;
 pub use app::App;
 pub use event::Event;
+pub use sgr16::Sgr16;
 pub use theme::{ColorDepth, ColorMode, Theme};
 
 /// Who plays which side.
@@ -158,7 +160,13 @@ impl Default for Options {
 /// The depth setting a new session starts with.
 pub const DEFAULT_DEPTH: u32 = 10;
 
-type Term = Terminal<CrosstermBackend<Stdout>>;
+type Term = Terminal<CrosstermBackend<Sgr16<Stdout>>>;
+
+/// The backend the TUI draws through, on any writer (a terminal, an SSH channel, a test's
+/// buffer): at 16-colour depth only the basic SGR colour codes reach the writer.
+pub fn backend<W: io::Write>(writer: W, depth: ColorDepth) -> CrosstermBackend<Sgr16<W>> {
+    CrosstermBackend::new(Sgr16::new(writer, depth == ColorDepth::Ansi16))
+}
 
 /// Puts the terminal back: raw mode off, main screen, bracketed paste off, cursor shown.
 /// Safe to call more than once and when the terminal is gone (errors are ignored: there is
@@ -195,7 +203,7 @@ impl Drop for TerminalGuard {
     }
 }
 
-fn setup_terminal() -> anyhow::Result<(Term, TerminalGuard)> {
+fn setup_terminal(depth: ColorDepth) -> anyhow::Result<(Term, TerminalGuard)> {
     install_panic_hook();
     enable_raw_mode().context("cannot switch the terminal to raw mode (is this a terminal?)")?;
     let guard = TerminalGuard;
@@ -203,7 +211,7 @@ fn setup_terminal() -> anyhow::Result<(Term, TerminalGuard)> {
     execute!(io::stdout(), EnterAlternateScreen, EnableBracketedPaste)
         .context("cannot set up the terminal")?;
     let terminal =
-        Terminal::new(CrosstermBackend::new(io::stdout())).context("cannot set up the terminal")?;
+        Terminal::new(backend(io::stdout(), depth)).context("cannot set up the terminal")?;
     Ok((terminal, guard))
 }
 
@@ -240,7 +248,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     };
     let _signals = event::spawn_signal_thread(tx.clone()).context("cannot watch for signals")?;
 
-    let (mut terminal, guard) = setup_terminal()?;
+    let (mut terminal, guard) = setup_terminal(depth)?;
     event::spawn_input_thread(tx);
 
     let mut app = App::new(&opts, Box::new(engine), theme, depth);

@@ -728,7 +728,10 @@ pub fn map_color(c: Color, depth: ColorDepth) -> Color {
         (ColorDepth::TrueColor, c) => c,
         (ColorDepth::Ansi256, Color::Rgb(r, g, b)) => Color::Indexed(rgb_to_256((r, g, b))),
         (ColorDepth::Ansi16, Color::Rgb(r, g, b)) => rgb_to_16((r, g, b)),
-        (ColorDepth::Ansi16, Color::Indexed(i)) if i >= 16 => rgb_to_16(indexed_rgb(i)),
+        // The palette's first 16 are the named colours; naming them keeps the output to the
+        // basic SGR codes (see `sgr16`).
+        (ColorDepth::Ansi16, Color::Indexed(i)) if i < 16 => ANSI16[i as usize].0,
+        (ColorDepth::Ansi16, Color::Indexed(i)) => rgb_to_16(indexed_rgb(i)),
         (_, c) => c,
     }
 }
