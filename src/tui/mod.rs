@@ -13,7 +13,6 @@ pub mod ui;
 use std::fmt;
 use std::io::{self, Stdout};
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::Once;
 use std::sync::mpsc;
 use std::time::Instant;
@@ -37,32 +36,54 @@ pub use event::Event;
 pub use sgr16::Sgr16;
 pub use theme::{ColorDepth, ColorMode, Theme};
 
-/// Who plays which side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Who plays which side. The names are what `--mode` and `:mode` take (any case, with the
+/// short aliases); `Display` writes the first.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
 pub enum Mode {
     /// The human plays White, the engine Black.
     #[default]
+    #[strum(to_string = "white", serialize = "w")]
     HumanWhite,
     /// The human plays Black, the engine White.
+    #[strum(to_string = "black", serialize = "b")]
     HumanBlack,
     /// Two humans; the engine stays idle (E is still shown).
+    #[strum(
+        to_string = "human",
+        serialize = "humans",
+        serialize = "hh",
+        serialize = "two"
+    )]
     HumanHuman,
     /// The engine plays both sides, with a delay between moves.
+    #[strum(
+        to_string = "engine",
+        serialize = "engines",
+        serialize = "ee",
+        serialize = "auto"
+    )]
     EngineEngine,
     /// The engine thinks without end on whatever position is shown and moves nothing.
+    #[strum(to_string = "analysis", serialize = "analyse", serialize = "analyze")]
     Analysis,
 }
 
 impl Mode {
     /// The command-line and `:mode` name.
     pub fn name(self) -> &'static str {
-        app::command::MODE_NAMES[match self {
-            Mode::HumanWhite => 0,
-            Mode::HumanBlack => 1,
-            Mode::HumanHuman => 2,
-            Mode::EngineEngine => 3,
-            Mode::Analysis => 4,
-        }]
+        self.into()
     }
 
     /// A few words for the status bar.
@@ -87,26 +108,16 @@ impl Mode {
     }
 }
 
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Mode, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "white" | "w" => Ok(Mode::HumanWhite),
-            "black" | "b" => Ok(Mode::HumanBlack),
-            "human" | "humans" | "hh" | "two" => Ok(Mode::HumanHuman),
-            "engine" | "engines" | "ee" | "auto" => Ok(Mode::EngineEngine),
-            "analysis" | "analyse" | "analyze" => Ok(Mode::Analysis),
-            _ => Err(format!(
-                "{s}: not a mode (white, black, human, engine, analysis)"
-            )),
-        }
-    }
+/// Parses one of an option enum's names (any case, surrounding blanks ignored) with a
+/// message that lists the names: `16x: not a colour mode (auto, truecolor, 256, 16, none)`.
+pub fn parse_choice<T>(s: &str, what: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + strum::VariantArray + fmt::Display,
+{
+    s.trim().parse().map_err(|_| {
+        let names: Vec<String> = T::VARIANTS.iter().map(T::to_string).collect();
+        format!("{s}: not a {what} ({})", names.join(", "))
+    })
 }
 
 /// Everything the command line can set for the TUI.
@@ -333,4 +344,41 @@ fn handle(app: &mut App, ev: Event) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strum::VariantArray;
+
+    #[test]
+    fn option_names_are_the_ones_the_cli_took_and_round_trip() {
+        let modes: Vec<String> = Mode::VARIANTS.iter().map(Mode::to_string).collect();
+        assert_eq!(modes, ["white", "black", "human", "engine", "analysis"]);
+        for m in Mode::VARIANTS {
+            assert_eq!(parse_choice::<Mode>(m.name(), "mode"), Ok(*m));
+        }
+        assert_eq!(parse_choice::<Mode>(" W ", "mode"), Ok(Mode::HumanWhite));
+        assert_eq!(parse_choice::<Mode>("ANALYZE", "mode"), Ok(Mode::Analysis));
+        assert_eq!(parse_choice::<Mode>("auto", "mode"), Ok(Mode::EngineEngine));
+        let colours: Vec<String> = ColorMode::VARIANTS
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(colours, ["auto", "truecolor", "256", "16", "none"]);
+        assert_eq!(
+            parse_choice::<ColorMode>("24bit", "colour mode"),
+            Ok(ColorMode::TrueColor)
+        );
+        assert_eq!(
+            parse_choice::<ColorMode>("Never", "colour mode"),
+            Ok(ColorMode::None)
+        );
+        assert_eq!(
+            parse_choice::<ColorMode>("16x", "colour mode"),
+            Err("16x: not a colour mode (auto, truecolor, 256, 16, none)".to_string())
+        );
+        assert_eq!(ColorDepth::Ansi16.name(), "16");
+        assert_eq!(ColorDepth::TrueColor.to_string(), "truecolor");
+    }
 }

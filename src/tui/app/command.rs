@@ -8,10 +8,9 @@ use std::time::Duration;
 use crate::engine::eval::EvalMode;
 use crate::engine::order::Scheme;
 use crate::game::TimeControl;
-use crate::tui::Mode;
+use strum::VariantArray;
 
-/// Game modes by their command names (the names `--mode` and `:mode` take).
-pub const MODE_NAMES: [&str; 5] = ["white", "black", "human", "engine", "analysis"];
+use crate::tui::Mode;
 
 /// One command as the help and the completion know it.
 #[derive(Clone, Copy, Debug)]
@@ -359,7 +358,7 @@ fn argument_choices(command: &str, themes: &[String]) -> Vec<String> {
     match command {
         "eval" => EvalMode::ALL.iter().map(|m| m.name().to_string()).collect(),
         "order" => Scheme::ALL.iter().map(|s| s.name().to_string()).collect(),
-        "mode" => MODE_NAMES.iter().map(|s| s.to_string()).collect(),
+        "mode" => Mode::VARIANTS.iter().map(Mode::to_string).collect(),
         "theme" => themes.to_vec(),
         "ascii" => vec!["on".into(), "off".into()],
         "tc" => vec!["off".into()],
