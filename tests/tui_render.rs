@@ -1094,12 +1094,18 @@ fn frame_cost() {
         app.log(ox88::tui::app::LogKind::Iteration, format!("d{i}/20 0.012s 16,392 n 531,996 n/s E -0.04 pv g8f6 f1b5 f6e4 d2d3 e4c5 b5c6 d7c6 f3e5"));
     }
     let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    app.resize(ratatui::layout::Rect::new(0, 0, 120, 40));
+    app.focus = Pane::Log;
     for scrolled in [false, true] {
-        app.resize(ratatui::layout::Rect::new(0, 0, 120, 40));
-        press(&mut app, KeyCode::Tab);
-        for _ in 0..usize::from(scrolled) * 10 {
-            press(&mut app, KeyCode::Up);
-        }
+        // Scrolled back to the oldest line: the most rows to walk past.
+        press(
+            &mut app,
+            if scrolled {
+                KeyCode::Home
+            } else {
+                KeyCode::End
+            },
+        );
         let t = std::time::Instant::now();
         for _ in 0..200 {
             term.draw(|f| {

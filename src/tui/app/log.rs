@@ -200,6 +200,11 @@ impl LogBuffer {
         let mut skip = offset;
         let mut out: Vec<(LogLine, usize, String)> = Vec::with_capacity(visible);
         'lines: for (line, rows) in self.lines.iter().zip(&self.wrapped).rev() {
+            // Whole lines below the view are passed by their row count, not row by row.
+            if skip >= rows.len() {
+                skip -= rows.len();
+                continue;
+            }
             for (i, row) in rows.iter().enumerate().rev() {
                 if skip > 0 {
                     skip -= 1;

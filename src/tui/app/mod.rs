@@ -9,10 +9,12 @@
 //! with the id `go` returned. Events of an id we no longer wait for are dropped.
 
 pub mod command;
+mod execute;
 pub mod input;
 pub mod log;
 pub mod session;
 pub mod sort;
+pub mod text;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -28,15 +30,15 @@ use crate::chess::{Board, Color, Move, PieceKind, Square};
 use crate::engine::book::Book;
 use crate::engine::eval::{self, EvalConfig};
 use crate::engine::order::Scheme;
-use crate::engine::{Bound, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
-use crate::game::autosave::{self, Autosave};
+use crate::engine::{IterationInfo, Limits, SearchEvent, SearchOptions};
+use crate::game::autosave::Autosave;
 use crate::game::{Clock, EngineNote, Game, GameEnd, GameError, TimeControl};
-use command::{Command, TcArg};
 pub use command::{CommandError, MAX_DEPTH};
 pub use input::InputLine;
 pub use log::{LOG_CAP, LogBuffer, LogKind, LogLine};
 pub use session::{Accepted, EngineControl, EngineState, OnBest, RunningSearch, Session};
 pub use sort::SortView;
+pub use text::{bounded_score, clock_time, e_text, iteration_line, search_time, thousands};
 
 /// The panes that can have the keyboard focus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,40 +156,6 @@ pub struct App {
 
 fn local_time() -> String {
     chrono::Local::now().format("%H:%M:%S").to_string()
-}
-
-/// `1,234,567`
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `m:ss.t`, the seed's engine log writes times as `0:45` and `4:41`.
-pub fn clock_time(d: Duration) -> String {
-    let tenths = d.as_millis() / 100;
-    format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
-}
-
-/// A search's time for the log: milliseconds matter in the first minute (early iterations
-/// take a few), then `m:ss.t` as the seed's log writes `0:45` and `4:41`.
-pub fn search_time(d: Duration) -> String {
-    if d < Duration::from_secs(60) {
-        format!("{}.{:03}s", d.as_secs(), d.subsec_millis())
-    } else {
-        clock_time(d)
-    }
-}
-
-/// E in pawns from White's view, the seed's sign convention: `+0.29`.
-pub fn e_text(centipawns: i32) -> String {
-    Score::Cp(centipawns).to_string()
 }
 
 /// The redraw period while the engine thinks (20 frames per second).
@@ -1093,257 +1061,5 @@ impl App {
                 false
             }
         }
-    }
-
-    /// Runs a `:` command; false when it failed (the text stays for editing).
-    fn run_command(&mut self, text: &str) -> bool {
-        let result = match command::parse(text) {
-            Ok(cmd) => self.execute(cmd),
-            Err(e) => Err(e.to_string()),
-        };
-        match result {
-            Ok(()) => true,
-            Err(e) => {
-                self.error(e);
-                false
-            }
-        }
-    }
-
-    /// Carries out a parsed command; what only the game can check (a FEN's legality, a
-    /// file) fails here with a message, the game left as it was.
-    pub fn execute(&mut self, cmd: Command) -> Result<(), String> {
-        match cmd {
-            Command::New => self.new_game(None),
-            Command::Undo => self.undo(),
-            Command::Redo => self.redo(),
-            Command::Flip => self.act(Action::Flip),
-            Command::Go => self.engine_move_now(),
-            Command::Stop => self.stop_engine(),
-            Command::Help => self.act(Action::Help),
-            Command::Quit => self.quit = true,
-            Command::Fen(fen) => return self.fen_command(fen.as_deref().unwrap_or("")),
-            Command::Depth(d) => self.set_depth(d),
-            Command::Eval(m) => {
-                self.eval.mode = m;
-                let e = eval::evaluate_white(self.game.board(), &self.eval);
-                self.info(format!("eval {m}: E {} here", e_text(e)));
-            }
-            Command::Order(s) => {
-                self.scheme = s;
-                self.info(format!("move ordering: {s}"));
-                self.reset_sort_view();
-            }
-            Command::Mode(m) => {
-                self.mode = m;
-                self.paused = false;
-                if matches!(m, Mode::HumanWhite | Mode::HumanBlack) {
-                    self.flipped = m == Mode::HumanBlack;
-                }
-                if m != Mode::EngineEngine {
-                    self.games_to_play = 0;
-                    self.next_game_start = None;
-                }
-                self.info(format!("mode: {}", m.describe()));
-                self.log(LogKind::Info, format!("mode: {}", m.describe()));
-                self.position_changed();
-            }
-            Command::Delay(d) => {
-                self.delay = d;
-                self.info(format!(
-                    "engine vs engine: {} ms between moves",
-                    d.as_millis()
-                ));
-            }
-            Command::Games(n) => self.play_games(n),
-            Command::Theme(name) => {
-                let t = Theme::load(&name, self.user_theme_dir.as_deref(), self.color_depth)
-                    .map_err(|e| e.to_string())?;
-                self.ascii = t.pieces == PieceStyle::Ascii;
-                self.theme = t;
-                self.info(format!(
-                    "theme {name} ({} colours)",
-                    self.color_depth.name()
-                ));
-            }
-            Command::Ascii(on) => {
-                self.ascii = on.unwrap_or(!self.ascii);
-                self.info(if self.ascii {
-                    "pieces as letters"
-                } else {
-                    "pieces as glyphs"
-                });
-            }
-            Command::Resign | Command::Draw => {
-                let declared = if cmd == Command::Draw {
-                    self.game.agree_draw()
-                } else {
-                    let side = self.side_to_move();
-                    self.game.resign(side)
-                };
-                let end = declared.map_err(|e| e.to_string())?;
-                self.announce(end);
-                self.save();
-            }
-            Command::Save(file) => return self.save_command(&file),
-            Command::Load(file) => return self.load_command(&file),
-            Command::Tc(arg) => self.tc_command(arg),
-        }
-        Ok(())
-    }
-
-    /// `:games N`: the engine plays both sides for N games, a new one starting when one
-    /// ends (the current game counts when it is still going).
-    fn play_games(&mut self, n: u32) {
-        self.games_to_play = n;
-        self.log(LogKind::Info, format!("a series of {n} engine games"));
-        self.info(format!("the engine plays {n} games in a row (Esc pauses)"));
-        if self.mode != Mode::EngineEngine {
-            self.mode = Mode::EngineEngine;
-            self.paused = false;
-            self.position_changed();
-        }
-        if self.game.is_over() {
-            self.next_game_start = Some(Instant::now());
-        } else if self.paused {
-            self.paused = false;
-            self.position_changed();
-        }
-    }
-
-    fn fen_command(&mut self, arg: &str) -> Result<(), String> {
-        if arg.is_empty() {
-            let fen = self.game.fen();
-            self.log(LogKind::Info, format!("FEN {fen}"));
-            self.info(fen);
-            return Ok(());
-        }
-        let b = Board::from_fen(arg).map_err(|e| format!("FEN: {e}"))?;
-        self.new_game(Some(b));
-        Ok(())
-    }
-
-    fn save_command(&mut self, arg: &str) -> Result<(), String> {
-        let path = expand_home(arg);
-        autosave::write_atomic(&path, self.game.to_pgn().as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let n = self.game.len();
-        self.log(
-            LogKind::Info,
-            format!("saved {n} moves to {}", path.display()),
-        );
-        self.info(format!("saved {n} moves to {}", path.display()));
-        Ok(())
-    }
-
-    fn load_command(&mut self, arg: &str) -> Result<(), String> {
-        let path = expand_home(arg);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let game = Game::from_pgn(&text)
-            .map_err(|e| format!("{}: {e} (the current game is kept)", path.display()))?;
-        self.set_game(game, &format!("loaded {}", path.display()));
-        if let Some(end) = self.game.result() {
-            self.log(
-                LogKind::Result,
-                format!("{} {}", end.result(), end.reason()),
-            );
-        }
-        Ok(())
-    }
-
-    fn tc_command(&mut self, arg: TcArg) {
-        match arg {
-            TcArg::Show => {
-                let now = match &self.game.time_control {
-                    Some(tc) => format!("time control {tc}"),
-                    None => "no time control (:tc 5+3 sets one)".to_string(),
-                };
-                self.info(now);
-            }
-            TcArg::Off => {
-                self.set_time_control(None);
-                self.info("no time control");
-            }
-            TcArg::Set(tc) => {
-                self.set_time_control(Some(tc));
-                self.info(format!(
-                    "time control {tc}: both clocks at {}",
-                    crate::game::clock::format_clock(tc.base)
-                ));
-                self.position_changed();
-            }
-        }
-    }
-}
-
-/// `~/games/x.pgn` → the home directory's `games/x.pgn`.
-fn expand_home(path: &str) -> PathBuf {
-    match (path.strip_prefix("~/"), dirs::home_dir()) {
-        (Some(rest), Some(home)) => home.join(rest),
-        _ => PathBuf::from(path),
-    }
-}
-
-/// A score from White's view with its bound, as the log writes it: ` +0.35` when exact,
-/// ` ≥ +0.35` when the search only proved White at least this well off (its aspiration
-/// window failed), ` ≤ +0.35` at most. The engine's bound is the side to move's (as UCI's
-/// `lowerbound`), so with Black to move it turns round beside White's score.
-pub fn bounded_score(bound: Bound, score_white: Score, side_to_move: Color) -> String {
-    let bound = match (bound, side_to_move) {
-        (Bound::Lower, Color::Black) => Bound::Upper,
-        (Bound::Upper, Color::Black) => Bound::Lower,
-        (b, _) => b,
-    };
-    match bound {
-        Bound::Exact => format!(" {score_white}"),
-        Bound::Lower => format!(" ≥ {score_white}"),
-        Bound::Upper => format!(" ≤ {score_white}"),
-    }
-}
-
-/// The seed's engine log line (seed 003: depth, time, nodes, n/s, score, PV), with the
-/// selective depth and E from White's view; a failed aspiration window shows its bound.
-pub fn iteration_line(info: &IterationInfo, side_to_move: Color) -> String {
-    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
-    format!(
-        "d{}/{} {} {} n {} n/s E{} pv {}",
-        info.depth,
-        info.seldepth,
-        search_time(info.time),
-        thousands(info.nodes),
-        thousands(info.nps),
-        bounded_score(info.bound, info.score_white, side_to_move),
-        pv.join(" ")
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_and_times_read_like_the_seed_log() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(25_499_252), "25,499,252");
-        assert_eq!(search_time(Duration::from_millis(12)), "0.012s");
-        assert_eq!(search_time(Duration::from_millis(45_300)), "45.300s");
-        assert_eq!(search_time(Duration::from_secs(281)), "4:41.0");
-        assert_eq!(clock_time(Duration::from_millis(1_520)), "0:01.5");
-        assert_eq!(e_text(29), "+0.29");
-        assert_eq!(e_text(-150), "-1.50");
-    }
-
-    #[test]
-    fn a_bound_reads_from_whites_side_beside_whites_score() {
-        let s = Score::Cp(35);
-        assert_eq!(bounded_score(Bound::Exact, s, Color::White), " +0.35");
-        assert_eq!(bounded_score(Bound::Lower, s, Color::White), " ≥ +0.35");
-        assert_eq!(bounded_score(Bound::Upper, s, Color::White), " ≤ +0.35");
-        // Black to move failed high: at least this good for Black, at most for White.
-        assert_eq!(bounded_score(Bound::Lower, s, Color::Black), " ≤ +0.35");
-        assert_eq!(bounded_score(Bound::Upper, s, Color::Black), " ≥ +0.35");
     }
 }
