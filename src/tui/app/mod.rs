@@ -1,6 +1,9 @@
 //! The TUI's state and everything that changes it. No drawing here (that is `ui`), no
 //! terminal and no threads: keys, pasted text, engine events and timer ticks come in as
-//! method calls, so the whole application runs the same under a test as in a terminal.
+//! method calls, so the whole application runs the same under a test, in a terminal or on
+//! an SSH channel. A driver does: `handle_key`/`handle_paste`, `on_engine_event`, `on_tick`
+//! (when `next_wakeup` says), and per frame `resize(area)` then `ui::draw(frame, &app)`,
+//! which only reads. Nothing here waits for the engine.
 //!
 //! How a move travels (ARCHITECTURE.md): Enter parses the text against the position; an
 //! error leaves the game and the text untouched and says why on the status line; a legal
