@@ -585,7 +585,7 @@ impl App {
                 self.error(text);
             }
             Some(Accepted::Iteration(info)) => {
-                let side = self.sort.root.side_to_move();
+                let side = self.session.search().map_or(Color::White, |s| s.side);
                 self.log(LogKind::Iteration, iteration_line(&info, side));
                 self.sort.from_iteration(&info, self.scheme);
             }

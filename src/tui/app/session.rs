@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use crate::chess::{Board, Move};
+use crate::chess::{Board, Color, Move};
 use crate::engine::{Engine, IterationInfo, Limits, SearchEvent, SearchOptions};
 
 /// What the app needs from an engine. `Engine` is the real one; tests use a recorder (or a
@@ -49,6 +49,8 @@ pub struct RunningSearch {
     pub on_best: OnBest,
     /// The searched position's hash: a best move for another position is never played.
     pub hash: u64,
+    /// The side to move in the searched position (the engine's bounds are that side's).
+    pub side: Color,
     /// The deepest finished iteration so far.
     pub last: Option<IterationInfo>,
     /// (depth, move, number) of the root move being searched.
@@ -137,6 +139,7 @@ impl Session {
                 OnBest::Play
             },
             hash: board.hash(),
+            side: board.side_to_move(),
             last: None,
             current: None,
         });
