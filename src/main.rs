@@ -83,11 +83,11 @@ struct HowArgs {
 }
 
 fn parse_color(s: &str) -> Result<ColorMode, String> {
-    s.parse()
+    tui::parse_choice(s, "colour mode")
 }
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
-    s.parse()
+    tui::parse_choice(s, "mode")
 }
 
 #[derive(Subcommand, Debug)]

@@ -386,3 +386,33 @@ fn a_killed_game_is_offered_again_with_every_move() {
     s.send("\x03");
     assert!(s.wait_exit().success());
 }
+
+#[test]
+fn color_16_writes_only_basic_colour_codes_to_the_terminal() {
+    let dir = std::env::temp_dir().join(format!("ox88-pty-c16-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = Session::start_in(&dir, &["--color", "16", "--mode", "human"]);
+    s._data_dir = Some(TempDir(dir));
+    s.wait_for("the start screen", |s| s.status().contains("White to move"));
+    s.send("e2e4\r");
+    s.wait_for("the move in the log", |s| s.screen().contains("1. e4"));
+    s.send("\x03");
+    s.wait_exit();
+    let raw = String::from_utf8_lossy(&s.raw).to_string();
+    for banned in ["38;5;", "48;5;", "38;2;", "48;2;"] {
+        assert!(!raw.contains(banned), "{banned} written at --color 16");
+    }
+    // Colour is still written, in the basic codes (parameters of `ESC[...m` sequences).
+    let basic = raw
+        .split("\x1b[")
+        .filter_map(|seq| seq.split_once('m').map(|(p, _)| p))
+        .filter(|p| p.chars().all(|c| c.is_ascii_digit() || c == ';'))
+        .flat_map(|p| {
+            p.split(';')
+                .filter_map(|n| n.parse::<u32>().ok())
+                .collect::<Vec<_>>()
+        })
+        .any(|n| (30..=37).contains(&n) || (90..=97).contains(&n));
+    assert!(basic, "no basic colour code written");
+}

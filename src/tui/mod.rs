@@ -4,16 +4,15 @@
 //! or SIGHUP (a dropped SSH connection).
 
 pub mod app;
-pub mod commands;
 pub mod event;
 pub mod keys;
+pub mod sgr16;
 pub mod theme;
 pub mod ui;
 
 use std::fmt;
 use std::io::{self, Stdout};
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::Once;
 use std::sync::mpsc;
 use std::time::Instant;
@@ -34,34 +33,57 @@ use crate::game::Game;
 use crate::game::autosave::Autosave;
 pub use app::App;
 pub use event::Event;
+pub use sgr16::Sgr16;
 pub use theme::{ColorDepth, ColorMode, Theme};
 
-/// Who plays which side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Who plays which side. The names are what `--mode` and `:mode` take (any case, with the
+/// short aliases); `Display` writes the first.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
 pub enum Mode {
     /// The human plays White, the engine Black.
     #[default]
+    #[strum(to_string = "white", serialize = "w")]
     HumanWhite,
     /// The human plays Black, the engine White.
+    #[strum(to_string = "black", serialize = "b")]
     HumanBlack,
     /// Two humans; the engine stays idle (E is still shown).
+    #[strum(
+        to_string = "human",
+        serialize = "humans",
+        serialize = "hh",
+        serialize = "two"
+    )]
     HumanHuman,
     /// The engine plays both sides, with a delay between moves.
+    #[strum(
+        to_string = "engine",
+        serialize = "engines",
+        serialize = "ee",
+        serialize = "auto"
+    )]
     EngineEngine,
     /// The engine thinks without end on whatever position is shown and moves nothing.
+    #[strum(to_string = "analysis", serialize = "analyse", serialize = "analyze")]
     Analysis,
 }
 
 impl Mode {
     /// The command-line and `:mode` name.
     pub fn name(self) -> &'static str {
-        commands::MODE_NAMES[match self {
-            Mode::HumanWhite => 0,
-            Mode::HumanBlack => 1,
-            Mode::HumanHuman => 2,
-            Mode::EngineEngine => 3,
-            Mode::Analysis => 4,
-        }]
+        self.into()
     }
 
     /// A few words for the status bar.
@@ -86,26 +108,16 @@ impl Mode {
     }
 }
 
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Mode, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "white" | "w" => Ok(Mode::HumanWhite),
-            "black" | "b" => Ok(Mode::HumanBlack),
-            "human" | "humans" | "hh" | "two" => Ok(Mode::HumanHuman),
-            "engine" | "engines" | "ee" | "auto" => Ok(Mode::EngineEngine),
-            "analysis" | "analyse" | "analyze" => Ok(Mode::Analysis),
-            _ => Err(format!(
-                "{s}: not a mode (white, black, human, engine, analysis)"
-            )),
-        }
-    }
+/// Parses one of an option enum's names (any case, surrounding blanks ignored) with a
+/// message that lists the names: `16x: not a colour mode (auto, truecolor, 256, 16, none)`.
+pub fn parse_choice<T>(s: &str, what: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + strum::VariantArray + fmt::Display,
+{
+    s.trim().parse().map_err(|_| {
+        let names: Vec<String> = T::VARIANTS.iter().map(T::to_string).collect();
+        format!("{s}: not a {what} ({})", names.join(", "))
+    })
 }
 
 /// Everything the command line can set for the TUI.
@@ -159,7 +171,13 @@ impl Default for Options {
 /// The depth setting a new session starts with.
 pub const DEFAULT_DEPTH: u32 = 10;
 
-type Term = Terminal<CrosstermBackend<Stdout>>;
+type Term = Terminal<CrosstermBackend<Sgr16<Stdout>>>;
+
+/// The backend the TUI draws through, on any writer (a terminal, an SSH channel, a test's
+/// buffer): at 16-colour depth only the basic SGR colour codes reach the writer.
+pub fn backend<W: io::Write>(writer: W, depth: ColorDepth) -> CrosstermBackend<Sgr16<W>> {
+    CrosstermBackend::new(Sgr16::new(writer, depth == ColorDepth::Ansi16))
+}
 
 /// Puts the terminal back: raw mode off, main screen, bracketed paste off, cursor shown.
 /// Safe to call more than once and when the terminal is gone (errors are ignored: there is
@@ -196,7 +214,7 @@ impl Drop for TerminalGuard {
     }
 }
 
-fn setup_terminal() -> anyhow::Result<(Term, TerminalGuard)> {
+fn setup_terminal(depth: ColorDepth) -> anyhow::Result<(Term, TerminalGuard)> {
     install_panic_hook();
     enable_raw_mode().context("cannot switch the terminal to raw mode (is this a terminal?)")?;
     let guard = TerminalGuard;
@@ -204,7 +222,7 @@ fn setup_terminal() -> anyhow::Result<(Term, TerminalGuard)> {
     execute!(io::stdout(), EnterAlternateScreen, EnableBracketedPaste)
         .context("cannot set up the terminal")?;
     let terminal =
-        Terminal::new(CrosstermBackend::new(io::stdout())).context("cannot set up the terminal")?;
+        Terminal::new(backend(io::stdout(), depth)).context("cannot set up the terminal")?;
     Ok((terminal, guard))
 }
 
@@ -241,7 +259,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     };
     let _signals = event::spawn_signal_thread(tx.clone()).context("cannot watch for signals")?;
 
-    let (mut terminal, guard) = setup_terminal()?;
+    let (mut terminal, guard) = setup_terminal(depth)?;
     event::spawn_input_thread(tx);
 
     let mut app = App::new(&opts, Box::new(engine), theme, depth);
@@ -276,7 +294,10 @@ fn event_loop(
     rx: &mpsc::Receiver<Event>,
 ) -> anyhow::Result<()> {
     loop {
-        terminal.draw(|f| ui::draw(f, app))?;
+        terminal.draw(|f| {
+            app.resize(f.area());
+            ui::draw(f, app)
+        })?;
         let now = Instant::now();
         let first = match app.next_wakeup(now) {
             Some(t) => match rx.recv_timeout(t.saturating_duration_since(now)) {
@@ -323,4 +344,41 @@ fn handle(app: &mut App, ev: Event) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strum::VariantArray;
+
+    #[test]
+    fn option_names_are_the_ones_the_cli_took_and_round_trip() {
+        let modes: Vec<String> = Mode::VARIANTS.iter().map(Mode::to_string).collect();
+        assert_eq!(modes, ["white", "black", "human", "engine", "analysis"]);
+        for m in Mode::VARIANTS {
+            assert_eq!(parse_choice::<Mode>(m.name(), "mode"), Ok(*m));
+        }
+        assert_eq!(parse_choice::<Mode>(" W ", "mode"), Ok(Mode::HumanWhite));
+        assert_eq!(parse_choice::<Mode>("ANALYZE", "mode"), Ok(Mode::Analysis));
+        assert_eq!(parse_choice::<Mode>("auto", "mode"), Ok(Mode::EngineEngine));
+        let colours: Vec<String> = ColorMode::VARIANTS
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(colours, ["auto", "truecolor", "256", "16", "none"]);
+        assert_eq!(
+            parse_choice::<ColorMode>("24bit", "colour mode"),
+            Ok(ColorMode::TrueColor)
+        );
+        assert_eq!(
+            parse_choice::<ColorMode>("Never", "colour mode"),
+            Ok(ColorMode::None)
+        );
+        assert_eq!(
+            parse_choice::<ColorMode>("16x", "colour mode"),
+            Err("16x: not a colour mode (auto, truecolor, 256, 16, none)".to_string())
+        );
+        assert_eq!(ColorDepth::Ansi16.name(), "16");
+        assert_eq!(ColorDepth::TrueColor.to_string(), "truecolor");
+    }
 }

@@ -7,7 +7,6 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use ratatui::style::{Color, Modifier, Style};
 use serde::Deserialize;
@@ -24,56 +23,55 @@ pub const BUILTIN: [(&str, &str); 4] = [
     ("mono", include_str!("../../themes/mono.toml")),
 ];
 
-/// What the user asked for with `--color`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What the user asked for with `--color` (any case; `24bit`, `never` and `off` are
+/// accepted too).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
 pub enum ColorMode {
     /// Decide from `NO_COLOR`, `COLORTERM` and `TERM`.
     #[default]
     Auto,
+    #[strum(to_string = "truecolor", serialize = "24bit")]
     TrueColor,
+    #[strum(to_string = "256")]
     Ansi256,
+    #[strum(to_string = "16")]
     Ansi16,
+    #[strum(to_string = "none", serialize = "never", serialize = "off")]
     None,
 }
 
-impl ColorMode {
-    pub const NAMES: [&'static str; 5] = ["auto", "truecolor", "256", "16", "none"];
-}
-
-impl FromStr for ColorMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "auto" => Ok(ColorMode::Auto),
-            "truecolor" | "24bit" => Ok(ColorMode::TrueColor),
-            "256" => Ok(ColorMode::Ansi256),
-            "16" => Ok(ColorMode::Ansi16),
-            "none" | "never" | "off" => Ok(ColorMode::None),
-            _ => Err(format!(
-                "{s}: not a colour mode (auto, truecolor, 256, 16, none)"
-            )),
-        }
-    }
-}
-
-impl fmt::Display for ColorMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let i = match self {
-            ColorMode::Auto => 0,
-            ColorMode::TrueColor => 1,
-            ColorMode::Ansi256 => 2,
-            ColorMode::Ansi16 => 3,
-            ColorMode::None => 4,
-        };
-        f.write_str(ColorMode::NAMES[i])
-    }
-}
-
-/// How many colours the terminal shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// How many colours the terminal shows (named as `--color` names them).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
 pub enum ColorDepth {
     None,
+    #[strum(to_string = "16")]
     Ansi16,
+    #[strum(to_string = "256")]
     Ansi256,
     TrueColor,
 }
@@ -111,12 +109,7 @@ impl ColorDepth {
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            ColorDepth::None => "none",
-            ColorDepth::Ansi16 => "16",
-            ColorDepth::Ansi256 => "256",
-            ColorDepth::TrueColor => "truecolor",
-        }
+        self.into()
     }
 }
 
@@ -728,7 +721,10 @@ pub fn map_color(c: Color, depth: ColorDepth) -> Color {
         (ColorDepth::TrueColor, c) => c,
         (ColorDepth::Ansi256, Color::Rgb(r, g, b)) => Color::Indexed(rgb_to_256((r, g, b))),
         (ColorDepth::Ansi16, Color::Rgb(r, g, b)) => rgb_to_16((r, g, b)),
-        (ColorDepth::Ansi16, Color::Indexed(i)) if i >= 16 => rgb_to_16(indexed_rgb(i)),
+        // The palette's first 16 are the named colours; naming them keeps the output to the
+        // basic SGR codes (see `sgr16`).
+        (ColorDepth::Ansi16, Color::Indexed(i)) if i < 16 => ANSI16[i as usize].0,
+        (ColorDepth::Ansi16, Color::Indexed(i)) => rgb_to_16(indexed_rgb(i)),
         (_, c) => c,
     }
 }

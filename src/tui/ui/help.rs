@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::tui::app::App;
-use crate::tui::commands::COMMANDS;
+use crate::tui::app::command::COMMANDS;
 use crate::tui::keys;
 
 /// The help text as plain rows (keys, then commands), for the overlay and the README.
@@ -29,25 +29,34 @@ pub fn help_rows() -> Vec<(String, String)> {
     rows
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
+/// Where the overlay goes on a screen of `area`.
+fn overlay(area: Rect) -> Rect {
     let w = area.width.saturating_sub(4).min(100);
     let h = area.height.saturating_sub(2);
-    let rect = Rect::new(
+    Rect::new(
         area.x + (area.width - w) / 2,
         area.y + (area.height - h) / 2,
         w,
         h,
-    );
-    frame.render_widget(Clear, rect);
-    let block = super::pane_block(
-        app,
-        " Keys and commands (any key closes, Up/Down scroll) ",
-        true,
-    );
-    let inner = block.inner(rect);
+    )
+}
+
+/// The overlay's inside (within its border).
+fn inner(area: Rect) -> Rect {
+    let rect = overlay(area);
+    Rect::new(
+        rect.x + 1,
+        rect.y + 1,
+        rect.width.saturating_sub(2),
+        rect.height.saturating_sub(2),
+    )
+}
+
+/// The help rows laid out for an overlay inside of `width` columns: (key column, one row
+/// of its description); descriptions wrap beneath their key.
+fn laid_out(width: u16) -> Vec<(String, String)> {
     let rows = help_rows();
-    // Keys and commands each get their own column width; descriptions wrap beneath.
+    // Keys and commands each get their own column width.
     let split = rows
         .iter()
         .position(|(k, _)| k.is_empty())
@@ -57,13 +66,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             .map(|(k, _)| k.chars().count())
             .max()
             .unwrap_or(0)
-            .min(inner.width as usize / 2)
+            .min(width as usize / 2)
     };
     let widths = [width_of(&rows[..split]), width_of(&rows[split..])];
-    let mut lines: Vec<Line> = Vec::new();
+    let mut out = Vec::new();
     for (i, (k, d)) in rows.iter().enumerate() {
         let key_w = widths[usize::from(i >= split)];
-        let desc_w = (inner.width as usize).saturating_sub(key_w + 2).max(10);
+        let desc_w = (width as usize).saturating_sub(key_w + 2).max(10);
         let k: String = k.chars().take(key_w).collect();
         for (j, part) in super::log::wrap_text(d, desc_w).into_iter().enumerate() {
             let lead = if j == 0 {
@@ -71,15 +80,40 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             } else {
                 " ".repeat(key_w + 2)
             };
-            lines.push(Line::from(vec![
-                Span::styled(lead, t.accent().add_modifier(Modifier::BOLD)),
-                Span::styled(part, t.text()),
-            ]));
+            out.push((lead, part));
         }
     }
-    let max_scroll = lines.len().saturating_sub(inner.height as usize);
-    app.help_max_scroll.set(max_scroll);
-    let scroll = app.help_scroll.min(max_scroll);
+    out
+}
+
+/// How far the overlay scrolls on a screen of `area`.
+pub fn max_scroll(area: Rect) -> usize {
+    let inner = inner(area);
+    laid_out(inner.width)
+        .len()
+        .saturating_sub(inner.height as usize)
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let rect = overlay(area);
+    frame.render_widget(Clear, rect);
+    let block = super::pane_block(
+        app,
+        " Keys and commands (any key closes, Up/Down scroll) ",
+        true,
+    );
+    let inner = block.inner(rect);
+    let lines: Vec<Line> = laid_out(inner.width)
+        .into_iter()
+        .map(|(lead, part)| {
+            Line::from(vec![
+                Span::styled(lead, t.accent().add_modifier(Modifier::BOLD)),
+                Span::styled(part, t.text()),
+            ])
+        })
+        .collect();
+    let scroll = app.help_scroll.min(max_scroll(area));
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)

@@ -18,7 +18,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let prompt = if app.ascii { ASCII_PROMPT } else { PROMPT };
     let prompt_w = prompt.chars().count() as u16;
     let width = area.width.saturating_sub(prompt_w + 1) as usize;
-    let scroll = app.input.visual_scroll(width);
+    let scroll = app.input.input().visual_scroll(width);
     let value: String = app.input.value().chars().skip(scroll).take(width).collect();
     let mut spans = vec![Span::styled(
         prompt,
@@ -38,7 +38,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
     if focused && !app.help_visible {
-        let x = area.x + prompt_w + (app.input.visual_cursor().saturating_sub(scroll)) as u16;
+        let x =
+            area.x + prompt_w + (app.input.input().visual_cursor().saturating_sub(scroll)) as u16;
         frame.set_cursor_position(Position::new(x.min(area.right().saturating_sub(1)), area.y));
     }
 }

@@ -1,6 +1,6 @@
-//! The log pane: the whole session, time-stamped, newest at the bottom, wrapped to the pane
-//! and scrollable (the scroll offset counts wrapped rows up from the bottom, so a reader who
-//! scrolled back keeps their place while new lines arrive).
+//! The log pane: the session's lines, time-stamped, newest at the bottom, wrapped to the
+//! pane and scrollable. The wrapping is the log buffer's (once per width, cached); this
+//! only styles the rows on screen.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -8,41 +8,20 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+pub use crate::tui::app::log::wrap_text;
+use crate::tui::app::log::{LogLine, STAMP_WIDTH};
 use crate::tui::app::{App, LogKind, Pane};
 
-/// Splits `text` into rows of at most `width` characters at spaces; longer words are cut.
-pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut rows = Vec::new();
-    let mut cur = String::new();
-    let mut cur_len = 0;
-    for word in text.split(' ') {
-        let mut word: Vec<char> = word.chars().collect();
-        loop {
-            let sep = usize::from(cur_len > 0);
-            if cur_len + sep + word.len() <= width {
-                if sep == 1 {
-                    cur.push(' ');
-                }
-                cur.extend(word.iter());
-                cur_len += sep + word.len();
-                break;
-            }
-            if cur_len > 0 {
-                rows.push(std::mem::take(&mut cur));
-                cur_len = 0;
-                continue;
-            }
-            // A word longer than the row: cut it.
-            let rest = word.split_off(width);
-            rows.push(word.iter().collect());
-            word = rest;
-        }
-    }
-    if cur_len > 0 || rows.is_empty() {
-        rows.push(cur);
-    }
-    rows
+/// The columns a log line's text wraps at in a pane of `area` (the stamp takes the rest).
+pub fn text_width(area: Rect) -> usize {
+    (area.width.saturating_sub(2) as usize)
+        .saturating_sub(STAMP_WIDTH)
+        .max(8)
+}
+
+/// The rows of text a log pane of `area` shows.
+pub fn visible_rows(area: Rect) -> usize {
+    area.height.saturating_sub(2) as usize
 }
 
 fn kind_style(app: &App, kind: LogKind) -> Style {
@@ -56,57 +35,55 @@ fn kind_style(app: &App, kind: LogKind) -> Style {
     }
 }
 
-/// Log lines as wrapped rows, the stamp on the first row, the continuation indented; only
-/// the newest lines, enough for `need` rows (`usize::MAX`: all of them). A long session
-/// has tens of thousands of lines, and the screen redraws 20 times a second while the
-/// engine thinks.
-pub fn rows(app: &App, width: usize, need: usize) -> Vec<Line<'static>> {
-    const STAMP: usize = 9; // "HH:MM:SS "
-    let text_width = width.saturating_sub(STAMP).max(8);
+fn styled_row(app: &App, line: &LogLine, index: usize, text: String) -> Line<'static> {
+    let lead = if index == 0 {
+        Span::styled(format!("{} ", line.stamp), app.theme.dim())
+    } else {
+        Span::raw(" ".repeat(STAMP_WIDTH))
+    };
+    Line::from(vec![lead, Span::styled(text, kind_style(app, line.kind))])
+}
+
+/// The newest lines wrapped now, for a width the buffer has not cached (a frame drawn
+/// without `App::resize`): only enough for `need` rows.
+fn tail_rows(app: &App, width: usize, need: usize) -> Vec<Line<'static>> {
     let mut newest_first: Vec<Vec<Line<'static>>> = Vec::new();
     let mut count = 0;
-    for line in app.log.iter().rev() {
+    for line in app.log.lines().rev() {
         if count >= need {
             break;
         }
-        let style = kind_style(app, line.kind);
-        let wrapped: Vec<Line<'static>> = wrap_text(&line.text, text_width)
+        let wrapped: Vec<Line<'static>> = wrap_text(&line.text, width)
             .into_iter()
             .enumerate()
-            .map(|(i, part)| {
-                let lead = if i == 0 {
-                    Span::styled(format!("{} ", line.stamp), app.theme.dim())
-                } else {
-                    Span::raw(" ".repeat(STAMP))
-                };
-                Line::from(vec![lead, Span::styled(part, style)])
-            })
+            .map(|(i, part)| styled_row(app, line, i, part))
             .collect();
         count += wrapped.len();
         newest_first.push(wrapped);
     }
-    newest_first.into_iter().rev().flatten().collect()
+    let mut rows: Vec<Line<'static>> = newest_first.into_iter().rev().flatten().collect();
+    let extra = rows.len().saturating_sub(need);
+    rows.drain(..extra);
+    rows
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let focused = app.focus == Pane::Log;
     let theme = &app.theme;
-    let inner_w = area.width.saturating_sub(2) as usize;
-    let visible = area.height.saturating_sub(2) as usize;
-    // Following the newest line needs only the tail; scrolling back needs the whole count.
-    let following = app.log_scroll == 0;
-    let all = rows(app, inner_w, if following { visible } else { usize::MAX });
-    let max_scroll = if following {
-        // Unknown without wrapping everything; the first scroll up finds out.
-        usize::MAX
-    } else {
-        all.len().saturating_sub(visible)
+    let width = text_width(area);
+    let visible = visible_rows(area);
+    let cached = (app.log.wrap_width() == width)
+        .then(|| app.log.visible_rows(visible))
+        .flatten();
+    let (lines, offset) = match cached {
+        Some(rows) => (
+            rows.into_iter()
+                .map(|(line, i, text)| styled_row(app, &line, i, text))
+                .collect(),
+            app.log.scroll().min(app.log.max_scroll(visible)),
+        ),
+        None => (tail_rows(app, width, visible), 0),
     };
-    let offset = app.log_scroll.min(all.len().saturating_sub(visible));
-    app.log_view_rows.set(visible);
-    app.log_max_scroll.set(max_scroll);
-    let end = all.len() - offset;
-    let start = end.saturating_sub(visible);
     let mut block = super::pane_block(app, " Log ", focused);
     if offset > 0 {
         block = block.title(Span::styled(
@@ -114,19 +91,6 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             theme.dim(),
         ));
     }
-    let lines: Vec<Line> = all.into_iter().skip(start).take(end - start).collect();
+    let lines: Vec<Line> = lines;
     frame.render_widget(Paragraph::new(lines).block(block), area);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wrap_text;
-
-    #[test]
-    fn wraps_at_spaces_and_cuts_long_words() {
-        assert_eq!(wrap_text("aa bb cc", 5), vec!["aa bb", "cc"]);
-        assert_eq!(wrap_text("abcdefgh", 3), vec!["abc", "def", "gh"]);
-        assert_eq!(wrap_text("", 4), vec![""]);
-        assert_eq!(wrap_text("a bcdefg", 4), vec!["a", "bcde", "fg"]);
-    }
 }

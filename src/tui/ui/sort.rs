@@ -10,7 +10,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::engine::order::ScoredMove;
-use crate::tui::app::{App, Pane};
+use crate::tui::app::{App, Pane, SortView};
+
+/// The list rows a sort pane of `area` shows for `view` (the header lines take the rest).
+pub fn list_rows(view: &SortView, area: Rect) -> usize {
+    let header = 2 + usize::from(!view.pv.is_empty());
+    (area.height.saturating_sub(2) as usize).saturating_sub(header)
+}
 
 /// `PV+10000 MVV/LVA+4`
 pub fn reasons_text(m: &ScoredMove) -> String {
@@ -112,9 +118,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let rows = v.generated.len().max(v.sorted.len());
     let visible = (inner.height as usize).saturating_sub(lines.len());
     let max_scroll = rows.saturating_sub(visible);
-    app.sort_view_rows.set(visible);
-    app.sort_max_scroll.set(max_scroll);
-    let scroll = app.sort_scroll.min(max_scroll);
+    let scroll = app.sort.scroll.min(max_scroll);
     let style_for = |m: &ScoredMove| -> Style {
         if Some(m.mv) == v.best {
             t.accent().add_modifier(Modifier::BOLD)

@@ -30,7 +30,7 @@ pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
 /// The engine's state in a few words: `idle`, `book`, `thinking d7 1.2s 3:g1f3`. `brief`
 /// leaves out the root move being searched.
 pub fn engine_text(app: &App, brief: bool) -> String {
-    match (&app.search, &app.engine_state) {
+    match (app.session.search(), &app.session.state) {
         (Some(s), _) => {
             let mut text = if s.analysis {
                 "analysing".to_string()
@@ -48,7 +48,9 @@ pub fn engine_text(app: &App, brief: bool) -> String {
             text
         }
         (None, EngineState::Book(_)) => "book".into(),
-        (None, _) if app.next_engine_start.is_some() => "waiting".into(),
+        (None, _) if app.next_engine_start.is_some() || app.next_game_start.is_some() => {
+            "waiting".into()
+        }
         (None, _) if app.paused => "paused".into(),
         (None, _) => "idle".into(),
     }

@@ -1,6 +1,9 @@
 //! The TUI's state and everything that changes it. No drawing here (that is `ui`), no
 //! terminal and no threads: keys, pasted text, engine events and timer ticks come in as
-//! method calls, so the whole application runs the same under a test as in a terminal.
+//! method calls, so the whole application runs the same under a test, in a terminal or on
+//! an SSH channel. A driver does: `handle_key`/`handle_paste`, `on_engine_event`, `on_tick`
+//! (when `next_wakeup` says), and per frame `resize(area)` then `ui::draw(frame, &app)`,
+//! which only reads. Nothing here waits for the engine.
 //!
 //! How a move travels (ARCHITECTURE.md): Enter parses the text against the position; an
 //! error leaves the game and the text untouched and says why on the status line; a legal
@@ -8,46 +11,37 @@
 //! move it gets a copy of the position and answers later through `on_engine_event`, tagged
 //! with the id `go` returned. Events of an id we no longer wait for are dropped.
 
-use std::cell::Cell;
+pub mod command;
+mod execute;
+pub mod input;
+pub mod log;
+pub mod session;
+pub mod sort;
+pub mod text;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use tui_input::Input;
-use tui_input::backend::crossterm::EventHandler;
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::layout::Rect;
 
-use super::commands::{self, COMMANDS};
 use super::keys::{self, Action, Binding};
 use super::theme::{self, ColorDepth, PieceStyle, Theme};
+use super::ui;
 use super::{Mode, Options};
 use crate::chess::{Board, Color, Move, PieceKind, Square};
 use crate::engine::book::Book;
-use crate::engine::eval::{self, EvalConfig, EvalMode};
-use crate::engine::order::{self, History, OrderContext, Scheme, ScoredMove};
-use crate::engine::{Engine, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
-use crate::game::autosave::{self, Autosave};
+use crate::engine::eval::{self, EvalConfig};
+use crate::engine::order::Scheme;
+use crate::engine::{IterationInfo, Limits, SearchEvent, SearchOptions};
+use crate::game::autosave::Autosave;
 use crate::game::{Clock, EngineNote, Game, GameEnd, GameError, TimeControl};
-
-/// What the app needs from an engine. `Engine` is the real one; tests use a recorder and
-/// feed events by hand, so no test depends on a search's timing.
-pub trait EngineControl {
-    /// Starts searching and returns the search's id (events carry it).
-    fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64;
-    fn stop(&mut self);
-    fn new_game(&mut self);
-}
-
-impl EngineControl for Engine {
-    fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64 {
-        Engine::go(self, board, limits, options)
-    }
-    fn stop(&mut self) {
-        Engine::stop(self)
-    }
-    fn new_game(&mut self) {
-        Engine::new_game(self)
-    }
-}
+pub use command::{CommandError, MAX_DEPTH};
+pub use input::InputLine;
+pub use log::{LOG_CAP, LogBuffer, LogKind, LogLine};
+pub use session::{Accepted, EngineControl, EngineState, OnBest, RunningSearch, Session};
+pub use sort::SortView;
+pub use text::{bounded_score, clock_time, e_text, iteration_line, search_time, thousands};
 
 /// The panes that can have the keyboard focus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,24 +68,6 @@ impl Pane {
     }
 }
 
-/// What a log line is, for its colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LogKind {
-    Info,
-    Iteration,
-    Move,
-    Result,
-    Error,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LogLine {
-    /// Local wall-clock time, `HH:MM:SS`.
-    pub stamp: String,
-    pub kind: LogKind,
-    pub text: String,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageKind {
     Info,
@@ -114,66 +90,29 @@ pub enum Prompt {
     Resume(Box<Game>),
 }
 
-/// Why the engine is searching and what to do with its answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum OnBest {
-    /// Play the best move when it comes.
-    Play,
-    /// Throw it away (stopped, or analysis).
-    Discard,
-}
-
-/// The search we are waiting for.
-#[derive(Clone, Debug)]
-pub struct RunningSearch {
-    pub id: u64,
-    pub started: Instant,
-    /// Analysis (infinite) rather than a search for a move.
-    pub analysis: bool,
-    on_best: OnBest,
-    /// The searched position's hash: a best move for another position is never played.
-    hash: u64,
-    /// The deepest finished iteration so far.
-    pub last: Option<IterationInfo>,
-    /// (depth, move, number) of the root move being searched.
-    pub current: Option<(u32, Move, u32)>,
-}
-
-/// The engine's state as the status bar names it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineState {
-    Idle,
-    Thinking,
-    /// The last engine move came from the book (named opening).
+/// Who played a move and why: the log line and the PGN comment say it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MoveSource {
+    /// Typed on the input line.
+    Human,
+    /// The engine's search chose it; its deepest finished iteration.
+    Searched(Box<IterationInfo>),
+    /// The engine played it from its opening book (the opening's name).
     Book(String),
+    /// The engine's answer from a search stopped before its first iteration finished.
+    EngineUnsearched,
 }
 
-/// What the sort pane shows: the moves of one position in generator order and sorted.
-#[derive(Clone, Debug, Default)]
-pub struct SortView {
-    /// The search's root position (or the game's position when idle).
-    pub root: Board,
-    /// The principal variation to step along.
-    pub pv: Vec<Move>,
-    /// How many PV moves deep the shown position is (0: the root).
-    pub step: usize,
-    /// Depth of the iteration the lists come from (`None`: generator scores, no search).
-    pub depth: Option<u32>,
-    pub first_move_cutoff: Option<f64>,
-    pub branching: Option<f64>,
-    /// In generator order.
-    pub generated: Vec<ScoredMove>,
-    /// In the order the search tried them (or sorted by score).
-    pub sorted: Vec<ScoredMove>,
-    /// The move the search chose here (the PV move at this step).
-    pub best: Option<Move>,
-    /// The shown position's move number and side to move: `12... Black`.
-    pub ply_label: String,
+impl MoveSource {
+    fn by_engine(&self) -> bool {
+        !matches!(self, MoveSource::Human)
+    }
 }
 
-/// The whole application state.
+/// The whole application state: one struct per part (engine session, input line, log, sort
+/// view) and the game and settings they act on. Drawing reads it and never writes.
 pub struct App {
-    pub engine: Box<dyn EngineControl>,
+    pub session: Session,
     pub game: Game,
     /// The chess clock, when a time control is set.
     pub clock: Option<Clock>,
@@ -194,34 +133,25 @@ pub struct App {
     pub delay: Duration,
     pub book: Book,
     pub opening: Option<String>,
-    pub search: Option<RunningSearch>,
-    pub engine_state: EngineState,
     /// Engine vs engine waits for this moment before the next search.
     pub next_engine_start: Option<Instant>,
     /// Engine vs engine paused by Stop.
     pub paused: bool,
-    pub input: Input,
-    input_history: Vec<String>,
-    history_pos: Option<usize>,
-    history_draft: String,
+    /// `:games N`: games still to finish in this series (0: no series).
+    pub games_to_play: u32,
+    /// When the series' next game starts (after the delay).
+    pub next_game_start: Option<Instant>,
+    pub input: InputLine,
     pub focus: Pane,
-    pub log: Vec<LogLine>,
-    /// Log scroll in wrapped rows up from the bottom (0: follow the newest line).
-    pub log_scroll: usize,
+    pub log: LogBuffer,
     pub sort: SortView,
-    pub sort_scroll: usize,
     pub help_visible: bool,
     pub help_scroll: usize,
     pub message: Option<Message>,
     pub quit: bool,
     pub keys: &'static [Binding],
-    /// Set by drawing: the visible rows of the log and sort panes (for PgUp/PgDn) and the
-    /// largest useful scroll offsets.
-    pub log_view_rows: Cell<usize>,
-    pub log_max_scroll: Cell<usize>,
-    pub sort_view_rows: Cell<usize>,
-    pub sort_max_scroll: Cell<usize>,
-    pub help_max_scroll: Cell<usize>,
+    /// The terminal's area at the last `resize`: page sizes and scroll limits follow it.
+    screen: Rect,
     /// The last autosave error, so a full disk is reported once, not after every move.
     autosave_error: Option<String>,
     wall_clock: fn() -> String,
@@ -231,42 +161,6 @@ fn local_time() -> String {
     chrono::Local::now().format("%H:%M:%S").to_string()
 }
 
-/// `1,234,567`
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `m:ss.t`, the seed's engine log writes times as `0:45` and `4:41`.
-pub fn clock_time(d: Duration) -> String {
-    let tenths = d.as_millis() / 100;
-    format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
-}
-
-/// A search's time for the log: milliseconds matter in the first minute (early iterations
-/// take a few), then `m:ss.t` as the seed's log writes `0:45` and `4:41`.
-pub fn search_time(d: Duration) -> String {
-    if d < Duration::from_secs(60) {
-        format!("{}.{:03}s", d.as_secs(), d.subsec_millis())
-    } else {
-        clock_time(d)
-    }
-}
-
-/// E in pawns from White's view, the seed's sign convention: `+0.29`.
-pub fn e_text(centipawns: i32) -> String {
-    Score::Cp(centipawns).to_string()
-}
-
-/// The deepest search the depth setting allows.
-pub const MAX_DEPTH: u32 = 60;
 /// The redraw period while the engine thinks (20 frames per second).
 pub const FRAME: Duration = Duration::from_millis(50);
 
@@ -279,7 +173,7 @@ impl App {
     ) -> App {
         let ascii = opts.ascii || theme.pieces == PieceStyle::Ascii;
         let mut app = App {
-            engine,
+            session: Session::new(engine),
             game: Game::new(),
             clock: None,
             autosave: None,
@@ -300,29 +194,20 @@ impl App {
             delay: Duration::from_millis(opts.delay_ms),
             book: Book::builtin(),
             opening: None,
-            search: None,
-            engine_state: EngineState::Idle,
             next_engine_start: None,
             paused: false,
-            input: Input::default(),
-            input_history: Vec::new(),
-            history_pos: None,
-            history_draft: String::new(),
+            games_to_play: 0,
+            next_game_start: None,
+            input: InputLine::default(),
             focus: Pane::Input,
-            log: Vec::new(),
-            log_scroll: 0,
+            log: LogBuffer::default(),
             sort: SortView::default(),
-            sort_scroll: 0,
             help_visible: false,
             help_scroll: 0,
             message: None,
             quit: false,
             keys: keys::DEFAULT_KEYS,
-            log_view_rows: Cell::new(10),
-            log_max_scroll: Cell::new(usize::MAX),
-            sort_view_rows: Cell::new(10),
-            sort_max_scroll: Cell::new(usize::MAX),
-            help_max_scroll: Cell::new(usize::MAX),
+            screen: Rect::new(0, 0, ui::MIN_WIDTH, ui::MIN_HEIGHT),
             autosave_error: None,
             wall_clock: local_time,
         };
@@ -348,16 +233,33 @@ impl App {
                 Err(e) => app.error(format!("--tc: {e}")),
             }
         }
+        app.resize(app.screen);
         app.position_changed();
         app
+    }
+
+    /// The terminal's size changed (or is about to be drawn): the log is re-wrapped for the
+    /// new width (once per width) and page sizes follow. Call before drawing.
+    pub fn resize(&mut self, area: Rect) {
+        self.screen = area;
+        let log_width = ui::log::text_width(ui::layout(area).log);
+        self.log.set_wrap_width(log_width);
+    }
+
+    /// Rows of the log pane on screen.
+    fn log_rows(&self) -> usize {
+        ui::log::visible_rows(ui::layout(self.screen).log)
+    }
+
+    /// Rows of the sort pane's lists on screen.
+    fn sort_rows(&self) -> usize {
+        ui::sort::list_rows(&self.sort, ui::layout(self.screen).sort)
     }
 
     /// Replaces the wall clock of the log (tests use a fixed one so lines compare exactly).
     pub fn set_clock(&mut self, clock: fn() -> String) {
         self.wall_clock = clock;
-        for l in &mut self.log {
-            l.stamp = clock();
-        }
+        self.log.restamp(clock);
     }
 
     // ---- messages and log --------------------------------------------------------------
@@ -368,10 +270,6 @@ impl App {
             kind,
             text: text.into(),
         });
-        // A reader scrolled back keeps their place: the offset counts from the bottom.
-        if self.log_scroll > 0 {
-            self.log_scroll += 1;
-        }
     }
 
     pub fn info(&mut self, text: impl Into<String>) {
@@ -436,8 +334,8 @@ impl App {
     /// Makes `game` the current game (loaded, resumed): the engine forgets the old one, the
     /// clocks are set from the game's last `[%clk]` readings.
     pub fn set_game(&mut self, game: Game, how: &str) {
-        self.cancel_search();
-        self.engine.new_game();
+        self.session.new_game();
+        self.next_engine_start = None;
         self.paused = false;
         self.game = game;
         self.clock = self.game.time_control.map(Clock::new);
@@ -455,7 +353,7 @@ impl App {
             format!("{how}: {n} moves, {}", self.game.fen()),
         );
         self.info(format!("{how} ({n} moves)"));
-        self.engine_state = EngineState::Idle;
+        self.session.state = EngineState::Idle;
         self.position_changed();
         self.save();
     }
@@ -508,6 +406,15 @@ impl App {
         if let Some(c) = &mut self.clock {
             c.stop(Instant::now());
         }
+        if self.games_to_play > 0 {
+            self.games_to_play -= 1;
+            if self.games_to_play > 0 && self.mode == Mode::EngineEngine {
+                self.next_game_start = Some(Instant::now() + self.delay);
+            } else {
+                self.log(LogKind::Info, "the series of games is over");
+                self.games_to_play = 0;
+            }
+        }
     }
 
     // ---- the engine ----------------------------------------------------------------------
@@ -538,32 +445,14 @@ impl App {
         let options = self.search_options();
         // The sort pane follows this search from its root.
         self.reset_sort_view();
-        let id = self.engine.go(self.game.board(), limits, &options);
-        self.search = Some(RunningSearch {
-            id,
-            started: Instant::now(),
-            analysis,
-            on_best: if analysis {
-                OnBest::Discard
-            } else {
-                OnBest::Play
-            },
-            hash: self.game.board().hash(),
-            last: None,
-            current: None,
-        });
-        self.engine_state = EngineState::Thinking;
+        self.session
+            .start(self.game.board(), limits, &options, analysis);
     }
 
     /// Forgets the running search (its events become stale) and asks the engine to stop.
     fn cancel_search(&mut self) {
-        if self.search.take().is_some() {
-            self.engine.stop();
-        }
+        self.session.cancel();
         self.next_engine_start = None;
-        if self.engine_state == EngineState::Thinking {
-            self.engine_state = EngineState::Idle;
-        }
     }
 
     /// After any change of position: refresh the opening name and the sort pane, run the
@@ -603,25 +492,22 @@ impl App {
     }
 
     /// Plays a legal move, charges the clock, logs the move with the static E of the new
-    /// position, saves, and announces a result. `by_engine`: the iteration that chose it
-    /// and the book's opening name.
-    fn play_move(&mut self, m: Move, by_engine: Option<(Option<IterationInfo>, Option<String>)>) {
+    /// position and who chose it, saves, and announces a result.
+    fn play_move(&mut self, m: Move, source: MoveSource) {
         let now = Instant::now();
         if let Some(loser) = self.clock.as_ref().and_then(|c| c.flag(now)) {
             self.flag_fell(loser);
             return;
         }
-        let engine_move = by_engine.is_some();
-        let note = match &by_engine {
-            Some((Some(info), None)) => Some(EngineNote {
-                score: info.score_white,
-                depth: info.depth,
-            }),
-            _ => None,
-        };
-        let played = match note {
-            Some(n) => self.game.play_engine(m, n),
-            None => self.game.play(m),
+        let played = match &source {
+            MoveSource::Searched(info) => self.game.play_engine(
+                m,
+                EngineNote {
+                    score: info.score_white,
+                    depth: info.depth,
+                },
+            ),
+            _ => self.game.play(m),
         };
         if let Err(e) = played {
             self.error(e.to_string());
@@ -643,17 +529,22 @@ impl App {
             .unwrap_or_else(|| m.to_string());
         let e = eval::evaluate_white(self.game.board(), &self.eval);
         let mut text = format!("{numbered} ({m})  E {}", e_text(e));
-        match by_engine {
-            Some((_, Some(book))) => {
+        let engine_move = source.by_engine();
+        match source {
+            MoveSource::Book(book) => {
                 text.push_str(&format!("  book: {book}"));
-                self.engine_state = EngineState::Book(book);
+                self.session.state = EngineState::Book(book);
             }
-            Some((Some(info), None)) => {
-                text.push_str(&format!("  engine d{} {}", info.depth, info.score_white));
-                self.engine_state = EngineState::Idle;
+            MoveSource::Searched(info) => {
+                text.push_str(&format!(
+                    "  engine d{}{}",
+                    info.depth,
+                    bounded_score(info.bound, info.score_white, mover)
+                ));
+                self.session.state = EngineState::Idle;
             }
-            Some((None, None)) => self.engine_state = EngineState::Idle,
-            None => {}
+            MoveSource::EngineUnsearched => self.session.state = EngineState::Idle,
+            MoveSource::Human => {}
         }
         self.log(LogKind::Move, text);
         self.save();
@@ -668,7 +559,7 @@ impl App {
             SortView::default()
         };
         self.position_changed();
-        if searched.depth.is_some() && self.search.is_none() && self.sort.depth.is_none() {
+        if searched.depth.is_some() && !self.session.is_searching() && self.sort.depth.is_none() {
             self.sort = searched;
         }
     }
@@ -684,55 +575,37 @@ impl App {
         }
     }
 
-    /// An event from the search thread. Events of searches we no longer wait for are
-    /// dropped here, so a takeback or a new game never sees an old search's move.
+    /// An event from the search thread. The session drops the events of searches we no
+    /// longer wait for, so a takeback or a new game never sees an old search's move.
     pub fn on_engine_event(&mut self, ev: SearchEvent) {
-        let id = match &ev {
-            SearchEvent::Iteration { id, .. }
-            | SearchEvent::CurrentMove { id, .. }
-            | SearchEvent::BestMove { id, .. }
-            | SearchEvent::Message { id, .. } => *id,
-        };
-        if let SearchEvent::Message { text, .. } = &ev {
-            // Engine messages (a book file that failed) matter whatever search they came from.
-            self.log(LogKind::Error, text.clone());
-            self.error(text.clone());
-            return;
-        }
-        let Some(search) = self.search.as_mut().filter(|s| s.id == id) else {
-            return;
-        };
-        match ev {
-            SearchEvent::Iteration { info, .. } => {
-                if info.multipv <= 1 {
-                    let line = iteration_line(&info);
-                    search.last = Some(info.clone());
-                    self.log(LogKind::Iteration, line);
-                    self.sort_from_iteration(&info);
-                }
+        match self.session.accept(ev) {
+            None | Some(Accepted::CurrentMove) => {}
+            Some(Accepted::Message(text)) => {
+                self.log(LogKind::Error, text.clone());
+                self.error(text);
             }
-            SearchEvent::CurrentMove {
-                depth, mv, number, ..
-            } => {
-                search.current = Some((depth, mv, number));
+            Some(Accepted::Iteration(info)) => {
+                let side = self.session.search().map_or(Color::White, |s| s.side);
+                self.log(LogKind::Iteration, iteration_line(&info, side));
+                self.sort.from_iteration(&info, self.scheme);
             }
-            SearchEvent::BestMove { best, book, .. } => {
-                let Some(search) = self.search.take() else {
-                    return;
-                };
-                self.engine_state = EngineState::Idle;
+            Some(Accepted::Finished { search, best, book }) => {
                 let fresh = search.hash == self.game.board().hash();
                 match (search.on_best, best) {
                     (OnBest::Play, Some(m))
                         if fresh && self.game.board().legal_moves().contains(m) =>
                     {
-                        self.play_move(m, Some((search.last, book)));
+                        let source = match (book, search.last) {
+                            (Some(name), _) => MoveSource::Book(name),
+                            (None, Some(info)) => MoveSource::Searched(Box::new(info)),
+                            (None, None) => MoveSource::EngineUnsearched,
+                        };
+                        self.play_move(m, source);
                     }
                     (OnBest::Play, None) => self.info("the engine has no legal move"),
                     _ => {}
                 }
             }
-            SearchEvent::Message { .. } => {}
         }
     }
 
@@ -744,6 +617,15 @@ impl App {
             self.flag_fell(loser);
             return true;
         }
+        if let Some(t) = self.next_game_start
+            && now >= t
+        {
+            self.next_game_start = None;
+            if self.games_to_play > 0 && self.mode == Mode::EngineEngine {
+                self.new_game(None);
+            }
+            return true;
+        }
         if let Some(t) = self.next_engine_start
             && now >= t
         {
@@ -753,120 +635,45 @@ impl App {
             }
             return true;
         }
-        self.search.is_some() || self.clock.as_ref().is_some_and(|c| c.running().is_some())
+        self.session.is_searching() || self.clock.as_ref().is_some_and(|c| c.running().is_some())
     }
 
     /// When the event loop should wake up even if nothing arrives: 50 ms ticks while the
     /// engine thinks (20 frames a second), 100 ms while a clock runs, the engine-vs-engine
     /// delay; else never (idle costs no CPU).
     pub fn next_wakeup(&self, now: Instant) -> Option<Instant> {
-        let thinking = self.search.as_ref().map(|_| now + FRAME);
+        let thinking = self.session.search().map(|_| now + FRAME);
         let clock = self
             .clock
             .as_ref()
             .and_then(Clock::running)
             .map(|_| now + Duration::from_millis(100));
-        [thinking, clock, self.next_engine_start]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            thinking,
+            clock,
+            self.next_engine_start,
+            self.next_game_start,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     // ---- the sort pane -------------------------------------------------------------------
 
     fn reset_sort_view(&mut self) {
-        self.sort = SortView {
-            root: self.game.board().clone(),
-            ..SortView::default()
-        };
-        self.sort_scroll = 0;
-        self.fill_sort_lists(None);
-    }
-
-    fn sort_from_iteration(&mut self, info: &IterationInfo) {
-        self.sort.pv = info.pv.clone();
-        self.sort.depth = Some(info.depth);
-        self.sort.first_move_cutoff = Some(info.first_move_cutoff);
-        self.sort.branching = Some(info.branching);
-        self.sort.step = self.sort.step.min(self.sort.pv.len());
-        let root_moves = Some(info.root_moves.clone()).filter(|r| !r.is_empty());
-        self.fill_sort_lists(root_moves);
-    }
-
-    /// Fills both lists for the position `step` PV moves from the root: at the root during
-    /// a search, the search's own order and scores; elsewhere what `order::explain` gives
-    /// (the same scoring the search applies, with the PV move as the PV bonus).
-    fn fill_sort_lists(&mut self, root_moves: Option<Vec<ScoredMove>>) {
-        let mut pos = self.sort.root.clone();
-        for &m in self.sort.pv.iter().take(self.sort.step) {
-            if !pos.legal_moves().contains(m) {
-                break;
-            }
-            pos.make(m);
-        }
-        let best = self.sort.pv.get(self.sort.step).copied();
-        let ctx = OrderContext {
-            pv_move: best.unwrap_or(Move::NONE),
-            ..OrderContext::default()
-        };
-        let explained = order::explain(&pos, self.scheme, &ctx, &History::default());
-        let (generated, sorted) = match root_moves.filter(|_| self.sort.step == 0) {
-            Some(searched) => {
-                // Generator order, with the scores the search gave.
-                let generated = explained
-                    .iter()
-                    .map(|g| {
-                        searched
-                            .iter()
-                            .find(|s| s.mv == g.mv)
-                            .cloned()
-                            .unwrap_or_else(|| g.clone())
-                    })
-                    .collect();
-                (generated, searched)
-            }
-            None => {
-                let mut sorted = explained.clone();
-                sorted.sort_by_key(|s| std::cmp::Reverse(s.score));
-                (explained, sorted)
-            }
-        };
-        self.sort.generated = generated;
-        self.sort.sorted = sorted;
-        self.sort.best = best;
-        let side = pos.side_to_move();
-        self.sort.ply_label = format!(
-            "{}{} {}",
-            pos.fullmove_number(),
-            if side == Color::White { "." } else { "..." },
-            side.name()
-        );
+        self.sort = SortView::of(self.game.board(), self.scheme);
     }
 
     fn step_pv(&mut self, forward: bool) {
-        let max = self.sort.pv.len();
-        if forward && self.sort.step < max {
-            self.sort.step += 1;
-        } else if !forward && self.sort.step > 0 {
-            self.sort.step -= 1;
-        } else {
-            self.info(if max == 0 {
-                "no principal variation yet (the engine has not finished an iteration)"
-            } else if forward {
-                "at the end of the principal variation"
-            } else {
-                "at the root"
-            });
-            return;
-        }
-        self.sort_scroll = 0;
         let root_moves = self
-            .search
-            .as_ref()
+            .session
+            .search()
             .and_then(|s| s.last.as_ref())
-            .map(|i| i.root_moves.clone())
-            .filter(|r| !r.is_empty());
-        self.fill_sort_lists(root_moves);
+            .map(|i| i.root_moves.clone());
+        if let Err(why) = self.sort.step_pv(forward, root_moves, self.scheme) {
+            self.info(why.message());
+        }
     }
 
     /// The squares to highlight for a partly typed move: the piece(s) it could move and
@@ -938,7 +745,7 @@ impl App {
     }
 
     fn help_key(&mut self, key: KeyEvent) {
-        let max = self.help_max_scroll.get();
+        let max = ui::help::max_scroll(self.screen);
         match key.code {
             KeyCode::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
             KeyCode::Down => self.help_scroll = (self.help_scroll + 1).min(max),
@@ -959,9 +766,7 @@ impl App {
             }
             self.focus = Pane::Input;
         }
-        if self.input.handle_event(&TermEvent::Key(key)).is_some() {
-            self.history_pos = None;
-        }
+        self.input.handle_key(key);
     }
 
     /// Pasted text goes into the input line as typed (only its first line: a paste never
@@ -972,7 +777,7 @@ impl App {
         }
         let line = text.lines().next().unwrap_or("");
         for c in line.chars().filter(|c| !c.is_control()) {
-            self.input.handle(tui_input::InputRequest::InsertChar(c));
+            self.input.insert_char(c);
         }
         self.focus = Pane::Input;
     }
@@ -1008,11 +813,11 @@ impl App {
             }
             Action::FocusPrev => self.focus = self.focus.prev(),
             Action::Up => match self.focus {
-                Pane::Input => self.recall(true),
+                Pane::Input => self.input.recall(true),
                 _ => self.scroll(1, true),
             },
             Action::Down => match self.focus {
-                Pane::Input => self.recall(false),
+                Pane::Input => self.input.recall(false),
                 _ => self.scroll(1, false),
             },
             Action::PageUp => self.scroll(self.page(), true),
@@ -1023,12 +828,14 @@ impl App {
             Action::PvForward => self.step_pv(true),
             Action::Submit => self.submit(),
             Action::Cancel => {
-                if !self.input.value().is_empty() {
-                    self.input.reset();
-                    self.history_pos = None;
+                if !self.input.is_empty() {
+                    self.input.clear();
                 } else if self.focus != Pane::Input {
                     self.focus = Pane::Input;
-                } else if self.search.is_some() || self.next_engine_start.is_some() {
+                } else if self.session.is_searching()
+                    || self.next_engine_start.is_some()
+                    || self.next_game_start.is_some()
+                {
                     self.stop_engine();
                 } else {
                     self.message = None;
@@ -1039,8 +846,8 @@ impl App {
 
     fn page(&self) -> usize {
         let rows = match self.focus {
-            Pane::Sort => self.sort_view_rows.get(),
-            _ => self.log_view_rows.get(),
+            Pane::Sort => self.sort_rows(),
+            _ => self.log_rows(),
         };
         rows.saturating_sub(1).max(1)
     }
@@ -1049,21 +856,12 @@ impl App {
     fn scroll(&mut self, by: usize, up: bool) {
         match self.focus {
             Pane::Sort => {
-                let max = self.sort_max_scroll.get();
-                self.sort_scroll = if up {
-                    self.sort_scroll.saturating_sub(by)
-                } else {
-                    (self.sort_scroll + by).min(max)
-                }
+                let rows = self.sort_rows();
+                self.sort.scroll_by(by, up, rows);
             }
             _ => {
-                let max = self.log_max_scroll.get();
-                let at = self.log_scroll.min(max);
-                self.log_scroll = if up {
-                    (at + by).min(max)
-                } else {
-                    at.saturating_sub(by)
-                }
+                let rows = self.log_rows();
+                self.log.scroll_by(by, up, rows);
             }
         }
     }
@@ -1071,42 +869,21 @@ impl App {
     fn scroll_to(&mut self, top: bool) {
         match self.focus {
             Pane::Sort => {
-                self.sort_scroll = if top { 0 } else { self.sort_max_scroll.get() };
+                let rows = self.sort_rows();
+                self.sort.scroll_to(top, rows);
             }
-            _ => self.log_scroll = if top { self.log_max_scroll.get() } else { 0 },
-        }
-    }
-
-    fn recall(&mut self, older: bool) {
-        if self.input_history.is_empty() {
-            return;
-        }
-        let pos = match (self.history_pos, older) {
-            (None, true) => {
-                self.history_draft = self.input.value().to_string();
-                Some(self.input_history.len() - 1)
+            _ => {
+                let rows = self.log_rows();
+                self.log.scroll_to(top, rows);
             }
-            (None, false) => return,
-            (Some(p), true) => Some(p.saturating_sub(1)),
-            (Some(p), false) if p + 1 < self.input_history.len() => Some(p + 1),
-            (Some(_), false) => None,
-        };
-        self.history_pos = pos;
-        let text = match pos {
-            Some(p) => self.input_history[p].clone(),
-            None => std::mem::take(&mut self.history_draft),
-        };
-        self.input = Input::new(text);
+        }
     }
 
     fn complete(&mut self) {
         let themes = theme::available(self.user_theme_dir.as_deref());
-        let c = commands::complete(self.input.value(), &themes);
-        if c.text != self.input.value() {
-            self.input = Input::new(c.text);
-        }
-        if !c.candidates.is_empty() {
-            self.info(c.candidates.join("  "));
+        let candidates = self.input.complete(&themes);
+        if !candidates.is_empty() {
+            self.info(candidates.join("  "));
         }
     }
 
@@ -1120,7 +897,7 @@ impl App {
             return;
         }
         self.depth = d;
-        self.info(if self.search.as_ref().is_some_and(|s| !s.analysis) {
+        self.info(if self.session.is_thinking_for_a_move() {
             format!("depth {d} (from the next search)")
         } else {
             format!("depth {d}")
@@ -1136,10 +913,8 @@ impl App {
             return;
         }
         self.paused = false;
-        if let Some(s) = self.search.as_mut() {
-            // Stop and play what the search has found so far.
-            s.on_best = OnBest::Play;
-            self.engine.stop();
+        // Stop and play what the search has found so far.
+        if self.session.stop(OnBest::Play) {
             self.info("the engine moves now");
             return;
         }
@@ -1161,11 +936,9 @@ impl App {
         if self.mode == Mode::EngineEngine {
             self.paused = true;
         }
-        if let Some(s) = self.search.as_mut() {
-            s.on_best = OnBest::Discard;
-            self.engine.stop();
+        if self.session.stop(OnBest::Discard) {
             self.info("engine stopped (Ctrl+G: let it move)");
-        } else if self.next_engine_start.take().is_some() {
+        } else if self.next_engine_start.take().is_some() || self.next_game_start.take().is_some() {
             self.info("engine paused (Ctrl+G: go on)");
         } else {
             self.info("the engine is not thinking");
@@ -1173,14 +946,15 @@ impl App {
     }
 
     fn new_game(&mut self, start: Option<Board>) {
-        self.cancel_search();
-        self.engine.new_game();
+        self.session.new_game();
+        self.next_engine_start = None;
+        self.next_game_start = None;
         self.paused = false;
         let fen = start.as_ref().map(Board::to_fen);
         let tc = self.game.time_control;
         self.game = start.map_or_else(Game::new, Game::from_board);
         self.set_time_control(tc);
-        self.engine_state = EngineState::Idle;
+        self.session.state = EngineState::Idle;
         match fen {
             Some(f) => self.log(LogKind::Info, format!("new game from {f}")),
             None => self.log(LogKind::Info, "new game"),
@@ -1213,7 +987,7 @@ impl App {
             .join(" ");
         self.log(LogKind::Info, format!("took back {list}"));
         self.info(format!("took back {list} (Ctrl+Y replays)"));
-        self.engine_state = EngineState::Idle;
+        self.session.state = EngineState::Idle;
         if self.mode == Mode::EngineEngine {
             self.paused = true;
         }
@@ -1259,12 +1033,9 @@ impl App {
         } else {
             self.enter_move(&text)
         };
-        if self.input_history.last() != Some(&text) {
-            self.input_history.push(text);
-        }
-        self.history_pos = None;
+        self.input.remember(&text);
         if ok {
-            self.input.reset();
+            self.input.clear();
         }
     }
 
@@ -1278,14 +1049,14 @@ impl App {
             ));
             return false;
         }
-        if self.search.as_ref().is_some_and(|s| !s.analysis) {
+        if self.session.is_thinking_for_a_move() {
             self.error("the engine is thinking: Ctrl+G makes it move now, Esc stops it");
             return false;
         }
         match self.game.board().parse_move(text) {
             Ok(m) => {
                 self.message = None;
-                self.play_move(m, None);
+                self.play_move(m, MoveSource::Human);
                 true
             }
             Err(e) => {
@@ -1293,262 +1064,5 @@ impl App {
                 false
             }
         }
-    }
-
-    /// Runs a `:` command; false when it failed (the text stays for editing).
-    fn run_command(&mut self, text: &str) -> bool {
-        let cmd = match commands::parse(text) {
-            Ok(c) => c,
-            Err(e) => {
-                self.error(e);
-                return false;
-            }
-        };
-        debug_assert!(COMMANDS.iter().any(|c| c.name == cmd.name));
-        let arg = cmd.arg.as_str();
-        let result: Result<(), String> = match cmd.name {
-            "new" => {
-                self.new_game(None);
-                Ok(())
-            }
-            "undo" => {
-                self.undo();
-                Ok(())
-            }
-            "redo" => {
-                self.redo();
-                Ok(())
-            }
-            "flip" => {
-                self.act(Action::Flip);
-                Ok(())
-            }
-            "go" => {
-                self.engine_move_now();
-                Ok(())
-            }
-            "stop" => {
-                self.stop_engine();
-                Ok(())
-            }
-            "help" => {
-                self.act(Action::Help);
-                Ok(())
-            }
-            "quit" => {
-                self.quit = true;
-                Ok(())
-            }
-            "fen" => self.fen_command(arg),
-            "depth" => match arg.parse::<u32>() {
-                Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
-                    self.set_depth(d);
-                    Ok(())
-                }
-                _ => Err(format!(":depth needs a number from 1 to {MAX_DEPTH}")),
-            },
-            "eval" => arg.parse::<EvalMode>().map(|m| {
-                self.eval.mode = m;
-                let e = eval::evaluate_white(self.game.board(), &self.eval);
-                self.info(format!("eval {m}: E {} here", e_text(e)));
-            }),
-            "order" => arg.parse::<Scheme>().map(|s| {
-                self.scheme = s;
-                self.info(format!("move ordering: {s}"));
-                self.reset_sort_view();
-            }),
-            "mode" => arg.parse::<Mode>().map(|m| {
-                self.mode = m;
-                self.paused = false;
-                if matches!(m, Mode::HumanWhite | Mode::HumanBlack) {
-                    self.flipped = m == Mode::HumanBlack;
-                }
-                self.info(format!("mode: {}", m.describe()));
-                self.log(LogKind::Info, format!("mode: {}", m.describe()));
-                self.position_changed();
-            }),
-            "delay" => match arg.parse::<u64>() {
-                Ok(ms) if ms <= 60_000 => {
-                    self.delay = Duration::from_millis(ms);
-                    self.info(format!("engine vs engine: {ms} ms between moves"));
-                    Ok(())
-                }
-                _ => Err(":delay needs milliseconds from 0 to 60000".into()),
-            },
-            "theme" => {
-                let name = if arg.is_empty() { "default" } else { arg };
-                Theme::load(name, self.user_theme_dir.as_deref(), self.color_depth)
-                    .map(|t| {
-                        self.ascii = t.pieces == PieceStyle::Ascii;
-                        self.theme = t;
-                        self.info(format!(
-                            "theme {name} ({} colours)",
-                            self.color_depth.name()
-                        ));
-                    })
-                    .map_err(|e| e.to_string())
-            }
-            "ascii" => match arg {
-                "" | "on" | "off" => {
-                    self.ascii = if arg.is_empty() {
-                        !self.ascii
-                    } else {
-                        arg == "on"
-                    };
-                    self.info(if self.ascii {
-                        "pieces as letters"
-                    } else {
-                        "pieces as glyphs"
-                    });
-                    Ok(())
-                }
-                _ => Err(":ascii on, :ascii off, or :ascii to switch".into()),
-            },
-            "resign" | "draw" => {
-                let declared = if cmd.name == "draw" {
-                    self.game.agree_draw()
-                } else {
-                    let side = self.side_to_move();
-                    self.game.resign(side)
-                };
-                declared.map_err(|e| e.to_string()).map(|end| {
-                    self.announce(end);
-                    self.save();
-                })
-            }
-            "save" => self.save_command(arg),
-            "load" => self.load_command(arg),
-            "tc" => self.tc_command(arg),
-            other => Err(format!(":{other}: not implemented")),
-        };
-        match result {
-            Ok(()) => true,
-            Err(e) => {
-                self.error(e);
-                false
-            }
-        }
-    }
-
-    fn fen_command(&mut self, arg: &str) -> Result<(), String> {
-        if arg.is_empty() {
-            let fen = self.game.fen();
-            self.log(LogKind::Info, format!("FEN {fen}"));
-            self.info(fen);
-            return Ok(());
-        }
-        let b = Board::from_fen(arg).map_err(|e| format!("FEN: {e}"))?;
-        self.new_game(Some(b));
-        Ok(())
-    }
-
-    fn save_command(&mut self, arg: &str) -> Result<(), String> {
-        if arg.is_empty() {
-            return Err(":save needs a file name, e.g. :save game.pgn".into());
-        }
-        let path = expand_home(arg);
-        autosave::write_atomic(&path, self.game.to_pgn().as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let n = self.game.len();
-        self.log(
-            LogKind::Info,
-            format!("saved {n} moves to {}", path.display()),
-        );
-        self.info(format!("saved {n} moves to {}", path.display()));
-        Ok(())
-    }
-
-    fn load_command(&mut self, arg: &str) -> Result<(), String> {
-        if arg.is_empty() {
-            return Err(":load needs a file name, e.g. :load game.pgn".into());
-        }
-        let path = expand_home(arg);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let game = Game::from_pgn(&text)
-            .map_err(|e| format!("{}: {e} (the current game is kept)", path.display()))?;
-        self.set_game(game, &format!("loaded {}", path.display()));
-        if let Some(end) = self.game.result() {
-            self.log(
-                LogKind::Result,
-                format!("{} {}", end.result(), end.reason()),
-            );
-        }
-        Ok(())
-    }
-
-    fn tc_command(&mut self, arg: &str) -> Result<(), String> {
-        if arg.is_empty() {
-            let now = match &self.game.time_control {
-                Some(tc) => format!("time control {tc}"),
-                None => "no time control (:tc 5+3 sets one)".to_string(),
-            };
-            self.info(now);
-            return Ok(());
-        }
-        if arg.eq_ignore_ascii_case("off") {
-            self.set_time_control(None);
-            self.info("no time control");
-            return Ok(());
-        }
-        let tc: TimeControl = arg
-            .parse()
-            .map_err(|e: crate::game::TimeControlError| e.to_string())?;
-        self.set_time_control(Some(tc));
-        self.info(format!(
-            "time control {tc}: both clocks at {}",
-            crate::game::clock::format_clock(tc.base)
-        ));
-        self.position_changed();
-        Ok(())
-    }
-}
-
-/// `~/games/x.pgn` → the home directory's `games/x.pgn`.
-fn expand_home(path: &str) -> PathBuf {
-    match (path.strip_prefix("~/"), dirs::home_dir()) {
-        (Some(rest), Some(home)) => home.join(rest),
-        _ => PathBuf::from(path),
-    }
-}
-
-/// The seed's engine log line (seed 003: depth, time, nodes, n/s, score, PV), with the
-/// selective depth and E from White's view.
-pub fn iteration_line(info: &IterationInfo) -> String {
-    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
-    let bound = match info.bound {
-        crate::engine::Bound::Exact => "",
-        crate::engine::Bound::Lower => " ≥",
-        crate::engine::Bound::Upper => " ≤",
-    };
-    format!(
-        "d{}/{} {} {} n {} n/s E{} {} pv {}",
-        info.depth,
-        info.seldepth,
-        search_time(info.time),
-        thousands(info.nodes),
-        thousands(info.nps),
-        bound,
-        info.score_white,
-        pv.join(" ")
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_and_times_read_like_the_seed_log() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(25_499_252), "25,499,252");
-        assert_eq!(search_time(Duration::from_millis(12)), "0.012s");
-        assert_eq!(search_time(Duration::from_millis(45_300)), "45.300s");
-        assert_eq!(search_time(Duration::from_secs(281)), "4:41.0");
-        assert_eq!(clock_time(Duration::from_millis(1_520)), "0:01.5");
-        assert_eq!(e_text(29), "+0.29");
-        assert_eq!(e_text(-150), "-1.50");
     }
 }

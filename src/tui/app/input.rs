@@ -1,0 +1,136 @@
+//! The input line: the text being typed (a `tui_input::Input`), the history of submitted
+//! lines (Up/Down recall them, the unsent draft comes back at the end) and Tab completion
+//! of `:` commands from the command table.
+
+use crossterm::event::{Event as TermEvent, KeyEvent};
+use tui_input::Input;
+use tui_input::backend::crossterm::EventHandler;
+
+use super::command;
+
+#[derive(Clone, Debug, Default)]
+pub struct InputLine {
+    input: Input,
+    history: Vec<String>,
+    /// Which history entry is shown (`None`: the draft being typed).
+    history_pos: Option<usize>,
+    draft: String,
+}
+
+impl InputLine {
+    pub fn value(&self) -> &str {
+        self.input.value()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.input.value().is_empty()
+    }
+
+    /// The tui-input state, for drawing the cursor and the visible part.
+    pub fn input(&self) -> &Input {
+        &self.input
+    }
+
+    /// Edits the text with a key; true when the text or the cursor changed.
+    pub fn handle_key(&mut self, key: KeyEvent) -> bool {
+        let changed = self.input.handle_event(&TermEvent::Key(key)).is_some();
+        if changed {
+            self.history_pos = None;
+        }
+        changed
+    }
+
+    pub fn insert_char(&mut self, c: char) {
+        self.input.handle(tui_input::InputRequest::InsertChar(c));
+    }
+
+    pub fn clear(&mut self) {
+        self.input.reset();
+        self.history_pos = None;
+    }
+
+    /// Keeps a submitted line for recall (a repeat of the last one is kept once).
+    pub fn remember(&mut self, text: &str) {
+        if self.history.last().map(String::as_str) != Some(text) {
+            self.history.push(text.to_string());
+        }
+        self.history_pos = None;
+    }
+
+    /// Up (`older`) and Down through the history.
+    pub fn recall(&mut self, older: bool) {
+        if self.history.is_empty() {
+            return;
+        }
+        let pos = match (self.history_pos, older) {
+            (None, true) => {
+                self.draft = self.input.value().to_string();
+                Some(self.history.len() - 1)
+            }
+            (None, false) => return,
+            (Some(p), true) => Some(p.saturating_sub(1)),
+            (Some(p), false) if p + 1 < self.history.len() => Some(p + 1),
+            (Some(_), false) => None,
+        };
+        self.history_pos = pos;
+        let text = match pos {
+            Some(p) => self.history[p].clone(),
+            None => std::mem::take(&mut self.draft),
+        };
+        self.input = Input::new(text);
+    }
+
+    /// Tab: completes a command name or a listed argument; returns the candidates when
+    /// several remain.
+    pub fn complete(&mut self, themes: &[String]) -> Vec<String> {
+        let c = command::complete(self.input.value(), themes);
+        if c.text != self.input.value() {
+            self.input = Input::new(c.text);
+        }
+        c.candidates
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn typed(text: &str) -> InputLine {
+        let mut line = InputLine::default();
+        for c in text.chars() {
+            line.insert_char(c);
+        }
+        line
+    }
+
+    #[test]
+    fn history_recalls_older_lines_and_gives_the_draft_back() {
+        let mut line = InputLine::default();
+        line.remember("e2e4");
+        line.remember(":depth 5");
+        line.remember(":depth 5");
+        for c in "Nf".chars() {
+            line.insert_char(c);
+        }
+        line.recall(true);
+        assert_eq!(line.value(), ":depth 5");
+        line.recall(true);
+        assert_eq!(line.value(), "e2e4");
+        line.recall(true);
+        assert_eq!(line.value(), "e2e4");
+        line.recall(false);
+        assert_eq!(line.value(), ":depth 5");
+        line.recall(false);
+        assert_eq!(line.value(), "Nf");
+    }
+
+    #[test]
+    fn tab_completes_from_the_command_table() {
+        let mut line = typed(":ga");
+        assert!(line.complete(&[]).is_empty());
+        assert_eq!(line.value(), ":games ");
+        let mut line = typed(":d");
+        let candidates = line.complete(&[]);
+        assert_eq!(candidates, vec![":depth", ":delay", ":draw"]);
+    }
+}
