@@ -1,0 +1,482 @@
+//! One player's session: the TUI's `App` on its own thread, driven by the SSH channel.
+//!
+//! This file is the one adapter between the server and `tui::App` (its public surface only:
+//! `new`, `handle_key`, `handle_paste`, `on_engine_event`, `on_tick`, `next_wakeup`, `quit`,
+//! `ui::draw`, plus the autosave, resume offer, theme directory and input line). The loop is
+//! the local one's (tui/mod.rs): draw, wait for an event or the next tick, handle, repeat;
+//! the differences are where bytes come from and go to.
+//!
+//! Output goes through a small bounded queue to the task that writes to the channel. When
+//! the client reads too slowly the queue fills: the frame is dropped and the next one is
+//! drawn whole, so a slow client sees fewer frames and the server holds a few at most.
+
+use std::cell::RefCell;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste, KeyCode, KeyModifiers};
+use crossterm::terminal::{Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::{cursor, queue};
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+use russh::ChannelId;
+use russh::server::Handle;
+
+use super::input::{ESC_TIMEOUT, Input, Parser};
+use crate::chess::Board;
+use crate::engine::{Engine, Limits, SearchEvent, SearchOptions};
+use crate::game::autosave::Autosave;
+use crate::tui::app::EngineControl;
+use crate::tui::{App, ColorDepth, ColorMode, Options, Theme, commands, ui};
+
+/// Frames waiting for a slow client; beyond this they are dropped.
+const OUTPUT_FRAMES: usize = 4;
+
+/// Input bytes waiting for the session thread; beyond this a flood is dropped.
+const INPUT_BACKLOG: usize = 256 * 1024;
+
+/// What a session reacts to.
+#[derive(Debug)]
+pub enum SessionEvent {
+    /// Channel data: the client's keyboard.
+    Bytes(Vec<u8>),
+    /// The client's window is now this many columns and rows.
+    Resize(u16, u16),
+    Engine(SearchEvent),
+    /// The client went away (EOF, close, dropped connection).
+    Closed,
+    /// The server is stopping.
+    Shutdown,
+}
+
+/// What a session starts from.
+#[derive(Clone, Debug)]
+pub struct SessionSpec {
+    /// The player's directory: autosave and saved games.
+    pub player_dir: PathBuf,
+    /// Columns and rows from the pty request.
+    pub size: (u16, u16),
+    /// What the client told us: TERM (from the pty request), COLORTERM, NO_COLOR.
+    pub env: Vec<(String, String)>,
+    pub hash_mb: usize,
+    pub depth: u32,
+    pub idle_timeout: Duration,
+}
+
+/// The server's hold on a running session.
+pub struct SessionHandle {
+    tx: mpsc::Sender<SessionEvent>,
+    queued_input: Arc<AtomicUsize>,
+    thread: JoinHandle<()>,
+}
+
+impl SessionHandle {
+    pub fn send(&self, ev: SessionEvent) {
+        if let SessionEvent::Bytes(b) = &ev {
+            let queued = self.queued_input.fetch_add(b.len(), Ordering::Relaxed);
+            if queued > INPUT_BACKLOG {
+                self.queued_input.fetch_sub(b.len(), Ordering::Relaxed);
+                return;
+            }
+        }
+        let _ = self.tx.send(ev);
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.thread.is_finished()
+    }
+}
+
+/// Starts a session on `channel`: its thread, and the task that writes its frames.
+/// Must be called inside the tokio runtime.
+pub fn spawn(spec: SessionSpec, handle: Handle, channel: ChannelId) -> io::Result<SessionHandle> {
+    let (out_tx, mut out_rx) = tokio::sync::mpsc::channel::<Vec<u8>>(OUTPUT_FRAMES);
+    tokio::spawn(async move {
+        while let Some(bytes) = out_rx.recv().await {
+            if handle.data(channel, bytes).await.is_err() {
+                break;
+            }
+        }
+        let _ = handle.exit_status_request(channel, 0).await;
+        let _ = handle.eof(channel).await;
+        let _ = handle.close(channel).await;
+    });
+    let (tx, rx) = mpsc::channel();
+    let queued_input = Arc::new(AtomicUsize::new(0));
+    let thread = {
+        let tx = tx.clone();
+        let queued_input = Arc::clone(&queued_input);
+        std::thread::Builder::new()
+            .name("ox88-session".into())
+            .spawn(move || run(spec, tx, rx, queued_input, out_tx))?
+    };
+    Ok(SessionHandle {
+        tx,
+        queued_input,
+        thread,
+    })
+}
+
+/// The client's colour depth: COLORTERM and TERM as the local TUI reads them, NO_COLOR
+/// honoured, and 256 colours when the client said nothing.
+pub fn color_depth(env: &[(String, String)]) -> ColorDepth {
+    let get = |k: &str| {
+        env.iter()
+            .rev()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+    };
+    if get("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        return ColorDepth::None;
+    }
+    if get("TERM").is_none() && get("COLORTERM").is_none() {
+        return ColorDepth::Ansi256;
+    }
+    ColorDepth::detect(ColorMode::Auto, get)
+}
+
+/// `:save NAME` and `:load NAME` from a remote player may only touch their own directory:
+/// the name's last component, cleaned, as a `.pgn` file in `dir`. `None`: nothing usable.
+pub fn confined_pgn_path(dir: &Path, name: &str) -> Option<PathBuf> {
+    let base = name.trim().rsplit(['/', '\\']).next().unwrap_or("");
+    let clean: String = base
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .take(64)
+        .collect();
+    let clean = clean.trim_start_matches('.');
+    if clean.is_empty() {
+        return None;
+    }
+    let file = if clean.to_ascii_lowercase().ends_with(".pgn") {
+        clean.to_string()
+    } else {
+        format!("{clean}.pgn")
+    };
+    Some(dir.join(file))
+}
+
+/// The engine with the server's caps applied to every search: the hash size, and no book
+/// file (a path) of anyone's choosing.
+struct CappedEngine {
+    engine: Engine,
+    hash_mb: usize,
+}
+
+impl EngineControl for CappedEngine {
+    fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64 {
+        let options = SearchOptions {
+            hash_mb: options.hash_mb.min(self.hash_mb),
+            book_file: None,
+            ..options.clone()
+        };
+        self.engine.go(board, limits, &options)
+    }
+    fn stop(&mut self) {
+        self.engine.stop()
+    }
+    fn new_game(&mut self) {
+        self.engine.new_game()
+    }
+}
+
+/// Where the terminal writes: a buffer the session takes after each frame.
+#[derive(Clone, Default)]
+struct FrameBuffer(Rc<RefCell<Vec<u8>>>);
+
+impl io::Write for FrameBuffer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The client's screen: a ratatui terminal drawing into a buffer of its size.
+struct Screen {
+    terminal: Terminal<CrosstermBackend<FrameBuffer>>,
+    buffer: FrameBuffer,
+    size: (u16, u16),
+    /// The client may have missed bytes (or the size changed): draw everything next time.
+    whole: bool,
+}
+
+impl Screen {
+    fn new(size: (u16, u16)) -> io::Result<Screen> {
+        let buffer = FrameBuffer::default();
+        Ok(Screen {
+            terminal: terminal(size, &buffer)?,
+            buffer,
+            size,
+            whole: true,
+        })
+    }
+
+    /// The bytes that bring the client's screen up to date with `app`.
+    fn frame(&mut self, app: &App) -> io::Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        if self.whole {
+            // A fresh terminal has no previous frame to diff against: it draws every cell.
+            self.terminal = terminal(self.size, &self.buffer)?;
+            queue!(bytes, Clear(ClearType::All))?;
+            self.whole = false;
+        }
+        self.terminal.draw(|f| ui::draw(f, app))?;
+        bytes.append(&mut self.buffer.0.borrow_mut());
+        Ok(bytes)
+    }
+}
+
+fn terminal(
+    size: (u16, u16),
+    buffer: &FrameBuffer,
+) -> io::Result<Terminal<CrosstermBackend<FrameBuffer>>> {
+    Terminal::with_options(
+        CrosstermBackend::new(buffer.clone()),
+        TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, size.0, size.1)),
+        },
+    )
+}
+
+/// Why a session ended.
+enum End {
+    Quit,
+    Closed,
+    Shutdown,
+    Idle,
+}
+
+fn run(
+    spec: SessionSpec,
+    tx: mpsc::Sender<SessionEvent>,
+    rx: mpsc::Receiver<SessionEvent>,
+    queued_input: Arc<AtomicUsize>,
+    out: tokio::sync::mpsc::Sender<Vec<u8>>,
+) {
+    let depth = color_depth(&spec.env);
+    let (theme, _) = Theme::load_or_default("default", None, depth);
+    let opts = Options {
+        depth: spec.depth,
+        ..Options::default()
+    };
+    let engine = Engine::new(move |ev| {
+        let _ = tx.send(SessionEvent::Engine(ev));
+    });
+    let engine = CappedEngine {
+        engine,
+        hash_mb: spec.hash_mb,
+    };
+    let mut app = App::new(&opts, Box::new(engine), theme, depth);
+    // Only the built-in themes: a theme name must not name a file on the server.
+    app.user_theme_dir = None;
+    let store = Autosave::in_dir(&spec.player_dir);
+    let unfinished = store.load_unfinished();
+    app.autosave = Some(store);
+    match unfinished {
+        Ok(Some(game)) => app.offer_resume(game),
+        Ok(None) => {}
+        Err(e) => app.error(format!("autosave: {e}")),
+    }
+    let saved_dir = spec.player_dir.join("saved");
+
+    let mut start = Vec::new();
+    let _ = queue!(
+        start,
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        cursor::Hide
+    );
+    let _ = out.try_send(start);
+
+    let Ok(mut screen) = Screen::new(spec.size) else {
+        return;
+    };
+    let mut parser = Parser::new();
+    let mut last_input = Instant::now();
+    let mut esc_deadline: Option<Instant> = None;
+    let end = loop {
+        match screen.frame(&app) {
+            Ok(bytes) if !bytes.is_empty() => match out.try_send(bytes) {
+                Ok(()) => {}
+                Err(tokio::sync::mpsc::error::TrySendError::Full(_)) => screen.whole = true,
+                Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => break End::Closed,
+            },
+            Ok(_) => {}
+            Err(_) => break End::Closed,
+        }
+        let now = Instant::now();
+        let idle_at = last_input + spec.idle_timeout;
+        let wake = [app.next_wakeup(now), esc_deadline, Some(idle_at)]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(idle_at);
+        let mut next = match rx.recv_timeout(wake.saturating_duration_since(now)) {
+            Ok(ev) => Some(ev),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break End::Closed,
+        };
+        let mut stop = None;
+        // Handle what is waiting (a burst of engine events) before drawing again, but not
+        // forever: the screen must keep up.
+        let frame_end = Instant::now() + crate::tui::app::FRAME;
+        while let Some(ev) = next.take() {
+            match ev {
+                SessionEvent::Bytes(bytes) => {
+                    queued_input.fetch_sub(bytes.len(), Ordering::Relaxed);
+                    last_input = Instant::now();
+                    for input in parser.feed(&bytes) {
+                        apply(&mut app, input, &saved_dir);
+                    }
+                    esc_deadline = parser.has_pending().then(|| Instant::now() + ESC_TIMEOUT);
+                }
+                SessionEvent::Resize(w, h) => {
+                    screen.size = (w, h);
+                    screen.whole = true;
+                }
+                SessionEvent::Engine(e) => app.on_engine_event(e),
+                SessionEvent::Closed => stop = Some(End::Closed),
+                SessionEvent::Shutdown => stop = Some(End::Shutdown),
+            }
+            if stop.is_some() || app.quit || Instant::now() >= frame_end {
+                break;
+            }
+            next = rx.try_recv().ok();
+        }
+        if let Some(end) = stop {
+            break end;
+        }
+        let now = Instant::now();
+        if esc_deadline.is_some_and(|t| now >= t) {
+            esc_deadline = None;
+            for input in parser.flush() {
+                apply(&mut app, input, &saved_dir);
+            }
+        }
+        app.on_tick(now);
+        if app.quit {
+            break End::Quit;
+        }
+        if now >= last_input + spec.idle_timeout {
+            break End::Idle;
+        }
+    };
+    // Stops the engine; the game was saved after its last move.
+    drop(app);
+    if matches!(end, End::Closed) {
+        return;
+    }
+    let mut bye = Vec::new();
+    let _ = queue!(
+        bye,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+    let note = match end {
+        End::Shutdown => "ox88: the server is stopping; your game is saved.\r\n",
+        End::Idle => "ox88: closed for lack of input; your game is saved.\r\n",
+        _ => "",
+    };
+    bye.extend_from_slice(note.as_bytes());
+    // A client that reads nothing gets nothing more; the channel closes all the same.
+    let _ = out.try_send(bye);
+}
+
+/// One decoded key or paste into the app, with file names kept inside the player's
+/// directory.
+fn apply(app: &mut App, input: Input, saved_dir: &Path) {
+    match input {
+        Input::Key(key) => {
+            if key.code == KeyCode::Enter && key.modifiers == KeyModifiers::NONE {
+                confine_file_command(app, saved_dir);
+            }
+            app.handle_key(key);
+        }
+        Input::Paste(text) => app.handle_paste(&text),
+    }
+}
+
+/// Rewrites `:save NAME` / `:load NAME` on the input line to a file in the player's
+/// directory before Enter runs it (App takes a path as given; a remote player must not).
+fn confine_file_command(app: &mut App, saved_dir: &Path) {
+    let text = app.input.value().trim().to_string();
+    if !text.starts_with(':') {
+        return;
+    }
+    let Ok(cmd) = commands::parse(&text) else {
+        return;
+    };
+    if cmd.name != "save" && cmd.name != "load" {
+        return;
+    }
+    let line = match confined_pgn_path(saved_dir, &cmd.arg) {
+        Some(path) => {
+            let _ = std::fs::create_dir_all(saved_dir);
+            format!(":{} {}", cmd.name, path.display())
+        }
+        // App's own message explains that a name is needed.
+        None => format!(":{}", cmd.name),
+    };
+    app.input = tui_input::Input::new(line);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn colour_depth_follows_the_client_and_defaults_to_256() {
+        assert_eq!(color_depth(&[]), ColorDepth::Ansi256);
+        assert_eq!(
+            color_depth(&env(&[("TERM", "xterm-256color")])),
+            ColorDepth::Ansi256
+        );
+        assert_eq!(
+            color_depth(&env(&[("TERM", "xterm"), ("COLORTERM", "truecolor")])),
+            ColorDepth::TrueColor
+        );
+        assert_eq!(color_depth(&env(&[("TERM", "linux")])), ColorDepth::Ansi16);
+        assert_eq!(
+            color_depth(&env(&[("TERM", "xterm-256color"), ("NO_COLOR", "1")])),
+            ColorDepth::None
+        );
+    }
+
+    #[test]
+    fn file_names_from_a_player_stay_in_their_directory() {
+        let dir = Path::new("/srv/ox88/players/p/saved");
+        assert_eq!(confined_pgn_path(dir, "game"), Some(dir.join("game.pgn")));
+        assert_eq!(
+            confined_pgn_path(dir, "../../../etc/passwd"),
+            Some(dir.join("passwd.pgn"))
+        );
+        assert_eq!(
+            confined_pgn_path(dir, "/tmp/x.PGN"),
+            Some(dir.join("x.PGN"))
+        );
+        assert_eq!(
+            confined_pgn_path(dir, "~/.ssh/authorized_keys"),
+            Some(dir.join("authorized_keys.pgn"))
+        );
+        assert_eq!(confined_pgn_path(dir, ".."), None);
+        assert_eq!(confined_pgn_path(dir, "dir/"), None);
+    }
+}
