@@ -39,6 +39,9 @@ use crate::tui::{App, ColorDepth, ColorMode, Options, Theme, commands, ui};
 /// Frames waiting for a slow client; beyond this they are dropped.
 const OUTPUT_FRAMES: usize = 4;
 
+/// After a dropped frame, how soon to try again with a whole one.
+const REDRAW_RETRY: Duration = Duration::from_millis(100);
+
 /// Input bytes waiting for the session thread; beyond this a flood is dropped.
 const INPUT_BACKLOG: usize = 256 * 1024;
 
@@ -236,6 +239,32 @@ impl Screen {
     }
 }
 
+/// What became of a frame.
+#[derive(Debug, PartialEq, Eq)]
+enum Offered {
+    Sent,
+    /// The client is behind: this frame is dropped and the next is drawn whole.
+    Dropped,
+    /// The channel is gone.
+    Closed,
+}
+
+/// Queues a frame for the client without ever waiting for it.
+fn offer(out: &tokio::sync::mpsc::Sender<Vec<u8>>, bytes: Vec<u8>, screen: &mut Screen) -> Offered {
+    use tokio::sync::mpsc::error::TrySendError;
+    if bytes.is_empty() {
+        return Offered::Sent;
+    }
+    match out.try_send(bytes) {
+        Ok(()) => Offered::Sent,
+        Err(TrySendError::Full(_)) => {
+            screen.whole = true;
+            Offered::Dropped
+        }
+        Err(TrySendError::Closed(_)) => Offered::Closed,
+    }
+}
+
 fn terminal(
     size: (u16, u16),
     buffer: &FrameBuffer,
@@ -305,18 +334,19 @@ fn run(
     let mut last_input = Instant::now();
     let mut esc_deadline: Option<Instant> = None;
     let end = loop {
-        match screen.frame(&app) {
-            Ok(bytes) if !bytes.is_empty() => match out.try_send(bytes) {
-                Ok(()) => {}
-                Err(tokio::sync::mpsc::error::TrySendError::Full(_)) => screen.whole = true,
-                Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => break End::Closed,
-            },
-            Ok(_) => {}
-            Err(_) => break End::Closed,
-        }
         let now = Instant::now();
+        let redraw_at = match screen.frame(&app) {
+            Ok(bytes) => match offer(&out, bytes, &mut screen) {
+                Offered::Sent => None,
+                // Nothing else may happen for a while: the client must still get the last
+                // state once it catches up.
+                Offered::Dropped => Some(now + REDRAW_RETRY),
+                Offered::Closed => break End::Closed,
+            },
+            Err(_) => break End::Closed,
+        };
         let idle_at = last_input + spec.idle_timeout;
-        let wake = [app.next_wakeup(now), esc_deadline, Some(idle_at)]
+        let wake = [app.next_wakeup(now), esc_deadline, redraw_at, Some(idle_at)]
             .into_iter()
             .flatten()
             .min()
@@ -440,6 +470,84 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    /// An engine that never answers: these tests look at the screen only.
+    struct Idle;
+
+    impl EngineControl for Idle {
+        fn go(&mut self, _: &Board, _: Limits, _: &SearchOptions) -> u64 {
+            1
+        }
+        fn stop(&mut self) {}
+        fn new_game(&mut self) {}
+    }
+
+    fn app() -> App {
+        let depth = ColorDepth::Ansi256;
+        let (theme, _) = Theme::load_or_default("default", None, depth);
+        App::new(&Options::default(), Box::new(Idle), theme, depth)
+    }
+
+    const CLEAR: &[u8] = b"\x1b[2J";
+
+    fn starts_with_clear(bytes: &[u8]) -> bool {
+        bytes.starts_with(CLEAR)
+    }
+
+    #[test]
+    fn a_slow_client_loses_frames_and_then_gets_a_whole_one() {
+        let app = app();
+        let mut screen = Screen::new((80, 24)).unwrap();
+        let (out, mut client) = tokio::sync::mpsc::channel::<Vec<u8>>(1);
+        let first = screen.frame(&app).unwrap();
+        assert!(starts_with_clear(&first), "the first frame is whole");
+        assert_eq!(offer(&out, first, &mut screen), Offered::Sent);
+
+        // The queue is full (the client reads nothing): the frame is dropped at once.
+        let mut moved = app;
+        moved.handle_paste("e2e4");
+        let second = screen.frame(&moved).unwrap();
+        assert!(
+            !starts_with_clear(&second),
+            "an update draws only what changed"
+        );
+        assert_eq!(offer(&out, second, &mut screen), Offered::Dropped);
+
+        // Once the client catches up it gets the whole screen, not a diff against a frame
+        // it never saw.
+        assert!(client.try_recv().is_ok());
+        let third = screen.frame(&moved).unwrap();
+        assert!(
+            starts_with_clear(&third),
+            "after a drop the next frame is whole"
+        );
+        assert_eq!(offer(&out, third, &mut screen), Offered::Sent);
+
+        drop(client);
+        let fourth = screen.frame(&moved).unwrap();
+        assert_eq!(offer(&out, fourth, &mut screen), Offered::Closed);
+    }
+
+    #[test]
+    fn a_resize_redraws_the_whole_screen_at_the_new_size() {
+        let app = app();
+        let mut screen = Screen::new((80, 24)).unwrap();
+        let _ = screen.frame(&app).unwrap();
+        screen.size = (120, 40);
+        screen.whole = true;
+        let bytes = screen.frame(&app).unwrap();
+        let mut vt = vt100::Parser::new(
+            std::num::NonZeroU16::new(40).unwrap(),
+            std::num::NonZeroU16::new(120).unwrap(),
+            0,
+        );
+        vt.process(&bytes);
+        let last = vt.screen().rows(0, 120).nth(39).unwrap();
+        assert!(
+            last.starts_with("White to move"),
+            "status on row 40: {last:?}"
+        );
     }
 
     #[test]
