@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -108,6 +108,12 @@ impl ServeConfig {
             (None, true) => Access::Open,
             _ => bail!("give either --authorized-keys FILE or --open"),
         };
+        if args.threads > 1 {
+            eprintln!(
+                "ox88 serve: --threads {}: the engine searches on one thread, so each session uses 1",
+                args.threads
+            );
+        }
         let key_path = args
             .host_key
             .clone()
@@ -338,24 +344,17 @@ impl Server {
                             continue;
                         }
                     };
+                    let started = Arc::new(AtomicBool::new(false));
                     let handler = Connection {
                         shared: Arc::clone(&self.shared),
                         peer,
                         _slot: slot,
+                        started: Arc::clone(&started),
                         player: None,
                         channel: None,
                     };
                     let ssh = Arc::clone(&self.ssh);
-                    tokio::spawn(async move {
-                        match russh::server::run_stream(ssh, stream, handler).await {
-                            Ok(running) => {
-                                if let Err(e) = running.await {
-                                    eprintln!("ox88 serve: {peer}: {e}");
-                                }
-                            }
-                            Err(e) => eprintln!("ox88 serve: {peer}: {e}"),
-                        }
-                    });
+                    tokio::spawn(serve_connection(ssh, stream, peer, handler, started));
                 }
             }
         }
@@ -385,6 +384,46 @@ impl Server {
         // Let the output tasks pass the last bytes and close the channels.
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// How long a connection may take from its first byte to a running game. A slot is taken
+/// at connect, so a client that stalls in the handshake or never asks for a shell must not
+/// keep it for the whole idle timeout.
+const LOGIN_GRACE: Duration = Duration::from_secs(60);
+
+async fn serve_connection(
+    ssh: Arc<russh::server::Config>,
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    handler: Connection,
+    started: Arc<AtomicBool>,
+) {
+    let running =
+        match tokio::time::timeout(LOGIN_GRACE, russh::server::run_stream(ssh, stream, handler))
+            .await
+        {
+            Ok(Ok(running)) => running,
+            Ok(Err(e)) => return eprintln!("ox88 serve: {peer}: {e}"),
+            Err(_) => return eprintln!("ox88 serve: {peer}: no SSH handshake in time"),
+        };
+    let handle = running.handle();
+    let watchdog = tokio::spawn(async move {
+        tokio::time::sleep(LOGIN_GRACE).await;
+        if !started.load(Ordering::Relaxed) {
+            eprintln!("ox88 serve: {peer}: no game started in time, closing");
+            let _ = handle
+                .disconnect(
+                    russh::Disconnect::ByApplication,
+                    "no game started in time".into(),
+                    "en".into(),
+                )
+                .await;
+        }
+    });
+    if let Err(e) = running.await {
+        eprintln!("ox88 serve: {peer}: {e}");
+    }
+    watchdog.abort();
 }
 
 /// `ox88 serve`: runs until SIGTERM or SIGINT.
@@ -445,6 +484,8 @@ struct Connection {
     shared: Arc<Shared>,
     peer: SocketAddr,
     _slot: Slot,
+    /// Set once the shell runs (the login watchdog reads it).
+    started: Arc<AtomicBool>,
     player: Option<Player>,
     channel: Option<ChannelSetup>,
 }
@@ -502,6 +543,7 @@ impl Connection {
         let handle = session::spawn(spec, session.handle(), setup.id)
             .map_err(|e| format!("cannot start a session: {e}"))?;
         setup.session = Some(number);
+        self.started.store(true, Ordering::Relaxed);
         eprintln!("ox88 serve: {} session {number} for {dir_name}", self.peer);
         let mut sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
         // Sessions that ended by themselves leave their handles here; drop them now.
