@@ -399,3 +399,18 @@ async fn sessions_beyond_the_per_address_cap_are_turned_away() {
     drop(first);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_session_is_closed_with_a_note() {
+    let dir = TempDir::new("idle");
+    let mut cfg = config(&dir, Access::Open);
+    cfg.idle_timeout = Duration::from_millis(300);
+    let server = TestServer::start(cfg).await;
+    let mut p = Player::join(server.addr, &new_key()).await;
+    p.wait_for("the note", |p| {
+        p.screen().contains("closed for lack of input")
+    })
+    .await;
+    p.wait_for("the channel to close", |p| p.closed).await;
+    server.stop().await;
+}
