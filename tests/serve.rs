@@ -253,6 +253,23 @@ async fn play_resize_disconnect_and_resume_then_the_server_stops_cleanly() {
         p.screen()
     );
 
+    // A file name from the player lands in their own directory, whatever path they give.
+    p.send(":save ../../escape\r").await;
+    p.wait_for("the save", |p| p.message().contains("saved 2 moves"))
+        .await;
+    let players = dir.0.join("players");
+    let player_dir = std::fs::read_dir(&players)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    assert!(
+        player_dir.join("saved").join("escape.pgn").is_file(),
+        "saved in the player's directory"
+    );
+    assert!(!dir.0.join("escape.pgn").exists() && !players.join("escape.pgn").exists());
+
     // A bigger window: the layout follows, the status bar moves to the new last row.
     p.resize(100, 30).await;
     p.wait_for("the redraw at 100×30", |p| {
