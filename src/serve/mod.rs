@@ -37,6 +37,7 @@ use session::{SessionEvent, SessionSpec};
 
 /// The command line of `ox88 serve`.
 #[derive(clap::Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("access").required(true).args(["authorized_keys", "open"])))]
 pub struct ServeArgs {
     /// Address and port to listen on. Loopback by default: listening elsewhere is a choice.
     #[arg(long, default_value = "127.0.0.1:2222")]
@@ -45,7 +46,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub host_key: Option<PathBuf>,
     /// Let in only the public keys listed in this OpenSSH authorized_keys file.
-    #[arg(long, conflicts_with = "open", required_unless_present = "open")]
+    #[arg(long)]
     pub authorized_keys: Option<PathBuf>,
     /// Let anyone in (every login is logged); each session is its own player.
     #[arg(long)]
@@ -182,6 +183,7 @@ pub fn parse_authorized_keys(text: &str) -> Result<Vec<PublicKey>, String> {
 pub fn load_or_make_host_key(path: &Path) -> anyhow::Result<PrivateKey> {
     match std::fs::read_to_string(path) {
         Ok(text) => {
+            warn_if_readable_by_others(path);
             return PrivateKey::from_openssh(text.as_bytes()).map_err(|e| {
                 anyhow::anyhow!("{}: not an OpenSSH private key ({e})", path.display())
             });
@@ -205,6 +207,23 @@ pub fn load_or_make_host_key(path: &Path) -> anyhow::Result<PrivateKey> {
         key.public_key().fingerprint(HashAlg::Sha256)
     );
     Ok(key)
+}
+
+/// A host key others can read is a key others can use to pose as this server.
+fn warn_if_readable_by_others(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(meta) = std::fs::metadata(path) {
+            let mode = meta.permissions().mode() & 0o777;
+            if mode & 0o077 != 0 {
+                eprintln!(
+                    "ox88 serve: warning: {} has mode {mode:o}; others may read the host key (chmod 600 it)",
+                    path.display()
+                );
+            }
+        }
+    }
 }
 
 /// Creates `path` readable by its owner only; never replaces an existing file.
@@ -645,7 +664,7 @@ impl russh::server::Handler for Connection {
         match self.channel.as_mut().filter(|c| c.id == channel) {
             Some(setup) if setup.session.is_none() => {
                 setup.term = Some(term.chars().take(64).collect());
-                setup.size = (clamp_size(col_width), clamp_size(row_height));
+                setup.size = (clamp_size(col_width, 80), clamp_size(row_height, 24));
                 session.channel_success(channel)
             }
             _ => session.channel_failure(channel),
@@ -780,7 +799,7 @@ impl russh::server::Handler for Connection {
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
         if let Some(setup) = self.channel.as_mut().filter(|c| c.id == channel) {
-            setup.size = (clamp_size(col_width), clamp_size(row_height));
+            setup.size = (clamp_size(col_width, 80), clamp_size(row_height, 24));
             let (w, h) = setup.size;
             self.send(SessionEvent::Resize(w, h));
         }
@@ -819,9 +838,10 @@ fn listed(keys: &[PublicKey], key: &PublicKey) -> bool {
     keys.iter().any(|k| k.key_data() == key.key_data())
 }
 
-/// A window size as the client gave it, kept sane: at least 1, at most 1000 cells.
-fn clamp_size(n: u32) -> u16 {
-    n.clamp(1, 1000) as u16
+/// A window size as the client gave it, kept sane: 0 (a client that does not know) is
+/// `default`, and no more than 1000 cells.
+fn clamp_size(n: u32, default: u16) -> u16 {
+    if n == 0 { default } else { n.min(1000) as u16 }
 }
 
 #[cfg(test)]
