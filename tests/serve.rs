@@ -431,3 +431,30 @@ async fn an_idle_session_is_closed_with_a_note() {
     p.wait_for("the channel to close", |p| p.closed).await;
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terminal_keys_sent_as_bytes_reach_the_app() {
+    let dir = TempDir::new("keys");
+    let server = TestServer::start(config(&dir, Access::Open)).await;
+    let mut p = Player::join(server.addr, &new_key()).await;
+    p.wait_for("the start screen", |p| p.status().contains("depth 3"))
+        .await;
+    // Ctrl-Up as xterm sends it: the depth key.
+    p.send("\x1b[1;5A").await;
+    p.wait_for("depth 4", |p| p.status().contains("depth 4"))
+        .await;
+    // Typed text, then a lone Esc (after the quiet time) clears the input line.
+    p.send("e2e5").await;
+    p.wait_for("the typed text", |p| p.row(21).contains("e2e5"))
+        .await;
+    p.send("\x1b").await;
+    p.wait_for("the line cleared", |p| !p.row(21).contains("e2e5"))
+        .await;
+    // A bracketed paste fills the line without playing anything.
+    p.send("\x1b[200~d2d4\x1b[201~").await;
+    p.wait_for("the pasted text", |p| p.row(21).contains("d2d4"))
+        .await;
+    assert!(p.status().starts_with("White to move"), "{}", p.status());
+    p.leave().await;
+    server.stop().await;
+}
