@@ -4,5 +4,6 @@
 pub mod chess;
 pub mod engine;
 pub mod game;
+pub mod serve;
 pub mod tui;
 pub mod uci;

@@ -92,6 +92,8 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Serve the TUI over SSH: players connect with `ssh -p 2222 HOST`, nothing installed.
+    Serve(ox88::serve::ServeArgs),
     /// Speak the UCI protocol on standard input and output (for chess GUIs).
     Uci,
     /// Count leaf nodes of the legal move tree (move generator exactness and speed).
@@ -334,6 +336,7 @@ fn main() -> Result<()> {
             out,
         }) => return review(&file, game, movetime, depth, out.as_deref()),
         Some(Command::Uci) => return ox88::uci::run(),
+        Some(Command::Serve(args)) => return ox88::serve::run(args),
         None => {
             // GUIs start engines without arguments and speak first over a pipe.
             if !std::io::stdin().is_terminal() {

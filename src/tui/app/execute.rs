@@ -1,7 +1,7 @@
 //! Carrying out the `:` commands `command.rs` parsed: what only the game can check (a FEN's
 //! legality, a file) fails here with a message, the game left as it was.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::command::{self, Command, TcArg};
@@ -143,8 +143,22 @@ impl App {
         Ok(())
     }
 
+    /// The file a `:save`/`:load` argument names: under `file_root` only a cleaned base name
+    /// inside that directory, otherwise the path as given (`~` expanded).
+    fn pgn_path(&self, arg: &str) -> Result<PathBuf, String> {
+        match &self.file_root {
+            None => Ok(expand_home(arg)),
+            Some(root) => {
+                let path = confined_pgn_path(root, arg)
+                    .ok_or_else(|| format!("{arg:?}: give a file name (letters, digits, - _ .)"))?;
+                std::fs::create_dir_all(root).map_err(|e| format!("{}: {e}", root.display()))?;
+                Ok(path)
+            }
+        }
+    }
+
     fn save_command(&mut self, arg: &str) -> Result<(), String> {
-        let path = expand_home(arg);
+        let path = self.pgn_path(arg)?;
         autosave::write_atomic(&path, self.game.to_pgn().as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let n = self.game.len();
@@ -157,7 +171,7 @@ impl App {
     }
 
     fn load_command(&mut self, arg: &str) -> Result<(), String> {
-        let path = expand_home(arg);
+        let path = self.pgn_path(arg)?;
         let text =
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let game = Game::from_pgn(&text)
@@ -198,6 +212,28 @@ impl App {
 }
 
 /// `~/games/x.pgn` → the home directory's `games/x.pgn`.
+/// A PGN file inside `dir` named after the last component of `name`, keeping only letters,
+/// digits, `-`, `_` and `.` (no leading dot), `.pgn` added when missing; `None` when nothing
+/// is left. No path the user types can leave `dir`.
+pub fn confined_pgn_path(dir: &Path, name: &str) -> Option<PathBuf> {
+    let base = name.trim().rsplit(['/', '\\']).next().unwrap_or("");
+    let clean: String = base
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .take(64)
+        .collect();
+    let clean = clean.trim_start_matches('.');
+    if clean.is_empty() {
+        return None;
+    }
+    let file = if clean.to_ascii_lowercase().ends_with(".pgn") {
+        clean.to_string()
+    } else {
+        format!("{clean}.pgn")
+    };
+    Some(dir.join(file))
+}
+
 fn expand_home(path: &str) -> PathBuf {
     match (path.strip_prefix("~/"), dirs::home_dir()) {
         (Some(rest), Some(home)) => home.join(rest),

@@ -37,6 +37,7 @@ use crate::engine::{IterationInfo, Limits, SearchEvent, SearchOptions};
 use crate::game::autosave::Autosave;
 use crate::game::{Clock, EngineNote, Game, GameEnd, GameError, TimeControl};
 pub use command::{CommandError, MAX_DEPTH};
+pub use execute::confined_pgn_path;
 pub use input::InputLine;
 pub use log::{LOG_CAP, LogBuffer, LogKind, LogLine};
 pub use session::{Accepted, EngineControl, EngineState, OnBest, RunningSearch, Session};
@@ -128,6 +129,9 @@ pub struct App {
     pub theme: Theme,
     pub color_depth: ColorDepth,
     pub user_theme_dir: Option<PathBuf>,
+    /// When set, `:save`/`:load` take a bare file name inside this directory and never a
+    /// path the user names (the SSH server gives each player one).
+    pub file_root: Option<PathBuf>,
     pub ascii: bool,
     pub flipped: bool,
     pub delay: Duration,
@@ -189,6 +193,7 @@ impl App {
             theme,
             color_depth,
             user_theme_dir: theme::user_theme_dir(),
+            file_root: None,
             ascii,
             flipped: opts.mode == Mode::HumanBlack,
             delay: Duration::from_millis(opts.delay_ms),

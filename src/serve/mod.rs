@@ -1,0 +1,903 @@
+//! `ox88 serve`: the TUI over SSH, for players with nothing installed but `ssh` (issue 16).
+//!
+//! One tokio task per connection speaks SSH (russh); each accepted shell runs the same `App`
+//! as the local TUI on its own thread (`session`), fed by our key decoder (`input`), drawing
+//! into a buffer that goes out as channel data. What a client may do is only that: no exec,
+//! no subsystems (so no scp/sftp), no forwarding of ports, agents or X11, no paths of its
+//! choosing. Limits: sessions in all and per address, engine hash per session, an idle
+//! timeout; a client that reads slowly loses frames, never the server's memory or the
+//! other players' time.
+//!
+//! The data directory (`$OX88_DATA_DIR`, else `~/.local/share/ox88`) holds `serve/`:
+//! `host_key_ed25519` (made once, mode 0600) and `players/<id>/` per player: the autosave
+//! and the PGN files `:save` writes. `<id>` is the SHA-256 fingerprint of the player's key
+//! (so a returning player is offered their unfinished game), or in `--open` mode one per
+//! session.
+
+pub mod input;
+pub mod session;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use russh::keys::ssh_key::{self, LineEnding};
+use russh::keys::{Algorithm, HashAlg, PrivateKey, PublicKey};
+use russh::server::{Auth, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
+use russh::{Channel, ChannelId};
+use tokio::net::TcpListener;
+
+use crate::game::autosave::Autosave;
+use session::{SessionEvent, SessionSpec};
+
+/// The command line of `ox88 serve`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("access").required(true).args(["authorized_keys", "open"])))]
+pub struct ServeArgs {
+    /// Address and port to listen on. Loopback by default: listening elsewhere is a choice.
+    #[arg(long, default_value = "127.0.0.1:2222")]
+    pub listen: SocketAddr,
+    /// The server's private key (OpenSSH format). Default: made once in the data directory.
+    #[arg(long)]
+    pub host_key: Option<PathBuf>,
+    /// Let in only the public keys listed in this OpenSSH authorized_keys file.
+    #[arg(long)]
+    pub authorized_keys: Option<PathBuf>,
+    /// Let anyone in (every login is logged); each session is its own player.
+    #[arg(long)]
+    pub open: bool,
+    /// Sessions at once, in all.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_sessions: u32,
+    /// Sessions at once from one IP address.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_per_ip: u32,
+    /// Close a session after this long without a key press: 90s, 30m, 2h.
+    #[arg(long, default_value = "30m", value_parser = parse_duration)]
+    pub idle_timeout: Duration,
+    /// Engine threads per session. The engine searches on one thread, so this caps at 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size per session, in MB (the most one session's engine may use).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hash: u32,
+    /// The search depth a session starts with (players change it with + and -).
+    #[arg(long, default_value_t = crate::tui::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+}
+
+/// Who may log in.
+#[derive(Clone, Debug)]
+pub enum Access {
+    /// Only these keys.
+    Keys(Vec<PublicKey>),
+    /// Anyone.
+    Open,
+}
+
+/// Everything the server needs, resolved (files read, defaults applied).
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    pub listen: SocketAddr,
+    pub host_key: PrivateKey,
+    pub access: Access,
+    pub max_sessions: usize,
+    pub max_per_ip: usize,
+    pub idle_timeout: Duration,
+    pub hash_mb: usize,
+    pub depth: u32,
+    /// `serve/` inside the data directory: players' games live under it.
+    pub data_dir: PathBuf,
+}
+
+impl ServeConfig {
+    /// Resolves the command line: reads the authorized keys, loads or makes the host key.
+    pub fn from_args(args: &ServeArgs, data_dir: &Path) -> anyhow::Result<ServeConfig> {
+        let access = match (&args.authorized_keys, args.open) {
+            (Some(path), false) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let keys = parse_authorized_keys(&text)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+                Access::Keys(keys)
+            }
+            (None, true) => Access::Open,
+            _ => bail!("give either --authorized-keys FILE or --open"),
+        };
+        if args.threads > 1 {
+            eprintln!(
+                "ox88 serve: --threads {}: the engine searches on one thread, so each session uses 1",
+                args.threads
+            );
+        }
+        let key_path = args
+            .host_key
+            .clone()
+            .unwrap_or_else(|| data_dir.join("host_key_ed25519"));
+        let host_key = load_or_make_host_key(&key_path)?;
+        Ok(ServeConfig {
+            listen: args.listen,
+            host_key,
+            access,
+            max_sessions: args.max_sessions as usize,
+            max_per_ip: args.max_per_ip as usize,
+            idle_timeout: args.idle_timeout,
+            hash_mb: args.hash as usize,
+            depth: args.depth,
+            data_dir: data_dir.to_path_buf(),
+        })
+    }
+}
+
+/// `90s`, `30m`, `2h`, or plain seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => s.split_at(i),
+        None => (s, "s"),
+    };
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{s}: not a duration (like 90s, 30m or 2h)"))?;
+    let secs = match unit {
+        "s" => n,
+        "m" => n.saturating_mul(60),
+        "h" => n.saturating_mul(3600),
+        _ => return Err(format!("{s}: unknown unit {unit:?} (s, m or h)")),
+    };
+    if secs == 0 {
+        return Err(format!("{s}: must be longer than zero"));
+    }
+    Ok(Duration::from_secs(secs))
+}
+
+/// The keys of an OpenSSH authorized_keys file (options such as `from=` are not enforced:
+/// the file names who may play, nothing more). A line that is not a key is an error naming
+/// its number, so a typo never silently locks someone out.
+pub fn parse_authorized_keys(text: &str) -> Result<Vec<PublicKey>, String> {
+    let mut keys = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let entry = ssh_key::authorized_keys::AuthorizedKeys::new(line)
+            .next()
+            .ok_or_else(|| format!("line {}: no key", n + 1))?
+            .map_err(|e| format!("line {}: not a public key ({e})", n + 1))?;
+        keys.push(entry.public_key().clone());
+    }
+    if keys.is_empty() {
+        return Err("no keys: nobody could log in (use --open to let anyone in)".into());
+    }
+    Ok(keys)
+}
+
+/// The host key at `path`, made (ed25519, mode 0600) if there is none yet, so clients see
+/// the same server every time.
+pub fn load_or_make_host_key(path: &Path) -> anyhow::Result<PrivateKey> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            warn_if_readable_by_others(path);
+            return PrivateKey::from_openssh(text.as_bytes()).map_err(|e| {
+                anyhow::anyhow!("{}: not an OpenSSH private key ({e})", path.display())
+            });
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
+    }
+    let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
+        .map_err(|e| anyhow::anyhow!("cannot make a host key: {e}"))?;
+    let text = key
+        .to_openssh(LineEnding::LF)
+        .map_err(|e| anyhow::anyhow!("cannot encode the host key: {e}"))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    write_private(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!(
+        "ox88 serve: made the host key {} ({})",
+        path.display(),
+        key.public_key().fingerprint(HashAlg::Sha256)
+    );
+    Ok(key)
+}
+
+/// A host key others can read is a key others can use to pose as this server.
+fn warn_if_readable_by_others(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(meta) = std::fs::metadata(path) {
+            let mode = meta.permissions().mode() & 0o777;
+            if mode & 0o077 != 0 {
+                eprintln!(
+                    "ox88 serve: warning: {} has mode {mode:o}; others may read the host key (chmod 600 it)",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// Creates `path` readable by its owner only; never replaces an existing file.
+fn write_private(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut f = options.open(path)?;
+    f.write_all(contents)?;
+    f.sync_all()
+}
+
+/// A player's directory name: the key's SHA-256 fingerprint in hex (no `/` or `+`).
+pub fn player_id(key: &PublicKey) -> String {
+    let fp = key.fingerprint(HashAlg::Sha256);
+    let hex: String = fp.as_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    format!("key-{hex}")
+}
+
+/// Connections now: in all and per address. A `Slot` holds one and gives it back on drop.
+#[derive(Default)]
+struct Counts {
+    total: usize,
+    per_ip: HashMap<IpAddr, usize>,
+}
+
+struct Slot {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut c = self.shared.counts.lock().unwrap_or_else(|e| e.into_inner());
+        c.total = c.total.saturating_sub(1);
+        if let Some(n) = c.per_ip.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                c.per_ip.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// What every connection shares.
+struct Shared {
+    config: ServeConfig,
+    counts: Mutex<Counts>,
+    /// The running sessions, so a shutdown can end (and save) every one.
+    sessions: Mutex<HashMap<u64, session::SessionHandle>>,
+    next_session: AtomicU64,
+}
+
+impl Shared {
+    fn take_slot(self: &Arc<Self>, ip: IpAddr) -> Result<Slot, String> {
+        let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if c.total >= self.config.max_sessions {
+            return Err(format!("full ({} sessions)", c.total));
+        }
+        let n = c.per_ip.entry(ip).or_insert(0);
+        if *n >= self.config.max_per_ip {
+            return Err(format!("{ip} has {n} sessions already"));
+        }
+        *n += 1;
+        c.total += 1;
+        Ok(Slot {
+            shared: Arc::clone(self),
+            ip,
+        })
+    }
+}
+
+/// A bound server, not yet accepting.
+pub struct Server {
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    ssh: Arc<russh::server::Config>,
+}
+
+impl Server {
+    pub async fn bind(config: ServeConfig) -> anyhow::Result<Server> {
+        let listener = TcpListener::bind(config.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", config.listen))?;
+        let ssh = russh::server::Config {
+            keys: vec![config.host_key.clone()],
+            auth_rejection_time: Duration::from_secs(1),
+            auth_rejection_time_initial: Some(Duration::ZERO),
+            // A connection that never gets as far as a session (or stalls in the handshake)
+            // does not hold its slot for long; sessions have our own idle timeout.
+            inactivity_timeout: Some(config.idle_timeout + Duration::from_secs(60)),
+            nodelay: true,
+            ..Default::default()
+        };
+        Ok(Server {
+            listener,
+            shared: Arc::new(Shared {
+                config,
+                counts: Mutex::new(Counts::default()),
+                sessions: Mutex::new(HashMap::new()),
+                next_session: AtomicU64::new(1),
+            }),
+            ssh: Arc::new(ssh),
+        })
+    }
+
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Accepts connections until `shutdown` completes; then ends every session (each saves
+    /// its game) and returns.
+    pub async fn run(self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                _ = &mut shutdown => break,
+                accepted = self.listener.accept() => {
+                    let (stream, peer) = match accepted {
+                        Ok(x) => x,
+                        Err(e) => {
+                            eprintln!("ox88 serve: accept failed: {e}");
+                            tokio::time::sleep(Duration::from_millis(100)).await;
+                            continue;
+                        }
+                    };
+                    let slot = match self.shared.take_slot(peer.ip()) {
+                        Ok(s) => s,
+                        Err(why) => {
+                            eprintln!("ox88 serve: {peer} refused: {why}");
+                            drop(stream);
+                            continue;
+                        }
+                    };
+                    let started = Arc::new(AtomicBool::new(false));
+                    let handler = Connection {
+                        shared: Arc::clone(&self.shared),
+                        peer,
+                        _slot: slot,
+                        started: Arc::clone(&started),
+                        player: None,
+                        channel: None,
+                    };
+                    let ssh = Arc::clone(&self.ssh);
+                    tokio::spawn(serve_connection(ssh, stream, peer, handler, started));
+                }
+            }
+        }
+        self.end_all_sessions().await;
+        Ok(())
+    }
+
+    /// Tells every session to end and waits (a bounded time) for their threads.
+    async fn end_all_sessions(&self) {
+        let handles: Vec<session::SessionHandle> = {
+            let mut s = self
+                .shared
+                .sessions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            s.drain().map(|(_, h)| h).collect()
+        };
+        for h in &handles {
+            h.send(SessionEvent::Shutdown);
+        }
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        for h in handles {
+            while !h.is_finished() && tokio::time::Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+        // Let the output tasks pass the last bytes and close the channels.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// How long a connection may take from its first byte to a running game. A slot is taken
+/// at connect, so a client that stalls in the handshake or never asks for a shell must not
+/// keep it for the whole idle timeout.
+const LOGIN_GRACE: Duration = Duration::from_secs(60);
+
+async fn serve_connection(
+    ssh: Arc<russh::server::Config>,
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    handler: Connection,
+    started: Arc<AtomicBool>,
+) {
+    let running =
+        match tokio::time::timeout(LOGIN_GRACE, russh::server::run_stream(ssh, stream, handler))
+            .await
+        {
+            Ok(Ok(running)) => running,
+            Ok(Err(e)) => return eprintln!("ox88 serve: {peer}: {e}"),
+            Err(_) => return eprintln!("ox88 serve: {peer}: no SSH handshake in time"),
+        };
+    let handle = running.handle();
+    let watchdog = tokio::spawn(async move {
+        tokio::time::sleep(LOGIN_GRACE).await;
+        if !started.load(Ordering::Relaxed) {
+            eprintln!("ox88 serve: {peer}: no game started in time, closing");
+            let _ = handle
+                .disconnect(
+                    russh::Disconnect::ByApplication,
+                    "no game started in time".into(),
+                    "en".into(),
+                )
+                .await;
+        }
+    });
+    if let Err(e) = running.await {
+        eprintln!("ox88 serve: {peer}: {e}");
+    }
+    watchdog.abort();
+}
+
+/// `ox88 serve`: runs until SIGTERM or SIGINT.
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let data_dir = Autosave::from_env()
+        .map(|a| a.dir().join("serve"))
+        .context("no data directory (set OX88_DATA_DIR or HOME)")?;
+    let config = ServeConfig::from_args(&args, &data_dir)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let access = match &config.access {
+            Access::Keys(k) => format!("{} authorized keys", k.len()),
+            Access::Open => "open to anyone".to_string(),
+        };
+        let server = Server::bind(config).await?;
+        eprintln!(
+            "ox88 serve: listening on {} ({access}); games in {}",
+            server.local_addr()?,
+            data_dir.display()
+        );
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .context("cannot watch SIGTERM")?;
+        server
+            .run(async move {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+                eprintln!("ox88 serve: stopping, saving every game");
+            })
+            .await
+    })
+}
+
+/// Who logged in on a connection.
+#[derive(Clone, Debug)]
+enum Player {
+    Key(String),
+    Open,
+}
+
+/// What the client asked for its one session channel before the shell starts.
+struct ChannelSetup {
+    id: ChannelId,
+    term: Option<String>,
+    env: Vec<(String, String)>,
+    size: (u16, u16),
+    /// The running session, once the shell started.
+    session: Option<u64>,
+}
+
+/// One SSH connection.
+struct Connection {
+    shared: Arc<Shared>,
+    peer: SocketAddr,
+    _slot: Slot,
+    /// Set once the shell runs (the login watchdog reads it).
+    started: Arc<AtomicBool>,
+    player: Option<Player>,
+    channel: Option<ChannelSetup>,
+}
+
+/// Variables a client may send that mean something to us; others are ignored.
+const ENV_KEPT: [&str; 3] = ["TERM", "COLORTERM", "NO_COLOR"];
+
+impl Connection {
+    fn send(&self, ev: SessionEvent) {
+        let Some(id) = self.channel.as_ref().and_then(|c| c.session) else {
+            return;
+        };
+        let sessions = self
+            .shared
+            .sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(h) = sessions.get(&id) {
+            h.send(ev);
+        }
+    }
+
+    fn ours(&self, channel: ChannelId) -> bool {
+        self.channel.as_ref().is_some_and(|c| c.id == channel)
+    }
+
+    fn start_session(&mut self, session: &mut Session) -> Result<(), String> {
+        let shared = Arc::clone(&self.shared);
+        let Some(setup) = self.channel.as_mut() else {
+            return Err("no channel".into());
+        };
+        if setup.session.is_some() {
+            return Err("the session is already running".into());
+        }
+        let number = shared.next_session.fetch_add(1, Ordering::Relaxed);
+        let dir_name = match &self.player {
+            Some(Player::Key(id)) => id.clone(),
+            Some(Player::Open) | None => format!(
+                "open-{}-{number}",
+                chrono::Local::now().format("%Y%m%d-%H%M%S")
+            ),
+        };
+        let mut env = setup.env.clone();
+        if let Some(term) = &setup.term {
+            env.push(("TERM".into(), term.clone()));
+        }
+        let spec = SessionSpec {
+            player_dir: shared.config.data_dir.join("players").join(&dir_name),
+            size: setup.size,
+            env,
+            hash_mb: shared.config.hash_mb,
+            depth: shared.config.depth,
+            idle_timeout: shared.config.idle_timeout,
+        };
+        let handle = session::spawn(spec, session.handle(), setup.id)
+            .map_err(|e| format!("cannot start a session: {e}"))?;
+        setup.session = Some(number);
+        self.started.store(true, Ordering::Relaxed);
+        eprintln!("ox88 serve: {} session {number} for {dir_name}", self.peer);
+        let mut sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        // Sessions that ended by themselves leave their handles here; drop them now.
+        sessions.retain(|_, h| !h.is_finished());
+        sessions.insert(number, handle);
+        Ok(())
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        // The connection is gone: its session ends (the game is saved after every move).
+        self.send(SessionEvent::Closed);
+    }
+}
+
+impl russh::server::Handler for Connection {
+    type Error = russh::Error;
+
+    async fn auth_none(&mut self, user: &str) -> Result<Auth, Self::Error> {
+        if matches!(self.shared.config.access, Access::Open) {
+            eprintln!("ox88 serve: {} logged in as {user:?} (open)", self.peer);
+            self.player = Some(Player::Open);
+            return Ok(Auth::Accept);
+        }
+        Ok(Auth::reject())
+    }
+
+    async fn auth_publickey_offered(
+        &mut self,
+        _user: &str,
+        offer: PublicKeyOffer<'_>,
+    ) -> Result<Auth, Self::Error> {
+        Ok(match &self.shared.config.access {
+            Access::Open => Auth::Accept,
+            Access::Keys(keys) if listed(keys, offer.public_key) => Auth::Accept,
+            Access::Keys(_) => Auth::reject(),
+        })
+    }
+
+    async fn auth_publickey(
+        &mut self,
+        user: &str,
+        key: VerifiedPublicKey<'_>,
+    ) -> Result<Auth, Self::Error> {
+        let fp = key.public_key.fingerprint(HashAlg::Sha256);
+        match &self.shared.config.access {
+            Access::Open => {
+                eprintln!(
+                    "ox88 serve: {} logged in as {user:?} ({fp}, open)",
+                    self.peer
+                );
+                self.player = Some(Player::Open);
+                Ok(Auth::Accept)
+            }
+            Access::Keys(keys) if listed(keys, key.public_key) => {
+                eprintln!("ox88 serve: {} logged in as {user:?} ({fp})", self.peer);
+                self.player = Some(Player::Key(player_id(key.public_key)));
+                Ok(Auth::Accept)
+            }
+            Access::Keys(_) => {
+                eprintln!("ox88 serve: {} refused key {fp}", self.peer);
+                Ok(Auth::reject())
+            }
+        }
+    }
+
+    async fn channel_open_session(
+        &mut self,
+        channel: Channel<Msg>,
+        reply: russh::server::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // One game per connection; a second channel is refused (dropping the reply does).
+        if self.channel.is_none() {
+            self.channel = Some(ChannelSetup {
+                id: channel.id(),
+                term: None,
+                env: Vec::new(),
+                size: (80, 24),
+                session: None,
+            });
+            reply.accept().await;
+        }
+        Ok(())
+    }
+
+    async fn pty_request(
+        &mut self,
+        channel: ChannelId,
+        term: &str,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _modes: &[(russh::Pty, u32)],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        match self.channel.as_mut().filter(|c| c.id == channel) {
+            Some(setup) if setup.session.is_none() => {
+                setup.term = Some(term.chars().take(64).collect());
+                setup.size = (clamp_size(col_width, 80), clamp_size(row_height, 24));
+                session.channel_success(channel)
+            }
+            _ => session.channel_failure(channel),
+        }
+    }
+
+    async fn env_request(
+        &mut self,
+        channel: ChannelId,
+        variable_name: &str,
+        variable_value: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        match self.channel.as_mut().filter(|c| c.id == channel) {
+            Some(setup) if ENV_KEPT.contains(&variable_name) && setup.env.len() < 8 => {
+                setup.env.push((
+                    variable_name.to_string(),
+                    variable_value.chars().take(64).collect(),
+                ));
+                session.channel_success(channel)
+            }
+            _ => session.channel_failure(channel),
+        }
+    }
+
+    async fn shell_request(
+        &mut self,
+        channel: ChannelId,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if !self.ours(channel) {
+            return session.channel_failure(channel);
+        }
+        match self.start_session(session) {
+            Ok(()) => session.channel_success(channel),
+            Err(e) => {
+                eprintln!("ox88 serve: {}: {e}", self.peer);
+                session.channel_failure(channel)?;
+                session.close(channel)
+            }
+        }
+    }
+
+    async fn exec_request(
+        &mut self,
+        channel: ChannelId,
+        _data: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        eprintln!("ox88 serve: {} asked to run a command: refused", self.peer);
+        refuse(channel, session)
+    }
+
+    async fn subsystem_request(
+        &mut self,
+        channel: ChannelId,
+        name: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        eprintln!(
+            "ox88 serve: {} asked for subsystem {:?}: refused",
+            self.peer,
+            name.chars().take(32).collect::<String>()
+        );
+        refuse(channel, session)
+    }
+
+    async fn x11_request(
+        &mut self,
+        channel: ChannelId,
+        _single_connection: bool,
+        _x11_auth_protocol: &str,
+        _x11_auth_cookie: &str,
+        _x11_screen_number: u32,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+
+    async fn agent_request(
+        &mut self,
+        _channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
+
+    async fn tcpip_forward(
+        &mut self,
+        _address: &str,
+        _port: &mut u32,
+        _session: &mut Session,
+    ) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
+
+    async fn channel_open_direct_tcpip(
+        &mut self,
+        _channel: Channel<Msg>,
+        _host_to_connect: &str,
+        _port_to_connect: u32,
+        _originator_address: &str,
+        _originator_port: u32,
+        reply: russh::server::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        reply
+            .reject(russh::ChannelOpenFailure::AdministrativelyProhibited)
+            .await;
+        Ok(())
+    }
+
+    async fn data(
+        &mut self,
+        channel: ChannelId,
+        data: &[u8],
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if self.ours(channel) {
+            self.send(SessionEvent::Bytes(data.to_vec()));
+        }
+        Ok(())
+    }
+
+    async fn window_change_request(
+        &mut self,
+        channel: ChannelId,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if let Some(setup) = self.channel.as_mut().filter(|c| c.id == channel) {
+            setup.size = (clamp_size(col_width, 80), clamp_size(row_height, 24));
+            let (w, h) = setup.size;
+            self.send(SessionEvent::Resize(w, h));
+        }
+        Ok(())
+    }
+
+    async fn channel_eof(
+        &mut self,
+        channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if self.ours(channel) {
+            self.send(SessionEvent::Closed);
+        }
+        Ok(())
+    }
+
+    async fn channel_close(
+        &mut self,
+        channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if self.ours(channel) {
+            self.send(SessionEvent::Closed);
+        }
+        Ok(())
+    }
+}
+
+fn refuse(channel: ChannelId, session: &mut Session) -> Result<(), russh::Error> {
+    session.channel_failure(channel)?;
+    session.close(channel)
+}
+
+fn listed(keys: &[PublicKey], key: &PublicKey) -> bool {
+    keys.iter().any(|k| k.key_data() == key.key_data())
+}
+
+/// A window size as the client gave it, kept sane: 0 (a client that does not know) is
+/// `default`, and no more than 1000 cells.
+fn clamp_size(n: u32, default: u16) -> u16 {
+    if n == 0 { default } else { n.min(1000) as u16 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_take_seconds_minutes_and_hours() {
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("30m"), Ok(Duration::from_secs(1800)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        assert_eq!(parse_duration("45"), Ok(Duration::from_secs(45)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("10x").unwrap_err().contains("unknown unit"));
+        assert!(parse_duration("m").is_err());
+    }
+
+    #[test]
+    fn authorized_keys_skip_comments_and_name_the_bad_line() {
+        let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).unwrap();
+        let line = key.public_key().to_openssh().unwrap();
+        let key_line = format!("{line} player@example");
+        let text = format!("# players\n\n{key_line}\n");
+        assert_eq!(parse_authorized_keys(&text).map(|k| k.len()), Ok(1));
+        let with_options = format!("no-pty,from=\"10.0.0.1\" {key_line}\n");
+        assert_eq!(parse_authorized_keys(&with_options).map(|k| k.len()), Ok(1));
+        let bad = format!("{key_line}\nssh-ed25519 notbase64!\n");
+        assert!(
+            parse_authorized_keys(&bad)
+                .unwrap_err()
+                .starts_with("line 2:")
+        );
+        assert!(
+            parse_authorized_keys("# nobody\n")
+                .unwrap_err()
+                .contains("no keys")
+        );
+    }
+
+    #[test]
+    fn the_host_key_is_made_once_private_and_reused() {
+        let dir = std::env::temp_dir().join(format!("ox88-hostkey-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("sub").join("host_key");
+        let first = load_or_make_host_key(&path).unwrap();
+        let again = load_or_make_host_key(&path).unwrap();
+        assert_eq!(first.public_key(), again.public_key());
+        assert_eq!(first.algorithm(), Algorithm::Ed25519);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        std::fs::write(&path, "garbage").unwrap();
+        assert!(load_or_make_host_key(&path).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,545 @@
+//! One player's session: the TUI's `App` on its own thread, driven by the SSH channel.
+//!
+//! This file is the one adapter between the server and `tui::App` (its public surface only:
+//! `new`, `handle_key`, `handle_paste`, `on_engine_event`, `on_tick`, `next_wakeup`, `quit`,
+//! `ui::draw`, plus the autosave, resume offer, theme directory and input line). The loop is
+//! the local one's (tui/mod.rs): draw, wait for an event or the next tick, handle, repeat;
+//! the differences are where bytes come from and go to.
+//!
+//! Output goes through a small bounded queue to the task that writes to the channel. When
+//! the client reads too slowly the queue fills: the frame is dropped and the next one is
+//! drawn whole, so a slow client sees fewer frames and the server holds a few at most.
+
+use std::cell::RefCell;
+use std::io;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
+use crossterm::terminal::{Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::{cursor, queue};
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+use russh::ChannelId;
+use russh::server::Handle;
+
+use super::input::{ESC_TIMEOUT, Input, Parser};
+use crate::chess::Board;
+use crate::engine::{Engine, Limits, SearchEvent, SearchOptions};
+use crate::game::autosave::Autosave;
+use crate::tui::app::EngineControl;
+#[cfg(test)]
+use crate::tui::app::confined_pgn_path;
+use crate::tui::{App, ColorDepth, ColorMode, Options, Theme, ui};
+
+/// Frames waiting for a slow client; beyond this they are dropped.
+const OUTPUT_FRAMES: usize = 4;
+
+/// After a dropped frame, how soon to try again with a whole one.
+const REDRAW_RETRY: Duration = Duration::from_millis(100);
+
+/// Input bytes waiting for the session thread; beyond this a flood is dropped.
+const INPUT_BACKLOG: usize = 256 * 1024;
+
+/// What a session reacts to.
+#[derive(Debug)]
+pub enum SessionEvent {
+    /// Channel data: the client's keyboard.
+    Bytes(Vec<u8>),
+    /// The client's window is now this many columns and rows.
+    Resize(u16, u16),
+    Engine(SearchEvent),
+    /// The client went away (EOF, close, dropped connection).
+    Closed,
+    /// The server is stopping.
+    Shutdown,
+}
+
+/// What a session starts from.
+#[derive(Clone, Debug)]
+pub struct SessionSpec {
+    /// The player's directory: autosave and saved games.
+    pub player_dir: PathBuf,
+    /// Columns and rows from the pty request.
+    pub size: (u16, u16),
+    /// What the client told us: TERM (from the pty request), COLORTERM, NO_COLOR.
+    pub env: Vec<(String, String)>,
+    pub hash_mb: usize,
+    pub depth: u32,
+    pub idle_timeout: Duration,
+}
+
+/// The server's hold on a running session.
+pub struct SessionHandle {
+    tx: mpsc::Sender<SessionEvent>,
+    queued_input: Arc<AtomicUsize>,
+    thread: JoinHandle<()>,
+}
+
+impl SessionHandle {
+    pub fn send(&self, ev: SessionEvent) {
+        if let SessionEvent::Bytes(b) = &ev {
+            let queued = self.queued_input.fetch_add(b.len(), Ordering::Relaxed);
+            if queued > INPUT_BACKLOG {
+                self.queued_input.fetch_sub(b.len(), Ordering::Relaxed);
+                return;
+            }
+        }
+        let _ = self.tx.send(ev);
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.thread.is_finished()
+    }
+}
+
+/// Starts a session on `channel`: its thread, and the task that writes its frames.
+/// Must be called inside the tokio runtime.
+pub fn spawn(spec: SessionSpec, handle: Handle, channel: ChannelId) -> io::Result<SessionHandle> {
+    let (out_tx, mut out_rx) = tokio::sync::mpsc::channel::<Vec<u8>>(OUTPUT_FRAMES);
+    tokio::spawn(async move {
+        while let Some(bytes) = out_rx.recv().await {
+            if handle.data(channel, bytes).await.is_err() {
+                break;
+            }
+        }
+        let _ = handle.exit_status_request(channel, 0).await;
+        let _ = handle.eof(channel).await;
+        let _ = handle.close(channel).await;
+    });
+    let (tx, rx) = mpsc::channel();
+    let queued_input = Arc::new(AtomicUsize::new(0));
+    let thread = {
+        let tx = tx.clone();
+        let queued_input = Arc::clone(&queued_input);
+        std::thread::Builder::new()
+            .name("ox88-session".into())
+            .spawn(move || run(spec, tx, rx, queued_input, out_tx))?
+    };
+    Ok(SessionHandle {
+        tx,
+        queued_input,
+        thread,
+    })
+}
+
+/// The client's colour depth: COLORTERM and TERM as the local TUI reads them, NO_COLOR
+/// honoured, and 256 colours when the client said nothing.
+pub fn color_depth(env: &[(String, String)]) -> ColorDepth {
+    let get = |k: &str| {
+        env.iter()
+            .rev()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+    };
+    if get("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        return ColorDepth::None;
+    }
+    if get("TERM").is_none() && get("COLORTERM").is_none() {
+        return ColorDepth::Ansi256;
+    }
+    ColorDepth::detect(ColorMode::Auto, get)
+}
+
+/// The engine with the server's caps applied to every search: the hash size, and no book
+/// file (a path) of anyone's choosing.
+struct CappedEngine {
+    engine: Engine,
+    hash_mb: usize,
+}
+
+impl EngineControl for CappedEngine {
+    fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64 {
+        let options = SearchOptions {
+            hash_mb: options.hash_mb.min(self.hash_mb),
+            book_file: None,
+            ..options.clone()
+        };
+        self.engine.go(board, limits, &options)
+    }
+    fn stop(&mut self) {
+        self.engine.stop()
+    }
+    fn new_game(&mut self) {
+        self.engine.new_game()
+    }
+}
+
+/// Where the terminal writes: a buffer the session takes after each frame.
+#[derive(Clone, Default)]
+struct FrameBuffer(Rc<RefCell<Vec<u8>>>);
+
+impl io::Write for FrameBuffer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The client's screen: a ratatui terminal drawing into a buffer of its size.
+struct Screen {
+    terminal: Terminal<CrosstermBackend<FrameBuffer>>,
+    buffer: FrameBuffer,
+    size: (u16, u16),
+    /// The client may have missed bytes (or the size changed): draw everything next time.
+    whole: bool,
+}
+
+impl Screen {
+    fn new(size: (u16, u16)) -> io::Result<Screen> {
+        let buffer = FrameBuffer::default();
+        Ok(Screen {
+            terminal: terminal(size, &buffer)?,
+            buffer,
+            size,
+            whole: true,
+        })
+    }
+
+    /// The bytes that bring the client's screen up to date with `app`.
+    fn frame(&mut self, app: &App) -> io::Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        if self.whole {
+            // A fresh terminal has no previous frame to diff against: it draws every cell.
+            self.terminal = terminal(self.size, &self.buffer)?;
+            queue!(bytes, Clear(ClearType::All))?;
+            self.whole = false;
+        }
+        self.terminal.draw(|f| ui::draw(f, app))?;
+        bytes.append(&mut self.buffer.0.borrow_mut());
+        Ok(bytes)
+    }
+}
+
+/// What became of a frame.
+#[derive(Debug, PartialEq, Eq)]
+enum Offered {
+    Sent,
+    /// The client is behind: this frame is dropped and the next is drawn whole.
+    Dropped,
+    /// The channel is gone.
+    Closed,
+}
+
+/// Queues a frame for the client without ever waiting for it.
+fn offer(out: &tokio::sync::mpsc::Sender<Vec<u8>>, bytes: Vec<u8>, screen: &mut Screen) -> Offered {
+    use tokio::sync::mpsc::error::TrySendError;
+    if bytes.is_empty() {
+        return Offered::Sent;
+    }
+    match out.try_send(bytes) {
+        Ok(()) => Offered::Sent,
+        Err(TrySendError::Full(_)) => {
+            screen.whole = true;
+            Offered::Dropped
+        }
+        Err(TrySendError::Closed(_)) => Offered::Closed,
+    }
+}
+
+fn terminal(
+    size: (u16, u16),
+    buffer: &FrameBuffer,
+) -> io::Result<Terminal<CrosstermBackend<FrameBuffer>>> {
+    Terminal::with_options(
+        CrosstermBackend::new(buffer.clone()),
+        TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, size.0, size.1)),
+        },
+    )
+}
+
+/// Why a session ended.
+enum End {
+    Quit,
+    Closed,
+    Shutdown,
+    Idle,
+}
+
+fn run(
+    spec: SessionSpec,
+    tx: mpsc::Sender<SessionEvent>,
+    rx: mpsc::Receiver<SessionEvent>,
+    queued_input: Arc<AtomicUsize>,
+    out: tokio::sync::mpsc::Sender<Vec<u8>>,
+) {
+    let depth = color_depth(&spec.env);
+    let (theme, _) = Theme::load_or_default("default", None, depth);
+    let opts = Options {
+        depth: spec.depth,
+        ..Options::default()
+    };
+    let engine = Engine::new(move |ev| {
+        let _ = tx.send(SessionEvent::Engine(ev));
+    });
+    let engine = CappedEngine {
+        engine,
+        hash_mb: spec.hash_mb,
+    };
+    let mut app = App::new(&opts, Box::new(engine), theme, depth);
+    // Only the built-in themes: a theme name must not name a file on the server.
+    app.user_theme_dir = None;
+    // `:save`/`:load` take a bare name inside the player's own directory.
+    app.file_root = Some(spec.player_dir.join("saved"));
+    let store = Autosave::in_dir(&spec.player_dir);
+    let unfinished = store.load_unfinished();
+    app.autosave = Some(store);
+    match unfinished {
+        Ok(Some(game)) => app.offer_resume(game),
+        Ok(None) => {}
+        Err(e) => app.error(format!("autosave: {e}")),
+    }
+
+    let mut start = Vec::new();
+    let _ = queue!(
+        start,
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        cursor::Hide
+    );
+    let _ = out.try_send(start);
+
+    let Ok(mut screen) = Screen::new(spec.size) else {
+        return;
+    };
+    let mut parser = Parser::new();
+    let mut last_input = Instant::now();
+    let mut esc_deadline: Option<Instant> = None;
+    let end = loop {
+        let now = Instant::now();
+        let redraw_at = match screen.frame(&app) {
+            Ok(bytes) => match offer(&out, bytes, &mut screen) {
+                Offered::Sent => None,
+                // Nothing else may happen for a while: the client must still get the last
+                // state once it catches up.
+                Offered::Dropped => Some(now + REDRAW_RETRY),
+                Offered::Closed => break End::Closed,
+            },
+            Err(_) => break End::Closed,
+        };
+        let idle_at = last_input + spec.idle_timeout;
+        let wake = [app.next_wakeup(now), esc_deadline, redraw_at, Some(idle_at)]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(idle_at);
+        let mut next = match rx.recv_timeout(wake.saturating_duration_since(now)) {
+            Ok(ev) => Some(ev),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break End::Closed,
+        };
+        let mut stop = None;
+        // Handle what is waiting (a burst of engine events) before drawing again, but not
+        // forever: the screen must keep up.
+        let frame_end = Instant::now() + crate::tui::app::FRAME;
+        while let Some(ev) = next.take() {
+            match ev {
+                SessionEvent::Bytes(bytes) => {
+                    queued_input.fetch_sub(bytes.len(), Ordering::Relaxed);
+                    last_input = Instant::now();
+                    for input in parser.feed(&bytes) {
+                        apply(&mut app, input);
+                    }
+                    esc_deadline = parser.has_pending().then(|| Instant::now() + ESC_TIMEOUT);
+                }
+                SessionEvent::Resize(w, h) => {
+                    screen.size = (w, h);
+                    screen.whole = true;
+                }
+                SessionEvent::Engine(e) => app.on_engine_event(e),
+                SessionEvent::Closed => stop = Some(End::Closed),
+                SessionEvent::Shutdown => stop = Some(End::Shutdown),
+            }
+            if stop.is_some() || app.quit || Instant::now() >= frame_end {
+                break;
+            }
+            next = rx.try_recv().ok();
+        }
+        if let Some(end) = stop {
+            break end;
+        }
+        let now = Instant::now();
+        if esc_deadline.is_some_and(|t| now >= t) {
+            esc_deadline = None;
+            for input in parser.flush() {
+                apply(&mut app, input);
+            }
+        }
+        app.on_tick(now);
+        if app.quit {
+            break End::Quit;
+        }
+        if now >= last_input + spec.idle_timeout {
+            break End::Idle;
+        }
+    };
+    // Stops the engine; the game was saved after its last move.
+    drop(app);
+    if matches!(end, End::Closed) {
+        return;
+    }
+    let mut bye = Vec::new();
+    let _ = queue!(
+        bye,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+    let note = match end {
+        End::Shutdown => "ox88: the server is stopping; your game is saved.\r\n",
+        End::Idle => "ox88: closed for lack of input; your game is saved.\r\n",
+        _ => "",
+    };
+    bye.extend_from_slice(note.as_bytes());
+    // A client that reads nothing gets nothing more; the channel closes all the same.
+    let _ = out.try_send(bye);
+}
+
+/// One decoded key or paste into the app.
+fn apply(app: &mut App, input: Input) {
+    match input {
+        Input::Key(key) => {
+            app.handle_key(key);
+        }
+        Input::Paste(text) => app.handle_paste(&text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    /// An engine that never answers: these tests look at the screen only.
+    struct Idle;
+
+    impl EngineControl for Idle {
+        fn go(&mut self, _: &Board, _: Limits, _: &SearchOptions) -> u64 {
+            1
+        }
+        fn stop(&mut self) {}
+        fn new_game(&mut self) {}
+    }
+
+    fn app() -> App {
+        let depth = ColorDepth::Ansi256;
+        let (theme, _) = Theme::load_or_default("default", None, depth);
+        App::new(&Options::default(), Box::new(Idle), theme, depth)
+    }
+
+    const CLEAR: &[u8] = b"\x1b[2J";
+
+    fn starts_with_clear(bytes: &[u8]) -> bool {
+        bytes.starts_with(CLEAR)
+    }
+
+    #[test]
+    fn a_slow_client_loses_frames_and_then_gets_a_whole_one() {
+        let app = app();
+        let mut screen = Screen::new((80, 24)).unwrap();
+        let (out, mut client) = tokio::sync::mpsc::channel::<Vec<u8>>(1);
+        let first = screen.frame(&app).unwrap();
+        assert!(starts_with_clear(&first), "the first frame is whole");
+        assert_eq!(offer(&out, first, &mut screen), Offered::Sent);
+
+        // The queue is full (the client reads nothing): the frame is dropped at once.
+        let mut moved = app;
+        moved.handle_paste("e2e4");
+        let second = screen.frame(&moved).unwrap();
+        assert!(
+            !starts_with_clear(&second),
+            "an update draws only what changed"
+        );
+        assert_eq!(offer(&out, second, &mut screen), Offered::Dropped);
+
+        // Once the client catches up it gets the whole screen, not a diff against a frame
+        // it never saw.
+        assert!(client.try_recv().is_ok());
+        let third = screen.frame(&moved).unwrap();
+        assert!(
+            starts_with_clear(&third),
+            "after a drop the next frame is whole"
+        );
+        assert_eq!(offer(&out, third, &mut screen), Offered::Sent);
+
+        drop(client);
+        let fourth = screen.frame(&moved).unwrap();
+        assert_eq!(offer(&out, fourth, &mut screen), Offered::Closed);
+    }
+
+    #[test]
+    fn a_resize_redraws_the_whole_screen_at_the_new_size() {
+        let app = app();
+        let mut screen = Screen::new((80, 24)).unwrap();
+        let _ = screen.frame(&app).unwrap();
+        screen.size = (120, 40);
+        screen.whole = true;
+        let bytes = screen.frame(&app).unwrap();
+        let mut vt = vt100::Parser::new(
+            std::num::NonZeroU16::new(40).unwrap(),
+            std::num::NonZeroU16::new(120).unwrap(),
+            0,
+        );
+        vt.process(&bytes);
+        let last = vt.screen().rows(0, 120).nth(39).unwrap();
+        assert!(
+            last.starts_with("White to move"),
+            "status on row 40: {last:?}"
+        );
+    }
+
+    #[test]
+    fn colour_depth_follows_the_client_and_defaults_to_256() {
+        assert_eq!(color_depth(&[]), ColorDepth::Ansi256);
+        assert_eq!(
+            color_depth(&env(&[("TERM", "xterm-256color")])),
+            ColorDepth::Ansi256
+        );
+        assert_eq!(
+            color_depth(&env(&[("TERM", "xterm"), ("COLORTERM", "truecolor")])),
+            ColorDepth::TrueColor
+        );
+        assert_eq!(color_depth(&env(&[("TERM", "linux")])), ColorDepth::Ansi16);
+        assert_eq!(
+            color_depth(&env(&[("TERM", "xterm-256color"), ("NO_COLOR", "1")])),
+            ColorDepth::None
+        );
+    }
+
+    #[test]
+    fn file_names_from_a_player_stay_in_their_directory() {
+        let dir = Path::new("/srv/ox88/players/p/saved");
+        assert_eq!(confined_pgn_path(dir, "game"), Some(dir.join("game.pgn")));
+        assert_eq!(
+            confined_pgn_path(dir, "../../../etc/passwd"),
+            Some(dir.join("passwd.pgn"))
+        );
+        assert_eq!(
+            confined_pgn_path(dir, "/tmp/x.PGN"),
+            Some(dir.join("x.PGN"))
+        );
+        assert_eq!(
+            confined_pgn_path(dir, "~/.ssh/authorized_keys"),
+            Some(dir.join("authorized_keys.pgn"))
+        );
+        assert_eq!(confined_pgn_path(dir, ".."), None);
+        assert_eq!(confined_pgn_path(dir, "dir/"), None);
+    }
+}

@@ -1,0 +1,250 @@
+//! Load: many SSH sessions at once against the real `ox88 serve` binary, each playing moves
+//! for a while at a low engine depth. Prints how every session fared and the server's memory.
+//! Ignored by default (it runs for a minute); run it with
+//! `cargo test --release --test serve_load -- --ignored --nocapture`.
+//! `OX88_LOAD_SESSIONS` (20), `OX88_LOAD_SECS` (60) and `OX88_LOAD_DEPTH` (4) change it.
+
+use std::num::NonZeroU16;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
+use russh::{ChannelMsg, client};
+use tokio::time::{Instant, timeout_at};
+
+struct Client;
+
+impl client::Handler for Client {
+    type Error = russh::Error;
+    async fn check_server_key(
+        &mut self,
+        _key: &russh::keys::PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+}
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The server's resident memory in KiB (Linux).
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[derive(Debug, Default)]
+struct Outcome {
+    answered: u32,
+    timeouts: u32,
+    worst: Duration,
+    total: Duration,
+    error: Option<String>,
+}
+
+/// Openings out of the built-in book, so the engine searches; consecutive rounds differ, so
+/// the move list of the last round never looks like this one's answer.
+const OPENINGS: [(&str, &str); 4] = [
+    ("h2h4", "1.h4 "),
+    ("a2a4", "1.a4 "),
+    ("b2b3", "1.b3 "),
+    ("g2g3", "1.g3 "),
+];
+
+async fn play(addr: String, until: Instant) -> Outcome {
+    let mut out = Outcome::default();
+    if let Err(e) = play_rounds(&addr, until, &mut out).await {
+        out.error = Some(e);
+    }
+    out
+}
+
+async fn play_rounds(addr: &str, until: Instant, out: &mut Outcome) -> Result<(), String> {
+    let config = Arc::new(client::Config::default());
+    let mut handle = client::connect(config, addr, Client)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).unwrap();
+    let auth = handle
+        .authenticate_publickey("load", PrivateKeyWithHashAlg::new(Arc::new(key), None))
+        .await
+        .map_err(|e| format!("auth: {e}"))?;
+    if !auth.success() {
+        return Err("refused".into());
+    }
+    let mut channel = handle
+        .channel_open_session()
+        .await
+        .map_err(|e| format!("channel: {e}"))?;
+    channel
+        .request_pty(true, "xterm-256color", 80, 24, 0, 0, &[])
+        .await
+        .map_err(|e| format!("pty: {e}"))?;
+    channel
+        .request_shell(true)
+        .await
+        .map_err(|e| format!("shell: {e}"))?;
+    let mut parser = vt100::Parser::new(
+        NonZeroU16::new(24).unwrap(),
+        NonZeroU16::new(80).unwrap(),
+        0,
+    );
+    let mut round = 0usize;
+    while Instant::now() < until {
+        let (mv, shown) = OPENINGS[round % OPENINGS.len()];
+        round += 1;
+        let line = format!(":new\r{mv}\r");
+        let sent = Instant::now();
+        channel
+            .data(line.as_bytes())
+            .await
+            .map_err(|e| format!("send: {e}"))?;
+        let deadline = sent + Duration::from_secs(30);
+        loop {
+            let screen = parser.screen();
+            let status = screen.rows(0, 80).nth(23).unwrap_or_default();
+            if status.starts_with("White to move") && screen.contents().contains(shown) {
+                let took = sent.elapsed();
+                out.answered += 1;
+                out.total += took;
+                out.worst = out.worst.max(took);
+                break;
+            }
+            match timeout_at(deadline, channel.wait()).await {
+                Err(_) => {
+                    out.timeouts += 1;
+                    break;
+                }
+                Ok(Some(ChannelMsg::Data { data })) => parser.process(&data),
+                Ok(Some(ChannelMsg::Close)) | Ok(None) => return Err("closed".into()),
+                Ok(Some(_)) => {}
+            }
+        }
+    }
+    let _ = channel.data(&b"\x03"[..]).await;
+    Ok(())
+}
+
+#[test]
+#[ignore = "a minute of load; run with --ignored --nocapture"]
+fn twenty_sessions_play_for_a_minute_and_every_one_is_answered() {
+    let sessions = env_or("OX88_LOAD_SESSIONS", 20);
+    let secs = env_or("OX88_LOAD_SECS", 60);
+    let depth = env_or("OX88_LOAD_DEPTH", 4);
+    let dir = std::env::temp_dir().join(format!("ox88-serve-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let cap = (sessions + 4).to_string();
+    let server = Server(
+        Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .args(["serve", "--open", "--listen", &addr, "--max-sessions", &cap])
+            .args([
+                "--max-per-ip",
+                &cap,
+                "--depth",
+                &depth.to_string(),
+                "--hash",
+                "16",
+            ])
+            .env("OX88_DATA_DIR", &dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ox88 serve"),
+    );
+    let pid = server.0.id();
+    let ready = std::time::Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(&addr).is_err() {
+        assert!(
+            std::time::Instant::now() < ready,
+            "the server did not start listening"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // That probe took a slot for a moment; let it go.
+    std::thread::sleep(Duration::from_millis(200));
+    let idle_rss = rss_kib(pid).unwrap_or(0);
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (outcomes, peak_rss, busy_rss) = runtime.block_on(async {
+        let until = Instant::now() + Duration::from_secs(secs);
+        let tasks: Vec<_> = (0..sessions)
+            .map(|_| tokio::spawn(play(addr.clone(), until)))
+            .collect();
+        let mut peak = idle_rss;
+        // Sampled before the players leave: every session open and warmed up.
+        let mut busy = idle_rss;
+        while tasks.iter().any(|t| !t.is_finished()) {
+            let rss = rss_kib(pid).unwrap_or(0);
+            peak = peak.max(rss);
+            if Instant::now() + Duration::from_secs(2) < until {
+                busy = rss;
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        let mut outcomes = Vec::new();
+        for t in tasks {
+            outcomes.push(t.await.unwrap());
+        }
+        (outcomes, peak, busy)
+    });
+
+    let answered: u32 = outcomes.iter().map(|o| o.answered).sum();
+    let timeouts: u32 = outcomes.iter().map(|o| o.timeouts).sum();
+    let total: Duration = outcomes.iter().map(|o| o.total).sum();
+    let worst = outcomes.iter().map(|o| o.worst).max().unwrap_or_default();
+    println!(
+        "{sessions} sessions, {secs} s, depth {depth}: {answered} moves answered, {timeouts} timeouts, \
+         mean answer {:.0} ms, worst {:.0} ms",
+        total.as_secs_f64() * 1000.0 / f64::from(answered.max(1)),
+        worst.as_secs_f64() * 1000.0
+    );
+    println!(
+        "server RSS: {} MiB idle, {} MiB near the end, {} MiB peak",
+        idle_rss / 1024,
+        busy_rss / 1024,
+        peak_rss / 1024
+    );
+    for (i, o) in outcomes.iter().enumerate() {
+        println!(
+            "session {i:2}: {} answered, {} timeouts{}",
+            o.answered,
+            o.timeouts,
+            o.error
+                .as_deref()
+                .map(|e| format!(", error: {e}"))
+                .unwrap_or_default()
+        );
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        outcomes.iter().all(|o| o.error.is_none() && o.answered > 0),
+        "every session answered"
+    );
+}
