@@ -1,86 +1,13 @@
-//! The vocabulary the engine reports in, shared by both front ends (TUI and UCI): scores,
-//! search limits and options, and the events a running search emits.
+//! The vocabulary the engine reports in, shared by both front ends (TUI and UCI): search
+//! limits and options, and the events a running search emits. Scores and bounds live in
+//! `score` (re-exported here).
 
-use std::fmt;
 use std::time::Duration;
 
 use super::eval::EvalConfig;
 use super::order::{Scheme, ScoredMove};
-use super::search::Profile;
-use crate::chess::types::{Color, Move};
-
-/// Internal score bound for mates: a mate in `n` plies scores `MATE - n`.
-pub const MATE: i32 = 32_000;
-/// Scores beyond this magnitude are mates.
-pub const MATE_BOUND: i32 = MATE - 1_000;
-
-/// A score from one side's point of view: centipawns, or mate in N moves (N > 0: this side
-/// mates; N < 0: this side is mated).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    Cp(i32),
-    Mate(i32),
-}
-
-impl Score {
-    /// From the search's internal integer (side-to-move view).
-    pub fn from_internal(v: i32) -> Score {
-        if v >= MATE_BOUND {
-            Score::Mate((MATE - v + 1) / 2)
-        } else if v <= -MATE_BOUND {
-            Score::Mate(-((MATE + v + 1) / 2))
-        } else {
-            Score::Cp(v)
-        }
-    }
-
-    /// The same score seen by the other side.
-    pub fn negate(self) -> Score {
-        match self {
-            Score::Cp(c) => Score::Cp(-c),
-            Score::Mate(n) => Score::Mate(-n),
-        }
-    }
-
-    /// The seed's E: from White's point of view, given who the score was for.
-    pub fn for_white(self, side: Color) -> Score {
-        match side {
-            Color::White => self,
-            Color::Black => self.negate(),
-        }
-    }
-
-    /// A number for comparisons and plots: mates map to ±(100000 - N).
-    pub fn as_ordinal(self) -> i32 {
-        match self {
-            Score::Cp(c) => c,
-            Score::Mate(n) if n > 0 => 100_000 - n,
-            Score::Mate(n) => -100_000 - n,
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    /// Pawn units with a sign (`+0.29`, `-1.50`), or `#3` / `-#2` for mates.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Score::Cp(c) => {
-                let sign = if c < 0 { '-' } else { '+' };
-                write!(f, "{sign}{}.{:02}", c.abs() / 100, c.abs() % 100)
-            }
-            Score::Mate(n) if n >= 0 => write!(f, "#{n}"),
-            Score::Mate(n) => write!(f, "-#{}", -n),
-        }
-    }
-}
-
-/// Whether a reported score is exact or only a bound (an aspiration window failed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
+pub use super::score::{Bound, MATE, MATE_BOUND, Score};
+use crate::chess::types::Move;
 
 /// When to stop searching. Everything `None`/false means "until told to stop".
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -120,6 +47,43 @@ impl Limits {
             infinite: true,
             ..Limits::default()
         }
+    }
+}
+
+/// Which search features are on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// Only what the seed pages describe: alpha-beta, PV-first ordering, the chosen capture
+    /// ordering and quiescence; no transposition table, no pruning, no reductions.
+    Seed,
+    /// Everything.
+    #[default]
+    Full,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 2] = [Profile::Seed, Profile::Full];
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Seed => "seed",
+            Profile::Full => "full",
+        }
+    }
+}
+
+impl std::fmt::Display for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Profile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("{s}: not a search profile (seed, full)"))
     }
 }
 
@@ -214,23 +178,4 @@ pub enum SearchEvent {
         id: u64,
         text: String,
     },
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mate_scores_convert() {
-        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
-        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
-        assert_eq!(Score::from_internal(-(MATE - 2)), Score::Mate(-1));
-        assert_eq!(Score::from_internal(-(MATE - 4)), Score::Mate(-2));
-        assert_eq!(Score::from_internal(29), Score::Cp(29));
-        assert_eq!(Score::Cp(29).to_string(), "+0.29");
-        assert_eq!(Score::Cp(-150).to_string(), "-1.50");
-        assert_eq!(Score::Cp(-5).to_string(), "-0.05");
-        assert_eq!(Score::Mate(3).to_string(), "#3");
-        assert_eq!(Score::Mate(-2).for_white(Color::Black), Score::Mate(2));
-    }
 }

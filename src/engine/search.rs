@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 use super::book::Book;
 use super::eval::{self, EvalConfig};
 use super::order::{self, History, OrderContext, Scheme, ScoredMove};
-use super::report::{
-    Bound, IterationInfo, Limits, MATE, MATE_BOUND, Score, SearchEvent, SearchOptions,
-};
-use super::tt::{TranspositionTable, TtBound};
+pub use super::report::Profile;
+use super::report::{IterationInfo, Limits, SearchEvent, SearchOptions};
+use super::score::{Bound, MATE, MATE_BOUND, Score};
+use super::tt::TranspositionTable;
 use crate::chess::board::Board;
 use crate::chess::types::{Color, Move, MoveList};
 
@@ -23,43 +23,6 @@ pub const MAX_PLY: usize = 128;
 const INF: i32 = MATE + 1;
 /// Rough piece values for delta pruning in quiescence (pawn, knight, bishop, rook, queen).
 const DELTA_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
-
-/// Which search features are on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Profile {
-    /// Only what the seed pages describe: alpha-beta, PV-first ordering, the chosen capture
-    /// ordering and quiescence; no transposition table, no pruning, no reductions.
-    Seed,
-    /// Everything.
-    #[default]
-    Full,
-}
-
-impl Profile {
-    pub const ALL: [Profile; 2] = [Profile::Seed, Profile::Full];
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Seed => "seed",
-            Profile::Full => "full",
-        }
-    }
-}
-
-impl std::fmt::Display for Profile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Profile {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Profile::ALL
-            .into_iter()
-            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("{s}: not a search profile (seed, full)"))
-    }
-}
 
 /// Flags shared between the facade and the search thread.
 #[derive(Default)]
@@ -883,7 +846,7 @@ impl Searcher {
         }
 
         if full {
-            let bound = TtBound::of(best, original_alpha, beta);
+            let bound = Bound::of(best, original_alpha, beta);
             let ev = if in_check { 0 } else { static_eval };
             self.tt.store(key, best_move, best, ev, depth, bound, ply);
         }
@@ -997,7 +960,7 @@ impl Searcher {
             }
         }
         if full {
-            let bound = TtBound::of(best, original_alpha, beta);
+            let bound = Bound::of(best, original_alpha, beta);
             let ev = if in_check { 0 } else { stand_pat };
             self.tt.store(key, best_move, best, ev, 0, bound, ply);
         }
