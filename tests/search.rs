@@ -260,3 +260,83 @@ fn iterations_report_consistent_numbers() {
     }
     assert_eq!(last_depth, 6);
 }
+
+/// (nodes, score, PV) of a fixed-depth search: what "the same search" means.
+fn fingerprint(r: &ox88::engine::search::SearchResult) -> (u64, Score, Vec<String>) {
+    (
+        r.stats.nodes,
+        r.score,
+        r.pv.iter().map(|m| m.to_string()).collect(),
+    )
+}
+
+#[test]
+fn changing_a_setting_searches_exactly_as_a_fresh_engine_would() {
+    use ox88::engine::eval::{EvalConfig, EvalMode};
+    use ox88::engine::order::Scheme;
+    let board = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
+        .unwrap();
+    let base = SearchOptions {
+        hash_mb: 4,
+        ..no_book()
+    };
+    let mut settings = Vec::new();
+    for scheme in [
+        Scheme::None,
+        Scheme::MvvLva,
+        Scheme::MvvLva100,
+        Scheme::Seed,
+        Scheme::Modern,
+    ] {
+        settings.push(SearchOptions {
+            scheme,
+            ..base.clone()
+        });
+    }
+    for profile in [Profile::Seed, Profile::Full] {
+        settings.push(SearchOptions {
+            profile,
+            ..base.clone()
+        });
+    }
+    for mode in [EvalMode::Material, EvalMode::Center, EvalMode::Full] {
+        settings.push(SearchOptions {
+            eval: EvalConfig {
+                mode,
+                ..EvalConfig::default()
+            },
+            ..base.clone()
+        });
+    }
+    settings.push(SearchOptions {
+        hash_mb: 8,
+        ..base.clone()
+    });
+    for b in &settings {
+        // Setting A: anything else that leaves a table, history and killers behind.
+        let a = if b == &base {
+            SearchOptions {
+                profile: Profile::Seed,
+                scheme: Scheme::MvvLva,
+                ..base.clone()
+            }
+        } else {
+            base.clone()
+        };
+        let depth = if b.profile == Profile::Seed { 4 } else { 6 };
+        let limits = Limits::depth(depth);
+        let mut used = Searcher::standalone();
+        used.search_sync(&board, &Limits::depth(5), &a, &mut |_| {});
+        let after_switch = used.search_sync(&board, &limits, b, &mut |_| {});
+        let fresh = Searcher::standalone().search_sync(&board, &limits, b, &mut |_| {});
+        assert_eq!(
+            fingerprint(&after_switch),
+            fingerprint(&fresh),
+            "{:?}/{}/{:?}/{} MB after another setting",
+            b.scheme,
+            b.profile,
+            b.eval.mode,
+            b.hash_mb
+        );
+    }
+}

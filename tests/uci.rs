@@ -1089,3 +1089,53 @@ fn thousands_of_random_and_mutated_lines_never_break_it() {
         assert!(w[1] == "0000" || w[1].parse::<UciMove>().is_ok(), "{l}");
     }
 }
+
+/// The last `info depth` line's nodes, score and PV (what must repeat; time and speed need not).
+fn final_numbers(lines: &[String]) -> String {
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info depth line");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = |key: &str| words.iter().position(|w| *w == key).expect(key);
+    let nodes = words[at("nodes") + 1];
+    let score = words[at("score") + 1..at("score") + 3].join(" ");
+    let pv = words[at("pv") + 1..].join(" ");
+    format!("nodes {nodes} score {score} pv {pv}")
+}
+
+#[test]
+fn setoption_between_searches_gives_what_a_fresh_process_gives() {
+    const SICILIAN: &str = "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6";
+    for (name, value) in [
+        ("Ordering", "mvvlva"),
+        ("Profile", "seed"),
+        ("Eval", "material"),
+        ("Hash", "8"),
+    ] {
+        let setting = format!("setoption name {name} value {value}");
+        let mut used = Uci::start();
+        used.handshake();
+        used.expect_ok("setoption name OwnBook value false");
+        used.expect_ok(&format!("position fen {SICILIAN}"));
+        used.send("go depth 5");
+        used.bestmove(ANSWER);
+        used.expect_ok(&setting);
+        used.send("go depth 4");
+        let (after_switch, _) = used.bestmove(ANSWER);
+
+        let mut fresh = Uci::start();
+        fresh.handshake();
+        fresh.expect_ok("setoption name OwnBook value false");
+        fresh.expect_ok(&setting);
+        fresh.expect_ok(&format!("position fen {SICILIAN}"));
+        fresh.send("go depth 4");
+        let (fresh_lines, _) = fresh.bestmove(ANSWER);
+        assert_eq!(
+            final_numbers(&after_switch),
+            final_numbers(&fresh_lines),
+            "{setting}"
+        );
+    }
+}

@@ -106,6 +106,8 @@ pub struct Searcher {
     root_order: Vec<Move>,
     /// Root moves excluded from the current MultiPV line.
     excluded: Vec<Move>,
+    /// Whether a search ran since the last clean slate (so `new_game` has work to do).
+    learnt: bool,
 }
 
 impl Searcher {
@@ -131,6 +133,7 @@ impl Searcher {
             book_file: None,
             root_order: Vec::new(),
             excluded: Vec::new(),
+            learnt: false,
         }
     }
 
@@ -141,16 +144,32 @@ impl Searcher {
 
     /// Forgets what earlier searches learnt.
     pub fn new_game(&mut self) {
-        self.tt.clear();
-        self.history.clear();
-        self.stack.clear();
-        self.prev_pv.clear();
+        if self.learnt {
+            self.tt.clear();
+            self.history.clear();
+            self.stack.clear();
+            self.prev_pv.clear();
+            self.learnt = false;
+        }
     }
 
+    /// Takes on `options`. A change of evaluation, ordering scheme, profile or table size
+    /// starts from a clean slate as a new game does: what the table, history and killers
+    /// learnt under other settings would steer this search differently from a fresh one,
+    /// and numbers must be reproducible.
     fn configure(&mut self, options: &SearchOptions, emit: &mut dyn FnMut(SearchEvent), id: u64) {
+        let changed = self.eval_cfg != options.eval
+            || self.scheme != options.scheme
+            || self.profile != options.profile;
+        if changed {
+            self.new_game();
+        }
         if self.tt.size_mb() != options.hash_mb.max(1) {
             match TranspositionTable::try_new(options.hash_mb) {
-                Ok(tt) => self.tt = tt,
+                Ok(tt) => {
+                    self.tt = tt;
+                    self.new_game();
+                }
                 Err(e) => emit(SearchEvent::Message {
                     id,
                     text: format!("{e}; keeping the {} MB table", self.tt.size_mb()),
@@ -224,6 +243,7 @@ impl Searcher {
         self.budget = budget(limits, board.side_to_move(), options.move_overhead);
         self.node_limit = limits.nodes;
         self.prev_pv.clear();
+        self.learnt = true;
         self.tt.new_search();
         self.history.age();
 
