@@ -239,7 +239,9 @@ fn iterations_report_consistent_numbers() {
     let mut last_nodes = 0;
     loop {
         match rx.recv_timeout(Duration::from_secs(30)).unwrap() {
-            SearchEvent::Iteration { id: got, info } if got == id => {
+            SearchEvent::Iteration { id: got, info }
+                if got == id && info.bound == ox88::engine::Bound::Exact =>
+            {
                 assert_eq!(info.depth, last_depth + 1);
                 assert!(info.nodes >= last_nodes);
                 assert!(!info.pv.is_empty());
@@ -339,4 +341,65 @@ fn changing_a_setting_searches_exactly_as_a_fresh_engine_would() {
             b.hash_mb
         );
     }
+}
+
+#[test]
+fn a_failed_aspiration_window_is_reported_as_a_bound_before_the_exact_score() {
+    use ox88::engine::Bound;
+    // Found by trying: at depth 7 the window around depth 6's score fails high.
+    let board = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
+        .unwrap();
+    let mut events = Vec::new();
+    let mut s = Searcher::standalone();
+    let r = s.search_sync(&board, &Limits::depth(7), &no_book(), &mut |e| {
+        if let SearchEvent::Iteration { info, .. } = e {
+            events.push((info.depth, info.bound, info.score));
+        }
+    });
+    let bounds: Vec<_> = events.iter().filter(|e| e.1 != Bound::Exact).collect();
+    assert!(!bounds.is_empty(), "no window failed: {events:?}");
+    for depth in 1..=7 {
+        let at: Vec<_> = events.iter().filter(|e| e.0 == depth).collect();
+        let exact: Vec<_> = at.iter().filter(|e| e.1 == Bound::Exact).collect();
+        assert_eq!(exact.len(), 1, "depth {depth}: one exact score: {at:?}");
+        assert_eq!(
+            at.last().unwrap().1,
+            Bound::Exact,
+            "depth {depth}: bounds come first"
+        );
+    }
+    // The search's answer is the last exact score, never a bound.
+    assert_eq!(events.last().unwrap().2, r.score);
+}
+
+#[test]
+fn a_stopped_iteration_is_reported_only_as_a_lower_bound() {
+    use ox88::engine::Bound;
+    // Found by trying: a 9000-node limit stops depth 8 after its first root move finished.
+    let board = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
+        .unwrap();
+    let limits = Limits {
+        nodes: Some(9000),
+        ..Limits::default()
+    };
+    let mut events = Vec::new();
+    let mut s = Searcher::standalone();
+    let r = s.search_sync(&board, &limits, &no_book(), &mut |e| {
+        if let SearchEvent::Iteration { info, .. } = e {
+            events.push((info.depth, info.bound, info.nodes, info.score));
+        }
+    });
+    // Completed iterations were reported before the search went on; what the stopped one
+    // reports carries the final node count.
+    let stopped: Vec<_> = events.iter().filter(|e| e.2 == r.stats.nodes).collect();
+    assert!(
+        !stopped.is_empty(),
+        "the stopped iteration said nothing: {events:?}"
+    );
+    assert!(stopped.iter().all(|e| e.1 == Bound::Lower), "{stopped:?}");
+    let last_exact = events.iter().rev().find(|e| e.1 == Bound::Exact).unwrap();
+    assert!(
+        stopped.iter().all(|e| e.0 == last_exact.0 + 1),
+        "{events:?}"
+    );
 }

@@ -20,7 +20,7 @@ use super::report::{IterationInfo, Limits, SearchEvent, SearchOptions};
 use super::score::{Bound, MATE, MATE_BOUND, Score};
 use super::tt::TranspositionTable;
 use crate::chess::board::Board;
-use crate::chess::types::Move;
+use crate::chess::types::{Color, Move};
 use stack::Stack;
 use time::{Budget, budget};
 
@@ -106,6 +106,8 @@ pub struct Searcher {
     root_order: Vec<Move>,
     /// Root moves excluded from the current MultiPV line.
     excluded: Vec<Move>,
+    /// The lower edge of the root's current window.
+    root_alpha: i32,
     /// Whether a search ran since the last clean slate (so `new_game` has work to do).
     learnt: bool,
 }
@@ -133,6 +135,7 @@ impl Searcher {
             book_file: None,
             root_order: Vec::new(),
             excluded: Vec::new(),
+            root_alpha: -INF,
             learnt: false,
         }
     }
@@ -312,7 +315,8 @@ impl Searcher {
             self.root_order = scored.iter().map(|s| s.mv).collect();
 
             self.excluded.clear();
-            let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+            // (score, PV, bound): a line cut short by a stop is only a lower bound.
+            let mut lines: Vec<(i32, Vec<Move>, Bound)> = Vec::new();
             for line in 0..multipv {
                 let s = if line == 0
                     && depth >= 5
@@ -324,11 +328,18 @@ impl Searcher {
                     self.root(&mut cx, depth as i32, -INF, INF)
                 };
                 let pv: Vec<Move> = self.stack.root_pv().to_vec();
-                if pv.is_empty() {
+                // A stopped root is usable only if a move it searched through beat the
+                // window: then its score is a lower bound of the iteration's.
+                if pv.is_empty() || (self.stopped && s <= self.root_alpha) {
                     break;
                 }
                 self.excluded.push(pv[0]);
-                lines.push((s, pv));
+                let bound = if self.stopped {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                lines.push((s, pv, bound));
                 if self.stopped {
                     break;
                 }
@@ -341,8 +352,8 @@ impl Searcher {
             lines[1..].sort_by_key(|l| std::cmp::Reverse(l.0));
             let complete = !self.stopped;
             {
-                // Even a stopped iteration's line is usable: the root records a move only
-                // after searching it completely.
+                // Even a stopped iteration's line is usable (see above): the root records a
+                // move only after searching it completely.
                 score = lines[0].0;
                 best_move = lines[0].1[0];
                 self.prev_pv = lines[0].1.clone();
@@ -352,9 +363,6 @@ impl Searcher {
                 result.depth = depth;
                 result.pv = lines[0].1.clone();
             }
-            if !complete {
-                break;
-            }
             let elapsed = self.start.elapsed();
             let iter_nodes = self.stats.nodes - iteration_start_nodes;
             let branching = if prev_nodes > 0 {
@@ -363,37 +371,17 @@ impl Searcher {
                 0.0
             };
             prev_nodes = iter_nodes;
-            let nps = (self.stats.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
             let side = cx.board.side_to_move();
-            for (i, (s, pv)) in lines.iter().enumerate() {
-                let sc = Score::from_internal(*s);
-                (cx.emit)(SearchEvent::Iteration {
-                    id,
-                    info: IterationInfo {
-                        depth,
-                        seldepth: self.seldepth.max(depth as usize) as u32,
-                        multipv: i as u32 + 1,
-                        score: sc,
-                        score_white: sc.for_white(side),
-                        bound: Bound::Exact,
-                        nodes: self.stats.nodes,
-                        nps,
-                        time: elapsed,
-                        pv: pv.clone(),
-                        hashfull: if self.profile == Profile::Full {
-                            self.tt.hashfull()
-                        } else {
-                            0
-                        },
-                        root_moves: if options.report_root_moves && i == 0 {
-                            scored.clone()
-                        } else {
-                            Vec::new()
-                        },
-                        first_move_cutoff: self.stats.first_move_cutoff(),
-                        branching,
-                    },
-                });
+            for (i, (s, pv, bound)) in lines.iter().enumerate() {
+                let mut info = self.line_info(depth, i as u32 + 1, *s, *bound, pv.clone(), side);
+                if options.report_root_moves && i == 0 {
+                    info.root_moves = scored.clone();
+                }
+                info.branching = branching;
+                (cx.emit)(SearchEvent::Iteration { id, info });
+            }
+            if !complete {
+                break;
             }
 
             // Stop conditions between iterations.
@@ -446,8 +434,43 @@ impl Searcher {
         self.pondering
     }
 
+    /// One line of an iteration as reported (root moves and branching left empty).
+    fn line_info(
+        &mut self,
+        depth: u32,
+        multipv: u32,
+        s: i32,
+        bound: Bound,
+        pv: Vec<Move>,
+        side: Color,
+    ) -> IterationInfo {
+        let elapsed = self.start.elapsed();
+        let score = Score::from_internal(s);
+        IterationInfo {
+            depth,
+            seldepth: self.seldepth.max(depth as usize) as u32,
+            multipv,
+            score,
+            score_white: score.for_white(side),
+            bound,
+            nodes: self.stats.nodes,
+            nps: (self.stats.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            time: elapsed,
+            pv,
+            hashfull: if self.profile == Profile::Full {
+                self.tt.hashfull()
+            } else {
+                0
+            },
+            root_moves: Vec::new(),
+            first_move_cutoff: self.stats.first_move_cutoff(),
+            branching: 0.0,
+        }
+    }
+
     /// The root searched `depth` plies deep in the window `alpha..beta`.
     fn root(&mut self, cx: &mut Cx, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.root_alpha = alpha;
         self.stack[0].on_pv = true;
         self.stack[0].null_move = false;
         self.alphabeta(cx, 0, depth, alpha, beta, true)
@@ -455,6 +478,8 @@ impl Searcher {
 
     /// The root searched in a window around the previous iteration's score, widened until
     /// the score falls inside it.
+    /// A window that fails is reported (a bound event, score = what the failed search
+    /// proved) before the re-search, so a front end never shows a bound as a score.
     fn aspiration(&mut self, cx: &mut Cx, depth: i32, prev: i32) -> i32 {
         let mut delta = 20;
         let mut alpha = (prev - delta).max(-INF);
@@ -463,6 +488,19 @@ impl Searcher {
             let s = self.root(cx, depth, alpha, beta);
             if self.stopped {
                 return s;
+            }
+            let bound = if s <= alpha {
+                Bound::Upper
+            } else if s >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            if bound != Bound::Exact {
+                let side = cx.board.side_to_move();
+                let pv = self.stack.root_pv().to_vec();
+                let info = self.line_info(depth as u32, 1, s, bound, pv, side);
+                (cx.emit)(SearchEvent::Iteration { id: cx.id, info });
             }
             if s <= alpha {
                 beta = (alpha + beta) / 2;
