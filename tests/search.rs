@@ -94,9 +94,11 @@ fn stalemate_is_a_draw() {
 
 #[test]
 fn repetition_is_a_draw_the_losing_side_takes() {
-    // White is a queen down; repeating the position is its best result.
+    // White is a queen down; repeating the position is its best result. The cycle has been
+    // played twice, so g1f3 brings a position back for the third time: a threefold.
     let mut b = Board::from_fen("3q3k/8/8/8/8/8/8/K5N1 w - - 0 1").unwrap();
-    for mv in ["g1f3", "h8g8", "f3g1", "g8h8"] {
+    let cycle = ["g1f3", "h8g8", "f3g1", "g8h8"];
+    for mv in cycle.iter().chain(&cycle) {
         let m = b.parse_uci_move(mv).unwrap();
         b.make(m);
     }
@@ -402,4 +404,35 @@ fn a_stopped_iteration_is_reported_only_as_a_lower_bound() {
         stopped.iter().all(|e| e.0 == last_exact.0 + 1),
         "{events:?}"
     );
+}
+
+#[test]
+fn a_position_seen_once_before_the_root_is_not_yet_a_draw() {
+    // Black to move in the start position A; after h8g8 g1f3 g8h8 White, a queen down, can
+    // play f3g1 and bring A back. A occurred once, before the root: a second occurrence is
+    // no threefold, so the game goes on and White is still lost at every depth.
+    let mut b = Board::from_fen("3q3k/8/8/8/8/8/8/K5N1 b - - 0 1").unwrap();
+    for mv in ["h8g8", "g1f3", "g8h8"] {
+        let m = b.parse_uci_move(mv).unwrap();
+        b.make(m);
+    }
+    for depth in 1..=5 {
+        let mut s = Searcher::standalone();
+        let r = s.search_sync(&b, &Limits::depth(depth), &no_book(), &mut |_| {});
+        assert!(
+            r.score.as_ordinal() < -500,
+            "depth {depth}: {:?} {:?}",
+            r.score,
+            r.pv
+        );
+    }
+}
+
+#[test]
+fn a_repetition_inside_the_tree_is_a_draw() {
+    // Two queens down, White has a perpetual: Qh5+ Kg8 Qe8+ Kh7 Qh5+ Kg8 brings a position
+    // of the tree back once. No game history: the draw is found in the tree alone.
+    let r = search("7k/6p1/8/6Q1/8/8/qq6/7K w - - 0 1", 8, &no_book());
+    assert_eq!(r.score, Score::Cp(0), "{:?}", r.pv);
+    assert_eq!(r.best.unwrap().to_string(), "g5h5");
 }

@@ -57,10 +57,10 @@ impl Searcher {
         self.stack[ply].key = key;
 
         if !root {
-            // Draws inside the tree: repetition (one earlier occurrence is enough: the side
-            // that can repeat can repeat again), fifty moves, dead material.
+            // Draws inside the tree: repetition, fifty moves, dead material.
             let fifty = board.halfmove_clock() >= 100;
-            if fifty || board.repetitions() > 0 || board.insufficient_material() {
+            let clock = board.halfmove_clock() as usize;
+            if fifty || self.repeated(ply, key, clock) || board.insufficient_material() {
                 if fifty && board.in_check() && !board.has_legal_move() {
                     return -MATE + ply as i32;
                 }
@@ -288,6 +288,50 @@ impl Searcher {
             self.tt.store(key, best_move, best, ev, depth, bound, ply);
         }
         best
+    }
+
+    /// Is the position at `ply` (key `key`, `clock` plies since the last capture or pawn
+    /// move) a draw by repetition? As strong engines count it: one earlier occurrence inside
+    /// the tree (after the root) is enough, since the side that repeated can repeat again;
+    /// a position that occurred only at or before the root (in the game) needs two earlier
+    /// occurrences, a real threefold. Only positions with the same side to move, within the
+    /// reversible stretch and not across a null move, can match.
+    fn repeated(&self, ply: usize, key: u64, clock: usize) -> bool {
+        let mut before_root = 0;
+        let mut back = 2;
+        while back <= clock {
+            // The plies between the earlier position and this one: no null move among them.
+            for p in [
+                ply as isize - back as isize + 1,
+                ply as isize - back as isize + 2,
+            ] {
+                if p >= 1 && self.stack[p as usize].null_move {
+                    return false;
+                }
+            }
+            let earlier = if back < ply {
+                if self.stack[ply - back].key == key {
+                    return true;
+                }
+                back += 2;
+                continue;
+            } else if back == ply {
+                self.stack[0].key
+            } else {
+                match self.game_keys.get(back - ply - 1) {
+                    Some(&k) => k,
+                    None => break,
+                }
+            };
+            if earlier == key {
+                before_root += 1;
+                if before_root == 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
     }
 
     /// A fail high: statistics, and the killers and history for the quiet move that cut

@@ -106,6 +106,9 @@ pub struct Searcher {
     root_order: Vec<Move>,
     /// Root moves excluded from the current MultiPV line.
     excluded: Vec<Move>,
+    /// Keys of the game's positions before the root, newest first (the position before the
+    /// root's last move comes first), as far back as the fifty-move clock reaches.
+    game_keys: Vec<u64>,
     /// The lower edge of the root's current window.
     root_alpha: i32,
     /// Whether a search ran since the last clean slate (so `new_game` has work to do).
@@ -136,6 +139,7 @@ impl Searcher {
             root_order: Vec::new(),
             excluded: Vec::new(),
             root_alpha: -INF,
+            game_keys: Vec::new(),
             learnt: false,
         }
     }
@@ -247,6 +251,11 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.prev_pv.clear();
         self.learnt = true;
+        self.game_keys.clear();
+        let reversible = board.halfmove_clock() as usize;
+        self.game_keys
+            .extend(board.history_hashes().take(reversible));
+        self.stack[0].key = board.hash();
         self.tt.new_search();
         self.history.age();
 
