@@ -166,7 +166,13 @@ fn book_hit_returns_the_lines_move_and_name() {
         let m = b.parse_uci_move(mv).unwrap();
         b.make(m);
     }
-    let id = e.go(&b, Limits::depth(20), &SearchOptions::default());
+    // Under a clock the book answers; at a fixed depth the engine searches instead.
+    let clock = Limits {
+        wtime: Some(Duration::from_secs(60)),
+        btime: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    let id = e.go(&b, clock, &SearchOptions::default());
     let SearchEvent::BestMove { best, book, .. } = wait_best(&rx, id) else {
         unreachable!()
     };
@@ -435,4 +441,76 @@ fn a_repetition_inside_the_tree_is_a_draw() {
     let r = search("7k/6p1/8/6Q1/8/8/qq6/7K w - - 0 1", 8, &no_book());
     assert_eq!(r.score, Score::Cp(0), "{:?}", r.pv);
     assert_eq!(r.best.unwrap().to_string(), "g5h5");
+}
+
+#[test]
+fn a_fixed_depth_search_searches_even_in_book_positions() {
+    let (e, rx) = engine();
+    let id = e.go(
+        &Board::startpos(),
+        Limits::depth(3),
+        &SearchOptions::default(),
+    );
+    let mut iterations = 0;
+    loop {
+        match rx.recv_timeout(Duration::from_secs(30)).unwrap() {
+            SearchEvent::Iteration { id: got, .. } if got == id => iterations += 1,
+            SearchEvent::BestMove { id: got, book, .. } if got == id => {
+                assert_eq!(book, None);
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert!(iterations >= 3);
+}
+
+#[test]
+fn go_stop_and_new_game_return_while_a_search_is_running() {
+    // The event callback blocks until the test opens the gate, so the search thread cannot
+    // finish: a facade call that waited for it would hang (caught by the timeout below).
+    let (gate_tx, gate_rx) = mpsc::channel::<()>();
+    let (tx, rx) = mpsc::channel();
+    let e = Engine::new(move |ev| {
+        let first_iteration =
+            matches!(&ev, SearchEvent::Iteration { id: 1, info } if info.depth == 1);
+        let _ = tx.send(ev);
+        if first_iteration {
+            let _ = gate_rx.recv();
+        }
+    });
+    let board = Board::startpos();
+    let old = e.go(&board, Limits::infinite(), &no_book());
+    // Wait until the search is stuck in the callback.
+    loop {
+        if let SearchEvent::Iteration { .. } = rx.recv_timeout(Duration::from_secs(30)).unwrap() {
+            break;
+        }
+    }
+    let (done_tx, done_rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let new = e.go(&board, Limits::depth(2), &no_book());
+            e.stop();
+            e.new_game();
+            let newest = e.go(&board, Limits::depth(2), &no_book());
+            done_tx.send((new, newest)).unwrap();
+        });
+        let (new, newest) = done_rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("go, stop and new_game returned while the search was busy");
+        assert!(e.is_searching());
+        gate_tx.send(()).unwrap();
+        // Every search answers, in order, each with its own id.
+        let mut answered = Vec::new();
+        while answered.len() < 3 {
+            if let SearchEvent::BestMove { id, best, .. } =
+                rx.recv_timeout(Duration::from_secs(30)).unwrap()
+            {
+                assert!(board.legal_moves().contains(best.unwrap()));
+                answered.push(id);
+            }
+        }
+        assert_eq!(answered, vec![old, new, newest]);
+    });
 }

@@ -1164,3 +1164,18 @@ fn a_failed_aspiration_window_prints_a_bound_before_the_exact_score() {
         .expect("an exact depth 7 line");
     assert!(bound < exact, "{depth7:?}");
 }
+
+#[test]
+fn go_depth_in_a_book_position_searches_and_reports() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("position startpos");
+    uci.send("go depth 6");
+    let (lines, _) = uci.bestmove(ANSWER);
+    let depths: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" score "))
+        .collect();
+    assert!(depths.len() >= 6, "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("book:")), "{lines:?}");
+}

@@ -9,10 +9,9 @@ mod stack;
 mod time;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::book::Book;
 use super::eval::EvalConfig;
 use super::order::{self, History, OrderContext, Scheme, ScoredMove};
 pub use super::report::Profile;
@@ -35,16 +34,41 @@ struct Cx<'a> {
     emit: &'a mut dyn FnMut(SearchEvent),
 }
 
-/// Flags shared between the facade and the search thread.
+/// Flags shared between the facade and the search thread. Searches are numbered; a search
+/// stops when told to (`stop` reaches its id) or when a newer one was started, so starting
+/// a search never has to wait for the previous one to notice a flag.
 #[derive(Default)]
 pub struct SearchShared {
-    pub stop: AtomicBool,
+    /// The id of the newest search started.
+    latest: AtomicU64,
+    /// Searches with an id up to this one are asked to stop.
+    stop_upto: AtomicU64,
     pub ponder: AtomicBool,
 }
 
 impl SearchShared {
     pub fn ponderhit(&self) {
         self.ponder.store(false, Ordering::SeqCst);
+    }
+
+    /// A new search's id; every older search is asked to stop.
+    pub fn start(&self, ponder: bool) -> u64 {
+        let id = self.latest.fetch_add(1, Ordering::SeqCst) + 1;
+        self.ponder.store(ponder, Ordering::SeqCst);
+        id
+    }
+
+    /// Asks every search started so far to stop.
+    pub fn stop_all(&self) {
+        self.stop_upto
+            .store(self.latest.load(Ordering::SeqCst), Ordering::SeqCst);
+        self.ponder.store(false, Ordering::SeqCst);
+    }
+
+    /// Should search `id` stop?
+    #[inline]
+    pub fn should_stop(&self, id: u64) -> bool {
+        self.stop_upto.load(Ordering::Relaxed) >= id || self.latest.load(Ordering::Relaxed) > id
     }
 }
 
@@ -77,7 +101,6 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     pub stats: SearchStats,
     pub time: Duration,
-    pub book: Option<String>,
 }
 
 /// The search state that lives as long as the engine: TT, history, and the per-search
@@ -100,8 +123,8 @@ pub struct Searcher {
     eval_cfg: EvalConfig,
     scheme: Scheme,
     profile: Profile,
-    book: Book,
-    book_file: Option<std::path::PathBuf>,
+    /// The id of the search running (its stop is asked for by id).
+    id: u64,
     /// The root's moves in this iteration's order.
     root_order: Vec<Move>,
     /// Root moves excluded from the current MultiPV line.
@@ -134,8 +157,7 @@ impl Searcher {
             eval_cfg: EvalConfig::default(),
             scheme: Scheme::default(),
             profile: Profile::Full,
-            book: Book::builtin(),
-            book_file: None,
+            id: 0,
             root_order: Vec::new(),
             excluded: Vec::new(),
             root_alpha: -INF,
@@ -186,19 +208,6 @@ impl Searcher {
         self.eval_cfg = options.eval;
         self.scheme = options.scheme;
         self.profile = options.profile;
-        if options.book_file != self.book_file {
-            self.book_file = options.book_file.clone();
-            self.book = Book::builtin();
-            if let Some(path) = &options.book_file {
-                match Book::with_polyglot(path) {
-                    Ok(b) => self.book = b,
-                    Err(e) => emit(SearchEvent::Message {
-                        id,
-                        text: format!("book: {e}; using the built-in book"),
-                    }),
-                }
-            }
-        }
     }
 
     /// Runs one search to completion (the facade's thread calls this), emitting events.
@@ -216,7 +225,7 @@ impl Searcher {
             id,
             best: result.best,
             ponder: result.ponder,
-            book: result.book.clone(),
+            book: None,
         });
         result
     }
@@ -229,10 +238,9 @@ impl Searcher {
         options: &SearchOptions,
         emit: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
-        self.shared.stop.store(false, Ordering::SeqCst);
-        self.shared.ponder.store(limits.ponder, Ordering::SeqCst);
-        self.configure(options, emit, 0);
-        self.think(0, board.clone(), limits, options, emit)
+        let id = self.shared.start(limits.ponder);
+        self.configure(options, emit, id);
+        self.think(id, board.clone(), limits, options, emit)
     }
 
     fn think(
@@ -243,6 +251,7 @@ impl Searcher {
         options: &SearchOptions,
         emit: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
+        self.id = id;
         self.start = Instant::now();
         self.stats = SearchStats::default();
         self.stopped = false;
@@ -271,7 +280,6 @@ impl Searcher {
             pv: Vec::new(),
             stats: self.stats,
             time: Duration::ZERO,
-            book: None,
         };
         if root_moves.is_empty() {
             let score = if board.in_check() { -MATE } else { 0 };
@@ -280,19 +288,6 @@ impl Searcher {
         }
 
         let analysing = limits.infinite || limits.ponder;
-        if options.own_book && !analysing && limits.searchmoves.is_empty() {
-            let seed = options
-                .book_random
-                .then(|| self.start.elapsed().as_nanos() as u64 ^ id.rotate_left(32));
-            if let Some(bm) = self.book.probe(&board, seed)
-                && root_moves.contains(&bm.mv)
-            {
-                result.best = Some(bm.mv);
-                result.book = Some(bm.name);
-                return result;
-            }
-        }
-
         let mut cx = Cx {
             board: &mut board,
             id,
@@ -420,9 +415,7 @@ impl Searcher {
         }
         // In infinite or ponder mode the caller decides when to stop; wait for it.
         if analysing {
-            while !self.shared.stop.load(Ordering::Relaxed)
-                && (limits.infinite || self.pondering_now())
-            {
+            while !self.shared.should_stop(self.id) && (limits.infinite || self.pondering_now()) {
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
@@ -532,7 +525,7 @@ impl Searcher {
         if self.stats.nodes & 2047 != 0 {
             return;
         }
-        if self.shared.stop.load(Ordering::Relaxed) {
+        if self.shared.should_stop(self.id) {
             self.stopped = true;
             return;
         }
