@@ -51,7 +51,20 @@ impl Limits {
 }
 
 /// Which search features are on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
 pub enum Profile {
     /// Only what the seed pages describe: alpha-beta, PV-first ordering, the chosen capture
     /// ordering and quiescence; no transposition table, no pruning, no reductions.
@@ -62,28 +75,14 @@ pub enum Profile {
 }
 
 impl Profile {
-    pub const ALL: [Profile; 2] = [Profile::Seed, Profile::Full];
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Seed => "seed",
-            Profile::Full => "full",
-        }
-    }
-}
-
-impl std::fmt::Display for Profile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Profile {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Profile::ALL
-            .into_iter()
-            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("{s}: not a search profile (seed, full)"))
+    /// Parses a profile name (any case, blanks around ignored) with a message that lists
+    /// the names: `fast: not a search profile (seed, full)`.
+    pub fn parse(s: &str) -> Result<Profile, String> {
+        use strum::VariantArray;
+        s.trim().parse().map_err(|_| {
+            let names: Vec<String> = Profile::VARIANTS.iter().map(Profile::to_string).collect();
+            format!("{s}: not a search profile ({})", names.join(", "))
+        })
     }
 }
 
@@ -178,4 +177,25 @@ pub enum SearchEvent {
         id: u64,
         text: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_names_round_trip_and_a_bad_name_lists_the_good_ones() {
+        use strum::VariantArray;
+        for &p in Profile::VARIANTS {
+            assert_eq!(Profile::parse(&p.to_string()), Ok(p));
+            assert_eq!(Profile::parse(&p.to_string().to_uppercase()), Ok(p));
+        }
+        assert_eq!(Profile::parse(" Seed "), Ok(Profile::Seed));
+        assert_eq!(
+            Profile::parse("fast"),
+            Err("fast: not a search profile (seed, full)".to_string())
+        );
+        let name: &'static str = Profile::Full.into();
+        assert_eq!(name, "full");
+    }
 }
