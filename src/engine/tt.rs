@@ -17,9 +17,10 @@ struct Entry {
     meta: u8,
 }
 
-/// What a probe found.
+/// What the table holds for a position: what a probe finds and what a store writes
+/// (`score` relative to the root, as the search uses it).
 #[derive(Clone, Copy, Debug)]
-pub struct TtHit {
+pub struct TtData {
     pub mv: Move,
     pub score: i32,
     pub eval: i32,
@@ -97,7 +98,7 @@ impl TranspositionTable {
     }
 
     #[inline]
-    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtData> {
         let b = &self.buckets[self.bucket(key)];
         for e in b {
             if e.key == key && e.meta & 3 != 0 {
@@ -106,7 +107,7 @@ impl TranspositionTable {
                     2 => Bound::Lower,
                     _ => Bound::Upper,
                 };
-                return Some(TtHit {
+                return Some(TtData {
                     mv: Move::from_raw(e.mv),
                     score: from_tt(e.score, ply),
                     eval: e.eval as i32,
@@ -118,18 +119,17 @@ impl TranspositionTable {
         None
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Stores `data` for the position `key`, found at `ply` from the root (mate scores are
+    /// kept relative to the node). A move of `Move::NONE` keeps the move already stored.
     #[inline]
-    pub fn store(
-        &mut self,
-        key: u64,
-        mv: Move,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        ply: usize,
-    ) {
+    pub fn store(&mut self, key: u64, ply: usize, data: TtData) {
+        let TtData {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        } = data;
         let age = self.age;
         let idx = self.bucket(key);
         let b = &mut self.buckets[idx];
@@ -182,13 +182,23 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn data(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) -> TtData {
+        TtData {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        }
+    }
     use crate::engine::score::MATE;
 
     #[test]
     fn stores_and_finds() {
         let mut tt = TranspositionTable::new(1);
         assert!(tt.probe(42, 0).is_none());
-        tt.store(42, Move::NONE, 17, 5, 3, Bound::Lower, 0);
+        tt.store(42, 0, data(Move::NONE, 17, 5, 3, Bound::Lower));
         let h = tt.probe(42, 0).unwrap();
         assert_eq!(
             (h.score, h.eval, h.depth, h.bound),
@@ -200,7 +210,7 @@ mod tests {
     fn mate_scores_are_ply_relative() {
         let mut tt = TranspositionTable::new(1);
         // Mate in 3 plies from a node at ply 4 is mate in 7 from the root.
-        tt.store(7, Move::NONE, MATE - 7, 0, 5, Bound::Exact, 4);
+        tt.store(7, 4, data(Move::NONE, MATE - 7, 0, 5, Bound::Exact));
         // Probed from ply 2 (a transposition nearer the root) it is mate in 5 from the root.
         assert_eq!(tt.probe(7, 2).unwrap().score, MATE - 5);
     }
@@ -215,9 +225,9 @@ mod tests {
             .filter(|&k| ((k as u128 * n) >> 64) == 0)
             .take(3)
             .collect();
-        tt.store(keys[0], Move::NONE, 1, 0, 10, Bound::Exact, 0);
-        tt.store(keys[1], Move::NONE, 2, 0, 1, Bound::Exact, 0);
-        tt.store(keys[2], Move::NONE, 3, 0, 1, Bound::Exact, 0);
+        tt.store(keys[0], 0, data(Move::NONE, 1, 0, 10, Bound::Exact));
+        tt.store(keys[1], 0, data(Move::NONE, 2, 0, 1, Bound::Exact));
+        tt.store(keys[2], 0, data(Move::NONE, 3, 0, 1, Bound::Exact));
         assert_eq!(tt.probe(keys[0], 0).unwrap().depth, 10);
         assert!(tt.probe(keys[1], 0).is_none());
         assert_eq!(tt.probe(keys[2], 0).unwrap().score, 3);

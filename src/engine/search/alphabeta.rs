@@ -13,6 +13,7 @@ use crate::engine::eval;
 use crate::engine::order::{self, OrderContext};
 use crate::engine::report::SearchEvent;
 use crate::engine::score::{Bound, MATE, MATE_BOUND};
+use crate::engine::tt::TtData;
 
 /// Late-move reduction table, indexed by depth and move number.
 pub(super) fn lmr_table() -> Box<[[u8; 64]; 64]> {
@@ -285,7 +286,17 @@ impl Searcher {
         if use_tt {
             let bound = Bound::of(best, original_alpha, beta);
             let ev = if in_check { 0 } else { static_eval };
-            self.tt.store(key, best_move, best, ev, depth, bound, ply);
+            self.tt.store(
+                key,
+                ply,
+                TtData {
+                    mv: best_move,
+                    score: best,
+                    eval: ev,
+                    depth,
+                    bound,
+                },
+            );
         }
         best
     }

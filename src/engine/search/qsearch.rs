@@ -6,6 +6,7 @@ use crate::chess::types::{MoveList, PieceKind};
 use crate::engine::eval;
 use crate::engine::order::{self, OrderContext, Scheme};
 use crate::engine::score::{Bound, MATE};
+use crate::engine::tt::TtData;
 
 /// Rough piece values for delta pruning (pawn, knight, bishop, rook, queen).
 const DELTA_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
@@ -122,7 +123,17 @@ impl Searcher {
         if full {
             let bound = Bound::of(best, original_alpha, beta);
             let ev = if in_check { 0 } else { stand_pat };
-            self.tt.store(key, best_move, best, ev, 0, bound, ply);
+            self.tt.store(
+                key,
+                ply,
+                TtData {
+                    mv: best_move,
+                    score: best,
+                    eval: ev,
+                    depth: 0,
+                    bound,
+                },
+            );
         }
         best
     }
