@@ -166,8 +166,10 @@ fn book_hit_returns_the_lines_move_and_name() {
         let m = b.parse_uci_move(mv).unwrap();
         b.make(m);
     }
-    // Under a clock the book answers; at a fixed depth the engine searches instead.
+    // Under a clock the book answers (a depth cap beside the clock, as the TUI's level
+    // sets, does not matter); at a fixed depth alone the engine searches instead.
     let clock = Limits {
+        depth: Some(20),
         wtime: Some(Duration::from_secs(60)),
         btime: Some(Duration::from_secs(60)),
         ..Limits::default()

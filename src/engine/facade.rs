@@ -6,7 +6,7 @@
 //! so a superseded search still finishes promptly and still sends its `BestMove`, tagged
 //! with its own id, before the newer search starts. Front ends drop events of ids they no
 //! longer care about. The opening book is asked here, before the searcher, and only for
-//! games under a clock: a depth, node, mate or infinite search always searches.
+//! games under a clock: a depth, node, mate or infinite search without one always searches.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -163,7 +163,9 @@ impl BookSlot {
     }
 
     /// A book move and its opening's name, when the book may answer: asked for, a game
-    /// under a clock (or a fixed move time), nothing to analyse and no restriction.
+    /// under a clock (or a fixed move time; a depth or node cap beside the clock, as the
+    /// TUI's level sets, does not matter), nothing to analyse, no mate to find and no
+    /// restriction of the root moves. Without a clock the engine always searches.
     fn answer(
         &self,
         board: &Board,
@@ -172,9 +174,7 @@ impl BookSlot {
         id: u64,
     ) -> Option<(crate::chess::types::Move, String)> {
         let clock = limits.wtime.is_some() || limits.btime.is_some() || limits.movetime.is_some();
-        let searching = limits.depth.is_some()
-            || limits.nodes.is_some()
-            || limits.mate.is_some()
+        let searching = limits.mate.is_some()
             || limits.infinite
             || limits.ponder
             || !limits.searchmoves.is_empty();

@@ -94,7 +94,8 @@ pub struct SearchOptions {
     pub profile: Profile,
     pub hash_mb: usize,
     pub multipv: u32,
-    /// Use the opening book (built-in, plus `book_file` if given) before searching.
+    /// Answer from the opening book (built-in, plus `book_file` if given) in games under a
+    /// clock; searches without a clock (depth, nodes, mate, infinite) always search.
     pub own_book: bool,
     pub book_file: Option<std::path::PathBuf>,
     /// Weighted-random choice among book moves (otherwise the best-weighted move).
