@@ -1095,8 +1095,8 @@ fn final_numbers(lines: &[String]) -> String {
     let last = lines
         .iter()
         .rev()
-        .find(|l| l.starts_with("info depth"))
-        .expect("an info depth line");
+        .find(|l| l.starts_with("info depth") && l.contains(" score "))
+        .expect("an info depth line with a score");
     let words: Vec<&str> = last.split_whitespace().collect();
     let at = |key: &str| words.iter().position(|w| *w == key).expect(key);
     let nodes = words[at("nodes") + 1];
@@ -1152,7 +1152,7 @@ fn a_failed_aspiration_window_prints_a_bound_before_the_exact_score() {
     let (lines, _) = uci.bestmove(ANSWER);
     let depth7: Vec<&String> = lines
         .iter()
-        .filter(|l| l.starts_with("info depth 7 "))
+        .filter(|l| l.starts_with("info depth 7 ") && l.contains(" score "))
         .collect();
     let bound = depth7
         .iter()
