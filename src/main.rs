@@ -78,7 +78,7 @@ struct HowArgs {
     #[arg(long, default_value_t = Scheme::default())]
     order: Scheme,
     /// Search profile: seed or full.
-    #[arg(long, default_value_t = Profile::default())]
+    #[arg(long, default_value_t = Profile::default(), value_parser = Profile::parse)]
     profile: Profile,
 }
 

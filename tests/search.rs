@@ -94,9 +94,11 @@ fn stalemate_is_a_draw() {
 
 #[test]
 fn repetition_is_a_draw_the_losing_side_takes() {
-    // White is a queen down; repeating the position is its best result.
+    // White is a queen down; repeating the position is its best result. The cycle has been
+    // played twice, so g1f3 brings a position back for the third time: a threefold.
     let mut b = Board::from_fen("3q3k/8/8/8/8/8/8/K5N1 w - - 0 1").unwrap();
-    for mv in ["g1f3", "h8g8", "f3g1", "g8h8"] {
+    let cycle = ["g1f3", "h8g8", "f3g1", "g8h8"];
+    for mv in cycle.iter().chain(&cycle) {
         let m = b.parse_uci_move(mv).unwrap();
         b.make(m);
     }
@@ -164,7 +166,15 @@ fn book_hit_returns_the_lines_move_and_name() {
         let m = b.parse_uci_move(mv).unwrap();
         b.make(m);
     }
-    let id = e.go(&b, Limits::depth(20), &SearchOptions::default());
+    // Under a clock the book answers (a depth cap beside the clock, as the TUI's level
+    // sets, does not matter); at a fixed depth alone the engine searches instead.
+    let clock = Limits {
+        depth: Some(20),
+        wtime: Some(Duration::from_secs(60)),
+        btime: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    let id = e.go(&b, clock, &SearchOptions::default());
     let SearchEvent::BestMove { best, book, .. } = wait_best(&rx, id) else {
         unreachable!()
     };
@@ -239,7 +249,9 @@ fn iterations_report_consistent_numbers() {
     let mut last_nodes = 0;
     loop {
         match rx.recv_timeout(Duration::from_secs(30)).unwrap() {
-            SearchEvent::Iteration { id: got, info } if got == id => {
+            SearchEvent::Iteration { id: got, info }
+                if got == id && info.bound == ox88::engine::Bound::Exact =>
+            {
                 assert_eq!(info.depth, last_depth + 1);
                 assert!(info.nodes >= last_nodes);
                 assert!(!info.pv.is_empty());
@@ -259,4 +271,248 @@ fn iterations_report_consistent_numbers() {
         }
     }
     assert_eq!(last_depth, 6);
+}
+
+/// (nodes, score, PV) of a fixed-depth search: what "the same search" means.
+fn fingerprint(r: &ox88::engine::search::SearchResult) -> (u64, Score, Vec<String>) {
+    (
+        r.stats.nodes,
+        r.score,
+        r.pv.iter().map(|m| m.to_string()).collect(),
+    )
+}
+
+#[test]
+fn changing_a_setting_searches_exactly_as_a_fresh_engine_would() {
+    use ox88::engine::eval::{EvalConfig, EvalMode};
+    use ox88::engine::order::Scheme;
+    let board = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
+        .unwrap();
+    let base = SearchOptions {
+        hash_mb: 4,
+        ..no_book()
+    };
+    let mut settings = Vec::new();
+    for scheme in [
+        Scheme::None,
+        Scheme::MvvLva,
+        Scheme::MvvLva100,
+        Scheme::Seed,
+        Scheme::Modern,
+    ] {
+        settings.push(SearchOptions {
+            scheme,
+            ..base.clone()
+        });
+    }
+    for profile in [Profile::Seed, Profile::Full] {
+        settings.push(SearchOptions {
+            profile,
+            ..base.clone()
+        });
+    }
+    for mode in [EvalMode::Material, EvalMode::Center, EvalMode::Full] {
+        settings.push(SearchOptions {
+            eval: EvalConfig {
+                mode,
+                ..EvalConfig::default()
+            },
+            ..base.clone()
+        });
+    }
+    settings.push(SearchOptions {
+        hash_mb: 8,
+        ..base.clone()
+    });
+    for b in &settings {
+        // Setting A: anything else that leaves a table, history and killers behind.
+        let a = if b == &base {
+            SearchOptions {
+                profile: Profile::Seed,
+                scheme: Scheme::MvvLva,
+                ..base.clone()
+            }
+        } else {
+            base.clone()
+        };
+        let depth = if b.profile == Profile::Seed { 4 } else { 6 };
+        let limits = Limits::depth(depth);
+        let mut used = Searcher::standalone();
+        used.search_sync(&board, &Limits::depth(5), &a, &mut |_| {});
+        let after_switch = used.search_sync(&board, &limits, b, &mut |_| {});
+        let fresh = Searcher::standalone().search_sync(&board, &limits, b, &mut |_| {});
+        assert_eq!(
+            fingerprint(&after_switch),
+            fingerprint(&fresh),
+            "{:?}/{}/{:?}/{} MB after another setting",
+            b.scheme,
+            b.profile,
+            b.eval.mode,
+            b.hash_mb
+        );
+    }
+}
+
+#[test]
+fn a_failed_aspiration_window_is_reported_as_a_bound_before_the_exact_score() {
+    use ox88::engine::Bound;
+    // Found by trying: at depth 7 the window around depth 6's score fails high.
+    let board = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
+        .unwrap();
+    let mut events = Vec::new();
+    let mut s = Searcher::standalone();
+    let r = s.search_sync(&board, &Limits::depth(7), &no_book(), &mut |e| {
+        if let SearchEvent::Iteration { info, .. } = e {
+            events.push((info.depth, info.bound, info.score));
+        }
+    });
+    let bounds: Vec<_> = events.iter().filter(|e| e.1 != Bound::Exact).collect();
+    assert!(!bounds.is_empty(), "no window failed: {events:?}");
+    for depth in 1..=7 {
+        let at: Vec<_> = events.iter().filter(|e| e.0 == depth).collect();
+        let exact: Vec<_> = at.iter().filter(|e| e.1 == Bound::Exact).collect();
+        assert_eq!(exact.len(), 1, "depth {depth}: one exact score: {at:?}");
+        assert_eq!(
+            at.last().unwrap().1,
+            Bound::Exact,
+            "depth {depth}: bounds come first"
+        );
+    }
+    // The search's answer is the last exact score, never a bound.
+    assert_eq!(events.last().unwrap().2, r.score);
+}
+
+#[test]
+fn a_stopped_iteration_is_reported_only_as_a_lower_bound() {
+    use ox88::engine::Bound;
+    // Found by trying: a 9000-node limit stops depth 8 after its first root move finished.
+    let board = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
+        .unwrap();
+    let limits = Limits {
+        nodes: Some(9000),
+        ..Limits::default()
+    };
+    let mut events = Vec::new();
+    let mut s = Searcher::standalone();
+    let r = s.search_sync(&board, &limits, &no_book(), &mut |e| {
+        if let SearchEvent::Iteration { info, .. } = e {
+            events.push((info.depth, info.bound, info.nodes, info.score));
+        }
+    });
+    // Completed iterations were reported before the search went on; what the stopped one
+    // reports carries the final node count.
+    let stopped: Vec<_> = events.iter().filter(|e| e.2 == r.stats.nodes).collect();
+    assert!(
+        !stopped.is_empty(),
+        "the stopped iteration said nothing: {events:?}"
+    );
+    assert!(stopped.iter().all(|e| e.1 == Bound::Lower), "{stopped:?}");
+    let last_exact = events.iter().rev().find(|e| e.1 == Bound::Exact).unwrap();
+    assert!(
+        stopped.iter().all(|e| e.0 == last_exact.0 + 1),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_position_seen_once_before_the_root_is_not_yet_a_draw() {
+    // Black to move in the start position A; after h8g8 g1f3 g8h8 White, a queen down, can
+    // play f3g1 and bring A back. A occurred once, before the root: a second occurrence is
+    // no threefold, so the game goes on and White is still lost at every depth.
+    let mut b = Board::from_fen("3q3k/8/8/8/8/8/8/K5N1 b - - 0 1").unwrap();
+    for mv in ["h8g8", "g1f3", "g8h8"] {
+        let m = b.parse_uci_move(mv).unwrap();
+        b.make(m);
+    }
+    for depth in 1..=5 {
+        let mut s = Searcher::standalone();
+        let r = s.search_sync(&b, &Limits::depth(depth), &no_book(), &mut |_| {});
+        assert!(
+            r.score.as_ordinal() < -500,
+            "depth {depth}: {:?} {:?}",
+            r.score,
+            r.pv
+        );
+    }
+}
+
+#[test]
+fn a_repetition_inside_the_tree_is_a_draw() {
+    // Two queens down, White has a perpetual: Qh5+ Kg8 Qe8+ Kh7 Qh5+ Kg8 brings a position
+    // of the tree back once. No game history: the draw is found in the tree alone.
+    let r = search("7k/6p1/8/6Q1/8/8/qq6/7K w - - 0 1", 8, &no_book());
+    assert_eq!(r.score, Score::Cp(0), "{:?}", r.pv);
+    assert_eq!(r.best.unwrap().to_string(), "g5h5");
+}
+
+#[test]
+fn a_fixed_depth_search_searches_even_in_book_positions() {
+    let (e, rx) = engine();
+    let id = e.go(
+        &Board::startpos(),
+        Limits::depth(3),
+        &SearchOptions::default(),
+    );
+    let mut iterations = 0;
+    loop {
+        match rx.recv_timeout(Duration::from_secs(30)).unwrap() {
+            SearchEvent::Iteration { id: got, .. } if got == id => iterations += 1,
+            SearchEvent::BestMove { id: got, book, .. } if got == id => {
+                assert_eq!(book, None);
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert!(iterations >= 3);
+}
+
+#[test]
+fn go_stop_and_new_game_return_while_a_search_is_running() {
+    // The event callback blocks until the test opens the gate, so the search thread cannot
+    // finish: a facade call that waited for it would hang (caught by the timeout below).
+    let (gate_tx, gate_rx) = mpsc::channel::<()>();
+    let (tx, rx) = mpsc::channel();
+    let e = Engine::new(move |ev| {
+        let first_iteration =
+            matches!(&ev, SearchEvent::Iteration { id: 1, info } if info.depth == 1);
+        let _ = tx.send(ev);
+        if first_iteration {
+            let _ = gate_rx.recv();
+        }
+    });
+    let board = Board::startpos();
+    let old = e.go(&board, Limits::infinite(), &no_book());
+    // Wait until the search is stuck in the callback.
+    loop {
+        if let SearchEvent::Iteration { .. } = rx.recv_timeout(Duration::from_secs(30)).unwrap() {
+            break;
+        }
+    }
+    let (done_tx, done_rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let new = e.go(&board, Limits::depth(2), &no_book());
+            e.stop();
+            e.new_game();
+            let newest = e.go(&board, Limits::depth(2), &no_book());
+            done_tx.send((new, newest)).unwrap();
+        });
+        let (new, newest) = done_rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("go, stop and new_game returned while the search was busy");
+        assert!(e.is_searching());
+        gate_tx.send(()).unwrap();
+        // Every search answers, in order, each with its own id.
+        let mut answered = Vec::new();
+        while answered.len() < 3 {
+            if let SearchEvent::BestMove { id, best, .. } =
+                rx.recv_timeout(Duration::from_secs(30)).unwrap()
+            {
+                assert!(board.legal_moves().contains(best.unwrap()));
+                answered.push(id);
+            }
+        }
+        assert_eq!(answered, vec![old, new, newest]);
+    });
 }

@@ -1326,7 +1326,6 @@ fn search_once(
 }
 
 #[test]
-#[ignore = "needs engine reset (search branch)"]
 fn a_search_after_switching_eval_matches_a_fresh_session() {
     let (mut switched, rx) = real_engine_app("material");
     search_once(&mut switched, &rx);

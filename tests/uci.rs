@@ -1089,3 +1089,93 @@ fn thousands_of_random_and_mutated_lines_never_break_it() {
         assert!(w[1] == "0000" || w[1].parse::<UciMove>().is_ok(), "{l}");
     }
 }
+
+/// The last `info depth` line's nodes, score and PV (what must repeat; time and speed need not).
+fn final_numbers(lines: &[String]) -> String {
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" score "))
+        .expect("an info depth line with a score");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = |key: &str| words.iter().position(|w| *w == key).expect(key);
+    let nodes = words[at("nodes") + 1];
+    let score = words[at("score") + 1..at("score") + 3].join(" ");
+    let pv = words[at("pv") + 1..].join(" ");
+    format!("nodes {nodes} score {score} pv {pv}")
+}
+
+#[test]
+fn setoption_between_searches_gives_what_a_fresh_process_gives() {
+    const SICILIAN: &str = "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6";
+    for (name, value) in [
+        ("Ordering", "mvvlva"),
+        ("Profile", "seed"),
+        ("Eval", "material"),
+        ("Hash", "8"),
+    ] {
+        let setting = format!("setoption name {name} value {value}");
+        let mut used = Uci::start();
+        used.handshake();
+        used.expect_ok("setoption name OwnBook value false");
+        used.expect_ok(&format!("position fen {SICILIAN}"));
+        used.send("go depth 5");
+        used.bestmove(ANSWER);
+        used.expect_ok(&setting);
+        used.send("go depth 4");
+        let (after_switch, _) = used.bestmove(ANSWER);
+
+        let mut fresh = Uci::start();
+        fresh.handshake();
+        fresh.expect_ok("setoption name OwnBook value false");
+        fresh.expect_ok(&setting);
+        fresh.expect_ok(&format!("position fen {SICILIAN}"));
+        fresh.send("go depth 4");
+        let (fresh_lines, _) = fresh.bestmove(ANSWER);
+        assert_eq!(
+            final_numbers(&after_switch),
+            final_numbers(&fresh_lines),
+            "{setting}"
+        );
+    }
+}
+
+#[test]
+fn a_failed_aspiration_window_prints_a_bound_before_the_exact_score() {
+    // Found by trying: at depth 7 the window around depth 6's score fails high.
+    const SICILIAN: &str = "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6";
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("setoption name OwnBook value false");
+    uci.expect_ok(&format!("position fen {SICILIAN}"));
+    uci.send("go depth 7");
+    let (lines, _) = uci.bestmove(ANSWER);
+    let depth7: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 7 ") && l.contains(" score "))
+        .collect();
+    let bound = depth7
+        .iter()
+        .position(|l| l.contains(" lowerbound ") || l.contains(" upperbound "))
+        .unwrap_or_else(|| panic!("no bound at depth 7: {depth7:?}"));
+    let exact = depth7
+        .iter()
+        .rposition(|l| !l.contains("bound "))
+        .expect("an exact depth 7 line");
+    assert!(bound < exact, "{depth7:?}");
+}
+
+#[test]
+fn go_depth_in_a_book_position_searches_and_reports() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("position startpos");
+    uci.send("go depth 6");
+    let (lines, _) = uci.bestmove(ANSWER);
+    let depths: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" score "))
+        .collect();
+    assert!(depths.len() >= 6, "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("book:")), "{lines:?}");
+}

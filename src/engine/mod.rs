@@ -7,10 +7,12 @@ pub mod eval;
 pub mod jobs;
 pub mod order;
 pub mod report;
+pub mod score;
 pub mod search;
 pub mod tt;
 
-pub use report::{Bound, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
+pub use report::{IterationInfo, Limits, SearchEvent, SearchOptions};
+pub use score::{Bound, Score};
 
 mod facade;
 pub use facade::Engine;

@@ -1,86 +1,13 @@
-//! The vocabulary the engine reports in, shared by both front ends (TUI and UCI): scores,
-//! search limits and options, and the events a running search emits.
+//! The vocabulary the engine reports in, shared by both front ends (TUI and UCI): search
+//! limits and options, and the events a running search emits. Scores and bounds live in
+//! `score` (re-exported here).
 
-use std::fmt;
 use std::time::Duration;
 
 use super::eval::EvalConfig;
 use super::order::{Scheme, ScoredMove};
-use super::search::Profile;
-use crate::chess::types::{Color, Move};
-
-/// Internal score bound for mates: a mate in `n` plies scores `MATE - n`.
-pub const MATE: i32 = 32_000;
-/// Scores beyond this magnitude are mates.
-pub const MATE_BOUND: i32 = MATE - 1_000;
-
-/// A score from one side's point of view: centipawns, or mate in N moves (N > 0: this side
-/// mates; N < 0: this side is mated).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    Cp(i32),
-    Mate(i32),
-}
-
-impl Score {
-    /// From the search's internal integer (side-to-move view).
-    pub fn from_internal(v: i32) -> Score {
-        if v >= MATE_BOUND {
-            Score::Mate((MATE - v + 1) / 2)
-        } else if v <= -MATE_BOUND {
-            Score::Mate(-((MATE + v + 1) / 2))
-        } else {
-            Score::Cp(v)
-        }
-    }
-
-    /// The same score seen by the other side.
-    pub fn negate(self) -> Score {
-        match self {
-            Score::Cp(c) => Score::Cp(-c),
-            Score::Mate(n) => Score::Mate(-n),
-        }
-    }
-
-    /// The seed's E: from White's point of view, given who the score was for.
-    pub fn for_white(self, side: Color) -> Score {
-        match side {
-            Color::White => self,
-            Color::Black => self.negate(),
-        }
-    }
-
-    /// A number for comparisons and plots: mates map to ±(100000 - N).
-    pub fn as_ordinal(self) -> i32 {
-        match self {
-            Score::Cp(c) => c,
-            Score::Mate(n) if n > 0 => 100_000 - n,
-            Score::Mate(n) => -100_000 - n,
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    /// Pawn units with a sign (`+0.29`, `-1.50`), or `#3` / `-#2` for mates.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Score::Cp(c) => {
-                let sign = if c < 0 { '-' } else { '+' };
-                write!(f, "{sign}{}.{:02}", c.abs() / 100, c.abs() % 100)
-            }
-            Score::Mate(n) if n >= 0 => write!(f, "#{n}"),
-            Score::Mate(n) => write!(f, "-#{}", -n),
-        }
-    }
-}
-
-/// Whether a reported score is exact or only a bound (an aspiration window failed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
+pub use super::score::{Bound, MATE, MATE_BOUND, Score};
+use crate::chess::types::Move;
 
 /// When to stop searching. Everything `None`/false means "until told to stop".
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -123,6 +50,42 @@ impl Limits {
     }
 }
 
+/// Which search features are on.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
+pub enum Profile {
+    /// Only what the seed pages describe: alpha-beta, PV-first ordering, the chosen capture
+    /// ordering and quiescence; no transposition table, no pruning, no reductions.
+    Seed,
+    /// Everything.
+    #[default]
+    Full,
+}
+
+impl Profile {
+    /// Parses a profile name (any case, blanks around ignored) with a message that lists
+    /// the names: `fast: not a search profile (seed, full)`.
+    pub fn parse(s: &str) -> Result<Profile, String> {
+        use strum::VariantArray;
+        s.trim().parse().map_err(|_| {
+            let names: Vec<String> = Profile::VARIANTS.iter().map(Profile::to_string).collect();
+            format!("{s}: not a search profile ({})", names.join(", "))
+        })
+    }
+}
+
 /// How the engine plays: evaluation, ordering, search profile and resources.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchOptions {
@@ -131,7 +94,8 @@ pub struct SearchOptions {
     pub profile: Profile,
     pub hash_mb: usize,
     pub multipv: u32,
-    /// Use the opening book (built-in, plus `book_file` if given) before searching.
+    /// Answer from the opening book (built-in, plus `book_file` if given) in games under a
+    /// clock; searches without a clock (depth, nodes, mate, infinite) always search.
     pub own_book: bool,
     pub book_file: Option<std::path::PathBuf>,
     /// Weighted-random choice among book moves (otherwise the best-weighted move).
@@ -221,16 +185,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mate_scores_convert() {
-        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
-        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
-        assert_eq!(Score::from_internal(-(MATE - 2)), Score::Mate(-1));
-        assert_eq!(Score::from_internal(-(MATE - 4)), Score::Mate(-2));
-        assert_eq!(Score::from_internal(29), Score::Cp(29));
-        assert_eq!(Score::Cp(29).to_string(), "+0.29");
-        assert_eq!(Score::Cp(-150).to_string(), "-1.50");
-        assert_eq!(Score::Cp(-5).to_string(), "-0.05");
-        assert_eq!(Score::Mate(3).to_string(), "#3");
-        assert_eq!(Score::Mate(-2).for_white(Color::Black), Score::Mate(2));
+    fn profile_names_round_trip_and_a_bad_name_lists_the_good_ones() {
+        use strum::VariantArray;
+        for &p in Profile::VARIANTS {
+            assert_eq!(Profile::parse(&p.to_string()), Ok(p));
+            assert_eq!(Profile::parse(&p.to_string().to_uppercase()), Ok(p));
+        }
+        assert_eq!(Profile::parse(" Seed "), Ok(Profile::Seed));
+        assert_eq!(
+            Profile::parse("fast"),
+            Err("fast: not a search profile (seed, full)".to_string())
+        );
+        let name: &'static str = Profile::Full.into();
+        assert_eq!(name, "full");
     }
 }

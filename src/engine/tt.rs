@@ -3,37 +3,8 @@
 //! results are likely to be needed again). Mate scores are stored relative to the node, not
 //! the root, so a mate found through a transposition keeps its true distance.
 
-use super::report::MATE_BOUND;
+use super::score::{Bound, MATE_BOUND};
 use crate::chess::types::Move;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TtBound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-impl TtBound {
-    /// What a search result says about the true score, given the window it was found in.
-    pub fn of(score: i32, original_alpha: i32, beta: i32) -> TtBound {
-        if score >= beta {
-            TtBound::Lower
-        } else if score > original_alpha {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        }
-    }
-
-    /// Does a stored score with this bound decide the node for the window `alpha..beta`?
-    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
-        match self {
-            TtBound::Exact => true,
-            TtBound::Lower => score >= beta,
-            TtBound::Upper => score <= alpha,
-        }
-    }
-}
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -46,14 +17,15 @@ struct Entry {
     meta: u8,
 }
 
-/// What a probe found.
+/// What the table holds for a position: what a probe finds and what a store writes
+/// (`score` relative to the root, as the search uses it).
 #[derive(Clone, Copy, Debug)]
-pub struct TtHit {
+pub struct TtData {
     pub mv: Move,
     pub score: i32,
     pub eval: i32,
     pub depth: i32,
-    pub bound: TtBound,
+    pub bound: Bound,
 }
 
 pub struct TranspositionTable {
@@ -126,16 +98,16 @@ impl TranspositionTable {
     }
 
     #[inline]
-    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtData> {
         let b = &self.buckets[self.bucket(key)];
         for e in b {
             if e.key == key && e.meta & 3 != 0 {
                 let bound = match e.meta & 3 {
-                    1 => TtBound::Exact,
-                    2 => TtBound::Lower,
-                    _ => TtBound::Upper,
+                    1 => Bound::Exact,
+                    2 => Bound::Lower,
+                    _ => Bound::Upper,
                 };
-                return Some(TtHit {
+                return Some(TtData {
                     mv: Move::from_raw(e.mv),
                     score: from_tt(e.score, ply),
                     eval: e.eval as i32,
@@ -147,25 +119,24 @@ impl TranspositionTable {
         None
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Stores `data` for the position `key`, found at `ply` from the root (mate scores are
+    /// kept relative to the node). A move of `Move::NONE` keeps the move already stored.
     #[inline]
-    pub fn store(
-        &mut self,
-        key: u64,
-        mv: Move,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: TtBound,
-        ply: usize,
-    ) {
+    pub fn store(&mut self, key: u64, ply: usize, data: TtData) {
+        let TtData {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        } = data;
         let age = self.age;
         let idx = self.bucket(key);
         let b = &mut self.buckets[idx];
         let bound_bits = match bound {
-            TtBound::Exact => 1,
-            TtBound::Lower => 2,
-            TtBound::Upper => 3,
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
         };
         let new = |old_mv: u32| Entry {
             key,
@@ -211,17 +182,27 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::report::MATE;
+
+    fn data(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) -> TtData {
+        TtData {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        }
+    }
+    use crate::engine::score::MATE;
 
     #[test]
     fn stores_and_finds() {
         let mut tt = TranspositionTable::new(1);
         assert!(tt.probe(42, 0).is_none());
-        tt.store(42, Move::NONE, 17, 5, 3, TtBound::Lower, 0);
+        tt.store(42, 0, data(Move::NONE, 17, 5, 3, Bound::Lower));
         let h = tt.probe(42, 0).unwrap();
         assert_eq!(
             (h.score, h.eval, h.depth, h.bound),
-            (17, 5, 3, TtBound::Lower)
+            (17, 5, 3, Bound::Lower)
         );
     }
 
@@ -229,7 +210,7 @@ mod tests {
     fn mate_scores_are_ply_relative() {
         let mut tt = TranspositionTable::new(1);
         // Mate in 3 plies from a node at ply 4 is mate in 7 from the root.
-        tt.store(7, Move::NONE, MATE - 7, 0, 5, TtBound::Exact, 4);
+        tt.store(7, 4, data(Move::NONE, MATE - 7, 0, 5, Bound::Exact));
         // Probed from ply 2 (a transposition nearer the root) it is mate in 5 from the root.
         assert_eq!(tt.probe(7, 2).unwrap().score, MATE - 5);
     }
@@ -244,9 +225,9 @@ mod tests {
             .filter(|&k| ((k as u128 * n) >> 64) == 0)
             .take(3)
             .collect();
-        tt.store(keys[0], Move::NONE, 1, 0, 10, TtBound::Exact, 0);
-        tt.store(keys[1], Move::NONE, 2, 0, 1, TtBound::Exact, 0);
-        tt.store(keys[2], Move::NONE, 3, 0, 1, TtBound::Exact, 0);
+        tt.store(keys[0], 0, data(Move::NONE, 1, 0, 10, Bound::Exact));
+        tt.store(keys[1], 0, data(Move::NONE, 2, 0, 1, Bound::Exact));
+        tt.store(keys[2], 0, data(Move::NONE, 3, 0, 1, Bound::Exact));
         assert_eq!(tt.probe(keys[0], 0).unwrap().depth, 10);
         assert!(tt.probe(keys[1], 0).is_none());
         assert_eq!(tt.probe(keys[2], 0).unwrap().score, 3);

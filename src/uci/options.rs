@@ -141,7 +141,7 @@ pub fn declared() -> Vec<UciOption> {
             name: "Profile",
             kind: Kind::Combo {
                 default: d.profile.to_string(),
-                vars: names(&Profile::ALL),
+                vars: names(<Profile as strum::VariantArray>::VARIANTS),
             },
         },
         UciOption {
@@ -277,9 +277,7 @@ impl Settings {
                     .map_err(|e| format!("Ordering: {e}"))?
             }
             "Profile" => {
-                self.search.profile = value
-                    .parse::<Profile>()
-                    .map_err(|e| format!("Profile: {e}"))?
+                self.search.profile = Profile::parse(value).map_err(|e| format!("Profile: {e}"))?
             }
             "UCI_Opponent" => self.opponent = string_value(value).to_string(),
             // Informational: GUIs that echo every option back may set it; nothing to change.

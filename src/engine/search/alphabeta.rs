@@ -1,0 +1,376 @@
+//! The alpha-beta search (seeds 000, 003): negamax with principal variation search, the
+//! transposition table, null move, futility and late-move pruning, late-move reductions and
+//! check extension in the `full` profile; plain alpha-beta with PV-first ordering in `seed`.
+//! The root is the same code as any node; what only the root does (its move list ordered
+//! once per iteration with reasons, MultiPV exclusions, `searchmoves`, `currmove` reports)
+//! is switched by `ply == 0`.
+
+use std::time::Duration;
+
+use super::{Cx, INF, MAX_PLY, Profile, Searcher};
+use crate::chess::types::{Color, Move, MoveList};
+use crate::engine::eval;
+use crate::engine::order::{self, OrderContext};
+use crate::engine::report::SearchEvent;
+use crate::engine::score::{Bound, MATE, MATE_BOUND};
+use crate::engine::tt::TtData;
+
+/// Late-move reduction table, indexed by depth and move number.
+pub(super) fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
+            *r = v.max(0.0) as u8;
+        }
+    }
+    t
+}
+
+impl Searcher {
+    /// The score of `cx.board` at `ply` searched `depth` plies deep in the window
+    /// `alpha..beta`, from the side to move's view; the line is left in the stack's PV.
+    /// `pv_node`: the window is open (a PV node), not a null window.
+    pub(super) fn alphabeta(
+        &mut self,
+        cx: &mut Cx,
+        ply: usize,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(cx, ply, alpha, beta);
+        }
+        let root = ply == 0;
+        self.stack[ply].pv_len = ply;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        let board = &mut *cx.board;
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate(board, &self.eval_cfg);
+        }
+        let full = self.profile == Profile::Full;
+        let key = board.hash();
+        self.stack[ply].key = key;
+
+        if !root {
+            // Draws inside the tree: repetition, fifty moves, dead material.
+            let fifty = board.halfmove_clock() >= 100;
+            let clock = board.halfmove_clock() as usize;
+            if fifty || self.repeated(ply, key, clock) || board.insufficient_material() {
+                if fifty && board.in_check() && !board.has_legal_move() {
+                    return -MATE + ply as i32;
+                }
+                return 0;
+            }
+            // Mate-distance pruning: no line from here can beat a mate already found nearer.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // The root's entry would only ever be probed through a repetition of the root.
+        let use_tt = full && !root;
+        let mut hash_move = Move::NONE;
+        let mut tt_eval = None;
+        if use_tt && let Some(hit) = self.tt.probe(key, ply) {
+            hash_move = hit.mv;
+            tt_eval = Some(hit.eval);
+            if !pv_node && hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
+                return hit.score;
+            }
+        }
+
+        let in_check = board.in_check();
+        let static_eval = if in_check {
+            -INF
+        } else {
+            tt_eval.unwrap_or_else(|| eval::evaluate(board, &self.eval_cfg))
+        };
+        self.stack[ply].static_eval = static_eval;
+
+        if full && !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta at low depth, the opponent will not catch up.
+            if depth <= 6 && static_eval - 85 * depth >= beta {
+                return static_eval;
+            }
+            // Null move: if passing still fails high, a real move will too.
+            if depth >= 3
+                && static_eval >= beta
+                && board.has_non_pawn_material(board.side_to_move())
+                && !self.stack[ply].null_move
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                board.make_null();
+                self.stack[ply + 1].null_move = true;
+                self.stack[ply + 1].on_pv = false;
+                let s = -self.alphabeta(cx, ply + 1, depth - 1 - r, -beta, -beta + 1, false);
+                cx.board.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        // The root's moves were ordered once for this iteration (with reasons, for the
+        // report); keep that order. Elsewhere score them here and pick lazily.
+        let board = &mut *cx.board;
+        let on_pv = self.stack[ply].on_pv;
+        let ctx = OrderContext {
+            pv_move: if on_pv {
+                self.prev_pv.get(ply).copied().unwrap_or(Move::NONE)
+            } else {
+                Move::NONE
+            },
+            hash_move,
+            killers: self.stack[ply].killers,
+        };
+        let mut scores = [0i32; 256];
+        let mut moves = if root {
+            let mut list = MoveList::new();
+            for (i, &m) in self.root_order.iter().enumerate() {
+                list.push(m);
+                scores[i] = -(i as i32);
+            }
+            list
+        } else {
+            let moves = board.legal_moves();
+            if moves.is_empty() {
+                return if in_check { -MATE + ply as i32 } else { 0 };
+            }
+            order::score_moves(board, &moves, self.scheme, &ctx, &self.history, &mut scores);
+            moves
+        };
+
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = Move::NONE;
+        let mut searched = 0usize;
+        let us = board.side_to_move();
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut nquiets = 0;
+        for i in 0..moves.len() {
+            order::pick(&mut moves, &mut scores, i);
+            let m = moves.as_slice()[i];
+            if root {
+                if self.excluded.contains(&m) {
+                    continue;
+                }
+                // The move now searched, for `currmove` and the status bar; not in the first
+                // tenth of a second, when iterations fly by.
+                if self.start.elapsed() >= Duration::from_millis(100) {
+                    (cx.emit)(SearchEvent::CurrentMove {
+                        id: cx.id,
+                        depth: depth as u32,
+                        mv: m,
+                        number: i as u32 + 1,
+                    });
+                }
+            }
+            let quiet = !m.is_tactical();
+            let killers = self.stack[ply].killers;
+            let is_killer = m == killers[0] || m == killers[1];
+
+            let board = &mut *cx.board;
+            board.make(m);
+            let gives_check = board.in_check();
+            if full
+                && !pv_node
+                && !in_check
+                && !gives_check
+                && quiet
+                && searched > 0
+                && best > -MATE_BOUND
+                && alpha.abs() < MATE_BOUND
+            {
+                // Late-move pruning and futility: quiet, non-checking moves far down the list
+                // at low depth rarely matter. Never while a mate score is at stake.
+                let late = depth <= 4 && searched >= (3 + depth * depth * 2) as usize;
+                let futile = depth <= 3 && static_eval + 110 * depth + 60 <= alpha && !is_killer;
+                if late || futile {
+                    board.unmake();
+                    continue;
+                }
+            }
+            self.stats.nodes += 1;
+            let ext = i32::from(full && gives_check && ply < MAX_PLY / 2);
+            let new_depth = depth - 1 + ext;
+            self.stack[ply + 1].null_move = false;
+            self.stack[ply + 1].on_pv = on_pv && m == ctx.pv_move;
+            let score = if searched == 0 || !full {
+                -self.alphabeta(cx, ply + 1, new_depth, -beta, -alpha, pv_node)
+            } else {
+                let r = if root {
+                    // The root reduces late quiet moves by one ply less, counted by their
+                    // place in the root order.
+                    if depth >= 3 && i >= 3 && quiet && !gives_check && !in_check {
+                        (self.lmr[depth.min(63) as usize][i.min(63)] as i32 - 1)
+                            .clamp(0, new_depth - 1)
+                    } else {
+                        0
+                    }
+                } else if depth >= 3
+                    && searched >= 2
+                    && quiet
+                    && !gives_check
+                    && !in_check
+                    && !is_killer
+                {
+                    let mut r = self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if self.history.get(us, m) > 2000 {
+                        r -= 1;
+                    }
+                    r.clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s = -self.alphabeta(cx, ply + 1, new_depth - r, -alpha - 1, -alpha, false);
+                if s > alpha && r > 0 {
+                    s = -self.alphabeta(cx, ply + 1, new_depth, -alpha - 1, -alpha, false);
+                }
+                if pv_node && s > alpha && s < beta {
+                    s = -self.alphabeta(cx, ply + 1, new_depth, -beta, -alpha, true);
+                }
+                s
+            };
+            cx.board.unmake();
+            if self.stopped {
+                break;
+            }
+            searched += 1;
+            if quiet && nquiets < quiets_tried.len() {
+                quiets_tried[nquiets] = m;
+                nquiets += 1;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    self.stack.update_pv(ply, m);
+                    if score >= beta {
+                        if !root {
+                            let quiets = quiet.then_some(&quiets_tried[..nquiets]);
+                            self.note_cutoff(ply, us, m, depth, searched == 1, quiets);
+                        }
+                        break;
+                    }
+                } else if root && self.stack[0].pv_len == 0 {
+                    // Fail low on every move so far: still name a move for the PV.
+                    self.stack.update_pv(0, m);
+                }
+            }
+        }
+        if self.stopped {
+            // The root keeps what it completed: it records a move only after searching it
+            // through. Anywhere else the unfinished result is worthless.
+            return if root { best } else { 0 };
+        }
+        if searched == 0 {
+            // Every move was pruned: fall back to the static view.
+            return static_eval.max(alpha);
+        }
+
+        if use_tt {
+            let bound = Bound::of(best, original_alpha, beta);
+            let ev = if in_check { 0 } else { static_eval };
+            self.tt.store(
+                key,
+                ply,
+                TtData {
+                    mv: best_move,
+                    score: best,
+                    eval: ev,
+                    depth,
+                    bound,
+                },
+            );
+        }
+        best
+    }
+
+    /// Is the position at `ply` (key `key`, `clock` plies since the last capture or pawn
+    /// move) a draw by repetition? As strong engines count it: one earlier occurrence inside
+    /// the tree (after the root) is enough, since the side that repeated can repeat again;
+    /// a position that occurred only at or before the root (in the game) needs two earlier
+    /// occurrences, a real threefold. Only positions with the same side to move, within the
+    /// reversible stretch and not across a null move, can match.
+    fn repeated(&self, ply: usize, key: u64, clock: usize) -> bool {
+        let mut before_root = 0;
+        let mut back = 2;
+        while back <= clock {
+            // The plies between the earlier position and this one: no null move among them.
+            for p in [
+                ply as isize - back as isize + 1,
+                ply as isize - back as isize + 2,
+            ] {
+                if p >= 1 && self.stack[p as usize].null_move {
+                    return false;
+                }
+            }
+            let earlier = if back < ply {
+                if self.stack[ply - back].key == key {
+                    return true;
+                }
+                back += 2;
+                continue;
+            } else if back == ply {
+                self.stack[0].key
+            } else {
+                match self.game_keys.get(back - ply - 1) {
+                    Some(&k) => k,
+                    None => break,
+                }
+            };
+            if earlier == key {
+                before_root += 1;
+                if before_root == 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// A fail high: statistics, and the killers and history for the quiet move that cut
+    /// (the quiet moves tried before it did not: less credit for them).
+    /// `quiets`: the quiet moves tried here, `m` last, when `m` is quiet.
+    fn note_cutoff(
+        &mut self,
+        ply: usize,
+        us: Color,
+        m: Move,
+        depth: i32,
+        first: bool,
+        quiets: Option<&[Move]>,
+    ) {
+        self.stats.fail_high += 1;
+        if first {
+            self.stats.fail_high_first += 1;
+        }
+        if let Some(quiets_tried) = quiets {
+            let killers = &mut self.stack[ply].killers;
+            if killers[0] != m {
+                killers[1] = killers[0];
+                killers[0] = m;
+            }
+            self.history.reward(us, m, depth as u32);
+            for &q in &quiets_tried[..quiets_tried.len() - 1] {
+                self.history.penalize(us, q, depth as u32);
+            }
+        }
+    }
+}

@@ -1,0 +1,547 @@
+//! Iterative deepening (seeds 000, 003) over one alpha-beta (`alphabeta.rs`, the root a node
+//! kind of it) with quiescence (`qsearch.rs`), a per-ply stack (`stack.rs`), the time
+//! budget (`time.rs`), aspiration windows and MultiPV. The `seed` profile switches off all
+//! that the seed pages do not describe, so their experiment can be repeated.
+
+mod alphabeta;
+mod qsearch;
+mod stack;
+mod time;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::eval::EvalConfig;
+use super::order::{self, History, OrderContext, Scheme, ScoredMove};
+pub use super::report::Profile;
+use super::report::{IterationInfo, Limits, SearchEvent, SearchOptions};
+use super::score::{Bound, MATE, MATE_BOUND, Score};
+use super::tt::TranspositionTable;
+use crate::chess::board::Board;
+use crate::chess::types::{Color, Move};
+use stack::Stack;
+use time::{Budget, budget};
+
+pub const MAX_PLY: usize = 128;
+const INF: i32 = MATE + 1;
+
+/// What the recursive search needs of the search it belongs to besides the searcher: the
+/// board it moves on and where root reports (`currmove`) go.
+struct Cx<'a> {
+    board: &'a mut Board,
+    id: u64,
+    emit: &'a mut dyn FnMut(SearchEvent),
+}
+
+/// Flags shared between the facade and the search thread. Searches are numbered; a search
+/// stops when told to (`stop` reaches its id) or when a newer one was started, so starting
+/// a search never has to wait for the previous one to notice a flag.
+#[derive(Default)]
+pub struct SearchShared {
+    /// The id of the newest search started.
+    latest: AtomicU64,
+    /// Searches with an id up to this one are asked to stop.
+    stop_upto: AtomicU64,
+    pub ponder: AtomicBool,
+}
+
+impl SearchShared {
+    pub fn ponderhit(&self) {
+        self.ponder.store(false, Ordering::SeqCst);
+    }
+
+    /// A new search's id; every older search is asked to stop.
+    pub fn start(&self, ponder: bool) -> u64 {
+        let id = self.latest.fetch_add(1, Ordering::SeqCst) + 1;
+        self.ponder.store(ponder, Ordering::SeqCst);
+        id
+    }
+
+    /// Asks every search started so far to stop.
+    pub fn stop_all(&self) {
+        self.stop_upto
+            .store(self.latest.load(Ordering::SeqCst), Ordering::SeqCst);
+        self.ponder.store(false, Ordering::SeqCst);
+    }
+
+    /// Should search `id` stop?
+    #[inline]
+    pub fn should_stop(&self, id: u64) -> bool {
+        self.stop_upto.load(Ordering::Relaxed) >= id || self.latest.load(Ordering::Relaxed) > id
+    }
+}
+
+/// Counters of one search (or one bench position).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    pub nodes: u64,
+    /// Nodes (main search) that failed high, and those that did so on their first move.
+    pub fail_high: u64,
+    pub fail_high_first: u64,
+}
+
+impl SearchStats {
+    pub fn first_move_cutoff(&self) -> f64 {
+        if self.fail_high == 0 {
+            0.0
+        } else {
+            self.fail_high_first as f64 / self.fail_high as f64
+        }
+    }
+}
+
+/// The outcome of `Searcher::search_sync`, for bench, tests and tools.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub pv: Vec<Move>,
+    pub stats: SearchStats,
+    pub time: Duration,
+}
+
+/// The search state that lives as long as the engine: TT, history, and the per-search
+/// scratch arrays.
+pub struct Searcher {
+    shared: Arc<SearchShared>,
+    tt: TranspositionTable,
+    history: History,
+    stack: Stack,
+    /// The previous iteration's PV, for the seed's PV-first ordering.
+    prev_pv: Vec<Move>,
+    lmr: Box<[[u8; 64]; 64]>,
+    stats: SearchStats,
+    seldepth: usize,
+    start: Instant,
+    budget: Budget,
+    node_limit: Option<u64>,
+    stopped: bool,
+    pondering: bool,
+    eval_cfg: EvalConfig,
+    scheme: Scheme,
+    profile: Profile,
+    /// The id of the search running (its stop is asked for by id).
+    id: u64,
+    /// The root's moves in this iteration's order.
+    root_order: Vec<Move>,
+    /// Root moves excluded from the current MultiPV line.
+    excluded: Vec<Move>,
+    /// Keys of the game's positions before the root, newest first (the position before the
+    /// root's last move comes first), as far back as the fifty-move clock reaches.
+    game_keys: Vec<u64>,
+    /// The lower edge of the root's current window.
+    root_alpha: i32,
+    /// Whether a search ran since the last clean slate (so `new_game` has work to do).
+    learnt: bool,
+}
+
+impl Searcher {
+    pub fn new(shared: Arc<SearchShared>) -> Searcher {
+        Searcher {
+            shared,
+            tt: TranspositionTable::new(SearchOptions::default().hash_mb),
+            history: History::default(),
+            stack: Stack::new(),
+            prev_pv: Vec::new(),
+            lmr: alphabeta::lmr_table(),
+            stats: SearchStats::default(),
+            seldepth: 0,
+            start: Instant::now(),
+            budget: Budget::default(),
+            node_limit: None,
+            stopped: false,
+            pondering: false,
+            eval_cfg: EvalConfig::default(),
+            scheme: Scheme::default(),
+            profile: Profile::Full,
+            id: 0,
+            root_order: Vec::new(),
+            excluded: Vec::new(),
+            root_alpha: -INF,
+            game_keys: Vec::new(),
+            learnt: false,
+        }
+    }
+
+    /// A searcher not attached to any facade (bench, tests, tools).
+    pub fn standalone() -> Searcher {
+        Searcher::new(Arc::new(SearchShared::default()))
+    }
+
+    /// Forgets what earlier searches learnt.
+    pub fn new_game(&mut self) {
+        if self.learnt {
+            self.tt.clear();
+            self.history.clear();
+            self.stack.clear();
+            self.prev_pv.clear();
+            self.learnt = false;
+        }
+    }
+
+    /// Takes on `options`. A change of evaluation, ordering scheme, profile or table size
+    /// starts from a clean slate as a new game does: what the table, history and killers
+    /// learnt under other settings would steer this search differently from a fresh one,
+    /// and numbers must be reproducible.
+    fn configure(&mut self, options: &SearchOptions, emit: &mut dyn FnMut(SearchEvent), id: u64) {
+        let changed = self.eval_cfg != options.eval
+            || self.scheme != options.scheme
+            || self.profile != options.profile;
+        if changed {
+            self.new_game();
+        }
+        if self.tt.size_mb() != options.hash_mb.max(1) {
+            match TranspositionTable::try_new(options.hash_mb) {
+                Ok(tt) => {
+                    self.tt = tt;
+                    self.new_game();
+                }
+                Err(e) => emit(SearchEvent::Message {
+                    id,
+                    text: format!("{e}; keeping the {} MB table", self.tt.size_mb()),
+                }),
+            }
+        }
+        self.eval_cfg = options.eval;
+        self.scheme = options.scheme;
+        self.profile = options.profile;
+    }
+
+    /// Runs one search to completion (the facade's thread calls this), emitting events.
+    pub fn run(
+        &mut self,
+        id: u64,
+        board: Board,
+        limits: &Limits,
+        options: &SearchOptions,
+        emit: &mut dyn FnMut(SearchEvent),
+    ) -> SearchResult {
+        self.configure(options, emit, id);
+        let result = self.think(id, board, limits, options, emit);
+        emit(SearchEvent::BestMove {
+            id,
+            best: result.best,
+            ponder: result.ponder,
+            book: None,
+        });
+        result
+    }
+
+    /// Searches without a facade; events go to `emit` (pass `&mut |_| {}` to ignore them).
+    pub fn search_sync(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        options: &SearchOptions,
+        emit: &mut dyn FnMut(SearchEvent),
+    ) -> SearchResult {
+        let id = self.shared.start(limits.ponder);
+        self.configure(options, emit, id);
+        self.think(id, board.clone(), limits, options, emit)
+    }
+
+    fn think(
+        &mut self,
+        id: u64,
+        mut board: Board,
+        limits: &Limits,
+        options: &SearchOptions,
+        emit: &mut dyn FnMut(SearchEvent),
+    ) -> SearchResult {
+        self.id = id;
+        self.start = Instant::now();
+        self.stats = SearchStats::default();
+        self.stopped = false;
+        self.pondering = limits.ponder;
+        self.budget = budget(limits, board.side_to_move(), options.move_overhead);
+        self.node_limit = limits.nodes;
+        self.prev_pv.clear();
+        self.learnt = true;
+        self.game_keys.clear();
+        let reversible = board.halfmove_clock() as usize;
+        self.game_keys
+            .extend(board.history_hashes().take(reversible));
+        self.stack[0].key = board.hash();
+        self.tt.new_search();
+        self.history.age();
+
+        let mut root_moves: Vec<Move> = board.legal_moves().iter().copied().collect();
+        if !limits.searchmoves.is_empty() {
+            root_moves.retain(|m| limits.searchmoves.contains(m));
+        }
+        let mut result = SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            pv: Vec::new(),
+            stats: self.stats,
+            time: Duration::ZERO,
+        };
+        if root_moves.is_empty() {
+            let score = if board.in_check() { -MATE } else { 0 };
+            result.score = Score::from_internal(score);
+            return result;
+        }
+
+        let analysing = limits.infinite || limits.ponder;
+        let mut cx = Cx {
+            board: &mut board,
+            id,
+            emit,
+        };
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let multipv = (options.multipv.max(1) as usize).min(root_moves.len());
+        let mut prev_nodes = 0u64;
+        let mut score: i32 = 0;
+        let mut best_move = root_moves[0];
+        for depth in 1..=max_depth {
+            let iteration_start_nodes = self.stats.nodes;
+            self.seldepth = 0;
+            // Root order: the scheme's scores with the previous best move as PV move.
+            let ctx = OrderContext {
+                pv_move: if depth > 1 { best_move } else { Move::NONE },
+                hash_move: if depth > 1 { best_move } else { Move::NONE },
+                killers: self.stack[0].killers,
+            };
+            let mut scored: Vec<ScoredMove> =
+                order::explain(cx.board, self.scheme, &ctx, &self.history)
+                    .into_iter()
+                    .filter(|s| root_moves.contains(&s.mv))
+                    .collect();
+            scored.sort_by_key(|s| std::cmp::Reverse(s.score));
+            self.root_order = scored.iter().map(|s| s.mv).collect();
+
+            self.excluded.clear();
+            // (score, PV, bound): a line cut short by a stop is only a lower bound.
+            let mut lines: Vec<(i32, Vec<Move>, Bound)> = Vec::new();
+            for line in 0..multipv {
+                let s = if line == 0
+                    && depth >= 5
+                    && self.profile == Profile::Full
+                    && score.abs() < MATE_BOUND
+                {
+                    self.aspiration(&mut cx, depth as i32, score)
+                } else {
+                    self.root(&mut cx, depth as i32, -INF, INF)
+                };
+                let pv: Vec<Move> = self.stack.root_pv().to_vec();
+                // A stopped root is usable only if a move it searched through beat the
+                // window: then its score is a lower bound of the iteration's.
+                if pv.is_empty() || (self.stopped && s <= self.root_alpha) {
+                    break;
+                }
+                self.excluded.push(pv[0]);
+                let bound = if self.stopped {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                lines.push((s, pv, bound));
+                if self.stopped {
+                    break;
+                }
+            }
+            if lines.is_empty() {
+                break;
+            }
+            // MultiPV: later lines were searched with earlier best moves excluded; an
+            // unstable search can still score one above an earlier line, so list by score.
+            lines[1..].sort_by_key(|l| std::cmp::Reverse(l.0));
+            let complete = !self.stopped;
+            {
+                // Even a stopped iteration's line is usable (see above): the root records a
+                // move only after searching it completely.
+                score = lines[0].0;
+                best_move = lines[0].1[0];
+                self.prev_pv = lines[0].1.clone();
+                result.best = Some(best_move);
+                result.ponder = lines[0].1.get(1).copied();
+                result.score = Score::from_internal(score);
+                result.depth = depth;
+                result.pv = lines[0].1.clone();
+            }
+            let elapsed = self.start.elapsed();
+            let iter_nodes = self.stats.nodes - iteration_start_nodes;
+            let branching = if prev_nodes > 0 {
+                iter_nodes as f64 / prev_nodes as f64
+            } else {
+                0.0
+            };
+            prev_nodes = iter_nodes;
+            let side = cx.board.side_to_move();
+            for (i, (s, pv, bound)) in lines.iter().enumerate() {
+                let mut info = self.line_info(depth, i as u32 + 1, *s, *bound, pv.clone(), side);
+                if options.report_root_moves && i == 0 {
+                    info.root_moves = scored.clone();
+                }
+                info.branching = branching;
+                (cx.emit)(SearchEvent::Iteration { id, info });
+            }
+            if !complete {
+                break;
+            }
+
+            // Stop conditions between iterations.
+            if let Some(m) = limits.mate
+                && let Score::Mate(n) = result.score
+                && n > 0
+                && n as u32 <= m
+            {
+                break;
+            }
+            if !analysing && !self.pondering_now() {
+                if root_moves.len() == 1 && self.budget.soft.is_some() {
+                    break; // one legal move: no need to think on the clock
+                }
+                if score.abs() >= MATE_BOUND
+                    && depth as i32 > (MATE - score.abs()) + 2
+                    && self.budget.soft.is_some()
+                {
+                    break; // a proven mate does not get shorter with more depth
+                }
+                if let Some(soft) = self.budget.soft
+                    && elapsed > soft / 2
+                {
+                    break;
+                }
+            }
+        }
+        // In infinite or ponder mode the caller decides when to stop; wait for it.
+        if analysing {
+            while !self.shared.should_stop(self.id) && (limits.infinite || self.pondering_now()) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        result.stats = self.stats;
+        result.time = self.start.elapsed();
+        if result.best.is_none() {
+            result.best = Some(best_move);
+        }
+        result
+    }
+
+    fn pondering_now(&mut self) -> bool {
+        if self.pondering && !self.shared.ponder.load(Ordering::Relaxed) {
+            // ponderhit: the clock starts now.
+            self.pondering = false;
+            self.start = Instant::now();
+        }
+        self.pondering
+    }
+
+    /// One line of an iteration as reported (root moves and branching left empty).
+    fn line_info(
+        &mut self,
+        depth: u32,
+        multipv: u32,
+        s: i32,
+        bound: Bound,
+        pv: Vec<Move>,
+        side: Color,
+    ) -> IterationInfo {
+        let elapsed = self.start.elapsed();
+        let score = Score::from_internal(s);
+        IterationInfo {
+            depth,
+            seldepth: self.seldepth.max(depth as usize) as u32,
+            multipv,
+            score,
+            score_white: score.for_white(side),
+            bound,
+            nodes: self.stats.nodes,
+            nps: (self.stats.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            time: elapsed,
+            pv,
+            hashfull: if self.profile == Profile::Full {
+                self.tt.hashfull()
+            } else {
+                0
+            },
+            root_moves: Vec::new(),
+            first_move_cutoff: self.stats.first_move_cutoff(),
+            branching: 0.0,
+        }
+    }
+
+    /// The root searched `depth` plies deep in the window `alpha..beta`.
+    fn root(&mut self, cx: &mut Cx, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.root_alpha = alpha;
+        self.stack[0].on_pv = true;
+        self.stack[0].null_move = false;
+        self.alphabeta(cx, 0, depth, alpha, beta, true)
+    }
+
+    /// The root searched in a window around the previous iteration's score, widened until
+    /// the score falls inside it.
+    /// A window that fails is reported (a bound event, score = what the failed search
+    /// proved) before the re-search, so a front end never shows a bound as a score.
+    fn aspiration(&mut self, cx: &mut Cx, depth: i32, prev: i32) -> i32 {
+        let mut delta = 20;
+        let mut alpha = (prev - delta).max(-INF);
+        let mut beta = (prev + delta).min(INF);
+        loop {
+            let s = self.root(cx, depth, alpha, beta);
+            if self.stopped {
+                return s;
+            }
+            let bound = if s <= alpha {
+                Bound::Upper
+            } else if s >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            if bound != Bound::Exact {
+                let side = cx.board.side_to_move();
+                let pv = self.stack.root_pv().to_vec();
+                let info = self.line_info(depth as u32, 1, s, bound, pv, side);
+                (cx.emit)(SearchEvent::Iteration { id: cx.id, info });
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta {
+                beta = (s + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta += delta;
+            if delta > 600 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if self.stats.nodes & 2047 != 0 {
+            return;
+        }
+        if self.shared.should_stop(self.id) {
+            self.stopped = true;
+            return;
+        }
+        if let Some(n) = self.node_limit
+            && self.stats.nodes >= n
+        {
+            self.stopped = true;
+            return;
+        }
+        if self.pondering_now() {
+            return;
+        }
+        if let Some(hard) = self.budget.hard
+            && self.start.elapsed() >= hard
+        {
+            self.stopped = true;
+        }
+    }
+}

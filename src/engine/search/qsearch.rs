@@ -1,0 +1,140 @@
+//! Quiescence (seed 003): captures and queen promotions until the position is quiet, all
+//! evasions when in check (so mates are seen here too).
+
+use super::{Cx, INF, Profile, Searcher};
+use crate::chess::types::{MoveList, PieceKind};
+use crate::engine::eval;
+use crate::engine::order::{self, OrderContext, Scheme};
+use crate::engine::score::{Bound, MATE};
+use crate::engine::tt::TtData;
+
+/// Rough piece values for delta pruning (pawn, knight, bishop, rook, queen).
+const DELTA_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
+
+impl Searcher {
+    pub(super) fn qsearch(&mut self, cx: &mut Cx, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.stack[ply].pv_len = ply;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let board = &mut *cx.board;
+        if ply >= super::MAX_PLY - 1 {
+            return eval::evaluate(board, &self.eval_cfg);
+        }
+        let full = self.profile == Profile::Full;
+        let key = board.hash();
+        let mut hash_move = crate::chess::types::Move::NONE;
+        if full && let Some(hit) = self.tt.probe(key, ply) {
+            hash_move = hit.mv;
+            if hit.bound.settles(hit.score, alpha, beta) {
+                return hit.score;
+            }
+        }
+
+        let in_check = board.in_check();
+        let mut best;
+        let stand_pat;
+        let mut moves: MoveList;
+        if in_check {
+            moves = board.legal_moves();
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best = -INF;
+            stand_pat = -INF;
+        } else {
+            stand_pat = eval::evaluate(board, &self.eval_cfg);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            if stand_pat > alpha {
+                alpha = stand_pat;
+            }
+            best = stand_pat;
+            moves = board.tactical_moves();
+        }
+        let original_alpha = alpha;
+        let mut scores = [0i32; 256];
+        let ctx = OrderContext {
+            pv_move: crate::chess::types::Move::NONE,
+            hash_move,
+            killers: self.stack[ply].killers,
+        };
+        order::score_moves(board, &moves, self.scheme, &ctx, &self.history, &mut scores);
+        let mut best_move = crate::chess::types::Move::NONE;
+        for i in 0..moves.len() {
+            order::pick(&mut moves, &mut scores, i);
+            let m = moves.as_slice()[i];
+            let board = &mut *cx.board;
+            if !in_check {
+                // Under-promotions are never better than the queen in quiescence.
+                if let Some(p) = m.promotion()
+                    && p != PieceKind::Queen
+                {
+                    continue;
+                }
+                if full {
+                    // Delta pruning: even winning the piece cannot lift alpha.
+                    let gain = board
+                        .piece_at(m.to())
+                        .map_or(100, |p| DELTA_VALUES[p.kind().index()]);
+                    if m.promotion().is_none() && stand_pat + gain + 200 <= alpha {
+                        continue;
+                    }
+                    // Losing captures cannot help here. Under `modern` the ordering score
+                    // already says so (negative exactly when SEE < 0); otherwise run SEE
+                    // only where the capturer is worth more than its victim.
+                    let losing = if self.scheme == Scheme::Modern {
+                        scores[i] < 0
+                    } else {
+                        let attacker = board
+                            .piece_at(m.from())
+                            .map_or(0, |p| DELTA_VALUES[p.kind().index()]);
+                        attacker > gain && m.promotion().is_none() && order::see(board, m) < 0
+                    };
+                    if losing {
+                        continue;
+                    }
+                }
+            }
+            board.make(m);
+            self.stats.nodes += 1;
+            let score = -self.qsearch(cx, ply + 1, -beta, -alpha);
+            cx.board.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    self.stack.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if full {
+            let bound = Bound::of(best, original_alpha, beta);
+            let ev = if in_check { 0 } else { stand_pat };
+            self.tt.store(
+                key,
+                ply,
+                TtData {
+                    mv: best_move,
+                    score: best,
+                    eval: ev,
+                    depth: 0,
+                    bound,
+                },
+            );
+        }
+        best
+    }
+}

@@ -1,0 +1,93 @@
+//! The per-ply search stack: what each ply of the current line needs (its PV, killers,
+//! static evaluation, position key and how it was reached), so the recursive search passes a
+//! ply number instead of a long list of arguments.
+
+use super::MAX_PLY;
+use crate::chess::types::Move;
+
+/// One ply of the line being searched.
+#[derive(Clone)]
+pub(crate) struct Ply {
+    /// The principal variation found below this ply: `pv[ply..pv_len]` (triangular layout:
+    /// entries before `ply` are unused, so a child's line copies over without shifting).
+    pub pv: [Move; MAX_PLY + 1],
+    pub pv_len: usize,
+    /// Quiet moves that caused a cutoff at this ply (most recent first).
+    pub killers: [Move; 2],
+    /// The static evaluation of this ply's position (`-INF` when in check).
+    pub static_eval: i32,
+    /// The Zobrist key of this ply's position (repetition detection).
+    pub key: u64,
+    /// Whether this ply's position was reached by a null move (no repetition across it,
+    /// and no second null move in a row).
+    pub null_move: bool,
+    /// Whether this ply lies on the previous iteration's principal variation (PV-first
+    /// ordering, the seed's rule).
+    pub on_pv: bool,
+}
+
+impl Ply {
+    fn new() -> Ply {
+        Ply {
+            pv: [Move::NONE; MAX_PLY + 1],
+            pv_len: 0,
+            killers: [Move::NONE; 2],
+            static_eval: 0,
+            key: 0,
+            null_move: false,
+            on_pv: false,
+        }
+    }
+}
+
+/// `MAX_PLY + 2` plies, so ply `MAX_PLY` can still look at its child's slot.
+pub(crate) struct Stack {
+    plies: Vec<Ply>,
+}
+
+impl Stack {
+    pub fn new() -> Stack {
+        Stack {
+            plies: vec![Ply::new(); MAX_PLY + 2],
+        }
+    }
+
+    /// Forgets the killers (a new game or new settings); the rest is rewritten per node.
+    pub fn clear(&mut self) {
+        for p in &mut self.plies {
+            *p = Ply::new();
+        }
+    }
+
+    /// `m` is the best move at `ply`: its line is `m` followed by the child's line.
+    #[inline]
+    pub fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.plies.split_at_mut(ply + 1);
+        let here = &mut head[ply];
+        let child = &tail[0];
+        here.pv[ply] = m;
+        let next = child.pv_len.max(ply + 1);
+        here.pv[ply + 1..next].copy_from_slice(&child.pv[ply + 1..next]);
+        here.pv_len = next;
+    }
+
+    /// The root's principal variation.
+    pub fn root_pv(&self) -> &[Move] {
+        &self.plies[0].pv[..self.plies[0].pv_len]
+    }
+}
+
+impl std::ops::Index<usize> for Stack {
+    type Output = Ply;
+    #[inline]
+    fn index(&self, ply: usize) -> &Ply {
+        &self.plies[ply]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Stack {
+    #[inline]
+    fn index_mut(&mut self, ply: usize) -> &mut Ply {
+        &mut self.plies[ply]
+    }
+}
