@@ -19,6 +19,12 @@ impl Color {
         self as usize
     }
 
+    /// The side with `index() == i` (0 White, anything else Black): for loops over sides.
+    #[inline]
+    pub const fn from_index(i: usize) -> Color {
+        if i == 0 { Color::White } else { Color::Black }
+    }
+
     /// The seed page's colour bits (section 001).
     #[inline]
     pub const fn bits(self) -> u8 {

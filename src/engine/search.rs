@@ -688,8 +688,9 @@ impl Searcher {
 
         // Draws inside the tree: repetition (one earlier occurrence is enough: the side that
         // can repeat can repeat again), fifty moves, dead material.
-        if board.halfmove >= 100 || board.repetitions() > 0 || board.insufficient_material() {
-            if board.halfmove >= 100 && board.in_check() && !board.has_legal_move() {
+        if board.halfmove_clock() >= 100 || board.repetitions() > 0 || board.insufficient_material()
+        {
+            if board.halfmove_clock() >= 100 && board.in_check() && !board.has_legal_move() {
                 return -MATE + ply as i32;
             }
             return 0;
@@ -729,7 +730,7 @@ impl Searcher {
                 && static_eval >= beta
                 && board.has_non_pawn_material(board.side_to_move())
             {
-                let last_was_null = board.history.last().is_some_and(|u| u.null);
+                let last_was_null = board.last_was_null();
                 if !last_was_null {
                     let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                     board.make_null();

@@ -374,7 +374,7 @@ fn material_term(board: &Board, preset: ValuePreset, acc: &mut Acc) {
             board.material(c)
         } else {
             let values = preset.values();
-            board.counts[c.index()][..5]
+            board.kind_counts(c)[..5]
                 .iter()
                 .zip(values)
                 .map(|(&n, v)| n as i32 * v)
@@ -408,12 +408,13 @@ pub const AREA_CTRL: [i32; 128] = area_ctrl();
 
 /// Every piece on a centre square adds the table's value for its side (seed 002).
 fn center_term(board: &Board, acc: &mut Acc) {
-    for c in 0..2 {
-        let v: i32 = board.list[c][..board.count[c] as usize]
+    for c in Color::BOTH {
+        let v: i32 = board
+            .piece_squares(c)
             .iter()
-            .map(|&sq| AREA_CTRL[sq as usize])
+            .map(|&sq| AREA_CTRL[(sq & 0x7F) as usize])
             .sum();
-        acc.add(Term::Center, c, params::s(v, v));
+        acc.add(Term::Center, c.index(), params::s(v, v));
     }
 }
 

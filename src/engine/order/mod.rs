@@ -325,7 +325,7 @@ impl<'a> Node<'a> {
     /// en passant; `None` for a non-capture).
     #[inline]
     fn kinds(&self, mv: Move) -> (Option<usize>, Option<usize>) {
-        let cells = &self.board.cells;
+        let cells = self.board.cells();
         let mover = kind_index(cells[mv.from().x88() as usize]);
         let victim = if mv.is_en_passant() {
             Some(0)
@@ -407,7 +407,7 @@ impl<'a> Node<'a> {
             .get_or_insert_with(|| AttackValues::compute(board));
         let from = mv.from().x88();
         let to = mv.to().x88();
-        let moved = board.cells[from as usize];
+        let moved = board.code_at(from);
         // The piece that will stand on the target: the promoted one if any.
         let landing = match mv.promotion() {
             Some(p) => AttackClass::of(p),
@@ -424,7 +424,7 @@ impl<'a> Node<'a> {
             let victim = if mv.is_en_passant() {
                 AttackClass::Pawn.value()
             } else {
-                AttackClass::of_code(board.cells[to as usize]).map_or(0, AttackClass::value)
+                AttackClass::of_code(board.code_at(to)).map_or(0, AttackClass::value)
             };
             t.add(ReasonKind::Capture, CAPTURE_TIER);
             t.add(ReasonKind::MvvLva, victim - at_risk);
@@ -604,10 +604,10 @@ fn xray_defender(board: &Board, from: u8, to: u8) -> bool {
     } else {
         0x8
     };
-    let own = board.cells[(from & 0x7F) as usize] & 0x30;
+    let own = board.code_at(from) & 0x30;
     let mut s = from.wrapping_sub(step as u8);
     while s & 0x88 == 0 {
-        let c = board.cells[s as usize];
+        let c = board.code_at(s);
         if c != 0 {
             return c & own != 0 && c & slider_bit != 0 && c & 0x3 == 0;
         }

@@ -15,7 +15,7 @@
 use crate::chess::attacks::{
     A_SLIDERS, ATTACK_BITS_BY_CODE, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index,
 };
-use crate::chess::board::{Board, NO_SQ};
+use crate::chess::board::Board;
 use crate::chess::types::{Color, Move};
 
 /// Exchange values by dense kind index (pawn, knight, bishop, rook, queen, king). Knight and
@@ -71,17 +71,16 @@ struct Candidates {
 
 impl<'a> Exchange<'a> {
     fn new(board: &'a Board, target: u8, gone: u128) -> Exchange<'a> {
-        let cells = &board.cells;
+        let cells = board.cells();
         let empty = Candidates {
-            square: [NO_SQ; 16],
+            square: [0; 16],
             kind: [0; 16],
             step: [0; 16],
             len: 0,
         };
         let mut sides = [empty; 2];
-        for (ci, side) in sides.iter_mut().enumerate() {
-            let count = (board.count[ci] as usize).min(16);
-            for &s in &board.list[ci][..count] {
+        for (side, color) in sides.iter_mut().zip(Color::BOTH) {
+            for &s in board.piece_squares(color) {
                 if s & 0x88 != 0 || gone & bit(s) != 0 {
                     continue;
                 }
@@ -207,7 +206,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     if mv.is_none() || mv.is_castle() {
         return 0;
     }
-    let cells = &board.cells;
+    let cells = board.cells();
     let from = mv.from().x88();
     let to = mv.to().x88();
     let moved = cells[from as usize];
@@ -257,7 +256,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
 /// prise. The king is never "won".
 pub fn exchange_gain(board: &Board, sq: crate::chess::types::Square, by: Color) -> i32 {
     let target = sq.x88();
-    let cells = &board.cells;
+    let cells = board.cells();
     let victim = cells[target as usize];
     let Some(victim_kind) = kind_index(victim) else {
         return 0;

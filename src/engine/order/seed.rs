@@ -242,7 +242,7 @@ impl AttackValues {
         // Walk back to the defender; its class bit joins the mover's side.
         let mut s = from.wrapping_sub(step as u8);
         while s & 0x88 == 0 {
-            let code = board.cells[s as usize];
+            let code = board.code_at(s);
             if code != 0 {
                 if let Some(class) = AttackClass::of_code(code) {
                     let shift = if side == Color::White { 0 } else { 4 };
@@ -267,18 +267,16 @@ pub(crate) fn visit_attacks(
     mut attack: impl FnMut(u8, u8),
     mut own_blocker: impl FnMut(u8, u32),
 ) {
-    let ci = color.index();
     let own = color.bits();
     let pawn_caps: [i8; 2] = match color {
         Color::White => [15, 17],
         Color::Black => [-15, -17],
     };
-    let count = (board.count[ci] as usize).min(16);
-    for &from in &board.list[ci][..count] {
+    for &from in board.piece_squares(color) {
         if from & 0x88 != 0 {
             continue;
         }
-        let code = board.cells[from as usize];
+        let code = board.code_at(from);
         let kind = code & 0x0F;
         let (steps, bit): (&[i8], u8) = match kind {
             0x1 => (&pawn_caps, AttackClass::Pawn.bit()),
@@ -300,7 +298,7 @@ pub(crate) fn visit_attacks(
                     let mut s = from.wrapping_add(d as u8);
                     while s & 0x88 == 0 {
                         attack(s, class.bit());
-                        let c = board.cells[s as usize];
+                        let c = board.code_at(s);
                         if c != 0 {
                             if c & own != 0 {
                                 own_blocker(s, i as u32);
