@@ -3,6 +3,7 @@
 //! (the seed's "difference machine", seed 002). `make`/`unmake` restore everything exactly.
 
 use super::attacks;
+use super::notation::CoordinateMove;
 use super::polyglot_keys::POLYGLOT_RANDOM;
 use super::types::{ByColor, Color, Move, Piece, PieceKind, Square};
 
@@ -143,6 +144,22 @@ struct Undo {
     halfmove: u16,
     hash: u64,
     null: bool,
+}
+
+/// Why [`Board::play`] refused a move. The board it was offered to is exactly as it was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// `Move::NONE` (`0000`): passing is not a move in a game.
+    #[error("0000: the null move is not a move in a game")]
+    Null,
+    /// The squares name a legal move here, but the move was generated for another position
+    /// (a capture flag where nothing stands now, say): playing it would corrupt the board.
+    #[error("{mv}: made for another position (here the same squares play {legal} differently)")]
+    OtherPosition { mv: Move, legal: Move },
+    /// Not legal here, with the reason in a player's words ("the king is in check from the
+    /// queen on h4"), the same words the notation parser gives.
+    #[error("{mv}: {reason}")]
+    NotLegal { mv: Move, reason: String },
 }
 
 /// A chess position on the seed's 0x88 board, with its own move history so that repetition
@@ -578,7 +595,31 @@ impl Board {
         self.index[to as usize] = i;
     }
 
-    /// Plays a move produced by the move generator for this position.
+    /// Plays `mv` if it is legal in this position; otherwise says why and leaves the board
+    /// untouched. The entry point for moves that come from outside the search (a person, a
+    /// GUI, a file, a move kept from another position).
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if mv.is_none() {
+            return Err(IllegalMove::Null);
+        }
+        if self.legal_moves().contains(mv) {
+            self.make(mv);
+            return Ok(());
+        }
+        let squares = CoordinateMove {
+            from: mv.from(),
+            to: mv.to(),
+            promotion: mv.promotion(),
+        };
+        Err(match self.coordinate_verdict(squares) {
+            Ok(legal) => IllegalMove::OtherPosition { mv, legal },
+            Err(reason) => IllegalMove::NotLegal { mv, reason },
+        })
+    }
+
+    /// Plays a move **unchecked**: `m` must come from this position's move generator (the
+    /// search's own moves). Anything else silently corrupts the board; use [`Board::play`]
+    /// for moves from outside. Undone exactly by [`Board::unmake`].
     pub fn make(&mut self, m: Move) {
         let from = m.from().x88();
         let to = m.to().x88();
@@ -677,7 +718,8 @@ impl Board {
         self.history.push(undo);
     }
 
-    /// Takes back the last `make` (or `make_null`).
+    /// Takes back the last `make`, `play` or `make_null`, restoring every field exactly.
+    /// Unchecked: panics when nothing was played on this board (a bug in the caller).
     pub fn unmake(&mut self) {
         let undo = self.history.pop().expect("unmake without a move");
         if undo.null {
