@@ -5,7 +5,9 @@
 use super::attacks;
 use super::notation::CoordinateMove;
 use super::polyglot_keys::POLYGLOT_RANDOM;
-use super::types::{ByColor, Color, Move, Piece, PieceKind, Square};
+use super::types::{
+    ByColor, Color, KIND_INDEX_BY_CODE, Move, Piece, PieceKind, SEED_VALUES, Square,
+};
 
 /// Sentinel for "no square" in the packed fields (off the 0x88 board).
 pub(super) const NO_SQ: u8 = 0x80;
@@ -72,20 +74,14 @@ const fn castle_mask() -> [u8; 128] {
 }
 const CASTLE_MASK: [u8; 128] = castle_mask();
 
-/// Polyglot piece index (black pawn 0, white pawn 1, black knight 2, ...) for a cell code.
+/// Polyglot piece index for a cell code: black pawn 0, white pawn 1, black knight 2, ...
+/// Polyglot orders kinds as our dense index does (pawn, knight, bishop, rook, queen, king).
 const fn key_kind() -> [u8; 64] {
     let mut t = [0u8; 64];
     let mut c = 0;
     while c < 64 {
-        let kind_order = match c & 0x0F {
-            0x1 => 0,
-            0x2 => 1,
-            0x8 => 2,
-            0x4 => 3,
-            0xC => 4,
-            0x3 => 5,
-            _ => 0,
-        };
+        let kind = KIND_INDEX_BY_CODE[c & 0x0F];
+        let kind_order = if kind < 6 { kind } else { 0 };
         let white = if c & 0x10 != 0 { 1 } else { 0 };
         t[c] = kind_order * 2 + white;
         c += 1;
@@ -192,20 +188,10 @@ pub struct Board {
     history: Vec<Undo>,
 }
 
-/// The seed program's piece values (seed 002): pawn 100, knight 300, bishop 450, rook 500,
-/// queen 1000, king 9999. The king is never captured, so it never enters the material sum.
-pub const SEED_VALUES: [i32; 6] = [100, 300, 450, 500, 1000, 9999];
-
+/// Dense kind index of a board code that holds a piece (the one code → kind table).
 #[inline]
 fn kind_index(code: u8) -> usize {
-    match code & 0x0F {
-        0x1 => 0,
-        0x2 => 1,
-        0x8 => 2,
-        0x4 => 3,
-        0xC => 4,
-        _ => 5,
-    }
+    KIND_INDEX_BY_CODE[(code & 0x0F) as usize] as usize
 }
 
 #[inline]
@@ -213,12 +199,14 @@ fn color_index(code: u8) -> usize {
     ((code >> 5) & 1) as usize
 }
 
+/// A piece's share of the material record: its seed value, the king's left out.
 #[inline]
 fn material_value(code: u8) -> i32 {
-    if code & 0x0F == 0x3 {
+    let k = kind_index(code);
+    if k == PieceKind::King.index() {
         0
     } else {
-        SEED_VALUES[kind_index(code)]
+        SEED_VALUES[k]
     }
 }
 

@@ -12,15 +12,15 @@ use super::params::*;
 use super::{Acc, Scale, ScaleReason, Term};
 use crate::chess::attacks::{KING_STEPS, KNIGHT_STEPS, delta_index};
 use crate::chess::board::Board;
-use crate::chess::types::Color;
+use crate::chess::types::{Color, KIND_INDEX_BY_CODE, PieceKind};
 
 // Dense kind indices (the board's `counts` layout).
-const PAWN: usize = 0;
-const KNIGHT: usize = 1;
-const BISHOP: usize = 2;
-const ROOK: usize = 3;
-const QUEEN: usize = 4;
-const KING: usize = 5;
+const PAWN: usize = PieceKind::Pawn.index();
+const KNIGHT: usize = PieceKind::Knight.index();
+const BISHOP: usize = PieceKind::Bishop.index();
+const ROOK: usize = PieceKind::Rook.index();
+const QUEEN: usize = PieceKind::Queen.index();
+const KING: usize = PieceKind::King.index();
 
 // Attack-map bits: which kinds of a side attack a square (the seed's "positional attack
 // values", seed 000, with one bit per kind).
@@ -32,15 +32,11 @@ const Q_BIT: u8 = 16;
 const K_BIT: u8 = 32;
 const KIND_BIT: [u8; 6] = [P_BIT, N_BIT, B_BIT, R_BIT, Q_BIT, K_BIT];
 
-/// Dense kind index from a cell code's low nibble (the seed's codes: P 1, N 2, K 3, R 4,
-/// B 8, Q 12).
-const KIND_OF: [usize; 16] = [
-    0, PAWN, KNIGHT, KING, ROOK, 0, 0, 0, BISHOP, 0, 0, 0, QUEEN, 0, 0, 0,
-];
-
+/// Dense kind index of a piece-list square's code (the one code → kind table; the passes
+/// only ask about squares that hold a piece).
 #[inline]
 fn kind_of(code: u8) -> usize {
-    KIND_OF[(code & 0x0F) as usize]
+    KIND_INDEX_BY_CODE[(code & 0x0F) as usize] as usize
 }
 
 /// The side with index `c` (0 White, 1 Black): the passes loop over side indices.

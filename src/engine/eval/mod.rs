@@ -13,10 +13,10 @@ mod params;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::chess::board::{Board, SEED_VALUES};
-use crate::chess::types::{Color, PieceKind};
-pub use params::PHASE_MAX;
+use crate::chess::board::Board;
+use crate::chess::types::{Color, PieceKind, SEED_VALUES};
 use params::S;
+pub use params::{MATERIAL_MG, PHASE_MAX};
 
 /// Which evaluation to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -29,7 +29,6 @@ pub use see::{SEE_VALUES, exchange_gain, see};
 pub use seed::{AttackClass, AttackValues, VFM, VFM_LEN, vfm};
 
 use crate::chess::attacks::{A_ORTH, A_SLIDERS, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index};
-use see::kind_index;
 
 /// Ordering schemes, selectable by name.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -326,11 +325,11 @@ impl<'a> Node<'a> {
     #[inline]
     fn kinds(&self, mv: Move) -> (Option<usize>, Option<usize>) {
         let cells = self.board.cells();
-        let mover = kind_index(cells[mv.from().x88() as usize]);
+        let mover = PieceKind::index_of_code(cells[mv.from().x88() as usize]);
         let victim = if mv.is_en_passant() {
             Some(0)
         } else if mv.is_capture() {
-            kind_index(cells[mv.to().x88() as usize])
+            PieceKind::index_of_code(cells[mv.to().x88() as usize])
         } else {
             None
         };
@@ -537,8 +536,8 @@ impl<'a> Node<'a> {
     }
 }
 
-const PAWN: usize = 0;
-const KING: usize = 5;
+const PAWN: usize = PieceKind::Pawn.index();
+const KING: usize = PieceKind::King.index();
 
 /// The modern scheme's maps of one node, computed on its first quiet move.
 struct Threats {

@@ -16,7 +16,7 @@ use crate::chess::attacks::{
     A_SLIDERS, ATTACK_BITS_BY_CODE, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index,
 };
 use crate::chess::board::Board;
-use crate::chess::types::{Color, Move};
+use crate::chess::types::{Color, Move, PieceKind};
 
 /// Exchange values by dense kind index (pawn, knight, bishop, rook, queen, king). Knight and
 /// bishop are equal so that a bishop-for-knight trade counts as even, not as losing (with the
@@ -24,22 +24,14 @@ use crate::chess::types::{Color, Move};
 /// exceed everything else; it is never actually won.
 pub const SEE_VALUES: [i32; 6] = [100, 325, 325, 500, 975, 20_000];
 
-const PAWN: usize = 0;
-const QUEEN: usize = 4;
-const KING: usize = 5;
+const PAWN: usize = PieceKind::Pawn.index();
+const QUEEN: usize = PieceKind::Queen.index();
+const KING: usize = PieceKind::King.index();
 
-/// Dense kind index of a board code (pawn 0 ... king 5); `None` when empty or invalid.
+/// Dense kind index of a board code (pawn 0 ... king 5); `None` when empty.
 #[inline]
-pub(crate) const fn kind_index(code: u8) -> Option<usize> {
-    match code & 0x0F {
-        0x1 => Some(0),
-        0x2 => Some(1),
-        0x8 => Some(2),
-        0x4 => Some(3),
-        0xC => Some(4),
-        0x3 => Some(5),
-        _ => None,
-    }
+const fn kind_index(code: u8) -> Option<usize> {
+    PieceKind::index_of_code(code)
 }
 
 #[inline]

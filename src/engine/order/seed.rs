@@ -35,8 +35,14 @@ impl AttackClass {
         AttackClass::Queen,
     ];
 
-    /// The material values of the page's table-building code (`mvl_cp`): 100, 300, 500, 1000.
-    pub const VALUES: [i32; 4] = [100, 300, 500, 1000];
+    /// The material values of the page's table-building code (`mvl_cp`): 100, 300, 500,
+    /// 1000, the seed's values with the minor class at the knight's 300.
+    pub const VALUES: [i32; 4] = [
+        PieceKind::Pawn.seed_value(),
+        PieceKind::Knight.seed_value(),
+        PieceKind::Rook.seed_value(),
+        PieceKind::Queen.seed_value(),
+    ];
 
     #[inline]
     pub const fn index(self) -> usize {
@@ -69,12 +75,9 @@ impl AttackClass {
     /// Class of a raw board code (colour and N bit ignored); `None` for the king or empty.
     #[inline]
     pub(crate) const fn of_code(code: u8) -> Option<AttackClass> {
-        match code & 0x0F {
-            0x1 => Some(AttackClass::Pawn),
-            0x2 | 0x8 => Some(AttackClass::Minor),
-            0x4 => Some(AttackClass::Rook),
-            0xC => Some(AttackClass::Queen),
-            _ => None,
+        match PieceKind::from_code(code) {
+            Some(kind) => AttackClass::of(kind),
+            None => None,
         }
     }
 }
