@@ -19,10 +19,10 @@ mod see;
 pub mod seed;
 
 use std::fmt;
-use std::str::FromStr;
 
 use crate::chess::board::Board;
 use crate::chess::types::{Color, Move, MoveList, PieceKind};
+use crate::engine::names::{self, not_one_of};
 
 pub use history::{HISTORY_MAX, History};
 pub use see::{SEE_VALUES, exchange_gain, see};
@@ -30,8 +30,27 @@ pub use seed::{AttackClass, AttackValues, VFM, VFM_LEN, vfm};
 
 use crate::chess::attacks::{A_ORTH, A_SLIDERS, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index};
 
-/// Ordering schemes, selectable by name.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// Ordering schemes, selectable by name (`none`, `mvvlva`, `mvvlva100`, `seed`, `modern`;
+/// any case).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(
+    serialize_all = "lowercase",
+    ascii_case_insensitive,
+    parse_err_ty = String,
+    parse_err_fn = not_a_scheme
+)]
 pub enum Scheme {
     /// Generator order.
     None,
@@ -46,22 +65,16 @@ pub enum Scheme {
     Modern,
 }
 
+fn not_a_scheme(text: &str) -> String {
+    not_one_of::<Scheme>(text, "an ordering scheme")
+}
+
 impl Scheme {
-    pub const ALL: [Scheme; 5] = [
-        Scheme::None,
-        Scheme::MvvLva,
-        Scheme::MvvLva100,
-        Scheme::Seed,
-        Scheme::Modern,
-    ];
+    /// Every scheme, in the order menus list them.
+    pub const ALL: [Scheme; 5] = names::all(<Scheme as strum::VariantArray>::VARIANTS);
+
     pub fn name(self) -> &'static str {
-        match self {
-            Scheme::None => "none",
-            Scheme::MvvLva => "mvvlva",
-            Scheme::MvvLva100 => "mvvlva100",
-            Scheme::Seed => "seed",
-            Scheme::Modern => "modern",
-        }
+        self.into()
     }
 
     /// One line for help screens and the UCI option description.
@@ -77,24 +90,6 @@ impl Scheme {
                 "hash move, good captures by SEE, killers, history, losing captures last"
             }
         }
-    }
-}
-
-impl fmt::Display for Scheme {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Scheme {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Scheme::ALL
-            .into_iter()
-            .find(|m| m.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                format!("{s}: not an ordering scheme (none, mvvlva, mvvlva100, seed, modern)")
-            })
     }
 }
 
