@@ -306,19 +306,23 @@ impl Board {
         self.side
     }
 
+    #[inline]
     pub fn castling_rights(&self) -> CastlingRights {
         CastlingRights::from_bits(self.castling)
     }
 
     /// The en-passant target square, if a capture there is possible for a pawn beside it.
+    #[inline]
     pub fn ep_square(&self) -> Option<Square> {
         Square::from_0x88(self.ep)
     }
 
+    #[inline]
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove as u32
     }
 
+    #[inline]
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove as u32
     }
@@ -411,11 +415,13 @@ impl Board {
     }
 
     /// Number of plies made on this board since it was set up.
+    #[inline]
     pub fn ply_count(&self) -> usize {
         self.history.len()
     }
 
     /// The last move made on this board, if any (`None` after a null move too).
+    #[inline]
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().filter(|u| !u.null).map(|u| u.mv)
     }
@@ -434,6 +440,7 @@ impl Board {
 
     /// Where the last capture happened, if the last move was a capture: the square whose
     /// recapture the seed's ordering (seed 000) puts before other captures.
+    #[inline]
     pub fn last_capture_square(&self) -> Option<Square> {
         let u = self.history.last()?;
         if u.null || u.captured == 0 {
@@ -443,6 +450,7 @@ impl Board {
     }
 
     /// The piece captured by the last move, if any.
+    #[inline]
     pub fn last_captured_piece(&self) -> Option<Piece> {
         let u = self.history.last()?;
         if u.null {
