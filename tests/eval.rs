@@ -300,9 +300,23 @@ fn modes_and_presets_parse_and_print_their_names() {
         assert_eq!(p.to_string().parse::<ValuePreset>(), Ok(p));
         assert_eq!(p.to_string().to_uppercase().parse::<ValuePreset>(), Ok(p));
     }
+    assert_eq!(ValuePreset::EuweKramer.to_string(), "euwe-kramer");
+    for alias in [
+        "Euwe&Kramer",
+        "euwe_kramer",
+        "EUWEKRAMER",
+        "euwe kramer",
+        "Euwe-Kramer",
+    ] {
+        assert_eq!(
+            alias.parse::<ValuePreset>(),
+            Ok(ValuePreset::EuweKramer),
+            "{alias}"
+        );
+    }
     assert_eq!(
-        "Euwe&Kramer".parse::<ValuePreset>(),
-        Ok(ValuePreset::EuweKramer)
+        "complex".parse::<EvalMode>(),
+        Err("complex: not an evaluation mode (material, center, full)".to_string())
     );
     let err = "complex".parse::<EvalMode>().unwrap_err();
     assert!(

@@ -858,7 +858,9 @@ fn schemes_and_reasons_have_names() {
         assert_eq!(s.name().parse::<Scheme>(), Ok(s));
         assert!(!s.describe().is_empty());
     }
-    assert_eq!(" SEED ".parse::<Scheme>(), Ok(Scheme::Seed));
+    assert_eq!("SEED".parse::<Scheme>(), Ok(Scheme::Seed));
+    assert_eq!("MvvLva100".parse::<Scheme>(), Ok(Scheme::MvvLva100));
+    assert_eq!(Scheme::MvvLva100.to_string(), "mvvlva100");
     let err = "mvv".parse::<Scheme>().unwrap_err();
     assert!(
         err.contains("none, mvvlva, mvvlva100, seed, modern"),

@@ -8,7 +8,8 @@ use common::Rng;
 
 use std::collections::BTreeSet;
 
-use ox88::chess::{Board, Move};
+use ox88::chess::{Board, IllegalMove, Move};
+use proptest::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
@@ -206,4 +207,117 @@ fn repetition_and_fifty_move_rules() {
     );
     let b = Board::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
     assert_eq!(b.halfmove_clock(), 99);
+}
+
+const PLAY_STARTS: [&str; 5] = [
+    Board::START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbqkbnr/pppppppp/8/P1P1P1P1/8/8/1P1P1P1P/RNBQKBNR b KQkq - 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Random games where, at every ply, moves generated for *other* positions (the other
+    /// starts, earlier plies) are offered to `play` first: each is refused with a reason and
+    /// the board keeps its FEN, hash and history; then a random legal move plays exactly as
+    /// the unchecked `make` would.
+    #[test]
+    fn play_takes_legal_moves_and_refuses_the_rest_untouched(
+        seed in any::<u64>(),
+        start in 0usize..PLAY_STARTS.len(),
+    ) {
+        let mut rng = Rng(seed | 1);
+        let mut foreign: Vec<Move> = PLAY_STARTS
+            .iter()
+            .flat_map(|f| Board::from_fen(f).unwrap().legal_moves().as_slice().to_vec())
+            .collect();
+        let mut b = Board::from_fen(PLAY_STARTS[start]).unwrap();
+        let mut refused = 0;
+        for _ in 0..50 {
+            let legal = b.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let theirs = their_moves(&oracle(&b.to_fen()));
+            for _ in 0..6 {
+                let m = rng.pick(&foreign);
+                if legal.contains(m) {
+                    continue;
+                }
+                let before = (b.to_fen(), b.hash(), b.ply_count(), b.last_move());
+                let err = b.play(m).unwrap_err();
+                refused += 1;
+                prop_assert_eq!(&(b.to_fen(), b.hash(), b.ply_count(), b.last_move()), &before);
+                prop_assert_eq!(b.hash(), b.compute_hash());
+                match &err {
+                    IllegalMove::NotLegal { mv, reason } => {
+                        prop_assert_eq!(*mv, m);
+                        prop_assert!(!reason.is_empty());
+                        prop_assert!(!theirs.contains(&m.to_string()), "{} refused: {}", m, err);
+                        let prefix = format!("{m}: ");
+                        prop_assert!(err.to_string().starts_with(&prefix));
+                    }
+                    IllegalMove::OtherPosition { mv, legal: here } => {
+                        prop_assert_eq!(*mv, m);
+                        prop_assert!(legal.contains(*here) && *here != m);
+                    }
+                    IllegalMove::Null => prop_assert!(false, "no null move was offered"),
+                }
+            }
+            let m = rng.pick(legal.as_slice());
+            let mut made = b.clone();
+            made.make(m);
+            prop_assert_eq!(b.play(m), Ok(()));
+            prop_assert_eq!(b.to_fen(), made.to_fen());
+            prop_assert_eq!(b.hash(), made.hash());
+            prop_assert_eq!(b.last_move(), Some(m));
+            foreign.extend(legal.iter().copied());
+        }
+        prop_assert!(refused > 0);
+    }
+}
+
+#[test]
+fn play_explains_what_is_wrong_and_changes_nothing() {
+    let start = Board::startpos();
+    let e4 = start.parse_move("e4").unwrap();
+    let mut b = start.clone();
+    assert_eq!(b.play(e4), Ok(()));
+    let after_e4 = b.to_fen();
+
+    // The same move again: the pawn has gone.
+    let err = b.play(e4).unwrap_err();
+    assert_eq!(err.to_string(), "e2e4: there is no piece on e2");
+    // White's move offered when Black is to play.
+    let d4 = start.parse_move("d4").unwrap();
+    assert_eq!(
+        b.play(d4).unwrap_err().to_string(),
+        "d2d4: the pawn on d2 is White's, and it is Black's move"
+    );
+    assert_eq!(
+        b.play(Move::NONE),
+        Err(IllegalMove::Null),
+        "passing is not a move"
+    );
+    assert_eq!(b.to_fen(), after_e4);
+    assert_eq!(b.ply_count(), 1);
+
+    // Same squares, different move: a capture from a position where a8 held a rook.
+    let capture = Board::from_fen("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+        .unwrap()
+        .parse_move("Rxa8+")
+        .unwrap();
+    let mut quiet = Board::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+    let here = quiet.parse_move("Ra8+").unwrap();
+    assert_eq!(
+        quiet.play(capture),
+        Err(IllegalMove::OtherPosition {
+            mv: capture,
+            legal: here
+        })
+    );
+    assert_eq!(quiet.to_fen(), "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
 }

@@ -3,11 +3,14 @@
 //! (the seed's "difference machine", seed 002). `make`/`unmake` restore everything exactly.
 
 use super::attacks;
+use super::notation::CoordinateMove;
 use super::polyglot_keys::POLYGLOT_RANDOM;
-use super::types::{ByColor, Color, Move, Piece, PieceKind, Square};
+use super::types::{
+    ByColor, Color, KIND_INDEX_BY_CODE, Move, Piece, PieceKind, SEED_VALUES, Square,
+};
 
 /// Sentinel for "no square" in the packed fields (off the 0x88 board).
-pub(crate) const NO_SQ: u8 = 0x80;
+pub(super) const NO_SQ: u8 = 0x80;
 
 /// Castling rights as the four Polyglot bits: white short, white long, black short, black long.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -71,20 +74,14 @@ const fn castle_mask() -> [u8; 128] {
 }
 const CASTLE_MASK: [u8; 128] = castle_mask();
 
-/// Polyglot piece index (black pawn 0, white pawn 1, black knight 2, ...) for a cell code.
+/// Polyglot piece index for a cell code: black pawn 0, white pawn 1, black knight 2, ...
+/// Polyglot orders kinds as our dense index does (pawn, knight, bishop, rook, queen, king).
 const fn key_kind() -> [u8; 64] {
     let mut t = [0u8; 64];
     let mut c = 0;
     while c < 64 {
-        let kind_order = match c & 0x0F {
-            0x1 => 0,
-            0x2 => 1,
-            0x8 => 2,
-            0x4 => 3,
-            0xC => 4,
-            0x3 => 5,
-            _ => 0,
-        };
+        let kind = KIND_INDEX_BY_CODE[c & 0x0F];
+        let kind_order = if kind < 6 { kind } else { 0 };
         let white = if c & 0x10 != 0 { 1 } else { 0 };
         t[c] = kind_order * 2 + white;
         c += 1;
@@ -99,7 +96,7 @@ fn index64(sq: u8) -> usize {
 }
 
 #[inline]
-pub(crate) fn piece_key(code: u8, sq: u8) -> u64 {
+fn piece_key(code: u8, sq: u8) -> u64 {
     POLYGLOT_RANDOM[64 * KEY_KIND[(code & 0x3F) as usize] as usize + index64(sq)]
 }
 
@@ -130,61 +127,71 @@ fn ep_key(sq: u8) -> u64 {
 
 /// What `make` needs to put back.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Undo {
-    pub mv: Move,
+struct Undo {
+    mv: Move,
     /// The moving piece's code before the move (with its N bit).
-    pub moved: u8,
+    moved: u8,
     /// The captured piece's code, 0 if none.
-    pub captured: u8,
+    captured: u8,
     /// Where the captured piece stood in its side's piece list.
-    pub captured_index: u8,
-    pub castling: u8,
-    pub ep: u8,
-    pub halfmove: u16,
-    pub hash: u64,
-    pub null: bool,
+    captured_index: u8,
+    castling: u8,
+    ep: u8,
+    halfmove: u16,
+    hash: u64,
+    null: bool,
+}
+
+/// Why [`Board::play`] refused a move. The board it was offered to is exactly as it was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// `Move::NONE` (`0000`): passing is not a move in a game.
+    #[error("0000: the null move is not a move in a game")]
+    Null,
+    /// The squares name a legal move here, but the move was generated for another position
+    /// (a capture flag where nothing stands now, say): playing it would corrupt the board.
+    #[error("{mv}: made for another position (here the same squares play {legal} differently)")]
+    OtherPosition { mv: Move, legal: Move },
+    /// Not legal here, with the reason in a player's words ("the king is in check from the
+    /// queen on h4"), the same words the notation parser gives.
+    #[error("{mv}: {reason}")]
+    NotLegal { mv: Move, reason: String },
 }
 
 /// A chess position on the seed's 0x88 board, with its own move history so that repetition
 /// and the last capture are always known.
+///
+/// The fields are private to the rules layer (`movegen`, `fen` and `notation` are this
+/// type's own `impl` blocks in other files); the engine reads a position only through the
+/// methods below, the hot ones `#[inline]` views of the arrays.
 #[derive(Clone)]
 pub struct Board {
-    pub(crate) cells: [u8; 128],
+    pub(super) cells: [u8; 128],
     /// Piece lists: squares of each side's pieces; index 0 is always the king.
-    pub(crate) list: [[u8; 16]; 2],
-    pub(crate) count: [u8; 2],
+    pub(super) list: [[u8; 16]; 2],
+    pub(super) count: [u8; 2],
     /// For an occupied square, its position in its side's piece list.
-    pub(crate) index: [u8; 128],
-    pub(crate) side: Color,
-    pub(crate) castling: u8,
+    index: [u8; 128],
+    pub(super) side: Color,
+    pub(super) castling: u8,
     /// En-passant target square, set only when a pawn of the side to move stands beside the
     /// pawn that just made a double step (the Polyglot rule, so equal positions hash equal).
-    pub(crate) ep: u8,
-    pub(crate) halfmove: u16,
-    pub(crate) fullmove: u16,
-    pub(crate) hash: u64,
+    pub(super) ep: u8,
+    pub(super) halfmove: u16,
+    pub(super) fullmove: u16,
+    pub(super) hash: u64,
     /// Piece counts per side and kind (dense kind index): the incremental material record.
-    pub(crate) counts: [[u8; 6]; 2],
+    counts: [[u8; 6]; 2],
     /// Material in the seed's values (pawn 100 ... queen 1000), per side, updated on captures
     /// and promotions only.
-    pub(crate) material: [i32; 2],
-    pub(crate) history: Vec<Undo>,
+    material: [i32; 2],
+    history: Vec<Undo>,
 }
 
-/// The seed program's piece values (seed 002): pawn 100, knight 300, bishop 450, rook 500,
-/// queen 1000, king 9999. The king is never captured, so it never enters the material sum.
-pub const SEED_VALUES: [i32; 6] = [100, 300, 450, 500, 1000, 9999];
-
+/// Dense kind index of a board code that holds a piece (the one code → kind table).
 #[inline]
 fn kind_index(code: u8) -> usize {
-    match code & 0x0F {
-        0x1 => 0,
-        0x2 => 1,
-        0x8 => 2,
-        0x4 => 3,
-        0xC => 4,
-        _ => 5,
-    }
+    KIND_INDEX_BY_CODE[(code & 0x0F) as usize] as usize
 }
 
 #[inline]
@@ -192,12 +199,14 @@ fn color_index(code: u8) -> usize {
     ((code >> 5) & 1) as usize
 }
 
+/// A piece's share of the material record: its seed value, the king's left out.
 #[inline]
 fn material_value(code: u8) -> i32 {
-    if code & 0x0F == 0x3 {
+    let k = kind_index(code);
+    if k == PieceKind::King.index() {
         0
     } else {
-        SEED_VALUES[kind_index(code)]
+        SEED_VALUES[k]
     }
 }
 
@@ -233,7 +242,7 @@ impl Board {
     }
 
     /// An empty board; `fen.rs` fills it and then calls `finish_setup`.
-    pub(crate) fn empty() -> Board {
+    pub(super) fn empty() -> Board {
         Board {
             cells: [0; 128],
             list: [[NO_SQ; 16]; 2],
@@ -252,7 +261,7 @@ impl Board {
     }
 
     /// Places a piece during setup (kings are moved to list index 0 by `finish_setup`).
-    pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
+    pub(super) fn put(&mut self, sq: Square, piece: Piece) {
         let s = sq.x88();
         let c = piece.color().index();
         let n = self.count[c] as usize;
@@ -263,7 +272,7 @@ impl Board {
     }
 
     /// Puts kings first in their lists and derives hash and material from scratch.
-    pub(crate) fn finish_setup(&mut self) {
+    pub(super) fn finish_setup(&mut self) {
         for c in 0..2 {
             let n = self.count[c] as usize;
             if let Some(k) = (0..n).find(|&i| self.cells[self.list[c][i] as usize] & 0x0F == 0x3) {
@@ -297,19 +306,23 @@ impl Board {
         self.side
     }
 
+    #[inline]
     pub fn castling_rights(&self) -> CastlingRights {
         CastlingRights::from_bits(self.castling)
     }
 
     /// The en-passant target square, if a capture there is possible for a pawn beside it.
+    #[inline]
     pub fn ep_square(&self) -> Option<Square> {
         Square::from_0x88(self.ep)
     }
 
+    #[inline]
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove as u32
     }
 
+    #[inline]
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove as u32
     }
@@ -343,6 +356,46 @@ impl Board {
         ByColor::new(self.material[0], self.material[1])
     }
 
+    /// The 128 cells by 0x88 index, in the seed's codes: colour nibble (`Color::bits`) |
+    /// kind nibble (`PieceKind::code`) | `Piece::NOT_MOVED`; 0 for an empty square. A
+    /// read-only view for the engine's hot loops, where decoding a `Piece` per step costs.
+    #[inline]
+    pub fn cells(&self) -> &[u8; 128] {
+        &self.cells
+    }
+
+    /// The raw code on a 0x88 index (masked onto the array, so never out of bounds).
+    #[inline]
+    pub fn code_at(&self, sq: u8) -> u8 {
+        self.cells[(sq & 0x7F) as usize]
+    }
+
+    /// The 0x88 squares of one side's pieces, king first (the piece list).
+    #[inline]
+    pub fn piece_squares(&self, c: Color) -> &[u8] {
+        let ci = c.index();
+        &self.list[ci][..self.count[ci] as usize]
+    }
+
+    /// The king's 0x88 square (the first entry of the piece list).
+    #[inline]
+    pub fn king_x88(&self, c: Color) -> u8 {
+        self.list[c.index()][0]
+    }
+
+    /// Number of pieces (king included) of one side.
+    #[inline]
+    pub fn piece_count(&self, c: Color) -> usize {
+        self.count[c.index()] as usize
+    }
+
+    /// Piece counts of one side by dense kind index (`PieceKind::index`): the incremental
+    /// record `count` reads one entry of.
+    #[inline]
+    pub fn kind_counts(&self, c: Color) -> &[u8; 6] {
+        &self.counts[c.index()]
+    }
+
     /// Non-pawn, non-king material count of a side (for null-move safety, phases).
     pub fn has_non_pawn_material(&self, c: Color) -> bool {
         let n = &self.counts[c.index()];
@@ -362,13 +415,21 @@ impl Board {
     }
 
     /// Number of plies made on this board since it was set up.
+    #[inline]
     pub fn ply_count(&self) -> usize {
         self.history.len()
     }
 
     /// The last move made on this board, if any (`None` after a null move too).
+    #[inline]
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().filter(|u| !u.null).map(|u| u.mv)
+    }
+
+    /// Was the last thing done on this board a null move (`make_null`)?
+    #[inline]
+    pub fn last_was_null(&self) -> bool {
+        self.history.last().is_some_and(|u| u.null)
     }
 
     /// Hashes of the earlier positions on this board, newest first (the position before the
@@ -379,6 +440,7 @@ impl Board {
 
     /// Where the last capture happened, if the last move was a capture: the square whose
     /// recapture the seed's ordering (seed 000) puts before other captures.
+    #[inline]
     pub fn last_capture_square(&self) -> Option<Square> {
         let u = self.history.last()?;
         if u.null || u.captured == 0 {
@@ -388,6 +450,7 @@ impl Board {
     }
 
     /// The piece captured by the last move, if any.
+    #[inline]
     pub fn last_captured_piece(&self) -> Option<Piece> {
         let u = self.history.last()?;
         if u.null {
@@ -406,7 +469,7 @@ impl Board {
     /// As `is_attacked`, with the piece on `ignore` treated as absent (a king stepping along
     /// a slider's ray must not shield itself).
     #[inline]
-    pub(crate) fn attacked_ignoring(&self, sq: u8, by: Color, ignore: u8) -> bool {
+    pub(super) fn attacked_ignoring(&self, sq: u8, by: Color, ignore: u8) -> bool {
         let ci = by.index();
         let list = &self.list[ci];
         for &from in &list[..self.count[ci] as usize] {
@@ -478,7 +541,7 @@ impl Board {
 
     /// Would a pawn of `side` be able to capture on `ep` (one stands beside the pawn that
     /// made the double step)? The Polyglot condition for keeping an en-passant square.
-    pub(crate) fn ep_capturable(&self, ep: u8, side: Color) -> bool {
+    pub(super) fn ep_capturable(&self, ep: u8, side: Color) -> bool {
         // The double-stepped pawn stands one rank behind the target, seen from `side`.
         let pawn_sq = match side {
             Color::White => ep.wrapping_sub(16),
@@ -528,7 +591,31 @@ impl Board {
         self.index[to as usize] = i;
     }
 
-    /// Plays a move produced by the move generator for this position.
+    /// Plays `mv` if it is legal in this position; otherwise says why and leaves the board
+    /// untouched. The entry point for moves that come from outside the search (a person, a
+    /// GUI, a file, a move kept from another position).
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if mv.is_none() {
+            return Err(IllegalMove::Null);
+        }
+        if self.legal_moves().contains(mv) {
+            self.make(mv);
+            return Ok(());
+        }
+        let squares = CoordinateMove {
+            from: mv.from(),
+            to: mv.to(),
+            promotion: mv.promotion(),
+        };
+        Err(match self.coordinate_verdict(squares) {
+            Ok(legal) => IllegalMove::OtherPosition { mv, legal },
+            Err(reason) => IllegalMove::NotLegal { mv, reason },
+        })
+    }
+
+    /// Plays a move **unchecked**: `m` must come from this position's move generator (the
+    /// search's own moves). Anything else silently corrupts the board; use [`Board::play`]
+    /// for moves from outside. Undone exactly by [`Board::unmake`].
     pub fn make(&mut self, m: Move) {
         let from = m.from().x88();
         let to = m.to().x88();
@@ -627,7 +714,8 @@ impl Board {
         self.history.push(undo);
     }
 
-    /// Takes back the last `make` (or `make_null`).
+    /// Takes back the last `make`, `play` or `make_null`, restoring every field exactly.
+    /// Unchecked: panics when nothing was played on this board (a bug in the caller).
     pub fn unmake(&mut self) {
         let undo = self.history.pop().expect("unmake without a move");
         if undo.null {

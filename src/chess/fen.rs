@@ -187,7 +187,7 @@ impl Board {
         }
         b.finish_setup();
         for c in Color::BOTH {
-            if b.counts[c.index()][0] > 8 {
+            if b.kind_counts(c)[PieceKind::Pawn.index()] > 8 {
                 return Err(FenError::Impossible(format!(
                     "{} has more than 8 pawns",
                     c.name()

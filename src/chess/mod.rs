@@ -12,7 +12,7 @@ pub mod perft;
 mod polyglot_keys;
 pub mod types;
 
-pub use board::{Board, CastlingRights};
+pub use board::{Board, CastlingRights, IllegalMove};
 pub use fen::FenError;
 pub use movegen::GenKind;
 pub use types::{ByColor, Color, Move, MoveList, Piece, PieceKind, Square};

@@ -418,7 +418,14 @@ impl Board {
     // ---- checking parsed syntax against the position ------------------------------------
 
     fn check_coordinate(&self, cm: CoordinateMove, t: &str) -> Result<Move, MoveParseError> {
-        let illegal = |why: String| Err(MoveParseError::Illegal(format!("{t}: {why}")));
+        self.coordinate_verdict(cm)
+            .map_err(|why| MoveParseError::Illegal(format!("{t}: {why}")))
+    }
+
+    /// The legal move these squares (and promotion) name here, or why there is none, in a
+    /// player's words ("there is no piece on e3"). `Board::play` gives the same reasons.
+    pub(super) fn coordinate_verdict(&self, cm: CoordinateMove) -> Result<Move, String> {
+        let illegal = Err;
         let us = self.side_to_move();
         let Some(piece) = self.piece_at(cm.from) else {
             return illegal(format!("there is no piece on {}", cm.from));

@@ -19,6 +19,12 @@ impl Color {
         self as usize
     }
 
+    /// The side with `index() == i` (0 White, anything else Black): for loops over sides.
+    #[inline]
+    pub const fn from_index(i: usize) -> Color {
+        if i == 0 { Color::White } else { Color::Black }
+    }
+
     /// The seed page's colour bits (section 001).
     #[inline]
     pub const fn bits(self) -> u8 {
@@ -120,30 +126,36 @@ impl PieceKind {
         self as u8
     }
 
+    /// The kind a board code holds (colour and N bits ignored); `None` for an empty cell.
     #[inline]
     pub const fn from_code(code: u8) -> Option<PieceKind> {
-        match code & 0x0F {
-            0x1 => Some(PieceKind::Pawn),
-            0x2 => Some(PieceKind::Knight),
-            0x3 => Some(PieceKind::King),
-            0x4 => Some(PieceKind::Rook),
-            0x8 => Some(PieceKind::Bishop),
-            0xC => Some(PieceKind::Queen),
-            _ => None,
+        match KIND_INDEX_BY_CODE[(code & 0x0F) as usize] {
+            NO_KIND => None,
+            i => Some(PieceKind::ALL[i as usize]),
         }
     }
 
-    /// Dense 0..6 index (pawn, knight, bishop, rook, queen, king) for tables.
+    /// Dense index of the kind a board code holds, `None` for an empty cell: the hot-loop
+    /// form of `from_code(code).map(PieceKind::index)`.
+    #[inline]
+    pub const fn index_of_code(code: u8) -> Option<usize> {
+        match KIND_INDEX_BY_CODE[(code & 0x0F) as usize] {
+            NO_KIND => None,
+            i => Some(i as usize),
+        }
+    }
+
+    /// Dense 0..6 index (pawn, knight, bishop, rook, queen, king: the order of `ALL`) for
+    /// tables.
     #[inline]
     pub const fn index(self) -> usize {
-        match self {
-            PieceKind::Pawn => 0,
-            PieceKind::Knight => 1,
-            PieceKind::Bishop => 2,
-            PieceKind::Rook => 3,
-            PieceKind::Queen => 4,
-            PieceKind::King => 5,
-        }
+        KIND_INDEX_BY_CODE[self as usize] as usize
+    }
+
+    /// The seed's value of this kind (seed 002): see [`SEED_VALUES`].
+    #[inline]
+    pub const fn seed_value(self) -> i32 {
+        SEED_VALUES[self.index()]
     }
 
     pub const fn from_index(i: usize) -> PieceKind {
@@ -185,6 +197,27 @@ impl PieceKind {
         }
     }
 }
+
+/// Marks a code nibble that is no piece kind in [`KIND_INDEX_BY_CODE`].
+pub const NO_KIND: u8 = 0xFF;
+
+/// Piece code → kind, the one table: the dense kind index (`PieceKind::index`, the order of
+/// `PieceKind::ALL`) by a board code's low nibble, `NO_KIND` where no kind has that code
+/// (0 is an empty cell). Built from the enum's own codes, so it cannot drift from them.
+pub const KIND_INDEX_BY_CODE: [u8; 16] = {
+    let mut t = [NO_KIND; 16];
+    let mut i = 0;
+    while i < PieceKind::ALL.len() {
+        t[PieceKind::ALL[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The seed program's piece values (seed 002) by dense kind index: pawn 100, knight 300,
+/// bishop 450, rook 500, queen 1000, king 9999. The board's incremental material counts in
+/// them; the king is never captured, so it never enters a material sum.
+pub const SEED_VALUES: [i32; 6] = [100, 300, 450, 500, 1000, 9999];
 
 /// A piece as the seed codes it: colour nibble | kind nibble, plus the "not moved" bit.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -608,6 +641,24 @@ mod tests {
         assert_eq!(Piece::from_code(0), None);
         assert_eq!(Piece::from_code(0x35), None);
         assert_eq!(Piece::from_code(0x15), None);
+    }
+
+    #[test]
+    fn one_code_to_kind_table_serves_every_view() {
+        for (i, k) in PieceKind::ALL.into_iter().enumerate() {
+            assert_eq!(k.index(), i);
+            assert_eq!(PieceKind::from_index(i), k);
+            for c in Color::BOTH {
+                let code = Piece::new(c, k).with_not_moved(true).code();
+                assert_eq!(PieceKind::from_code(code), Some(k));
+                assert_eq!(PieceKind::index_of_code(code), Some(i));
+            }
+        }
+        let kinds = KIND_INDEX_BY_CODE.iter().filter(|&&i| i != NO_KIND).count();
+        assert_eq!(kinds, 6, "six kinds, one code each");
+        assert_eq!(PieceKind::from_code(0), None);
+        assert_eq!(PieceKind::index_of_code(0x25), None);
+        assert_eq!(PieceKind::Bishop.seed_value(), 450);
     }
 
     #[test]

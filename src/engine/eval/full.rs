@@ -12,14 +12,15 @@ use super::params::*;
 use super::{Acc, Scale, ScaleReason, Term};
 use crate::chess::attacks::{KING_STEPS, KNIGHT_STEPS, delta_index};
 use crate::chess::board::Board;
+use crate::chess::types::{Color, KIND_INDEX_BY_CODE, PieceKind};
 
 // Dense kind indices (the board's `counts` layout).
-const PAWN: usize = 0;
-const KNIGHT: usize = 1;
-const BISHOP: usize = 2;
-const ROOK: usize = 3;
-const QUEEN: usize = 4;
-const KING: usize = 5;
+const PAWN: usize = PieceKind::Pawn.index();
+const KNIGHT: usize = PieceKind::Knight.index();
+const BISHOP: usize = PieceKind::Bishop.index();
+const ROOK: usize = PieceKind::Rook.index();
+const QUEEN: usize = PieceKind::Queen.index();
+const KING: usize = PieceKind::King.index();
 
 // Attack-map bits: which kinds of a side attack a square (the seed's "positional attack
 // values", seed 000, with one bit per kind).
@@ -31,15 +32,17 @@ const Q_BIT: u8 = 16;
 const K_BIT: u8 = 32;
 const KIND_BIT: [u8; 6] = [P_BIT, N_BIT, B_BIT, R_BIT, Q_BIT, K_BIT];
 
-/// Dense kind index from a cell code's low nibble (the seed's codes: P 1, N 2, K 3, R 4,
-/// B 8, Q 12).
-const KIND_OF: [usize; 16] = [
-    0, PAWN, KNIGHT, KING, ROOK, 0, 0, 0, BISHOP, 0, 0, 0, QUEEN, 0, 0, 0,
-];
-
+/// Dense kind index of a piece-list square's code (the one code → kind table; the passes
+/// only ask about squares that hold a piece).
 #[inline]
 fn kind_of(code: u8) -> usize {
-    KIND_OF[(code & 0x0F) as usize]
+    KIND_INDEX_BY_CODE[(code & 0x0F) as usize] as usize
+}
+
+/// The side with index `c` (0 White, 1 Black): the passes loop over side indices.
+#[inline]
+fn side(c: usize) -> Color {
+    Color::from_index(c)
 }
 
 /// Colour bits of side index `c` (White 0x10, Black 0x20), as in the cells.
@@ -206,7 +209,7 @@ pub(super) fn evaluate(b: &Board, acc: &mut Acc) -> i32 {
             light: [0; 2],
             home: [0; 2],
         },
-        king: [b.list[0][0], b.list[1][0]],
+        king: [b.king_x88(Color::White), b.king_x88(Color::Black)],
         king_attackers: [0; 2],
         king_attack_weight: [0; 2],
         king_zone_hits: [0; 2],
@@ -224,7 +227,7 @@ pub(super) fn evaluate(b: &Board, acc: &mut Acc) -> i32 {
         cx.king_safety(acc, c);
         cx.mating(acc, c);
     }
-    acc.add(Term::Tempo, b.side.index(), TEMPO);
+    acc.add(Term::Tempo, b.side_to_move().index(), TEMPO);
     phase(b)
 }
 
@@ -233,7 +236,7 @@ fn phase(b: &Board) -> i32 {
     let p: i32 = (0..2)
         .map(|c| {
             (0..6)
-                .map(|k| b.counts[c][k] as i32 * PHASE_WEIGHT[k])
+                .map(|k| b.kind_counts(side(c))[k] as i32 * PHASE_WEIGHT[k])
                 .sum::<i32>()
         })
         .sum();
@@ -243,7 +246,7 @@ fn phase(b: &Board) -> i32 {
 /// Non-pawn material of a side in middlegame values.
 fn piece_material(b: &Board, c: usize) -> i32 {
     (KNIGHT..=QUEEN)
-        .map(|k| b.counts[c][k] as i32 * MATERIAL[k].mg)
+        .map(|k| b.kind_counts(side(c))[k] as i32 * MATERIAL[k].mg)
         .sum()
 }
 
@@ -252,10 +255,10 @@ impl Ctx<'_> {
     fn material(&self, acc: &mut Acc, c: usize) {
         let mut m = S::default();
         for (k, value) in MATERIAL.iter().enumerate().take(QUEEN + 1) {
-            m += *value * self.b.counts[c][k] as i32;
+            m += *value * self.b.kind_counts(side(c))[k] as i32;
         }
         acc.add(Term::Material, c, m);
-        if self.b.counts[c][BISHOP] >= 2 {
+        if self.b.kind_counts(side(c))[BISHOP] >= 2 {
             acc.add(Term::BishopPair, c, BISHOP_PAIR);
         }
     }
@@ -264,8 +267,8 @@ impl Ctx<'_> {
     fn pawns_and_kings(&mut self, acc: &mut Acc, c: usize) {
         let b = self.b;
         let mut pst = S::default();
-        for &sq in &b.list[c][..b.count[c] as usize] {
-            let kind = kind_of(b.cells[ix(sq)]);
+        for &sq in b.piece_squares(side(c)) {
+            let kind = kind_of(b.code_at(sq));
             pst += PST[c][kind][ix(sq)];
             if kind == PAWN {
                 let file = (sq & 7) as usize;
@@ -305,8 +308,8 @@ impl Ctx<'_> {
         let mut mobility = S::default();
         let mut rooks = S::default();
         let mut minors = S::default();
-        for &sq in &b.list[c][1..b.count[c] as usize] {
-            let kind = kind_of(b.cells[ix(sq)]);
+        for &sq in &b.piece_squares(side(c))[1..] {
+            let kind = kind_of(b.code_at(sq));
             if kind == PAWN {
                 continue;
             }
@@ -317,7 +320,7 @@ impl Ctx<'_> {
             // enemy pawn guards it: a piece that can only go where a pawn takes it is stuck.
             let mut visit = |t: u8, att: &mut [[u8; 128]; 2]| {
                 att[c][ix(t)] |= bit;
-                let code = b.cells[ix(t)] & 0x3F;
+                let code = b.code_at(t) & 0x3F;
                 let own_blocker = code == own | 0x1 || code == own | 0x3;
                 if !own_blocker && att[e][ix(t)] & P_BIT == 0 {
                     moves += 1;
@@ -346,7 +349,7 @@ impl Ctx<'_> {
                         let mut t = step(sq, d);
                         while on_board(t) {
                             visit(t, &mut self.att);
-                            if b.cells[ix(t)] != 0 {
+                            if b.code_at(t) != 0 {
                                 break;
                             }
                             t = step(t, d);
@@ -399,7 +402,7 @@ impl Ctx<'_> {
                         let same_colour = if is_light(sq) {
                             self.pawns.light[c]
                         } else {
-                            b.counts[c][PAWN] as i32 - self.pawns.light[c]
+                            b.kind_counts(side(c))[PAWN] as i32 - self.pawns.light[c]
                         };
                         minors += BAD_BISHOP_PAWN * same_colour;
                     }
@@ -421,8 +424,8 @@ impl Ctx<'_> {
         let mut structure = S::default();
         let mut passed = S::default();
         let mut unstoppable = false;
-        for &sq in &b.list[c][1..b.count[c] as usize] {
-            if kind_of(b.cells[ix(sq)]) != PAWN {
+        for &sq in &b.piece_squares(side(c))[1..] {
+            if kind_of(b.code_at(sq)) != PAWN {
                 continue;
             }
             let file = (sq & 7) as usize;
@@ -456,8 +459,8 @@ impl Ctx<'_> {
                 }
             }
             let supported = self.att[c][ix(sq)] & P_BIT != 0;
-            let phalanx = (file > 0 && b.cells[ix(sq - 1)] & 0x3F == own_pawn)
-                || (file < 7 && b.cells[ix(sq + 1)] & 0x3F == own_pawn);
+            let phalanx = (file > 0 && b.code_at(sq - 1) & 0x3F == own_pawn)
+                || (file < 7 && b.code_at(sq + 1) & 0x3F == own_pawn);
             if supported {
                 structure += SUPPORTED[rr as usize];
             } else if phalanx {
@@ -474,7 +477,7 @@ impl Ctx<'_> {
                 let theirs = distance(self.king[e], stop).min(5);
                 let ours = distance(self.king[c], stop).min(5);
                 bonus.eg += w * (PASSED_ENEMY_KING_DIST * theirs - PASSED_OWN_KING_DIST * ours);
-                if b.cells[ix(stop)] != 0 {
+                if b.code_at(stop) != 0 {
                     bonus += PASSED_BLOCKED * w;
                 } else if self.att[e][ix(stop)] == 0 {
                     bonus += PASSED_FREE * w;
@@ -500,7 +503,7 @@ impl Ctx<'_> {
         let mut t = step(sq, FORWARD[c]);
         let mut last = t;
         while on_board(t) {
-            if b.cells[ix(t)] != 0 {
+            if b.code_at(t) != 0 {
                 return false;
             }
             last = t;
@@ -508,7 +511,7 @@ impl Ctx<'_> {
         }
         // From its second rank a pawn may step twice at once.
         let moves = if rr == 1 { 5 } else { 7 - rr };
-        let tempo = (b.side.index() == 1 - c) as i32;
+        let tempo = (b.side_to_move().index() == 1 - c) as i32;
         distance(self.king[1 - c], last) - tempo > moves
     }
 
@@ -518,12 +521,12 @@ impl Ctx<'_> {
         let b = self.b;
         let e = 1 - c;
         let mut t = S::default();
-        for &sq in &b.list[c][1..b.count[c] as usize] {
+        for &sq in &b.piece_squares(side(c))[1..] {
             let a = self.att[e][ix(sq)];
             if a == 0 {
                 continue;
             }
-            let kind = kind_of(b.cells[ix(sq)]);
+            let kind = kind_of(b.code_at(sq));
             if kind != PAWN && a & P_BIT != 0 {
                 t += THREAT_BY_PAWN[kind];
             } else if (kind == ROOK || kind == QUEEN) && a & (N_BIT | B_BIT) != 0 {
@@ -574,7 +577,7 @@ impl Ctx<'_> {
             self.king_attack_weight[e] * KING_ATTACKERS_PERCENT[attackers.min(7) as usize] / 100
                 + KING_ZONE_HIT * self.king_zone_hits[e]
                 + self.safe_checks(c);
-        if b.counts[e][QUEEN] == 0 {
+        if b.kind_counts(side(e))[QUEEN] == 0 {
             danger -= NO_QUEEN_RELIEF;
         }
         if danger > 0 {
@@ -598,7 +601,7 @@ impl Ctx<'_> {
         let mut kinds = 0u8;
         for d in KNIGHT_STEPS {
             let t = step(k, d);
-            if on_board(t) && ours[ix(t)] == 0 && b.cells[ix(t)] & 0x30 != e_bits {
+            if on_board(t) && ours[ix(t)] == 0 && b.code_at(t) & 0x30 != e_bits {
                 kinds |= theirs[ix(t)] & N_BIT;
             }
         }
@@ -606,7 +609,7 @@ impl Ctx<'_> {
             let line = if i < 4 { R_BIT | Q_BIT } else { B_BIT | Q_BIT };
             let mut t = step(k, d);
             while on_board(t) {
-                let code = b.cells[ix(t)];
+                let code = b.code_at(t);
                 if code & 0x30 == e_bits {
                     break;
                 }
@@ -637,10 +640,10 @@ impl Ctx<'_> {
     fn mating(&self, acc: &mut Acc, c: usize) {
         let b = self.b;
         let e = 1 - c;
-        if b.count[e] != 1 {
+        if b.piece_count(side(e)) != 1 {
             return;
         }
-        let n = &b.counts[c];
+        let n = b.kind_counts(side(c));
         let can_mate =
             n[QUEEN] > 0 || n[ROOK] > 0 || (n[BISHOP] > 0 && n[KNIGHT] > 0) || n[BISHOP] >= 2;
         if !can_mate {
@@ -650,10 +653,10 @@ impl Ctx<'_> {
         let mut bonus = MATING_CLOSE * (7 - distance(lone, self.king[c]));
         let bishop_and_knight =
             n[QUEEN] == 0 && n[ROOK] == 0 && n[BISHOP] == 1 && n[KNIGHT] == 1 && n[PAWN] == 0;
-        let bishop = b.list[c][1..b.count[c] as usize]
+        let bishop = b.piece_squares(side(c))[1..]
             .iter()
             .copied()
-            .find(|&sq| kind_of(b.cells[ix(sq)]) == BISHOP);
+            .find(|&sq| kind_of(b.code_at(sq)) == BISHOP);
         match bishop {
             Some(bsq) if bishop_and_knight => {
                 // a1/h8 are dark, a8/h1 light.
@@ -673,10 +676,10 @@ impl Ctx<'_> {
 
 /// The square colour of side `c`'s only bishop.
 fn bishop_colour(b: &Board, c: usize) -> Option<bool> {
-    b.list[c][1..b.count[c] as usize]
+    b.piece_squares(side(c))[1..]
         .iter()
         .copied()
-        .find(|&sq| kind_of(b.cells[ix(sq)]) == BISHOP)
+        .find(|&sq| kind_of(b.code_at(sq)) == BISHOP)
         .map(is_light)
 }
 
@@ -694,7 +697,7 @@ pub(super) fn scale(b: &Board, unscaled: i32) -> Option<Scale> {
     }
     let strong_pieces = piece_material(b, strong);
     let weak_pieces = piece_material(b, weak);
-    let n = &b.counts;
+    let n = [b.kind_counts(Color::White), b.kind_counts(Color::Black)];
     if n[strong][PAWN] == 0 {
         if strong_pieces < MATERIAL[ROOK].mg {
             return sc(0, ScaleReason::CannotWin);

@@ -11,15 +11,33 @@ mod full;
 mod params;
 
 use std::fmt;
-use std::str::FromStr;
 
-use crate::chess::board::{Board, SEED_VALUES};
-use crate::chess::types::{Color, PieceKind};
-pub use params::PHASE_MAX;
+use crate::chess::board::Board;
+use crate::chess::types::{Color, PieceKind, SEED_VALUES};
+use crate::engine::names::{self, not_one_of};
 use params::S;
+pub use params::{MATERIAL_MG, PHASE_MAX};
 
-/// Which evaluation to use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// Which evaluation to use, by name (`material`, `center`, `full`; any case).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(
+    serialize_all = "lowercase",
+    ascii_case_insensitive,
+    parse_err_ty = String,
+    parse_err_fn = not_a_mode
+)]
 pub enum EvalMode {
     /// The seed's material sum.
     Material,
@@ -30,14 +48,16 @@ pub enum EvalMode {
     Full,
 }
 
+fn not_a_mode(text: &str) -> String {
+    not_one_of::<EvalMode>(text, "an evaluation mode")
+}
+
 impl EvalMode {
-    pub const ALL: [EvalMode; 3] = [EvalMode::Material, EvalMode::Center, EvalMode::Full];
+    /// Every mode, in the order menus list them.
+    pub const ALL: [EvalMode; 3] = names::all(<EvalMode as strum::VariantArray>::VARIANTS);
+
     pub fn name(self) -> &'static str {
-        match self {
-            EvalMode::Material => "material",
-            EvalMode::Center => "center",
-            EvalMode::Full => "full",
-        }
+        self.into()
     }
 
     /// The terms this mode computes, in the order the breakdown lists them.
@@ -50,30 +70,41 @@ impl EvalMode {
     }
 }
 
-impl fmt::Display for EvalMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for EvalMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        EvalMode::ALL
-            .into_iter()
-            .find(|m| m.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("{s}: not an evaluation mode (material, center, full)"))
-    }
-}
-
-/// Piece-value presets from the seed's table (seed 002), for `material` and `center`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// Piece-value presets from the seed's table (seed 002), for `material` and `center`, by
+/// name (`seed`, `standard`, ... `euwe-kramer`, ...; any case; Euwe & Kramer also as
+/// `euwe_kramer`, `euwekramer`, `euwe&kramer` or `euwe kramer`).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(
+    serialize_all = "lowercase",
+    ascii_case_insensitive,
+    parse_err_ty = String,
+    parse_err_fn = not_a_preset
+)]
 pub enum ValuePreset {
     #[default]
     Seed,
     Standard,
     Fischer,
     Kaufman,
+    #[strum(
+        to_string = "euwe-kramer",
+        serialize = "euwe_kramer",
+        serialize = "euwekramer",
+        serialize = "euwe&kramer",
+        serialize = "euwe kramer"
+    )]
     EuweKramer,
     Evans,
     Staunton,
@@ -81,31 +112,16 @@ pub enum ValuePreset {
     Gik,
 }
 
+fn not_a_preset(text: &str) -> String {
+    not_one_of::<ValuePreset>(text, "a piece-value preset")
+}
+
 impl ValuePreset {
-    pub const ALL: [ValuePreset; 9] = [
-        ValuePreset::Seed,
-        ValuePreset::Standard,
-        ValuePreset::Fischer,
-        ValuePreset::Kaufman,
-        ValuePreset::EuweKramer,
-        ValuePreset::Evans,
-        ValuePreset::Staunton,
-        ValuePreset::Bilguer,
-        ValuePreset::Gik,
-    ];
+    /// Every preset, in the seed table's order.
+    pub const ALL: [ValuePreset; 9] = names::all(<ValuePreset as strum::VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
-        match self {
-            ValuePreset::Seed => "seed",
-            ValuePreset::Standard => "standard",
-            ValuePreset::Fischer => "fischer",
-            ValuePreset::Kaufman => "kaufman",
-            ValuePreset::EuweKramer => "euwe-kramer",
-            ValuePreset::Evans => "evans",
-            ValuePreset::Staunton => "staunton",
-            ValuePreset::Bilguer => "bilguer",
-            ValuePreset::Gik => "gik",
-        }
+        self.into()
     }
 
     /// Centipawn values by dense kind index (pawn, knight, bishop, rook, queen, king), scaled
@@ -130,30 +146,6 @@ impl ValuePreset {
     /// The value of one piece kind under this preset.
     pub const fn value(self, kind: PieceKind) -> i32 {
         self.values()[kind.index()]
-    }
-}
-
-impl fmt::Display for ValuePreset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for ValuePreset {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let wanted = s.trim();
-        ValuePreset::ALL
-            .into_iter()
-            .find(|p| {
-                p.name().eq_ignore_ascii_case(wanted)
-                    // "euwe_kramer", "euwekramer" and "euwe&kramer" are the same wish.
-                    || p.name().replace('-', "").eq_ignore_ascii_case(&wanted.replace(['-', '_', '&', ' '], ""))
-            })
-            .ok_or_else(|| {
-                let names: Vec<&str> = ValuePreset::ALL.iter().map(|p| p.name()).collect();
-                format!("{s}: not a piece-value preset ({})", names.join(", "))
-            })
     }
 }
 
@@ -374,7 +366,7 @@ fn material_term(board: &Board, preset: ValuePreset, acc: &mut Acc) {
             board.material(c)
         } else {
             let values = preset.values();
-            board.counts[c.index()][..5]
+            board.kind_counts(c)[..5]
                 .iter()
                 .zip(values)
                 .map(|(&n, v)| n as i32 * v)
@@ -408,12 +400,13 @@ pub const AREA_CTRL: [i32; 128] = area_ctrl();
 
 /// Every piece on a centre square adds the table's value for its side (seed 002).
 fn center_term(board: &Board, acc: &mut Acc) {
-    for c in 0..2 {
-        let v: i32 = board.list[c][..board.count[c] as usize]
+    for c in Color::BOTH {
+        let v: i32 = board
+            .piece_squares(c)
             .iter()
-            .map(|&sq| AREA_CTRL[sq as usize])
+            .map(|&sq| AREA_CTRL[(sq & 0x7F) as usize])
             .sum();
-        acc.add(Term::Center, c, params::s(v, v));
+        acc.add(Term::Center, c.index(), params::s(v, v));
     }
 }
 

@@ -70,6 +70,18 @@ pub(crate) const MATERIAL: [S; 6] = [
     s(0, 0),
 ];
 
+/// The middlegame column of `MATERIAL`: what taking a piece is worth in the opening and
+/// middlegame, for callers that need one number per kind (delta pruning's margins).
+pub const MATERIAL_MG: [i32; 6] = {
+    let mut t = [0; 6];
+    let mut i = 0;
+    while i < 6 {
+        t[i] = MATERIAL[i].mg;
+        i += 1;
+    }
+    t
+};
+
 /// Phase weight per kind: the phase is 24 with all minor and major pieces on the board
 /// (4 minors × 1 + 4 rooks × 2 + 2 queens × 4) and 0 with none; pawns and kings do not count.
 pub(crate) const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];

@@ -19,20 +19,38 @@ mod see;
 pub mod seed;
 
 use std::fmt;
-use std::str::FromStr;
 
 use crate::chess::board::Board;
 use crate::chess::types::{Color, Move, MoveList, PieceKind};
+use crate::engine::names::{self, not_one_of};
 
 pub use history::{HISTORY_MAX, History};
 pub use see::{SEE_VALUES, exchange_gain, see};
 pub use seed::{AttackClass, AttackValues, VFM, VFM_LEN, vfm};
 
 use crate::chess::attacks::{A_ORTH, A_SLIDERS, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index};
-use see::kind_index;
 
-/// Ordering schemes, selectable by name.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// Ordering schemes, selectable by name (`none`, `mvvlva`, `mvvlva100`, `seed`, `modern`;
+/// any case).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(
+    serialize_all = "lowercase",
+    ascii_case_insensitive,
+    parse_err_ty = String,
+    parse_err_fn = not_a_scheme
+)]
 pub enum Scheme {
     /// Generator order.
     None,
@@ -47,22 +65,16 @@ pub enum Scheme {
     Modern,
 }
 
+fn not_a_scheme(text: &str) -> String {
+    not_one_of::<Scheme>(text, "an ordering scheme")
+}
+
 impl Scheme {
-    pub const ALL: [Scheme; 5] = [
-        Scheme::None,
-        Scheme::MvvLva,
-        Scheme::MvvLva100,
-        Scheme::Seed,
-        Scheme::Modern,
-    ];
+    /// Every scheme, in the order menus list them.
+    pub const ALL: [Scheme; 5] = names::all(<Scheme as strum::VariantArray>::VARIANTS);
+
     pub fn name(self) -> &'static str {
-        match self {
-            Scheme::None => "none",
-            Scheme::MvvLva => "mvvlva",
-            Scheme::MvvLva100 => "mvvlva100",
-            Scheme::Seed => "seed",
-            Scheme::Modern => "modern",
-        }
+        self.into()
     }
 
     /// One line for help screens and the UCI option description.
@@ -78,24 +90,6 @@ impl Scheme {
                 "hash move, good captures by SEE, killers, history, losing captures last"
             }
         }
-    }
-}
-
-impl fmt::Display for Scheme {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Scheme {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Scheme::ALL
-            .into_iter()
-            .find(|m| m.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                format!("{s}: not an ordering scheme (none, mvvlva, mvvlva100, seed, modern)")
-            })
     }
 }
 
@@ -325,12 +319,12 @@ impl<'a> Node<'a> {
     /// en passant; `None` for a non-capture).
     #[inline]
     fn kinds(&self, mv: Move) -> (Option<usize>, Option<usize>) {
-        let cells = &self.board.cells;
-        let mover = kind_index(cells[mv.from().x88() as usize]);
+        let cells = self.board.cells();
+        let mover = PieceKind::index_of_code(cells[mv.from().x88() as usize]);
         let victim = if mv.is_en_passant() {
             Some(0)
         } else if mv.is_capture() {
-            kind_index(cells[mv.to().x88() as usize])
+            PieceKind::index_of_code(cells[mv.to().x88() as usize])
         } else {
             None
         };
@@ -407,7 +401,7 @@ impl<'a> Node<'a> {
             .get_or_insert_with(|| AttackValues::compute(board));
         let from = mv.from().x88();
         let to = mv.to().x88();
-        let moved = board.cells[from as usize];
+        let moved = board.code_at(from);
         // The piece that will stand on the target: the promoted one if any.
         let landing = match mv.promotion() {
             Some(p) => AttackClass::of(p),
@@ -424,7 +418,7 @@ impl<'a> Node<'a> {
             let victim = if mv.is_en_passant() {
                 AttackClass::Pawn.value()
             } else {
-                AttackClass::of_code(board.cells[to as usize]).map_or(0, AttackClass::value)
+                AttackClass::of_code(board.code_at(to)).map_or(0, AttackClass::value)
             };
             t.add(ReasonKind::Capture, CAPTURE_TIER);
             t.add(ReasonKind::MvvLva, victim - at_risk);
@@ -537,8 +531,8 @@ impl<'a> Node<'a> {
     }
 }
 
-const PAWN: usize = 0;
-const KING: usize = 5;
+const PAWN: usize = PieceKind::Pawn.index();
+const KING: usize = PieceKind::King.index();
 
 /// The modern scheme's maps of one node, computed on its first quiet move.
 struct Threats {
@@ -604,10 +598,10 @@ fn xray_defender(board: &Board, from: u8, to: u8) -> bool {
     } else {
         0x8
     };
-    let own = board.cells[(from & 0x7F) as usize] & 0x30;
+    let own = board.code_at(from) & 0x30;
     let mut s = from.wrapping_sub(step as u8);
     while s & 0x88 == 0 {
-        let c = board.cells[s as usize];
+        let c = board.code_at(s);
         if c != 0 {
             return c & own != 0 && c & slider_bit != 0 && c & 0x3 == 0;
         }

@@ -15,8 +15,8 @@
 use crate::chess::attacks::{
     A_SLIDERS, ATTACK_BITS_BY_CODE, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index,
 };
-use crate::chess::board::{Board, NO_SQ};
-use crate::chess::types::{Color, Move};
+use crate::chess::board::Board;
+use crate::chess::types::{Color, Move, PieceKind};
 
 /// Exchange values by dense kind index (pawn, knight, bishop, rook, queen, king). Knight and
 /// bishop are equal so that a bishop-for-knight trade counts as even, not as losing (with the
@@ -24,22 +24,14 @@ use crate::chess::types::{Color, Move};
 /// exceed everything else; it is never actually won.
 pub const SEE_VALUES: [i32; 6] = [100, 325, 325, 500, 975, 20_000];
 
-const PAWN: usize = 0;
-const QUEEN: usize = 4;
-const KING: usize = 5;
+const PAWN: usize = PieceKind::Pawn.index();
+const QUEEN: usize = PieceKind::Queen.index();
+const KING: usize = PieceKind::King.index();
 
-/// Dense kind index of a board code (pawn 0 ... king 5); `None` when empty or invalid.
+/// Dense kind index of a board code (pawn 0 ... king 5); `None` when empty.
 #[inline]
-pub(crate) const fn kind_index(code: u8) -> Option<usize> {
-    match code & 0x0F {
-        0x1 => Some(0),
-        0x2 => Some(1),
-        0x8 => Some(2),
-        0x4 => Some(3),
-        0xC => Some(4),
-        0x3 => Some(5),
-        _ => None,
-    }
+const fn kind_index(code: u8) -> Option<usize> {
+    PieceKind::index_of_code(code)
 }
 
 #[inline]
@@ -71,17 +63,16 @@ struct Candidates {
 
 impl<'a> Exchange<'a> {
     fn new(board: &'a Board, target: u8, gone: u128) -> Exchange<'a> {
-        let cells = &board.cells;
+        let cells = board.cells();
         let empty = Candidates {
-            square: [NO_SQ; 16],
+            square: [0; 16],
             kind: [0; 16],
             step: [0; 16],
             len: 0,
         };
         let mut sides = [empty; 2];
-        for (ci, side) in sides.iter_mut().enumerate() {
-            let count = (board.count[ci] as usize).min(16);
-            for &s in &board.list[ci][..count] {
+        for (side, color) in sides.iter_mut().zip(Color::BOTH) {
+            for &s in board.piece_squares(color) {
                 if s & 0x88 != 0 || gone & bit(s) != 0 {
                     continue;
                 }
@@ -207,7 +198,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     if mv.is_none() || mv.is_castle() {
         return 0;
     }
-    let cells = &board.cells;
+    let cells = board.cells();
     let from = mv.from().x88();
     let to = mv.to().x88();
     let moved = cells[from as usize];
@@ -257,7 +248,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
 /// prise. The king is never "won".
 pub fn exchange_gain(board: &Board, sq: crate::chess::types::Square, by: Color) -> i32 {
     let target = sq.x88();
-    let cells = &board.cells;
+    let cells = board.cells();
     let victim = cells[target as usize];
     let Some(victim_kind) = kind_index(victim) else {
         return 0;

@@ -35,8 +35,14 @@ impl AttackClass {
         AttackClass::Queen,
     ];
 
-    /// The material values of the page's table-building code (`mvl_cp`): 100, 300, 500, 1000.
-    pub const VALUES: [i32; 4] = [100, 300, 500, 1000];
+    /// The material values of the page's table-building code (`mvl_cp`): 100, 300, 500,
+    /// 1000, the seed's values with the minor class at the knight's 300.
+    pub const VALUES: [i32; 4] = [
+        PieceKind::Pawn.seed_value(),
+        PieceKind::Knight.seed_value(),
+        PieceKind::Rook.seed_value(),
+        PieceKind::Queen.seed_value(),
+    ];
 
     #[inline]
     pub const fn index(self) -> usize {
@@ -69,12 +75,9 @@ impl AttackClass {
     /// Class of a raw board code (colour and N bit ignored); `None` for the king or empty.
     #[inline]
     pub(crate) const fn of_code(code: u8) -> Option<AttackClass> {
-        match code & 0x0F {
-            0x1 => Some(AttackClass::Pawn),
-            0x2 | 0x8 => Some(AttackClass::Minor),
-            0x4 => Some(AttackClass::Rook),
-            0xC => Some(AttackClass::Queen),
-            _ => None,
+        match PieceKind::from_code(code) {
+            Some(kind) => AttackClass::of(kind),
+            None => None,
         }
     }
 }
@@ -242,7 +245,7 @@ impl AttackValues {
         // Walk back to the defender; its class bit joins the mover's side.
         let mut s = from.wrapping_sub(step as u8);
         while s & 0x88 == 0 {
-            let code = board.cells[s as usize];
+            let code = board.code_at(s);
             if code != 0 {
                 if let Some(class) = AttackClass::of_code(code) {
                     let shift = if side == Color::White { 0 } else { 4 };
@@ -267,18 +270,16 @@ pub(crate) fn visit_attacks(
     mut attack: impl FnMut(u8, u8),
     mut own_blocker: impl FnMut(u8, u32),
 ) {
-    let ci = color.index();
     let own = color.bits();
     let pawn_caps: [i8; 2] = match color {
         Color::White => [15, 17],
         Color::Black => [-15, -17],
     };
-    let count = (board.count[ci] as usize).min(16);
-    for &from in &board.list[ci][..count] {
+    for &from in board.piece_squares(color) {
         if from & 0x88 != 0 {
             continue;
         }
-        let code = board.cells[from as usize];
+        let code = board.code_at(from);
         let kind = code & 0x0F;
         let (steps, bit): (&[i8], u8) = match kind {
             0x1 => (&pawn_caps, AttackClass::Pawn.bit()),
@@ -300,7 +301,7 @@ pub(crate) fn visit_attacks(
                     let mut s = from.wrapping_add(d as u8);
                     while s & 0x88 == 0 {
                         attack(s, class.bit());
-                        let c = board.cells[s as usize];
+                        let c = board.code_at(s);
                         if c != 0 {
                             if c & own != 0 {
                                 own_blocker(s, i as u32);
