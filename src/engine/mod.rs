@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod book;
 pub mod eval;
+pub mod levels;
 pub mod order;
 pub mod report;
 pub mod search;
