@@ -288,3 +288,85 @@ fn key_names_parse_as_the_help_writes_them() {
         assert!(bad.parse::<KeyName>().is_err(), "{bad}");
     }
 }
+
+// The command line: completions, man page, version, and flags over the file.
+
+fn ox88(args: &[&str]) -> (String, String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .args(args)
+        // An empty place: the tests must not read the settings of whoever runs them.
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join(format!("ox88-config-{}-xdg", std::process::id())),
+        )
+        .output()
+        .expect("ox88 runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn completions_mention_the_subcommands_and_flags() {
+    for shell in ["bash", "zsh", "fish"] {
+        let (out, err, ok) = ox88(&["completions", shell]);
+        assert!(ok, "{shell}: {err}");
+        for word in ["perft", "bench", "completions", "man", "level", "theme"] {
+            assert!(out.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let (_, err, ok) = ox88(&["completions", "tcsh"]);
+    assert!(!ok && err.contains("tcsh"), "{err}");
+}
+
+#[test]
+fn the_man_page_comes_from_the_same_definition() {
+    let (out, _, ok) = ox88(&["man"]);
+    assert!(ok);
+    assert!(out.contains(".SH NAME") && out.contains(".SH SYNOPSIS"));
+    assert!(out.contains("\\-\\-level") && out.contains("completions"));
+    assert!(out.contains("config.toml"));
+}
+
+#[test]
+fn the_version_starts_with_the_package_version() {
+    let (out, _, ok) = ox88(&["--version"]);
+    assert!(ok);
+    assert!(
+        out.starts_with(&format!("ox88 {}", env!("CARGO_PKG_VERSION"))),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_help_shows_where_the_settings_file_is() {
+    let (out, _, ok) = ox88(&["--help"]);
+    assert!(ok);
+    assert!(out.contains("ox88-config-"), "{out}");
+    assert!(out.contains("config.toml"));
+}
+
+#[test]
+fn flags_given_on_the_command_line_win_over_the_file() {
+    let dir = temp_dir("flags");
+    let path = dir.join("config.toml");
+    std::fs::write(
+        &path,
+        "depth = 8\ntheme = \"light\"\nlevel = \"club\"\neval = \"fancy\"\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let (out, err, ok) = ox88(&[
+        "--config", file, "--depth", "3", "--level", "1900", "config",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("depth = 3\n"), "{out}");
+    assert!(out.contains("level = 1900\n"), "{out}");
+    assert!(out.contains("theme = light\n"), "{out}");
+    assert!(out.contains("eval = full\n"), "{out}");
+    assert!(err.contains(":4: bad value 'fancy' for eval"), "{err}");
+    let (_, err, ok) = ox88(&["--level", "5000", "config"]);
+    assert!(!ok && err.contains("800 to 2800"), "{err}");
+}

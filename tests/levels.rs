@@ -251,3 +251,34 @@ fn the_driver_varies_its_move_across_seeds_at_a_low_level() {
         .collect();
     assert!(moves.len() >= 2, "{moves:?}");
 }
+
+#[test]
+fn level_uci_answers_with_a_legal_move_and_keeps_a_bad_elo_out() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .args(["level-uci", "--level", "beginner", "--seed", "3"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"uci\nsetoption name UCI_Elo value 90\nposition startpos moves e2e4\n\
+              go wtime 1000 btime 1000\nquit\n",
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("uciok"));
+    assert!(text.contains("UCI_Elo '90' is not a number from 800 to 2800; kept 800"));
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a bestmove line");
+    let mut b = Board::startpos();
+    b.make(mv(&b, "e2e4"));
+    assert!(b.parse_uci_move(best).is_ok(), "{best}");
+}
