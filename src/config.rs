@@ -305,23 +305,32 @@ impl Settings {
 
     /// `table` with the key overrides applied: an overridden action loses its default keys
     /// and gets the listed ones (before the rest, so they win); another action's binding of
-    /// the same key is dropped. A plain character key acts only on an empty input line.
+    /// the same key is dropped. A key keeps the condition it has in `table` (Left steps the
+    /// PV only in the sort pane); a key that types or edits text acts only on an empty input
+    /// line, and Left/Right/Home/End only in a pane, so the input line keeps them.
     pub fn key_table(&self, table: &[Binding]) -> Vec<Binding> {
         let mut out: Vec<Binding> = Vec::new();
         for (action, names) in &self.keys {
             for k in names {
-                let plain_char = matches!(k.code, KeyCode::Char(_))
-                    && !k.mods.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+                let when = key_condition(table, k);
                 out.push(Binding {
                     code: k.code,
                     mods: k.mods,
-                    when: if plain_char {
-                        When::InputEmpty
-                    } else {
-                        When::Always
-                    },
+                    when,
                     action: *action,
                 });
+                // Terminals disagree on whether Shift comes with a shifted character.
+                if let KeyCode::Char(c) = k.code
+                    && k.mods.is_empty()
+                    && !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == ' ')
+                {
+                    out.push(Binding {
+                        code: k.code,
+                        mods: KeyModifiers::SHIFT,
+                        when,
+                        action: *action,
+                    });
+                }
             }
         }
         let overridden = |b: &Binding| {
@@ -492,6 +501,24 @@ impl Settings {
             }
         };
         Ok(item)
+    }
+}
+
+/// When a bound key acts: as in the table if the table has it, else by what the key does on
+/// the input line.
+fn key_condition(table: &[Binding], k: &KeyName) -> When {
+    if let Some(b) = table.iter().find(|b| b.code == k.code && b.mods == k.mods) {
+        return b.when;
+    }
+    if k.mods.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
+        return When::Always;
+    }
+    match k.code {
+        KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete | KeyCode::Insert => {
+            When::InputEmpty
+        }
+        KeyCode::Left | KeyCode::Right | KeyCode::Home | KeyCode::End => When::PaneFocused,
+        _ => When::Always,
     }
 }
 
@@ -706,11 +733,9 @@ impl Config {
     /// On error the settings are as they were.
     pub fn set(&mut self, key: &str, text: &str) -> Result<(), ConfigError> {
         let k = key.trim();
-        if !KEYS.contains(&k) || k == "keys" {
-            let ok_action = k.strip_prefix("keys.").is_some();
-            if !ok_action {
-                return Err(ConfigError::UnknownKey { key: k.into() });
-            }
+        let known = (KEYS.contains(&k) && k != "keys") || k.starts_with("keys.");
+        if !known {
+            return Err(ConfigError::UnknownKey { key: k.into() });
         }
         let mut next = self.settings.clone();
         let item = next.set_value(k, text)?;

@@ -225,7 +225,7 @@ fn flags_override_the_file_and_absent_flags_do_not() {
 fn key_overrides_replace_an_actions_keys_and_win_over_other_actions() {
     let c = Config::from_text(
         Path::new("c.toml"),
-        "[keys]\nquit = \"Ctrl+G\"\nflip = \"r\"\n",
+        "[keys]\nquit = \"Ctrl+G\"\nflip = \"r\"\nnew-game = \"N\"\npv-forward = \"End\"\n",
     );
     let table = c.settings().key_table(DEFAULT_KEYS);
     let press = |code, mods, empty| {
@@ -254,6 +254,24 @@ fn key_overrides_replace_an_actions_keys_and_win_over_other_actions() {
         Some(Action::Flip)
     );
     assert_eq!(press(KeyCode::Char('r'), KeyModifiers::NONE, false), None);
+    // Shifted characters match with or without the Shift flag.
+    assert_eq!(
+        press(KeyCode::Char('N'), KeyModifiers::SHIFT, true),
+        Some(Action::NewGame)
+    );
+    assert_eq!(
+        press(KeyCode::Char('N'), KeyModifiers::NONE, true),
+        Some(Action::NewGame)
+    );
+    // End keeps its condition from the table: the input line still gets it.
+    assert_eq!(press(KeyCode::End, KeyModifiers::NONE, false), None);
+    let in_sort = action_for(
+        &table,
+        &crossterm::event::KeyEvent::new(KeyCode::End, KeyModifiers::NONE),
+        true,
+        Focus::Sort,
+    );
+    assert_eq!(in_sort, Some(Action::PvForward));
 }
 
 #[test]
