@@ -47,7 +47,7 @@ struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Pieces as letters instead of chess glyphs (--ascii=false turns a saved setting off).
-    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
     ascii: Option<bool>,
     /// Colours: auto, truecolor, 256, 16 or none (NO_COLOR is respected under auto).
     #[arg(long, value_parser = parse_color)]

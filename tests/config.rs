@@ -385,6 +385,13 @@ fn flags_given_on_the_command_line_win_over_the_file() {
     assert!(out.contains("theme = light\n"), "{out}");
     assert!(out.contains("eval = full\n"), "{out}");
     assert!(err.contains(":4: bad value 'fancy' for eval"), "{err}");
+    // `--ascii` alone turns it on and takes no following word; `--ascii=false` turns a
+    // saved setting off.
+    let (out, _, ok) = ox88(&["--config", file, "--ascii", "config"]);
+    assert!(ok && out.contains("ascii = true\n"), "{out}");
+    std::fs::write(&path, "ascii = true\n").unwrap();
+    let (out, _, ok) = ox88(&["--config", file, "--ascii=false", "config"]);
+    assert!(ok && out.contains("ascii = false\n"), "{out}");
     let (_, err, ok) = ox88(&["--level", "5000", "config"]);
     assert!(!ok && err.contains("800 to 2800"), "{err}");
 }
