@@ -282,3 +282,69 @@ fn level_uci_answers_with_a_legal_move_and_keeps_a_bad_elo_out() {
     b.make(mv(&b, "e2e4"));
     assert!(b.parse_uci_move(best).is_ok(), "{best}");
 }
+
+/// A measurement, not a check: how much each level's moves lose against a fixed reference
+/// search (depth 6, full strength), over the first 60 openings of tests/data/openings500.epd.
+/// `cargo test --release --test levels -- --ignored --nocapture level_loss_table`
+#[test]
+#[ignore]
+fn level_loss_table() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/openings500.epd"
+    ))
+    .unwrap();
+    let boards: Vec<Board> = text
+        .lines()
+        .take(60)
+        .map(|l| {
+            let fen: Vec<&str> = l.split_whitespace().take(4).collect();
+            Board::from_fen(&format!("{} 0 1", fen.join(" "))).unwrap()
+        })
+        .collect();
+    let options = SearchOptions {
+        own_book: false,
+        ..SearchOptions::default()
+    };
+    let mut reference = Searcher::standalone();
+    let score_of = |s: &mut Searcher, b: &Board, only: Vec<Move>| {
+        let limits = Limits {
+            depth: Some(6),
+            searchmoves: only,
+            ..Limits::default()
+        };
+        s.search_sync(b, &limits, &options, &mut |_| {})
+            .score
+            .as_ordinal()
+    };
+    let best: Vec<i32> = boards
+        .iter()
+        .map(|b| score_of(&mut reference, b, Vec::new()))
+        .collect();
+    println!("| level | mean loss cp | moves losing 100+ cp | mean nodes |");
+    for level in ["beginner", "casual", "club", "expert", "master", "max"] {
+        let lv: Level = level.parse().unwrap();
+        let (mut loss, mut big, mut nodes) = (0i64, 0, 0u64);
+        for (i, b) in boards.iter().enumerate() {
+            let r = think(
+                &mut Searcher::standalone(),
+                b,
+                lv,
+                &Limits::depth(8),
+                &options,
+                &mut Rng::new(i as u64),
+            );
+            let m = r.best().unwrap();
+            let l = (best[i] - score_of(&mut reference, b, vec![m])).clamp(0, 1000) as i64;
+            loss += l;
+            big += (l >= 100) as u32;
+            nodes += r.nodes;
+        }
+        let n = boards.len() as i64;
+        println!(
+            "| {level} | {} | {big}/{n} | {} |",
+            loss / n,
+            nodes / n as u64
+        );
+    }
+}

@@ -91,8 +91,9 @@ impl Level {
             nodes: Some((300.0 * 10f64.powf(4.0 * t)).round() as u64),
             depth: Some(2 + (14.0 * t).round() as u32),
             noise_cp: (100.0 * (1.0 - t).powi(2)).round() as i32,
-            spread_cp: 120.0 * (1.0 - t).powf(1.5) + 4.0,
-            multipv: ((6.0 - 4.0 * t).round() as u32).max(2),
+            spread_cp: 150.0 * (1.0 - t).powf(1.5) + 4.0,
+            // Wide at the bottom, so a weak level's list holds a real mistake now and then.
+            multipv: (2.0 + 10.0 * (1.0 - t).powi(2)).round() as u32,
             mate_cp: 300 + (4700.0 * t).round() as i32,
             think_ms: (800.0 + 1200.0 * t).round() as u64,
             takes_mate_in_one: elo > MIN_ELO,
