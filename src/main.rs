@@ -5,19 +5,31 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use ox88::chess::{Board, perft};
+use ox88::config::{Config, Overrides};
 use ox88::engine::eval::{EvalConfig, EvalMode, ValuePreset};
+use ox88::engine::levels::Level;
 use ox88::engine::order::Scheme;
 use ox88::engine::search::Profile;
 use ox88::engine::search::Searcher;
 use ox88::engine::{IterationInfo, Limits, SearchEvent, SearchOptions, bench};
 use ox88::tui::{self, ColorMode, Mode};
 
+mod level_uci;
+
+/// The version with the git commit when built from a checkout (see build.rs).
+const VERSION: &str = env!("OX88_VERSION");
+
+/// Where the settings file is, for `--help` and the man page.
+const CONFIG_HELP: &str = "Settings are read from $XDG_CONFIG_HOME/ox88/config.toml \
+(~/.config/ox88/config.toml by default); flags given on the command line override them. \
+`ox88 config` shows the settings in effect.";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "ox88",
-    version,
+    version = VERSION,
     about = "A chess program for the terminal that shows its thinking"
 )]
 struct Cli {
@@ -27,21 +39,29 @@ struct Cli {
     play: PlayArgs,
 }
 
-/// Options of the TUI (`ox88` with no subcommand).
+/// Options of the TUI (`ox88` with no subcommand). Those that are `Option`s fall back to
+/// the settings file when not given.
 #[derive(clap::Args, Debug)]
 struct PlayArgs {
-    /// Pieces as letters instead of chess glyphs.
-    #[arg(long)]
-    ascii: bool,
+    /// The settings file to read instead of the usual one.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Pieces as letters instead of chess glyphs (--ascii=false turns a saved setting off).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    ascii: Option<bool>,
     /// Colours: auto, truecolor, 256, 16 or none (NO_COLOR is respected under auto).
-    #[arg(long, default_value = "auto", value_parser = parse_color)]
-    color: ColorMode,
+    #[arg(long, value_parser = parse_color)]
+    color: Option<ColorMode>,
     /// Colour theme: default, light, high-contrast, mono, or one in ~/.config/ox88/themes/.
-    #[arg(long, default_value = "default")]
-    theme: String,
+    #[arg(long)]
+    theme: Option<String>,
+    /// How strongly the engine plays: beginner, casual, club, expert, master, max, or an
+    /// Elo from 800 to 2800.
+    #[arg(long, value_parser = parse_level)]
+    level: Option<Level>,
     /// The engine's search depth in plies (change it in the program with + and -).
-    #[arg(long, default_value_t = tui::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
-    depth: u32,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
     /// Start from this position.
     #[arg(long)]
     fen: Option<String>,
@@ -54,6 +74,9 @@ struct PlayArgs {
     /// Time control in minutes+increment seconds, e.g. 5+3 or 40/90+30.
     #[arg(long)]
     tc: Option<String>,
+    /// Transposition table size in MB.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=ox88::config::HASH_MAX_MB as u64))]
+    hash: Option<u64>,
     /// Who plays: white, black, human, engine or analysis.
     #[arg(long, default_value = "white", value_parser = parse_mode)]
     mode: Mode,
@@ -61,11 +84,11 @@ struct PlayArgs {
     #[arg(long, default_value_t = 500)]
     delay: u64,
     /// Evaluation: material, center or full.
-    #[arg(long, default_value_t = EvalMode::default())]
-    eval: EvalMode,
+    #[arg(long)]
+    eval: Option<EvalMode>,
     /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
-    #[arg(long, default_value_t = Scheme::default())]
-    order: Scheme,
+    #[arg(long)]
+    order: Option<Scheme>,
     /// A Polyglot .bin opening book, consulted before the built-in lines.
     #[arg(long)]
     book: Option<PathBuf>,
@@ -88,6 +111,29 @@ fn parse_color(s: &str) -> Result<ColorMode, String> {
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
     tui::parse_choice(s, "mode")
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
+    s.parse()
+        .map_err(|e: ox88::engine::levels::LevelError| e.to_string())
+}
+
+impl PlayArgs {
+    /// The flags that were given, to lay over the settings file.
+    fn overrides(&self) -> Overrides {
+        Overrides {
+            theme: self.theme.clone(),
+            level: self.level,
+            depth: self.depth,
+            eval: self.eval,
+            order: self.order,
+            color: self.color,
+            ascii: self.ascii,
+            book: self.book.clone(),
+            tc: self.tc.clone(),
+            hash_mb: self.hash.map(|h| h as usize),
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -157,6 +203,30 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Print a shell completion script: `ox88 completions bash > ~/.local/share/bash-completion/completions/ox88`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `ox88 man > ox88.1; man ./ox88.1`.
+    Man,
+    /// Show the settings in effect (file, then flags) and the file's problems, if any.
+    Config,
+    /// Play at a level over UCI, for calibration matches (scripts/levels_match.py).
+    #[command(hide = true)]
+    LevelUci {
+        /// beginner … master, max, or an Elo from 800 to 2800.
+        #[arg(long, default_value = "club", value_parser = parse_level)]
+        level: Level,
+        /// Seed of the level's choices (default: from the clock, so games differ).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+}
+
+/// The clap definition with the settings file's whereabouts in the help.
+fn cli_command() -> clap::Command {
+    Cli::command().after_help(CONFIG_HELP)
 }
 
 /// The seed's engine log line: depth/seldepth, time, nodes, nodes per second, E, PV.
@@ -268,8 +338,53 @@ fn review(
 }
 
 fn main() -> Result<()> {
-    let cli = Cli::parse();
+    let shown_path = Config::default_path()
+        .map(|p| format!("Settings file: {}", p.display()))
+        .unwrap_or_else(|| "Settings file: none (no config directory)".into());
+    let matches = cli_command()
+        .after_help(format!("{CONFIG_HELP}\n{shown_path}"))
+        .get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let config = match cli.play.config.as_deref() {
+        Some(path) => Config::load(path),
+        None => Config::default_path()
+            .map(|p| Config::load(&p))
+            .unwrap_or_default(),
+    };
     match cli.command {
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(shell, &mut cli_command(), "ox88", &mut std::io::stdout());
+        }
+        Some(Command::Man) => {
+            clap_mangen::Man::new(cli_command()).render(&mut std::io::stdout())?;
+        }
+        Some(Command::Config) => {
+            let path = config
+                .path()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "(none)".into());
+            println!("# {path}");
+            let settings = config.settings().with_overrides(&cli.play.overrides());
+            for key in &ox88::config::KEYS[..ox88::config::KEYS.len() - 1] {
+                println!("{key} = {}", settings.get(key)?);
+            }
+            for (action, _) in &settings.keys {
+                let name = ox88::config::action_name(*action);
+                println!("keys.{name} = {}", settings.get(&format!("keys.{name}"))?);
+            }
+            for p in config.problems() {
+                eprintln!("{p}");
+            }
+        }
+        Some(Command::LevelUci { level, seed }) => {
+            let seed = seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos() as u64)
+                    .unwrap_or(0)
+            });
+            return level_uci::run(level, seed);
+        }
         Some(Command::Perft { depth, fen, divide }) => {
             let mut board = board_from(fen.as_deref())?;
             let start = Instant::now();
@@ -342,21 +457,27 @@ fn main() -> Result<()> {
             if !std::io::stdin().is_terminal() {
                 return ox88::uci::run();
             }
+            // The TUI takes the screen: problems with the settings file stay readable
+            // above it once the program ends.
+            for p in config.problems() {
+                eprintln!("ox88: {p}");
+            }
+            let s = config.settings().with_overrides(&cli.play.overrides());
             let p = cli.play;
             return tui::run(tui::Options {
-                ascii: p.ascii,
-                color: p.color,
-                theme: p.theme,
-                depth: p.depth,
+                ascii: s.ascii,
+                color: s.color,
+                theme: s.theme,
+                depth: s.depth,
                 fen: p.fen,
                 pgn: p.pgn,
                 resume: p.resume,
-                tc: p.tc,
+                tc: s.tc,
                 mode: p.mode,
                 delay_ms: p.delay,
-                eval: p.eval,
-                order: p.order,
-                book: p.book,
+                eval: s.eval,
+                order: s.order,
+                book: s.book,
             });
         }
     }

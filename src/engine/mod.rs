@@ -5,6 +5,7 @@ pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod jobs;
+pub mod levels;
 pub mod names;
 pub mod order;
 pub mod report;

@@ -1,0 +1,491 @@
+//! Playing levels: weaker play that feels like a weaker player, not like a strong engine that
+//! throws a random move in now and then.
+//!
+//! A [`Level`] is a name (`beginner` … `master`, `max`) or an Elo number. It maps to [`Play`]
+//! parameters: a node and depth budget that grows with the level (a weak player sees less),
+//! noise on the candidates' scores (a weak player misjudges), and a choice among the MultiPV
+//! candidates weighted by how much worse each one is (a weak player picks a decent move, and
+//! rarely a bad one; the spread narrows as the level rises). A natural think time goes with
+//! the move so a low level never answers instantly. `max` is the engine at full strength.
+//!
+//! [`choose`] is pure: given the candidates and a seeded [`Rng`] it always picks the same
+//! move, and never one outside the candidates. [`think`] runs a level's search on a board
+//! and returns the choice with everything it weighed, for the panes to show.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use super::report::{Limits, Score, SearchEvent, SearchOptions};
+use super::search::Searcher;
+use crate::chess::{Board, Color, Move};
+
+/// The lowest and highest Elo a number may ask for.
+pub const MIN_ELO: u32 = 800;
+pub const MAX_ELO: u32 = 2800;
+
+/// The named levels and their Elo; `max` has none (full strength).
+pub const NAMED: [(&str, Option<u32>); 6] = [
+    ("beginner", Some(800)),
+    ("casual", Some(1200)),
+    ("club", Some(1600)),
+    ("expert", Some(2000)),
+    ("master", Some(2400)),
+    ("max", None),
+];
+
+/// How strongly the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Level {
+    /// Aim at this Elo (`MIN_ELO..=MAX_ELO`).
+    Elo(u32),
+    /// Full strength: no budget beyond the caller's, no noise, always the best move.
+    #[default]
+    Max,
+}
+
+/// Why a level could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LevelError {
+    #[error("no level given: use {}", allowed())]
+    Empty,
+    #[error("unknown level '{}': use {}", .0, allowed())]
+    Unknown(String),
+    #[error("Elo {0} is out of range: levels go from {MIN_ELO} to {MAX_ELO} (or max)")]
+    OutOfRange(i64),
+}
+
+fn allowed() -> String {
+    let names: Vec<&str> = NAMED.iter().map(|(n, _)| *n).collect();
+    format!("{} or an Elo from {MIN_ELO} to {MAX_ELO}", names.join(", "))
+}
+
+impl Level {
+    /// An Elo level, checked against the range.
+    pub fn elo(elo: u32) -> Result<Level, LevelError> {
+        if (MIN_ELO..=MAX_ELO).contains(&elo) {
+            Ok(Level::Elo(elo))
+        } else {
+            Err(LevelError::OutOfRange(elo as i64))
+        }
+    }
+
+    /// The level's play parameters (see docs/levels.md for the table).
+    pub fn play(self) -> Play {
+        let Level::Elo(elo) = self else {
+            return Play {
+                nodes: None,
+                depth: None,
+                noise_cp: 0,
+                spread_cp: 0.0,
+                multipv: 1,
+                mate_cp: 0,
+                think_ms: 0,
+                takes_mate_in_one: true,
+            };
+        };
+        // t runs from 0 (MIN_ELO) to 1 (MAX_ELO); every parameter is a smooth curve of it.
+        let t = (elo.clamp(MIN_ELO, MAX_ELO) - MIN_ELO) as f64 / (MAX_ELO - MIN_ELO) as f64;
+        Play {
+            // Ten times the nodes every 500 Elo: roughly two plies of search.
+            nodes: Some((300.0 * 10f64.powf(4.0 * t)).round() as u64),
+            depth: Some(2 + (14.0 * t).round() as u32),
+            noise_cp: (100.0 * (1.0 - t).powi(2)).round() as i32,
+            spread_cp: 150.0 * (1.0 - t).powf(1.5) + 4.0,
+            // Wide at the bottom, so a weak level's list holds a real mistake now and then.
+            multipv: (2.0 + 10.0 * (1.0 - t).powi(2)).round() as u32,
+            mate_cp: 300 + (4700.0 * t).round() as i32,
+            think_ms: (800.0 + 1200.0 * t).round() as u64,
+            takes_mate_in_one: elo > MIN_ELO,
+        }
+    }
+
+    /// The level's name when it has one (`club`), else its Elo (`1750`).
+    pub fn name(self) -> String {
+        let elo = match self {
+            Level::Max => None,
+            Level::Elo(e) => Some(e),
+        };
+        match NAMED.iter().find(|(_, e)| *e == elo) {
+            Some((n, _)) => n.to_string(),
+            None => elo.map(|e| e.to_string()).unwrap_or_default(),
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl FromStr for Level {
+    type Err = LevelError;
+    fn from_str(s: &str) -> Result<Level, LevelError> {
+        let text = s.trim().to_ascii_lowercase();
+        if text.is_empty() {
+            return Err(LevelError::Empty);
+        }
+        if let Some((_, elo)) = NAMED.iter().find(|(n, _)| *n == text) {
+            return Ok(elo.map_or(Level::Max, Level::Elo));
+        }
+        let digits = text.strip_prefix('-').unwrap_or(&text);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return match text.parse::<i64>() {
+                Ok(n) if (MIN_ELO as i64..=MAX_ELO as i64).contains(&n) => Ok(Level::Elo(n as u32)),
+                Ok(n) => Err(LevelError::OutOfRange(n)),
+                // More digits than an i64 holds: certainly out of range.
+                Err(_) => Err(LevelError::OutOfRange(if text.starts_with('-') {
+                    i64::MIN
+                } else {
+                    i64::MAX
+                })),
+            };
+        }
+        Err(LevelError::Unknown(s.trim().to_string()))
+    }
+}
+
+/// What a level does when it plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Play {
+    /// Node budget per move (`None`: the caller's limits alone).
+    pub nodes: Option<u64>,
+    /// Depth cap in plies (`None`: the caller's limits alone).
+    pub depth: Option<u32>,
+    /// Each candidate's score moves by a uniform amount in `-noise_cp..=noise_cp`.
+    pub noise_cp: i32,
+    /// A candidate `spread_cp` worse than the best is `e` times less likely (0: always best).
+    pub spread_cp: f64,
+    /// How many candidates the search lists (MultiPV).
+    pub multipv: u32,
+    /// What a forced mate is worth when weighing: a low level sees "winning", not "mate".
+    pub mate_cp: i32,
+    /// Mean think time in milliseconds (0: answer as soon as the search ends).
+    pub think_ms: u64,
+    /// A mate in one among the candidates is always played.
+    pub takes_mate_in_one: bool,
+}
+
+/// A tiny seeded generator (SplitMix64): the same seed gives the same moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in `-r..=r`.
+    pub fn symmetric(&mut self, r: i32) -> i32 {
+        if r <= 0 {
+            return 0;
+        }
+        let width = 2 * r as u64 + 1;
+        (self.next_u64() % width) as i32 - r
+    }
+}
+
+/// One MultiPV line as the chooser sees it: the first move and its score for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub mv: Move,
+    pub score: Score,
+}
+
+/// A candidate after weighing: its value with noise and its chance of being picked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weighed {
+    pub candidate: Candidate,
+    /// The value weighed, in centipawns (mates as `±mate_cp`), noise included.
+    pub value_cp: i32,
+    pub probability: f64,
+}
+
+/// How the move was picked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// Full strength: the best candidate.
+    Best,
+    /// A mate in one was on the list.
+    MateInOne,
+    /// Drawn from the weights.
+    Weighted,
+}
+
+/// The chooser's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// Index into the candidates.
+    pub index: usize,
+    pub mv: Move,
+    pub reason: Reason,
+    pub weighed: Vec<Weighed>,
+}
+
+fn base_value(score: Score, mate_cp: i32) -> i32 {
+    match score {
+        Score::Cp(c) => c,
+        // Shorter mates are better, longer defences less bad.
+        Score::Mate(n) if n > 0 => mate_cp - n,
+        Score::Mate(n) => -mate_cp - n,
+    }
+}
+
+/// Picks one of `candidates` for `play`; `None` only when there are none. Deterministic for a
+/// given RNG state; consumes one draw per candidate (noise) and one for the pick.
+pub fn choose(play: &Play, candidates: &[Candidate], rng: &mut Rng) -> Option<Choice> {
+    if candidates.is_empty() {
+        return None;
+    }
+    let full_strength = play.spread_cp <= 0.0 && play.noise_cp == 0;
+    let values: Vec<i32> = candidates
+        .iter()
+        .map(|c| {
+            if full_strength {
+                c.score.as_ordinal()
+            } else {
+                base_value(c.score, play.mate_cp) + rng.symmetric(play.noise_cp)
+            }
+        })
+        .collect();
+    let best_value = *values.iter().max().expect("non-empty");
+    let weights: Vec<f64> = if full_strength {
+        let first = values.iter().position(|v| *v == best_value).unwrap_or(0);
+        (0..values.len())
+            .map(|i| if i == first { 1.0 } else { 0.0 })
+            .collect()
+    } else {
+        values
+            .iter()
+            .map(|v| (-((best_value - v) as f64) / play.spread_cp).exp())
+            .collect()
+    };
+    let total: f64 = weights.iter().sum();
+    let weighed: Vec<Weighed> = candidates
+        .iter()
+        .zip(&values)
+        .zip(&weights)
+        .map(|((c, v), w)| Weighed {
+            candidate: *c,
+            value_cp: *v,
+            probability: w / total,
+        })
+        .collect();
+    let mate_in_one = play
+        .takes_mate_in_one
+        .then(|| candidates.iter().position(|c| c.score == Score::Mate(1)))
+        .flatten();
+    let (index, reason) = if let Some(i) = mate_in_one {
+        (i, Reason::MateInOne)
+    } else if full_strength {
+        (
+            weights.iter().position(|w| *w > 0.0).unwrap_or(0),
+            Reason::Best,
+        )
+    } else {
+        let mut draw = rng.unit() * total;
+        let mut pick = weights.len() - 1;
+        for (i, w) in weights.iter().enumerate() {
+            if draw < *w {
+                pick = i;
+                break;
+            }
+            draw -= w;
+        }
+        (pick, Reason::Weighted)
+    };
+    Some(Choice {
+        index,
+        mv: candidates[index].mv,
+        reason,
+        weighed,
+    })
+}
+
+/// How long the move should seem to take in all: the level's mean varied from half to one
+/// and a half times, never more than the clock allows (a fortieth of what is left plus most
+/// of the increment, or the movetime). Zero at full strength.
+pub fn think_time(play: &Play, limits: &Limits, side: Color, rng: &mut Rng) -> Duration {
+    if play.think_ms == 0 {
+        return Duration::ZERO;
+    }
+    let wanted = Duration::from_millis((play.think_ms as f64 * (0.5 + rng.unit())) as u64);
+    let (time, inc) = match side {
+        Color::White => (limits.wtime, limits.winc),
+        Color::Black => (limits.btime, limits.binc),
+    };
+    let mut cap = limits.movetime;
+    if let Some(left) = time {
+        let moves_left = limits.movestogo.unwrap_or(40).clamp(1, 40);
+        let clock_cap = left / moves_left + inc.unwrap_or_default() * 3 / 4;
+        cap = Some(cap.map_or(clock_cap, |c| c.min(clock_cap)));
+    }
+    cap.map_or(wanted, |c| wanted.min(c))
+}
+
+/// A level's move and everything weighed to find it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelMove {
+    pub level: Level,
+    pub play: Play,
+    /// The limits the search ran with (the level's budget within the caller's).
+    pub limits: Limits,
+    pub nodes: u64,
+    /// Depth of the iteration the candidates come from.
+    pub depth: u32,
+    pub candidates: Vec<Candidate>,
+    /// `None` only when the side to move has no legal move.
+    pub choice: Option<Choice>,
+    /// How long the move should seem to take in all; the front end waits what the search
+    /// did not use (`think.saturating_sub(searched)`).
+    pub think: Duration,
+    pub searched: Duration,
+}
+
+impl LevelMove {
+    pub fn best(&self) -> Option<Move> {
+        self.choice.as_ref().map(|c| c.mv)
+    }
+}
+
+/// The limits a level searches with: its budget inside the caller's (clock, movetime, depth).
+/// With nothing to stop it (no budget, no clock) the search stops at depth 10.
+pub fn level_limits(play: &Play, caller: &Limits) -> Limits {
+    let mut limits = caller.clone();
+    limits.infinite = false;
+    limits.ponder = false;
+    if let Some(n) = play.nodes {
+        limits.nodes = Some(limits.nodes.map_or(n, |c| c.min(n)));
+    }
+    if let Some(d) = play.depth {
+        limits.depth = Some(limits.depth.map_or(d, |c| c.min(d)));
+    }
+    let bounded = limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.movetime.is_some()
+        || limits.wtime.is_some()
+        || limits.btime.is_some()
+        || limits.mate.is_some();
+    if !bounded {
+        limits.depth = Some(10);
+    }
+    limits
+}
+
+/// Runs `level`'s search on `board` and picks its move. `caller` carries the clock (or a
+/// movetime or depth) and `options` the evaluation and ordering; the level sets MultiPV and
+/// turns the book off. Does not sleep: the caller waits out `think` if it wants to.
+pub fn think(
+    searcher: &mut Searcher,
+    board: &Board,
+    level: Level,
+    caller: &Limits,
+    options: &SearchOptions,
+    rng: &mut Rng,
+) -> LevelMove {
+    let play = level.play();
+    let limits = level_limits(&play, caller);
+    let options = SearchOptions {
+        multipv: play.multipv,
+        own_book: false,
+        report_root_moves: false,
+        ..options.clone()
+    };
+    let started = Instant::now();
+    let (mut candidates, mut depth, mut nodes) =
+        search_candidates(searcher, board, &limits, &options);
+    if candidates.is_empty() && !board.legal_moves().is_empty() {
+        // The budget ran out inside the first iteration: one cheap complete ply instead, so
+        // the choice is still among scored candidates.
+        let (c, d, n) = search_candidates(searcher, board, &Limits::depth(1), &options);
+        candidates = c;
+        depth = d;
+        nodes += n;
+    }
+    let searched = started.elapsed();
+    let choice = choose(&play, &candidates, rng);
+    let think = think_time(&play, caller, board.side_to_move(), rng);
+    LevelMove {
+        level,
+        play,
+        limits,
+        nodes,
+        depth,
+        candidates,
+        choice,
+        think,
+        searched,
+    }
+}
+
+/// The lines of the last complete iteration, its depth and the nodes searched.
+fn search_candidates(
+    searcher: &mut Searcher,
+    board: &Board,
+    limits: &Limits,
+    options: &SearchOptions,
+) -> (Vec<Candidate>, u32, u64) {
+    let mut lines: Vec<Candidate> = Vec::new();
+    let mut depth = 0;
+    let result = searcher.search_sync(board, limits, options, &mut |ev| {
+        if let SearchEvent::Iteration { info, .. } = ev
+            && let Some(&mv) = info.pv.first()
+        {
+            if info.multipv <= 1 {
+                lines.clear();
+                depth = info.depth;
+            }
+            lines.push(Candidate {
+                mv,
+                score: info.score,
+            });
+        }
+    });
+    (lines, depth, result.stats.nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_move_the_right_way_as_the_level_rises() {
+        let levels: Vec<Play> = NAMED
+            .iter()
+            .map(|(_, e)| e.map_or(Level::Max, Level::Elo).play())
+            .collect();
+        for pair in levels[..5].windows(2) {
+            assert!(pair[0].nodes < pair[1].nodes);
+            assert!(pair[0].noise_cp >= pair[1].noise_cp);
+            assert!(pair[0].spread_cp > pair[1].spread_cp);
+            assert!(pair[0].multipv >= pair[1].multipv);
+        }
+        assert_eq!(levels[5].nodes, None);
+        assert_eq!(levels[5].spread_cp, 0.0);
+    }
+
+    #[test]
+    fn symmetric_draws_stay_in_range() {
+        let mut rng = Rng::new(7);
+        for _ in 0..1000 {
+            let v = rng.symmetric(3);
+            assert!((-3..=3).contains(&v));
+            let u = rng.unit();
+            assert!((0.0..1.0).contains(&u));
+        }
+    }
+}

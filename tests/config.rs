@@ -1,0 +1,397 @@
+//! Settings that stay: reading, checking, overriding and saving `config.toml`.
+
+use std::path::{Path, PathBuf};
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use ox88::config::{Config, ConfigError, KeyName, Overrides, Settings};
+use ox88::engine::eval::EvalMode;
+use ox88::engine::levels::Level;
+use ox88::tui::ColorMode;
+use ox88::tui::keys::{Action, DEFAULT_KEYS, Focus, action_for};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ox88-config-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const HAND_WRITTEN: &str = "\
+# My ox88 settings
+theme = \"light\"   # easier on the eyes
+depth = 8
+
+# how strong the engine plays
+level = \"club\"
+future_setting = { a = 1 }
+
+[keys]
+# I quit with F10
+quit = \"F10\"
+";
+
+#[test]
+fn a_missing_file_gives_the_defaults_and_no_problem() {
+    let dir = temp_dir("missing");
+    let c = Config::load(&dir.join("config.toml"));
+    assert_eq!(c.settings(), &Settings::default());
+    assert!(c.problems().is_empty());
+}
+
+#[test]
+fn a_hand_written_file_is_read() {
+    let c = Config::from_text(Path::new("config.toml"), HAND_WRITTEN);
+    let s = c.settings();
+    assert_eq!(s.theme, "light");
+    assert_eq!(s.depth, 8);
+    assert_eq!(s.level, Level::Elo(1600));
+    assert_eq!(
+        s.keys,
+        vec![(
+            Action::Quit,
+            vec![KeyName {
+                code: KeyCode::F(10),
+                mods: KeyModifiers::NONE
+            }]
+        )]
+    );
+    // The unknown key is reported (a typo is likelier than a newer version) but kept.
+    assert_eq!(c.problems().len(), 1);
+    let text = c.problems()[0].to_string();
+    assert!(
+        text.contains("config.toml:7") && text.contains("future_setting"),
+        "{text}"
+    );
+}
+
+#[test]
+fn saving_keeps_comments_unknown_keys_and_layout() {
+    let dir = temp_dir("keep");
+    let path = dir.join("config.toml");
+    std::fs::write(&path, HAND_WRITTEN).unwrap();
+    let mut c = Config::load(&path);
+    c.set("depth", "12").unwrap();
+    c.set("eval", "material").unwrap();
+    c.set("keys.flip", "Ctrl+R, F3").unwrap();
+    c.save().unwrap();
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(written.starts_with("# My ox88 settings\ntheme = \"light\"   # easier on the eyes\n"));
+    assert!(written.contains("depth = 12\n"), "{written}");
+    assert!(written.contains("# how strong the engine plays\nlevel = \"club\"\n"));
+    assert!(written.contains("future_setting = { a = 1 }"));
+    assert!(written.contains("# I quit with F10\nquit = \"F10\""));
+    assert!(written.contains("eval = \"material\""));
+    assert!(written.contains("flip = [\"Ctrl+R\", \"F3\"]"), "{written}");
+    // No temporary file is left behind.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+#[test]
+fn settings_round_trip_through_the_file() {
+    let dir = temp_dir("round");
+    let path = dir.join("sub").join("config.toml");
+    let mut c = Config::load(&path);
+    for (k, v) in [
+        ("theme", "high-contrast"),
+        ("level", "1750"),
+        ("depth", "6"),
+        ("eval", "center"),
+        ("order", "mvvlva"),
+        ("color", "256"),
+        ("ascii", "true"),
+        ("book", "/tmp/book.bin"),
+        ("tc", "5+3"),
+        ("hash", "128"),
+        ("keys.quit", "Ctrl+Q"),
+        ("keys.engine-move", "Alt+M, F9"),
+    ] {
+        c.set(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+    }
+    c.save().unwrap();
+    let again = Config::load(&path);
+    assert!(again.problems().is_empty(), "{:?}", again.problems());
+    assert_eq!(again.settings(), c.settings());
+    assert_eq!(again.get("level").unwrap(), "1750");
+    assert_eq!(again.get("color").unwrap(), "256");
+    assert_eq!(again.get("keys.engine-move").unwrap(), "Alt+m, F9");
+    assert_eq!(again.get("keys.undo").unwrap(), "Ctrl+Z");
+    assert_eq!(again.settings().color, ColorMode::Ansi256);
+    assert_eq!(again.settings().hash_mb, 128);
+}
+
+#[test]
+fn set_rejects_unknown_keys_and_bad_values_and_changes_nothing() {
+    let mut c = Config::default();
+    let before = c.settings().clone();
+    assert_eq!(
+        c.set("dpeth", "5"),
+        Err(ConfigError::UnknownKey {
+            key: "dpeth".into()
+        })
+    );
+    let err = c.set("depth", "99").unwrap_err();
+    assert!(
+        matches!(&err, ConfigError::BadValue { key, value, .. } if key == "depth" && value == "99")
+    );
+    assert!(err.to_string().contains("1 to 64"), "{err}");
+    let err = c.set("eval", "deep").unwrap_err().to_string();
+    assert!(err.contains("material, center, full"), "{err}");
+    let err = c.set("level", "grandmaster").unwrap_err().to_string();
+    assert!(err.contains("beginner") && err.contains("2800"), "{err}");
+    assert!(c.set("tc", "5+x").is_err());
+    assert!(c.set("hash", "0").is_err());
+    assert!(c.set("ascii", "maybe").is_err());
+    let err = c.set("keys.quit", "Hyper+Q").unwrap_err().to_string();
+    assert!(err.contains("not a key"), "{err}");
+    let err = c.set("keys.explode", "F2").unwrap_err().to_string();
+    assert!(err.contains("quit") && err.contains("flip"), "{err}");
+    assert_eq!(c.settings(), &before);
+    assert_eq!(c.to_text().unwrap(), "");
+}
+
+#[test]
+fn bad_lines_name_the_file_the_line_and_the_key_and_keep_the_defaults() {
+    let text = "theme = \"mono\"\ndepth = 500\neval = \"fancy\"\n\n[keys]\nflip = \"Ctrl+Hyper\"\n";
+    let c = Config::from_text(Path::new("/home/me/.config/ox88/config.toml"), text);
+    let s = c.settings();
+    assert_eq!(s.theme, "mono");
+    assert_eq!(s.depth, Settings::default().depth);
+    assert_eq!(s.eval, EvalMode::default());
+    assert!(s.keys.is_empty());
+    let lines: Vec<(usize, String)> = c
+        .problems()
+        .iter()
+        .map(|p| match p {
+            ConfigError::InFile { line, key, .. } => (*line, key.clone()),
+            other => panic!("{other}"),
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            (2, "depth".to_string()),
+            (3, "eval".to_string()),
+            (6, "keys.flip".to_string())
+        ]
+    );
+    let shown = c.problems()[0].to_string();
+    assert!(
+        shown.starts_with("/home/me/.config/ox88/config.toml:2: bad value '500' for depth"),
+        "{shown}"
+    );
+    assert!(shown.contains("using the default"), "{shown}");
+}
+
+#[test]
+fn a_file_that_is_not_toml_is_reported_and_never_overwritten() {
+    let dir = temp_dir("syntax");
+    let path = dir.join("config.toml");
+    let text = "depth = 5\ntheme = \"light\n";
+    std::fs::write(&path, text).unwrap();
+    let mut c = Config::load(&path);
+    assert_eq!(c.settings(), &Settings::default());
+    assert!(
+        matches!(c.problems(), [ConfigError::Syntax { line: 2, .. }]),
+        "{:?}",
+        c.problems()
+    );
+    c.set("depth", "7").unwrap();
+    assert_eq!(c.settings().depth, 7);
+    assert!(matches!(c.save(), Err(ConfigError::WouldLoseFile { .. })));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
+
+#[test]
+fn flags_override_the_file_and_absent_flags_do_not() {
+    let c = Config::from_text(
+        Path::new("c.toml"),
+        "depth = 8\nascii = true\ntheme = \"light\"\n",
+    );
+    let s = c.settings().with_overrides(&Overrides {
+        depth: Some(3),
+        ascii: Some(false),
+        ..Overrides::default()
+    });
+    assert_eq!(s.depth, 3);
+    assert!(!s.ascii);
+    assert_eq!(s.theme, "light");
+    assert_eq!(
+        c.settings().with_overrides(&Overrides::default()),
+        *c.settings()
+    );
+}
+
+#[test]
+fn key_overrides_replace_an_actions_keys_and_win_over_other_actions() {
+    let c = Config::from_text(
+        Path::new("c.toml"),
+        "[keys]\nquit = \"Ctrl+G\"\nflip = \"r\"\nnew-game = \"N\"\npv-forward = \"End\"\n",
+    );
+    let table = c.settings().key_table(DEFAULT_KEYS);
+    let press = |code, mods, empty| {
+        action_for(
+            &table,
+            &crossterm::event::KeyEvent::new(code, mods),
+            empty,
+            Focus::Input,
+        )
+    };
+    assert_eq!(
+        press(KeyCode::Char('g'), KeyModifiers::CONTROL, false),
+        Some(Action::Quit)
+    );
+    assert_eq!(
+        press(KeyCode::Char('c'), KeyModifiers::CONTROL, false),
+        None
+    );
+    assert_eq!(
+        press(KeyCode::F(9), KeyModifiers::NONE, false),
+        Some(Action::EngineMove)
+    );
+    // A plain character acts only on an empty input line, so it can still be typed.
+    assert_eq!(
+        press(KeyCode::Char('r'), KeyModifiers::NONE, true),
+        Some(Action::Flip)
+    );
+    assert_eq!(press(KeyCode::Char('r'), KeyModifiers::NONE, false), None);
+    // Shifted characters match with or without the Shift flag.
+    assert_eq!(
+        press(KeyCode::Char('N'), KeyModifiers::SHIFT, true),
+        Some(Action::NewGame)
+    );
+    assert_eq!(
+        press(KeyCode::Char('N'), KeyModifiers::NONE, true),
+        Some(Action::NewGame)
+    );
+    // End keeps its condition from the table: the input line still gets it.
+    assert_eq!(press(KeyCode::End, KeyModifiers::NONE, false), None);
+    let in_sort = action_for(
+        &table,
+        &crossterm::event::KeyEvent::new(KeyCode::End, KeyModifiers::NONE),
+        true,
+        Focus::Sort,
+    );
+    assert_eq!(in_sort, Some(Action::PvForward));
+}
+
+#[test]
+fn every_action_of_the_key_table_has_a_name_in_the_file() {
+    for b in DEFAULT_KEYS {
+        let name = ox88::config::action_name(b.action);
+        assert_ne!(name, "?", "{:?} has no [keys] name", b.action);
+        assert_eq!(ox88::config::action_named(name), Some(b.action));
+    }
+}
+
+#[test]
+fn key_names_parse_as_the_help_writes_them() {
+    for (text, code, mods) in [
+        ("Ctrl+G", KeyCode::Char('g'), KeyModifiers::CONTROL),
+        ("ctrl-g", KeyCode::Char('g'), KeyModifiers::CONTROL),
+        ("F6", KeyCode::F(6), KeyModifiers::NONE),
+        ("Alt+Left", KeyCode::Left, KeyModifiers::ALT),
+        ("Shift+Tab", KeyCode::BackTab, KeyModifiers::NONE),
+        ("+", KeyCode::Char('+'), KeyModifiers::NONE),
+        ("Ctrl++", KeyCode::Char('+'), KeyModifiers::CONTROL),
+        ("PgUp", KeyCode::PageUp, KeyModifiers::NONE),
+        ("Esc", KeyCode::Esc, KeyModifiers::NONE),
+    ] {
+        assert_eq!(
+            text.parse::<KeyName>(),
+            Ok(KeyName { code, mods }),
+            "{text}"
+        );
+    }
+    for bad in ["", "F13", "Shift+a", "Ctrl+", "Hyper+Q", "ab"] {
+        assert!(bad.parse::<KeyName>().is_err(), "{bad}");
+    }
+}
+
+// The command line: completions, man page, version, and flags over the file.
+
+fn ox88(args: &[&str]) -> (String, String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .args(args)
+        // An empty place: the tests must not read the settings of whoever runs them.
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join(format!("ox88-config-{}-xdg", std::process::id())),
+        )
+        .output()
+        .expect("ox88 runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn completions_mention_the_subcommands_and_flags() {
+    for shell in ["bash", "zsh", "fish"] {
+        let (out, err, ok) = ox88(&["completions", shell]);
+        assert!(ok, "{shell}: {err}");
+        for word in ["perft", "bench", "completions", "man", "level", "theme"] {
+            assert!(out.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let (_, err, ok) = ox88(&["completions", "tcsh"]);
+    assert!(!ok && err.contains("tcsh"), "{err}");
+}
+
+#[test]
+fn the_man_page_comes_from_the_same_definition() {
+    let (out, _, ok) = ox88(&["man"]);
+    assert!(ok);
+    assert!(out.contains(".SH NAME") && out.contains(".SH SYNOPSIS"));
+    assert!(out.contains("\\-\\-level") && out.contains("completions"));
+    assert!(out.contains("config.toml"));
+}
+
+#[test]
+fn the_version_starts_with_the_package_version() {
+    let (out, _, ok) = ox88(&["--version"]);
+    assert!(ok);
+    assert!(
+        out.starts_with(&format!("ox88 {}", env!("CARGO_PKG_VERSION"))),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_help_shows_where_the_settings_file_is() {
+    let (out, _, ok) = ox88(&["--help"]);
+    assert!(ok);
+    assert!(out.contains("ox88-config-"), "{out}");
+    assert!(out.contains("config.toml"));
+}
+
+#[test]
+fn flags_given_on_the_command_line_win_over_the_file() {
+    let dir = temp_dir("flags");
+    let path = dir.join("config.toml");
+    std::fs::write(
+        &path,
+        "depth = 8\ntheme = \"light\"\nlevel = \"club\"\neval = \"fancy\"\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let (out, err, ok) = ox88(&[
+        "--config", file, "--depth", "3", "--level", "1900", "config",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("depth = 3\n"), "{out}");
+    assert!(out.contains("level = 1900\n"), "{out}");
+    assert!(out.contains("theme = light\n"), "{out}");
+    assert!(out.contains("eval = full\n"), "{out}");
+    assert!(err.contains(":4: bad value 'fancy' for eval"), "{err}");
+    // `--ascii` alone turns it on and takes no following word; `--ascii=false` turns a
+    // saved setting off.
+    let (out, _, ok) = ox88(&["--config", file, "--ascii", "config"]);
+    assert!(ok && out.contains("ascii = true\n"), "{out}");
+    std::fs::write(&path, "ascii = true\n").unwrap();
+    let (out, _, ok) = ox88(&["--config", file, "--ascii=false", "config"]);
+    assert!(ok && out.contains("ascii = false\n"), "{out}");
+    let (_, err, ok) = ox88(&["--level", "5000", "config"]);
+    assert!(!ok && err.contains("800 to 2800"), "{err}");
+}
