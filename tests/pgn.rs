@@ -762,3 +762,17 @@ proptest! {
         prop_assert_eq!(shakmaty_replay(seen.fen.as_deref(), &game.sans().iter().map(|s| s.to_string()).collect::<Vec<_>>()), final_board(&game).to_fen());
     }
 }
+
+#[test]
+fn a_claimed_threefold_reason_after_a_variation_is_not_read_as_a_move_comment() {
+    let pgn = "[Event \"t\"]\n[Result \"1/2-1/2\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 \
+               {a comment} (4... Nc6) {threefold repetition} 1/2-1/2\n";
+    let game = Game::from_pgn(pgn).expect("reads");
+    let last = game.moves().last().expect("moves");
+    assert_eq!(last.annotations.comment.as_deref(), Some("a comment"));
+    let end = game.final_result().expect("a result");
+    assert_eq!(end.termination, Termination::ThreefoldRepetition);
+    // And what we write reads back the same.
+    let again = Game::from_pgn(&game.to_pgn()).expect("reads back");
+    assert_eq!(again.moves(), game.moves());
+}

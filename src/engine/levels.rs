@@ -17,6 +17,7 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use super::report::{Limits, Score, SearchEvent, SearchOptions};
+use super::score::Bound;
 use super::search::Searcher;
 use crate::chess::{Board, Color, Move};
 
@@ -432,29 +433,40 @@ pub fn think(
     }
 }
 
-/// The lines of the last complete iteration, its depth and the nodes searched.
+/// The lines of the last complete iteration, its depth and the nodes searched. An iteration
+/// the budget stopped reports only the lines it finished (and a bound for the one it was
+/// in): it counts only if it finished them all, so a stop cannot shrink the list.
 fn search_candidates(
     searcher: &mut Searcher,
     board: &Board,
     limits: &Limits,
     options: &SearchOptions,
 ) -> (Vec<Candidate>, u32, u64) {
-    let mut lines: Vec<Candidate> = Vec::new();
-    let mut depth = 0;
+    let wanted = (options.multipv.max(1) as usize).min(board.legal_moves().len());
+    // (depth, exact lines of that depth), deepest last.
+    let mut iterations: Vec<(u32, Vec<Candidate>)> = Vec::new();
     let result = searcher.search_sync(board, limits, options, &mut |ev| {
         if let SearchEvent::Iteration { info, .. } = ev
+            && info.bound == Bound::Exact
             && let Some(&mv) = info.pv.first()
         {
-            if info.multipv <= 1 {
-                lines.clear();
-                depth = info.depth;
+            if iterations.last().is_none_or(|(d, _)| *d != info.depth) {
+                iterations.push((info.depth, Vec::new()));
             }
-            lines.push(Candidate {
-                mv,
-                score: info.score,
-            });
+            if let Some((_, lines)) = iterations.last_mut() {
+                lines.push(Candidate {
+                    mv,
+                    score: info.score,
+                });
+            }
         }
     });
+    let best = iterations
+        .iter()
+        .rev()
+        .find(|(_, lines)| lines.len() >= wanted)
+        .or_else(|| iterations.iter().max_by_key(|(_, lines)| lines.len()));
+    let (depth, lines) = best.cloned().unwrap_or_default();
     (lines, depth, result.stats.nodes)
 }
 

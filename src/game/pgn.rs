@@ -242,6 +242,9 @@ fn parse_reason(comment: &str, outcome: Outcome) -> Option<Termination> {
     let t = match c {
         "draw agreed" => Termination::DrawAgreed,
         "result as recorded" => Termination::Recorded,
+        // Claimed draws: the position allows the claim, the comment says it was made.
+        "threefold repetition" => Termination::ThreefoldRepetition,
+        "fifty-move rule" => Termination::FiftyMoveRule,
         _ => {
             if let Some(who) = c.strip_suffix(" resigns") {
                 Termination::Resignation { loser: side(who)? }
@@ -255,7 +258,9 @@ fn parse_reason(comment: &str, outcome: Outcome) -> Option<Termination> {
     // Only believe a reason that agrees with the result token.
     let fits = match t {
         Termination::Resignation { loser } => outcome == Outcome::win_for(loser.flip()),
-        Termination::DrawAgreed => outcome == Outcome::Draw,
+        Termination::DrawAgreed | Termination::ThreefoldRepetition | Termination::FiftyMoveRule => {
+            outcome == Outcome::Draw
+        }
         Termination::FlagFall { loser } => outcome != Outcome::win_for(loser),
         _ => true,
     };

@@ -263,7 +263,7 @@ impl Searcher {
                     if score >= beta {
                         if !root {
                             let quiets = quiet.then_some(&quiets_tried[..nquiets]);
-                            self.note_cutoff(ply, us, m, depth, searched == 1, quiets);
+                            self.note_cutoff(ply, us, m, depth, searched - 1, quiets);
                         }
                         break;
                     }
@@ -345,7 +345,7 @@ impl Searcher {
         false
     }
 
-    /// A fail high: statistics, and the killers and history for the quiet move that cut
+    /// A fail high on the move searched `index`-th (0-based): statistics, and the killers and history for the quiet move that cut
     /// (the quiet moves tried before it did not: less credit for them).
     /// `quiets`: the quiet moves tried here, `m` last, when `m` is quiet.
     fn note_cutoff(
@@ -354,11 +354,12 @@ impl Searcher {
         us: Color,
         m: Move,
         depth: i32,
-        first: bool,
+        index: usize,
         quiets: Option<&[Move]>,
     ) {
         self.stats.fail_high += 1;
-        if first {
+        self.stats.cut_index_sum += index as u64;
+        if index == 0 {
             self.stats.fail_high_first += 1;
         }
         if let Some(quiets_tried) = quiets {

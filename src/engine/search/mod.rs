@@ -79,6 +79,9 @@ pub struct SearchStats {
     /// Nodes (main search) that failed high, and those that did so on their first move.
     pub fail_high: u64,
     pub fail_high_first: u64,
+    /// Over the nodes that failed high, the sum of the 0-based index (among the moves
+    /// searched there) of the move that cut.
+    pub cut_index_sum: u64,
 }
 
 impl SearchStats {
@@ -87,6 +90,15 @@ impl SearchStats {
             0.0
         } else {
             self.fail_high_first as f64 / self.fail_high as f64
+        }
+    }
+
+    /// The average 0-based index of the move that cut off (0 = always the first).
+    pub fn avg_cut_index(&self) -> f64 {
+        if self.fail_high == 0 {
+            0.0
+        } else {
+            self.cut_index_sum as f64 / self.fail_high as f64
         }
     }
 }
