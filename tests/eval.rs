@@ -71,7 +71,7 @@ fn all_configs() -> Vec<EvalConfig> {
 }
 
 /// Starting points: the start position, a few hand-picked FENs, every perft-suite position
-/// and the 500 opening positions (copies of ../shared/data kept in tests/data).
+/// and the 500 opening positions (copies kept in tests/data).
 fn start_fens() -> Vec<String> {
     let mut fens: Vec<String> = [
         Board::START_FEN,

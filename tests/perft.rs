@@ -1,4 +1,4 @@
-//! Perft of the published suites (copied from ../shared/data/perft into tests/data): every
+//! Perft of the published suites (copies kept in tests/data): every
 //! position to the shallowest depth whose count reaches a million nodes (or its deepest
 //! listed depth), so each position is proven on a large tree.
 
