@@ -41,8 +41,8 @@ except ImportError:  # pragma: no cover - the message is the point
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ENGINE = REPO / "target" / "release" / "ox88"
-# The shared data folder sits beside the repository clone (locally and in CI).
-DEFAULT_OPENINGS = REPO.parent / "shared" / "data" / "openings" / "8moves_v3_sample500.epd"
+# The 500 balanced openings (8 moves each), kept in the repository.
+DEFAULT_OPENINGS = REPO / "tests" / "data" / "openings500.epd"
 DEFAULT_STOCKFISH = "/usr/games/stockfish"
 # A game longer than this is adjudicated a draw: both engines are shuffling.
 MAX_PLIES = 600
