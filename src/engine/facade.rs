@@ -248,6 +248,12 @@ impl LevelTurn<'_> {
     }
 }
 
+/// Whether an engine message is a line of `level_report` (front ends show those as
+/// information, not as errors).
+pub fn is_level_report(text: &str) -> bool {
+    text.starts_with("level ") || text.starts_with("→ ") || text.starts_with("  ")
+}
+
 /// What a level's move weighed, in lines for a log: the budget, each candidate with its
 /// score, the value weighed (noise included) and its chance, and the one chosen.
 pub fn level_report(board: &Board, turn: &LevelMove) -> Vec<String> {
