@@ -32,7 +32,7 @@ pub const KEYS: [&str; 11] = [
 ];
 
 /// Action names for the `[keys]` table, one per action of the TUI's key table.
-pub const ACTIONS: [(&str, Action); 24] = [
+pub const ACTIONS: [(&str, Action); 25] = [
     ("quit", Action::Quit),
     ("help", Action::Help),
     ("depth-up", Action::DepthUp),
@@ -57,6 +57,7 @@ pub const ACTIONS: [(&str, Action); 24] = [
     ("cancel", Action::Cancel),
     ("hint", Action::Hint),
     ("multipv", Action::CycleMultiPv),
+    ("review", Action::Review),
 ];
 
 /// What went wrong with a setting or the file.

@@ -388,3 +388,54 @@ fn problems_in_the_settings_file_are_shown_in_the_log_at_start() {
     assert_eq!(message(&app).0, MessageKind::Error);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn review_marks_a_hanging_queen_and_shows_the_better_move() {
+    let (mut app, _) = app_with(Options {
+        mode: Mode::HumanHuman,
+        ..options()
+    });
+    for m in ["e4", "d5", "Qg4"] {
+        enter(&mut app, m);
+    }
+    enter(&mut app, ":review");
+    assert!(app.review.is_running());
+    let rows = screen(&mut app, 120, 40).join("\n");
+    assert!(
+        rows.contains("review ["),
+        "progress on the status line:\n{rows}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while app.review.is_running() {
+        assert!(Instant::now() < deadline, "the review ends");
+        std::thread::sleep(Duration::from_millis(20));
+        app.on_tick(Instant::now());
+    }
+    assert!(app.review.visible);
+    let rows = ox88::tui::ui::review::rows(&app);
+    let queen = rows
+        .iter()
+        .find(|r| r.starts_with("2. Qg4"))
+        .unwrap_or_else(|| panic!("{rows:?}"));
+    assert!(queen.starts_with("2. Qg4??  better "), "{queen}");
+    assert!(
+        rows[0].starts_with("White ") && rows[0].contains("?? 1"),
+        "{rows:?}"
+    );
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = screen(&mut app, w, h).join("\n");
+        assert!(screen.contains("2. Qg4??  better"), "{w}×{h}:\n{screen}");
+    }
+    // The marks are in the game's PGN.
+    let pgn = app.game.to_pgn();
+    assert!(pgn.contains("Qg4 $4") || pgn.contains("Qg4??"), "{pgn}");
+
+    // Enter shows the position before the chosen move; Esc goes back to the end.
+    assert_eq!(app.review.selected, 2, "the first marked move is chosen");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.ply(), 2);
+    assert!(app.review.browsing);
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.game.ply(), 3);
+    assert!(!app.review.visible);
+}

@@ -43,6 +43,8 @@ pub enum Action {
     Hint,
     /// Show 1, 2, 3, 4 lines in turn (MultiPV).
     CycleMultiPv,
+    /// Review the game (`:review`).
+    Review,
 }
 
 impl Action {
@@ -73,6 +75,7 @@ impl Action {
             Action::Cancel => "close help, clear input, or stop the engine",
             Action::Hint => "hint: the engine's best move here, marked, not played",
             Action::CycleMultiPv => "show 1, 2, 3 or 4 best lines in turn (:multipv N)",
+            Action::Review => "review the game: marks, better moves, accuracy (Esc cancels)",
         }
     }
 }
@@ -163,6 +166,7 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::Right, ALT, When::Always, Action::PvForward),
     bind(KeyCode::F(2), NONE, When::Always, Action::Hint),
     bind(KeyCode::F(3), NONE, When::Always, Action::CycleMultiPv),
+    bind(KeyCode::F(4), NONE, When::Always, Action::Review),
     bind(KeyCode::Char('c'), CTRL, When::Always, Action::Quit),
     bind(KeyCode::Char('d'), CTRL, When::InputEmpty, Action::Quit),
 ];

@@ -139,6 +139,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         help: "the engine's best move here, marked on the board, not played",
     },
     CommandSpec {
+        name: "review",
+        args: "",
+        help: "review the game in the background: marks, better moves, accuracy",
+    },
+    CommandSpec {
         name: "set",
         args: "[KEY VALUE|save]",
         help: "list the settings, change one for this session, or save them to the file",
@@ -188,6 +193,7 @@ pub enum Command {
     Level(Level),
     MultiPv(u32),
     Hint,
+    Review,
     Set(SetArg),
     Help,
     Quit,
@@ -328,6 +334,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         "draw" => no_arg(Command::Draw),
         "help" => no_arg(Command::Help),
         "hint" => no_arg(Command::Hint),
+        "review" => no_arg(Command::Review),
         "level" => arg
             .parse::<Level>()
             .map(Command::Level)
@@ -405,6 +412,7 @@ const USAGE: &[(&str, &str)] = &[
     ("draw", ":draw takes no argument"),
     ("help", ":help takes no argument"),
     ("hint", ":hint takes no argument"),
+    ("review", ":review takes no argument"),
     ("multipv", ":multipv needs a number of lines from 1 to 8"),
     (
         "set",

@@ -117,6 +117,7 @@ impl App {
             Command::Level(level) => self.set_level(level),
             Command::MultiPv(n) => self.set_multipv(n),
             Command::Hint => self.hint_command(),
+            Command::Review => return self.start_review(),
             Command::Set(arg) => return self.set_command(arg),
         }
         Ok(())

@@ -15,6 +15,7 @@ pub mod command;
 mod execute;
 pub mod input;
 pub mod log;
+pub mod review;
 pub mod session;
 pub mod sort;
 pub mod text;
@@ -175,6 +176,8 @@ pub struct App {
     pub config: Option<Config>,
     /// The last hint: shown while its position is on the board.
     pub hint: Option<Hint>,
+    /// `:review`: the job under way, the last review and its view.
+    pub review: review::ReviewView,
     /// The lines of the search's latest iteration, line 1 first (MultiPV).
     pub pv_lines: Vec<IterationInfo>,
     /// The terminal's area at the last `resize`: page sizes and scroll limits follow it.
@@ -241,6 +244,7 @@ impl App {
             config: None,
             hint: None,
             pv_lines: Vec::new(),
+            review: review::ReviewView::default(),
             screen: Rect::new(0, 0, ui::MIN_WIDTH, ui::MIN_HEIGHT),
             autosave_error: None,
             wall_clock: local_time,
@@ -668,6 +672,9 @@ impl App {
 
     /// Timers: the engine-vs-engine delay and the clocks. Returns whether anything changed.
     pub fn on_tick(&mut self, now: Instant) -> bool {
+        if self.poll_review() {
+            return true;
+        }
         if let Some(loser) = self.clock.as_ref().and_then(|c| c.flag(now))
             && !self.game.is_over()
         {
@@ -699,7 +706,8 @@ impl App {
     /// engine thinks (20 frames a second), 100 ms while a clock runs, the engine-vs-engine
     /// delay; else never (idle costs no CPU).
     pub fn next_wakeup(&self, now: Instant) -> Option<Instant> {
-        let thinking = self.session.search().map(|_| now + FRAME);
+        let thinking =
+            (self.session.is_searching() || self.review.is_running()).then_some(now + FRAME);
         let clock = self
             .clock
             .as_ref()
@@ -796,6 +804,14 @@ impl App {
             return;
         }
         let input_empty = self.input.value().is_empty();
+        if input_empty && key.kind != crossterm::event::KeyEventKind::Release {
+            if key.code == KeyCode::Esc && self.cancel_review() {
+                return;
+            }
+            if self.review.visible && self.focus == Pane::Input && self.review_key(key.code) {
+                return;
+            }
+        }
         let focus = match self.focus {
             Pane::Input => keys::Focus::Input,
             Pane::Log => keys::Focus::Log,
@@ -857,6 +873,11 @@ impl App {
             Action::EngineMove => self.engine_move_now(),
             Action::Stop => self.stop_engine(),
             Action::Hint => self.hint_command(),
+            Action::Review => {
+                if let Err(e) = self.start_review() {
+                    self.error(e);
+                }
+            }
             Action::CycleMultiPv => self.set_multipv(self.multipv % 4 + 1),
             Action::NewGame => self.new_game(None),
             Action::Undo => self.undo(),

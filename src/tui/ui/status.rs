@@ -92,6 +92,9 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
             show(Color::Black, "B")
         ));
     }
+    if let Some(p) = app.review.progress_text() {
+        fields.push(p);
+    }
     if let Some(h) = app.current_hint() {
         fields.push(format!("hint {}", h.san));
     }
