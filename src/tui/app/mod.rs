@@ -656,7 +656,20 @@ impl App {
                     (OnBest::Play, Some(m))
                         if fresh && self.game.board().legal_moves().contains(m) =>
                     {
-                        let source = match (book, search.last) {
+                        // A level may play another line than the best: the note is the
+                        // score and depth of the line it played, or none rather than the
+                        // best line's.
+                        let last = search.last.and_then(|info| {
+                            if info.pv.first() == Some(&m) {
+                                Some(info)
+                            } else {
+                                self.pv_lines
+                                    .iter()
+                                    .find(|l| l.pv.first() == Some(&m))
+                                    .cloned()
+                            }
+                        });
+                        let source = match (book, last) {
                             (Some(name), _) => MoveSource::Book(name),
                             (None, Some(info)) => MoveSource::Searched(Box::new(info)),
                             (None, None) => MoveSource::EngineUnsearched,

@@ -43,9 +43,16 @@ pub struct ReviewView {
     pub selected: usize,
     /// A position of the review is on the board (the engine is held).
     pub browsing: bool,
+    /// The id of the game the review is of (a new or loaded game closes the view).
+    pub game_id: String,
 }
 
 impl ReviewView {
+    /// The review, when it is of `game` (whose id is given).
+    pub fn of_game(&self, game_id: &str) -> Option<&Review> {
+        self.review.as_ref().filter(|_| self.game_id == game_id)
+    }
+
     pub fn is_running(&self) -> bool {
         self.running.is_some()
     }
@@ -193,6 +200,7 @@ impl App {
             .position(|m| m.judgement.is_some())
             .unwrap_or(0);
         self.review.review = Some(review);
+        self.review.game_id = running.game_id;
         self.review.visible = true;
         true
     }
@@ -201,7 +209,9 @@ impl App {
     /// key is not the view's.
     pub(super) fn review_key(&mut self, code: crossterm::event::KeyCode) -> bool {
         use crossterm::event::KeyCode;
-        let Some(n) = self.review.review.as_ref().map(|r| r.moves.len()) else {
+        let Some(n) = self.review.of_game(self.game.id()).map(|r| r.moves.len()) else {
+            // Another game is on the board now: the view closes.
+            self.review.visible = false;
             return false;
         };
         match code {

@@ -14,8 +14,8 @@ use crate::tui::app::App;
 
 /// The view's rows as text, chosen row included (tests read these).
 pub fn rows(app: &App) -> Vec<String> {
-    let Some(review) = &app.review.review else {
-        return vec!["no review yet (:review or F4)".to_string()];
+    let Some(review) = app.review.of_game(app.game.id()) else {
+        return vec!["no review of this game yet (:review or F4)".to_string()];
     };
     let mut out = Vec::new();
     for (side, s) in [(Color::White, &review.white), (Color::Black, &review.black)] {
