@@ -32,7 +32,7 @@ pub const KEYS: [&str; 11] = [
 ];
 
 /// Action names for the `[keys]` table, one per action of the TUI's key table.
-pub const ACTIONS: [(&str, Action); 22] = [
+pub const ACTIONS: [(&str, Action); 25] = [
     ("quit", Action::Quit),
     ("help", Action::Help),
     ("depth-up", Action::DepthUp),
@@ -55,6 +55,9 @@ pub const ACTIONS: [(&str, Action); 22] = [
     ("pv-forward", Action::PvForward),
     ("submit", Action::Submit),
     ("cancel", Action::Cancel),
+    ("hint", Action::Hint),
+    ("multipv", Action::CycleMultiPv),
+    ("review", Action::Review),
 ];
 
 /// What went wrong with a setting or the file.
@@ -800,5 +803,12 @@ fn set_keeping_decor(table: &mut dyn toml_edit::TableLike, key: &str, mut item: 
     ) {
         *new.decor_mut() = old.decor().clone();
     }
-    table.insert(key, item);
+    // Replacing the item in place keeps the key, and with it the comment lines above it
+    // (they belong to the key's decor, which `insert` would drop).
+    match table.get_mut(key) {
+        Some(slot) => *slot = item,
+        None => {
+            table.insert(key, item);
+        }
+    }
 }

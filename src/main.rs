@@ -464,6 +464,7 @@ fn main() -> Result<()> {
             }
             let s = config.settings().with_overrides(&cli.play.overrides());
             let p = cli.play;
+            let keys = s.key_table(tui::keys::DEFAULT_KEYS);
             return tui::run(tui::Options {
                 ascii: s.ascii,
                 color: s.color,
@@ -472,12 +473,16 @@ fn main() -> Result<()> {
                 fen: p.fen,
                 pgn: p.pgn,
                 resume: p.resume,
-                tc: s.tc,
+                tc: s.tc.clone(),
                 mode: p.mode,
                 delay_ms: p.delay,
                 eval: s.eval,
                 order: s.order,
-                book: s.book,
+                book: s.book.clone(),
+                level: s.level,
+                hash_mb: s.hash_mb,
+                keys,
+                config_path: config.path().map(std::path::Path::to_path_buf),
             });
         }
     }

@@ -416,3 +416,30 @@ fn color_16_writes_only_basic_colour_codes_to_the_terminal() {
         .any(|n| (30..=37).contains(&n) || (90..=97).contains(&n));
     assert!(basic, "no basic colour code written");
 }
+
+#[test]
+fn review_after_a_few_moves_marks_the_blunder_and_esc_goes_back() {
+    let dir = std::env::temp_dir().join(format!("ox88-pty-review-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = Session::start_in(&dir, &["--mode", "human"]);
+    s._data_dir = Some(TempDir(dir));
+    s.wait_for("the start screen", |s| {
+        s.status().starts_with("White to move")
+    });
+    for m in ["e4\r", "d5\r", "Qg4\r"] {
+        s.send(m);
+    }
+    s.wait_for("three moves", |s| s.status().starts_with("Black to move"));
+    s.send(":review\r");
+    s.wait_for("the review view", |s| {
+        s.screen().contains("2. Qg4??  better")
+    });
+    assert!(s.screen().contains("Review"), "{}", s.screen());
+    s.send("\x1b");
+    s.wait_for("the log again", |s| {
+        !s.screen().contains("2. Qg4??  better")
+    });
+    s.send("\x03");
+    assert!(s.wait_exit().success());
+}

@@ -1179,3 +1179,50 @@ fn go_depth_in_a_book_position_searches_and_reports() {
     assert!(depths.len() >= 6, "{lines:?}");
     assert!(!lines.iter().any(|l| l.contains("book:")), "{lines:?}");
 }
+
+#[test]
+fn limit_strength_plays_through_the_level_driver_and_a_bad_elo_keeps_the_old_one() {
+    let mut uci = Uci::start();
+    let lines = uci.handshake();
+    assert!(lines.contains(&"option name UCI_LimitStrength type check default false".to_string()));
+    assert!(
+        lines.contains(&"option name UCI_Elo type spin default 2800 min 800 max 2800".to_string())
+    );
+    uci.expect_ok("setoption name OwnBook value false");
+    // Off: the real search, no level report.
+    uci.expect_ok("position startpos");
+    uci.send("go depth 3");
+    let (lines, _) = uci.bestmove(ANSWER);
+    assert!(!lines.iter().any(|l| l.contains("level ")), "{lines:?}");
+
+    uci.expect_ok("setoption name UCI_LimitStrength value true");
+    uci.expect_ok("setoption name UCI_Elo value 1500");
+    let error = uci.expect_error("setoption name UCI_Elo value 3000");
+    assert_eq!(
+        error,
+        "info string error: UCI_Elo: 3000 is out of range (800 to 2800)"
+    );
+    let pos = position(None, &["e2e4"]);
+    for _ in 0..2 {
+        uci.expect_ok("position startpos moves e2e4");
+        uci.send("go movetime 100");
+        let (lines, best) = uci.bestmove(ANSWER);
+        for l in &lines {
+            check_info(&pos, l);
+        }
+        // The report names the level still in force (1500, not the refused 3000) and the
+        // move it chose, which is the move answered.
+        let played = lines
+            .iter()
+            .find(|l| l.starts_with("info string level 1500 plays "))
+            .unwrap_or_else(|| panic!("no level report: {lines:?}"));
+        let mv = assert_legal(&pos, &best, "level");
+        let san = shakmaty::san::San::from_move(&pos, mv).to_string();
+        assert!(
+            played.contains(&format!(" plays {san} (")),
+            "{played} vs {best}"
+        );
+    }
+    uci.send("quit");
+    assert!(uci.wait_exit(ANSWER).success());
+}

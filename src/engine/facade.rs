@@ -12,9 +12,10 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::book::Book;
+use super::levels::{self, Level, LevelMove, Rng};
 use super::report::{Limits, SearchEvent, SearchOptions};
 use super::search::{SearchShared, Searcher};
 use crate::chess::board::Board;
@@ -195,6 +196,106 @@ impl BookSlot {
     }
 }
 
+/// A seed from the clock, so a level's games differ from one run to the next.
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0x0088, |d| d.as_nanos() as u64)
+}
+
+/// One move at a level below `max`, on the search thread: the level's search (its
+/// iterations reported as they come), a report of what it weighed, the rest of the level's
+/// think time waited out here (a newer `go` or a stop cuts it short, so the front end never
+/// waits), then the chosen move.
+struct LevelTurn<'a> {
+    shared: &'a SearchShared,
+    id: u64,
+    board: &'a Board,
+    limits: &'a Limits,
+    options: &'a SearchOptions,
+}
+
+impl LevelTurn<'_> {
+    fn play(&self, searcher: &mut Searcher, rng: &mut Rng, emit: &mut dyn FnMut(SearchEvent)) {
+        let level = self.options.level;
+        let turn = levels::think_as(
+            searcher,
+            Some(self.id),
+            self.board,
+            level,
+            self.limits,
+            self.options,
+            rng,
+            emit,
+        );
+        for text in level_report(self.board, &turn) {
+            emit(SearchEvent::Message { id: self.id, text });
+        }
+        let wait = turn.think.saturating_sub(turn.searched);
+        let until = std::time::Instant::now() + wait;
+        while std::time::Instant::now() < until && !self.shared.should_stop(self.id) {
+            std::thread::sleep(Duration::from_millis(5).min(until - std::time::Instant::now()));
+        }
+        let best = turn
+            .best()
+            .or_else(|| self.board.legal_moves().as_slice().first().copied());
+        emit(SearchEvent::BestMove {
+            id: self.id,
+            best,
+            ponder: None,
+            book: None,
+        });
+    }
+}
+
+/// Whether an engine message is a line of `level_report` (front ends show those as
+/// information, not as errors).
+pub fn is_level_report(text: &str) -> bool {
+    text.starts_with("level ") || text.starts_with("→ ") || text.starts_with("  ")
+}
+
+/// What a level's move weighed, in lines for a log: the budget, each candidate with its
+/// score, the value weighed (noise included) and its chance, and the one chosen.
+pub fn level_report(board: &Board, turn: &LevelMove) -> Vec<String> {
+    let budget = match (turn.limits.nodes, turn.limits.depth) {
+        (Some(n), Some(d)) => format!("{n} nodes, depth {d}"),
+        (Some(n), None) => format!("{n} nodes"),
+        (None, Some(d)) => format!("depth {d}"),
+        (None, None) => "the clock".to_string(),
+    };
+    let mut lines = vec![format!(
+        "level {}: budget {budget}; searched depth {}, {} nodes, {} lines; think {:.1} s",
+        turn.level,
+        turn.depth,
+        turn.nodes,
+        turn.candidates.len(),
+        turn.think.as_secs_f64()
+    )];
+    if let Some(choice) = &turn.choice {
+        for (i, w) in choice.weighed.iter().enumerate() {
+            lines.push(format!(
+                "{} {:<7} {:>7}  weighed {:>+5}  p {:>4.1}%",
+                if i == choice.index { "→" } else { " " },
+                board.san(w.candidate.mv),
+                w.candidate.score.to_string(),
+                w.value_cp,
+                w.probability * 100.0
+            ));
+        }
+        lines.push(format!(
+            "level {} plays {} ({})",
+            turn.level,
+            board.san(choice.mv),
+            match choice.reason {
+                levels::Reason::Best => "the best line",
+                levels::Reason::MateInOne => "a mate in one",
+                levels::Reason::Weighted => "drawn by the weights",
+            }
+        ));
+    }
+    lines
+}
+
 /// The panic's message, for the report.
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -228,6 +329,7 @@ fn search_thread(
     mut on_event: Box<dyn FnMut(SearchEvent) + Send>,
 ) {
     let mut searcher = Searcher::new(Arc::clone(&shared));
+    let mut rng = Rng::new(clock_seed());
     let mut book = BookSlot {
         book: Book::builtin(),
         file: None,
@@ -254,6 +356,15 @@ fn search_thread(
                             ponder: None,
                             book: Some(name),
                         });
+                    } else if options.level != Level::Max && !limits.infinite && !limits.ponder {
+                        let turn = LevelTurn {
+                            shared: &shared,
+                            id,
+                            board: &board,
+                            limits: &limits,
+                            options: &options,
+                        };
+                        turn.play(&mut searcher, &mut rng, &mut *on_event);
                     } else {
                         searcher.run(id, (*board).clone(), &limits, &options, &mut *on_event);
                     }
@@ -308,7 +419,50 @@ fn search_thread(
 mod tests {
     use super::*;
     use std::sync::atomic::Ordering;
-    use std::time::Duration;
+
+    #[test]
+    fn a_level_below_max_reports_what_it_weighed_and_plays_a_candidate() {
+        let (tx, rx) = mpsc::channel();
+        let engine = Engine::new(move |ev| {
+            let _ = tx.send(ev);
+        });
+        let board = Board::startpos();
+        let options = SearchOptions {
+            hash_mb: 1,
+            level: Level::Elo(1200),
+            own_book: false,
+            ..SearchOptions::default()
+        };
+        // A short movetime caps the think time, so the test does not wait long.
+        let id = engine.go(
+            &board,
+            Limits::movetime(Duration::from_millis(50)),
+            &options,
+        );
+        let mut messages = Vec::new();
+        let best = loop {
+            match rx.recv_timeout(Duration::from_secs(30)).expect("an answer") {
+                SearchEvent::Message { id: got, text } if got == id => messages.push(text),
+                SearchEvent::BestMove { id: got, best, .. } if got == id => break best,
+                _ => {}
+            }
+        };
+        let best = best.expect("a move");
+        assert!(board.legal_moves().contains(best));
+        assert!(
+            messages[0].starts_with("level casual: budget "),
+            "{messages:?}"
+        );
+        let played = messages.last().unwrap();
+        assert_eq!(
+            played,
+            &format!(
+                "level casual plays {} (drawn by the weights)",
+                board.san(best)
+            )
+        );
+        assert!(messages.iter().any(|m| m.starts_with('→')), "{messages:?}");
+    }
 
     #[test]
     fn a_panicking_search_is_reported_answered_and_the_engine_keeps_working() {

@@ -421,6 +421,32 @@ pub fn think(
     options: &SearchOptions,
     rng: &mut Rng,
 ) -> LevelMove {
+    think_as(
+        searcher,
+        None,
+        board,
+        level,
+        caller,
+        options,
+        rng,
+        &mut |_| {},
+    )
+}
+
+/// As [`think`], for the facade: the searches run under the facade's search id `id` (so its
+/// stop and a newer `go` reach them) and every iteration they finish goes to `emit` as it
+/// comes, so the panes show the weakened search as it really ran. `None` takes a new id.
+#[allow(clippy::too_many_arguments)]
+pub fn think_as(
+    searcher: &mut Searcher,
+    id: Option<u64>,
+    board: &Board,
+    level: Level,
+    caller: &Limits,
+    options: &SearchOptions,
+    rng: &mut Rng,
+    emit: &mut dyn FnMut(SearchEvent),
+) -> LevelMove {
     let play = level.play();
     let limits = level_limits(&play, caller);
     let options = SearchOptions {
@@ -431,11 +457,11 @@ pub fn think(
     };
     let started = Instant::now();
     let (mut candidates, mut depth, mut nodes) =
-        search_candidates(searcher, board, &limits, &options);
+        search_candidates(searcher, id, board, &limits, &options, emit);
     if candidates.is_empty() && !board.legal_moves().is_empty() {
         // The budget ran out inside the first iteration: one cheap complete ply instead, so
         // the choice is still among scored candidates.
-        let (c, d, n) = search_candidates(searcher, board, &Limits::depth(1), &options);
+        let (c, d, n) = search_candidates(searcher, id, board, &Limits::depth(1), &options, emit);
         candidates = c;
         depth = d;
         nodes += n;
@@ -461,16 +487,21 @@ pub fn think(
 /// in): it counts only if it finished them all, so a stop cannot shrink the list.
 fn search_candidates(
     searcher: &mut Searcher,
+    id: Option<u64>,
     board: &Board,
     limits: &Limits,
     options: &SearchOptions,
+    emit: &mut dyn FnMut(SearchEvent),
 ) -> (Vec<Candidate>, u32, u64) {
     let wanted = (options.multipv.max(1) as usize).min(board.legal_moves().len());
     // (depth, exact lines of that depth), deepest last.
     let mut iterations: Vec<(u32, Vec<Candidate>)> = Vec::new();
-    let result = searcher.search_sync(board, limits, options, &mut |ev| {
-        if let SearchEvent::Iteration { info, .. } = ev
-            && info.bound == Bound::Exact
+    let mut collect = |ev: SearchEvent| {
+        let SearchEvent::Iteration { info, .. } = &ev else {
+            // The search's own answer is not the level's: the caller sends that.
+            return;
+        };
+        if info.bound == Bound::Exact
             && let Some(&mv) = info.pv.first()
         {
             if iterations.last().is_none_or(|(d, _)| *d != info.depth) {
@@ -483,7 +514,12 @@ fn search_candidates(
                 });
             }
         }
-    });
+        emit(ev);
+    };
+    let result = match id {
+        Some(id) => searcher.run(id, board.clone(), limits, options, &mut collect),
+        None => searcher.search_sync(board, limits, options, &mut collect),
+    };
     let best = iterations
         .iter()
         .rev()

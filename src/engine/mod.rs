@@ -17,4 +17,4 @@ pub use report::{IterationInfo, Limits, SearchEvent, SearchOptions};
 pub use score::{Bound, Score};
 
 mod facade;
-pub use facade::Engine;
+pub use facade::{Engine, is_level_report};

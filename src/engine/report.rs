@@ -104,6 +104,9 @@ pub struct SearchOptions {
     pub move_overhead: Duration,
     /// Attach the root move list with ordering reasons to each iteration (the sort pane).
     pub report_root_moves: bool,
+    /// How strongly to play: below `Max` the facade answers a search for a move (not an
+    /// infinite or ponder search) through the level driver (`levels::think_as`).
+    pub level: super::levels::Level,
 }
 
 impl Default for SearchOptions {
@@ -119,6 +122,7 @@ impl Default for SearchOptions {
             book_random: false,
             move_overhead: Duration::from_millis(30),
             report_root_moves: false,
+            level: super::levels::Level::Max,
         }
     }
 }

@@ -39,6 +39,12 @@ pub enum Action {
     Submit,
     /// Esc: close the help, clear the input, or stop the engine.
     Cancel,
+    /// The engine's best move here, shown and not played.
+    Hint,
+    /// Show 1, 2, 3, 4 lines in turn (MultiPV).
+    CycleMultiPv,
+    /// Review the game (`:review`).
+    Review,
 }
 
 impl Action {
@@ -67,6 +73,9 @@ impl Action {
             Action::PvForward => "sort pane: one ply further along the PV",
             Action::Submit => "play the move / run the :command",
             Action::Cancel => "close help, clear input, or stop the engine",
+            Action::Hint => "hint: the engine's best move here, marked, not played",
+            Action::CycleMultiPv => "show 1, 2, 3 or 4 best lines in turn (:multipv N)",
+            Action::Review => "review the game: marks, better moves, accuracy (Esc cancels)",
         }
     }
 }
@@ -155,6 +164,9 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::Right, NONE, When::SortFocused, Action::PvForward),
     bind(KeyCode::Left, ALT, When::Always, Action::PvBack),
     bind(KeyCode::Right, ALT, When::Always, Action::PvForward),
+    bind(KeyCode::F(2), NONE, When::Always, Action::Hint),
+    bind(KeyCode::F(3), NONE, When::Always, Action::CycleMultiPv),
+    bind(KeyCode::F(4), NONE, When::Always, Action::Review),
     bind(KeyCode::Char('c'), CTRL, When::Always, Action::Quit),
     bind(KeyCode::Char('d'), CTRL, When::InputEmpty, Action::Quit),
 ];

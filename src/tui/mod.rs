@@ -28,6 +28,7 @@ use ratatui::backend::CrosstermBackend;
 
 use crate::engine::Engine;
 use crate::engine::eval::EvalMode;
+use crate::engine::levels::Level;
 use crate::engine::order::Scheme;
 use crate::game::Game;
 use crate::game::autosave::Autosave;
@@ -146,6 +147,14 @@ pub struct Options {
     pub order: Scheme,
     /// A Polyglot `.bin` book backing the built-in one (`--book FILE`).
     pub book: Option<PathBuf>,
+    /// How strongly the engine plays (`--level`, `:level`).
+    pub level: Level,
+    /// The transposition table's size in MB (`--hash`).
+    pub hash_mb: usize,
+    /// The key table, the settings file's `[keys]` laid over `keys::DEFAULT_KEYS`.
+    pub keys: Vec<keys::Binding>,
+    /// The settings file `:set save` writes (read again at start for its comments).
+    pub config_path: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -164,6 +173,10 @@ impl Default for Options {
             eval: EvalMode::default(),
             order: Scheme::default(),
             book: None,
+            level: Level::Max,
+            hash_mb: 64,
+            keys: keys::DEFAULT_KEYS.to_vec(),
+            config_path: None,
         }
     }
 }
@@ -263,6 +276,9 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     event::spawn_input_thread(tx);
 
     let mut app = App::new(&opts, Box::new(engine), theme, depth);
+    if let Some(path) = &opts.config_path {
+        app.use_config(crate::config::Config::load(path));
+    }
     if let Some(e) = theme_error {
         app.log(app::LogKind::Error, e.to_string());
         app.error(format!("{e} (using the default theme)"));

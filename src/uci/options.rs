@@ -10,6 +10,7 @@ use std::time::Duration;
 use super::command::shorten;
 use crate::engine::SearchOptions;
 use crate::engine::eval::EvalMode;
+use crate::engine::levels::{Level, MAX_ELO, MIN_ELO};
 use crate::engine::order::Scheme;
 use crate::engine::search::Profile;
 
@@ -144,6 +145,16 @@ pub fn declared() -> Vec<UciOption> {
                 vars: names(<Profile as strum::VariantArray>::VARIANTS),
             },
         },
+        // The UCI page's standard pair for playing below full strength: off by default
+        // (full strength), and the Elo the level driver aims at when on (docs/levels.md).
+        UciOption {
+            name: "UCI_LimitStrength",
+            kind: Kind::Check { default: false },
+        },
+        UciOption {
+            name: "UCI_Elo",
+            kind: spin(i64::from(MAX_ELO), i64::from(MIN_ELO), i64::from(MAX_ELO)),
+        },
         UciOption {
             name: "UCI_Opponent",
             kind: Kind::Str {
@@ -168,6 +179,9 @@ pub struct Settings {
     pub ponder: bool,
     /// What the GUI told us about the opponent (`UCI_Opponent`), shown by `d`.
     pub opponent: String,
+    /// `UCI_LimitStrength` and `UCI_Elo`: `search.level` follows them.
+    pub limit_strength: bool,
+    pub elo: u32,
 }
 
 impl Default for Settings {
@@ -177,6 +191,8 @@ impl Default for Settings {
             threads: 1,
             ponder: false,
             opponent: String::new(),
+            limit_strength: false,
+            elo: MAX_ELO,
         }
     }
 }
@@ -220,6 +236,15 @@ fn string_value(value: &str) -> &str {
 }
 
 impl Settings {
+    /// The level `go` plays at: `UCI_Elo` when `UCI_LimitStrength` is on, else full strength.
+    pub fn level(&self) -> Level {
+        if self.limit_strength {
+            Level::elo(self.elo).unwrap_or(Level::Max)
+        } else {
+            Level::Max
+        }
+    }
+
     /// Applies `setoption name <name> [value <value>]`. On error nothing changes.
     pub fn apply(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
         let options = declared();
@@ -278,6 +303,14 @@ impl Settings {
             }
             "Profile" => {
                 self.search.profile = Profile::parse(value).map_err(|e| format!("Profile: {e}"))?
+            }
+            "UCI_LimitStrength" => {
+                self.limit_strength = parse_check(name, value)?;
+                self.search.level = self.level();
+            }
+            "UCI_Elo" => {
+                self.elo = parse_spin(name, &option.kind, value)? as u32;
+                self.search.level = self.level();
             }
             "UCI_Opponent" => self.opponent = string_value(value).to_string(),
             // Informational: GUIs that echo every option back may set it; nothing to change.

@@ -154,7 +154,7 @@ impl Searcher {
     pub fn new(shared: Arc<SearchShared>) -> Searcher {
         Searcher {
             shared,
-            tt: TranspositionTable::new(SearchOptions::default().hash_mb),
+            tt: TranspositionTable::new(1), // the first search sizes it (`configure`)
             history: History::default(),
             stack: Stack::new(),
             prev_pv: Vec::new(),

@@ -6,6 +6,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::engine::eval::EvalMode;
+use crate::engine::levels::Level;
 use crate::engine::order::Scheme;
 use crate::game::TimeControl;
 use strum::VariantArray;
@@ -123,6 +124,31 @@ pub const COMMANDS: &[CommandSpec] = &[
         help: "engine vs engine: play N games in a row",
     },
     CommandSpec {
+        name: "level",
+        args: "beginner|casual|club|expert|master|max|ELO",
+        help: "how strongly the engine plays (800 to 2800, max: full strength)",
+    },
+    CommandSpec {
+        name: "multipv",
+        args: "N",
+        help: "show the N best lines (1 to 8)",
+    },
+    CommandSpec {
+        name: "hint",
+        args: "",
+        help: "the engine's best move here, marked on the board, not played",
+    },
+    CommandSpec {
+        name: "review",
+        args: "",
+        help: "review the game in the background: marks, better moves, accuracy",
+    },
+    CommandSpec {
+        name: "set",
+        args: "[KEY VALUE|save]",
+        help: "list the settings, change one for this session, or save them to the file",
+    },
+    CommandSpec {
         name: "help",
         args: "",
         help: "show keys and commands",
@@ -164,9 +190,25 @@ pub enum Command {
     Ascii(Option<bool>),
     /// Engine vs engine: play this many more games, each starting when the last ends.
     Games(u32),
+    Level(Level),
+    MultiPv(u32),
+    Hint,
+    Review,
+    Set(SetArg),
     Help,
     Quit,
 }
+
+/// `:set` alone lists the settings, `:set save` writes them, `:set KEY VALUE` changes one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetArg {
+    List,
+    Save,
+    Value { key: String, value: String },
+}
+
+/// The most lines `:multipv` shows.
+pub const MAX_MULTIPV: u32 = 8;
 
 /// `:tc` without an argument shows the time control, `off` removes it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -291,6 +333,25 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         "resign" => no_arg(Command::Resign),
         "draw" => no_arg(Command::Draw),
         "help" => no_arg(Command::Help),
+        "hint" => no_arg(Command::Hint),
+        "review" => no_arg(Command::Review),
+        "level" => arg
+            .parse::<Level>()
+            .map(Command::Level)
+            .map_err(|e| because(e.to_string())),
+        "multipv" => match arg.parse::<u32>() {
+            Ok(n) if (1..=MAX_MULTIPV).contains(&n) => Ok(Command::MultiPv(n)),
+            _ => Err(bad()),
+        },
+        "set" if arg.is_empty() => Ok(Command::Set(SetArg::List)),
+        "set" if arg.eq_ignore_ascii_case("save") => Ok(Command::Set(SetArg::Save)),
+        "set" => match arg.split_once(char::is_whitespace) {
+            Some((key, value)) => Ok(Command::Set(SetArg::Value {
+                key: key.to_string(),
+                value: value.trim().to_string(),
+            })),
+            None => Err(bad()),
+        },
         "quit" => no_arg(Command::Quit),
         "fen" => Ok(Command::Fen((!arg.is_empty()).then(|| arg.to_string()))),
         "depth" => match arg.parse::<u32>() {
@@ -350,6 +411,13 @@ const USAGE: &[(&str, &str)] = &[
     ("resign", ":resign takes no argument"),
     ("draw", ":draw takes no argument"),
     ("help", ":help takes no argument"),
+    ("hint", ":hint takes no argument"),
+    ("review", ":review takes no argument"),
+    ("multipv", ":multipv needs a number of lines from 1 to 8"),
+    (
+        "set",
+        ":set, :set save, or :set KEY VALUE (e.g. :set level club)",
+    ),
     ("quit", ":quit takes no argument"),
 ];
 
@@ -362,6 +430,17 @@ fn argument_choices(command: &str, themes: &[String]) -> Vec<String> {
         "theme" => themes.to_vec(),
         "ascii" => vec!["on".into(), "off".into()],
         "tc" => vec!["off".into()],
+        "level" => crate::engine::levels::NAMED
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect(),
+        "set" => std::iter::once("save".to_string())
+            .chain(
+                crate::config::KEYS[..crate::config::KEYS.len() - 1]
+                    .iter()
+                    .map(|k| k.to_string()),
+            )
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -520,7 +599,8 @@ mod tests {
     fn every_command_in_the_table_parses_with_a_sensible_argument() {
         for c in COMMANDS {
             let arg = match c.name {
-                "depth" | "delay" | "games" => "3",
+                "depth" | "delay" | "games" | "multipv" => "3",
+                "level" => "club",
                 "eval" => "full",
                 "order" => "modern",
                 "mode" => "white",

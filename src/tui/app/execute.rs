@@ -4,14 +4,20 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::command::{self, Command, TcArg};
-use super::{App, LogKind, e_text};
+use super::command::{self, Command, SetArg, TcArg};
+use super::{App, Hint, LogKind, MoveSource, e_text};
 use crate::chess::Board;
+use crate::chess::Move;
+use crate::config::{self, Config, Settings};
 use crate::engine::eval;
+use crate::engine::levels::Level;
+use crate::engine::{Limits, SearchOptions};
 use crate::game::Game;
 use crate::game::autosave;
 use crate::tui::Mode;
 use crate::tui::keys::Action;
+use crate::tui::keys::DEFAULT_KEYS;
+use crate::tui::theme::ColorDepth;
 use crate::tui::theme::{PieceStyle, Theme};
 
 impl App {
@@ -108,7 +114,250 @@ impl App {
             Command::Save(file) => return self.save_command(&file),
             Command::Load(file) => return self.load_command(&file),
             Command::Tc(arg) => self.tc_command(arg),
+            Command::Level(level) => self.set_level(level),
+            Command::MultiPv(n) => self.set_multipv(n),
+            Command::Hint => self.hint_command(),
+            Command::Review => return self.start_review(),
+            Command::Set(arg) => return self.set_command(arg),
         }
+        Ok(())
+    }
+
+    // ---- levels, lines and hints -----------------------------------------------------------
+
+    fn set_level(&mut self, level: Level) {
+        self.level = level;
+        let how = match level {
+            Level::Max => "full strength".to_string(),
+            Level::Elo(elo) => format!("about {elo} Elo"),
+        };
+        let when = if self.session.is_thinking_for_a_move() {
+            " (from the next move)"
+        } else {
+            ""
+        };
+        self.log(LogKind::Info, format!("level {level}: {how}"));
+        self.info(format!("level {level}: {how}{when}"));
+    }
+
+    /// Shows `n` lines from the next search on; analysis starts again at once.
+    pub(super) fn set_multipv(&mut self, n: u32) {
+        self.multipv = n.clamp(1, command::MAX_MULTIPV);
+        self.info(format!(
+            "{} best line{} shown",
+            self.multipv,
+            if self.multipv == 1 { "" } else { "s" }
+        ));
+        if self.mode == Mode::Analysis && self.session.is_searching() {
+            self.position_changed();
+        }
+    }
+
+    /// A short full-strength search of the current position; its move is shown, not played.
+    pub(super) fn hint_command(&mut self) {
+        if let Some(end) = self.game.result() {
+            self.error(format!("the game is over ({})", end.result()));
+            return;
+        }
+        if self.session.is_thinking_for_a_move() {
+            self.error("the engine is thinking about its own move: a hint is for yours");
+            return;
+        }
+        if let Some(h) = self.current_hint() {
+            let text = format!("hint: {}", h.san);
+            self.info(text);
+            return;
+        }
+        let options = SearchOptions {
+            level: Level::Max,
+            multipv: 1,
+            own_book: false,
+            report_root_moves: true,
+            eval: self.eval,
+            scheme: self.scheme,
+            hash_mb: self.hash_mb,
+            ..SearchOptions::default()
+        };
+        let limits = Limits {
+            movetime: Some(HINT_TIME),
+            ..Limits::depth(self.depth.min(HINT_DEPTH))
+        };
+        self.session.start_hint(self.game.board(), limits, &options);
+        self.info("hint: thinking…");
+    }
+
+    /// The hint search answered `m` for the position on the board.
+    pub(super) fn show_hint(&mut self, m: Move) {
+        let board = self.game.board();
+        let hint = Hint {
+            hash: board.hash(),
+            mv: m,
+            san: board.san(m),
+        };
+        self.log(LogKind::Info, format!("hint: {}", hint.san));
+        self.info(format!(
+            "hint: {} (marked on the board; not played)",
+            hint.san
+        ));
+        self.hint = Some(hint);
+        // Analysis goes on where the hint interrupted it.
+        if self.mode == Mode::Analysis {
+            self.position_changed();
+        }
+    }
+
+    /// The hint for the position on the board, if one was asked for here.
+    pub fn current_hint(&self) -> Option<&Hint> {
+        self.hint
+            .as_ref()
+            .filter(|h| h.hash == self.game.board().hash())
+    }
+
+    /// After a human move: when a hint was shown for the position it was played in, the
+    /// move's PGN comment says so (`{hint: Nf3}`).
+    pub(super) fn note_hint(&mut self, source: &MoveSource) {
+        let Some(hint) = self.hint.take() else {
+            return;
+        };
+        let Some(index) = self.game.ply().checked_sub(1) else {
+            return;
+        };
+        let before = self.game.position_at(index).map(|b| b.hash());
+        if *source != MoveSource::Human || before != Some(hint.hash) {
+            return;
+        }
+        let mut notes = self.game.moves()[index].annotations.clone();
+        let text = format!("hint: {}", hint.san);
+        notes.comment = Some(match notes.comment.take() {
+            Some(c) => format!("{c} {text}"),
+            None => text,
+        });
+        if let Err(e) = self.game.set_annotations(index, notes) {
+            self.log(LogKind::Error, format!("hint note: {e}"));
+        }
+    }
+
+    // ---- settings ------------------------------------------------------------------------
+
+    /// Takes the settings file read at start: its problems go to the log.
+    pub fn use_config(&mut self, config: Config) {
+        for p in config.problems() {
+            self.log(LogKind::Error, format!("settings: {p}"));
+        }
+        if let Some(p) = config.problems().first() {
+            self.error(format!("settings: {p} (:set lists the settings)"));
+        }
+        self.config = Some(config);
+    }
+
+    /// The settings as they are in this session (the file's, the flags', and `:set`s).
+    pub fn live_settings(&self) -> Settings {
+        let mut s = self
+            .config
+            .as_ref()
+            .map(|c| c.settings().clone())
+            .unwrap_or_default();
+        s.theme = self.theme.name.clone();
+        s.level = self.level;
+        s.depth = self.depth;
+        s.eval = self.eval.mode;
+        s.order = self.scheme;
+        s.ascii = self.ascii;
+        s.book = self.book_file.clone();
+        s.tc = self.game.time_control.map(|tc| tc.to_string());
+        s.hash_mb = self.hash_mb;
+        s
+    }
+
+    fn set_command(&mut self, arg: SetArg) -> Result<(), String> {
+        match arg {
+            SetArg::List => {
+                let s = self.live_settings();
+                let file = self
+                    .config
+                    .as_ref()
+                    .and_then(|c| c.path())
+                    .map_or("no settings file".to_string(), |p| p.display().to_string());
+                self.log(LogKind::Info, format!("settings ({file}):"));
+                for key in &config::KEYS[..config::KEYS.len() - 1] {
+                    let v = s.get(key).map_err(|e| e.to_string())?;
+                    self.log(LogKind::Info, format!("  {key} = {v}"));
+                }
+                self.info("settings listed in the log (:set KEY VALUE changes one)");
+            }
+            SetArg::Save => {
+                let config = self
+                    .config
+                    .as_ref()
+                    .ok_or("no settings file to save to (none was read at start)")?;
+                config.save().map_err(|e| e.to_string())?;
+                let path = config.path().map(|p| p.display().to_string());
+                let text = format!("settings saved to {}", path.unwrap_or_default());
+                self.log(LogKind::Info, text.clone());
+                self.info(text);
+            }
+            SetArg::Value { key, value } => self.set_value(key.trim(), value.trim())?,
+        }
+        Ok(())
+    }
+
+    /// `:set KEY VALUE`: checked by the settings file's own rules, then applied at once.
+    /// On any error nothing changes (file, session, screen).
+    fn set_value(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let mut config = self.config.clone().unwrap_or_default();
+        config.set(key, value).map_err(|e| e.to_string())?;
+        let s = config.settings().clone();
+        // What can still fail (a theme file, a time control) is tried before anything moves.
+        let theme = match key {
+            "theme" | "color" => {
+                let depth = ColorDepth::detect(s.color, |k| std::env::var(k).ok());
+                let t = Theme::load(&s.theme, self.user_theme_dir.as_deref(), depth)
+                    .map_err(|e| e.to_string())?;
+                Some((t, depth))
+            }
+            _ => None,
+        };
+        let tc = match (key, &s.tc) {
+            ("tc", Some(text)) => Some(Some(
+                text.parse::<crate::game::TimeControl>()
+                    .map_err(|e| format!("tc: {e}"))?,
+            )),
+            ("tc", None) => Some(None),
+            _ => None,
+        };
+        match key {
+            "theme" | "color" => {
+                if let Some((t, depth)) = theme {
+                    self.ascii = self.ascii || t.pieces == PieceStyle::Ascii;
+                    self.theme = t;
+                    self.color_depth = depth;
+                }
+            }
+            "level" => self.level = s.level,
+            "depth" => self.depth = s.depth.clamp(1, command::MAX_DEPTH),
+            "eval" => self.eval.mode = s.eval,
+            "order" => {
+                self.scheme = s.order;
+                self.reset_sort_view();
+            }
+            "ascii" => self.ascii = s.ascii,
+            "book" => self.book_file = s.book.clone(),
+            "hash" => self.hash_mb = s.hash_mb,
+            "tc" => {
+                if let Some(tc) = tc {
+                    self.set_time_control(tc);
+                    self.position_changed();
+                }
+            }
+            k if k.starts_with("keys.") => self.keys = s.key_table(DEFAULT_KEYS),
+            _ => {}
+        }
+        let shown = config.get(key).unwrap_or_else(|_| value.to_string());
+        self.config = Some(config);
+        self.log(LogKind::Info, format!("set {key} = {shown}"));
+        self.info(format!(
+            "{key} = {shown} for this session (:set save keeps it)"
+        ));
         Ok(())
     }
 
@@ -210,6 +459,10 @@ impl App {
         }
     }
 }
+
+/// A hint searches at most this deep and this long: a suggestion, not an analysis.
+const HINT_DEPTH: u32 = 12;
+const HINT_TIME: std::time::Duration = std::time::Duration::from_millis(800);
 
 /// `~/games/x.pgn` → the home directory's `games/x.pgn`.
 /// A PGN file inside `dir` named after the last component of `name`, keeping only letters,

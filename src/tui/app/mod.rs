@@ -15,6 +15,7 @@ pub mod command;
 mod execute;
 pub mod input;
 pub mod log;
+pub mod review;
 pub mod session;
 pub mod sort;
 pub mod text;
@@ -30,8 +31,10 @@ use super::theme::{self, ColorDepth, PieceStyle, Theme};
 use super::ui;
 use super::{Mode, Options};
 use crate::chess::{Board, Color, Move, PieceKind, Square};
+use crate::config::Config;
 use crate::engine::book::Book;
 use crate::engine::eval::{self, EvalConfig};
+use crate::engine::levels::Level;
 use crate::engine::order::Scheme;
 use crate::engine::{IterationInfo, Limits, SearchEvent, SearchOptions};
 use crate::game::autosave::Autosave;
@@ -89,6 +92,14 @@ pub struct Message {
 pub enum Prompt {
     /// An unfinished game was found in the data directory: resume it (y) or set it aside (n).
     Resume(Box<Game>),
+}
+
+/// The engine's suggestion for the position `hash`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    pub hash: u64,
+    pub mv: Move,
+    pub san: String,
 }
 
 /// Who played a move and why: the log line and the PGN comment say it.
@@ -153,7 +164,22 @@ pub struct App {
     pub help_scroll: usize,
     pub message: Option<Message>,
     pub quit: bool,
-    pub keys: &'static [Binding],
+    /// The key table (the settings file's `[keys]` over the defaults).
+    pub keys: Vec<Binding>,
+    /// How strongly the engine plays its moves (analysis and hints are always `max`).
+    pub level: Level,
+    pub hash_mb: usize,
+    /// How many lines a search shows (MultiPV).
+    pub multipv: u32,
+    /// The settings file, for `:set` and `:set save` (`None`: none read; `:set` then
+    /// changes the session only).
+    pub config: Option<Config>,
+    /// The last hint: shown while its position is on the board.
+    pub hint: Option<Hint>,
+    /// `:review`: the job under way, the last review and its view.
+    pub review: review::ReviewView,
+    /// The lines of the search's latest iteration, line 1 first (MultiPV).
+    pub pv_lines: Vec<IterationInfo>,
     /// The terminal's area at the last `resize`: page sizes and scroll limits follow it.
     screen: Rect,
     /// The last autosave error, so a full disk is reported once, not after every move.
@@ -211,7 +237,14 @@ impl App {
             help_scroll: 0,
             message: None,
             quit: false,
-            keys: keys::DEFAULT_KEYS,
+            keys: opts.keys.clone(),
+            level: opts.level,
+            hash_mb: opts.hash_mb,
+            multipv: 1,
+            config: None,
+            hint: None,
+            pv_lines: Vec::new(),
+            review: review::ReviewView::default(),
             screen: Rect::new(0, 0, ui::MIN_WIDTH, ui::MIN_HEIGHT),
             autosave_error: None,
             wall_clock: local_time,
@@ -424,12 +457,16 @@ impl App {
 
     // ---- the engine ----------------------------------------------------------------------
 
-    fn search_options(&self) -> SearchOptions {
+    fn search_options(&self, analysis: bool) -> SearchOptions {
         SearchOptions {
             eval: self.eval,
             scheme: self.scheme,
             report_root_moves: true,
             book_file: self.book_file.clone(),
+            hash_mb: self.hash_mb,
+            multipv: self.multipv,
+            // Analysis shows the real search; the level weakens only the moves played.
+            level: if analysis { Level::Max } else { self.level },
             ..SearchOptions::default()
         }
     }
@@ -447,7 +484,7 @@ impl App {
             // The engine manages its own time from the clocks, like a UCI engine.
             clock.fill_limits(&mut limits, self.side_to_move(), Instant::now());
         }
-        let options = self.search_options();
+        let options = self.search_options(analysis);
         // The sort pane follows this search from its root.
         self.reset_sort_view();
         self.session
@@ -519,6 +556,7 @@ impl App {
             return;
         }
         let mover = self.side_to_move().flip();
+        self.note_hint(&source);
         if let Some(c) = &mut self.clock {
             if let Some(loser) = c.switch(now) {
                 self.flag_fell(loser);
@@ -585,22 +623,53 @@ impl App {
     pub fn on_engine_event(&mut self, ev: SearchEvent) {
         match self.session.accept(ev) {
             None | Some(Accepted::CurrentMove) => {}
+            Some(Accepted::Message(text)) if crate::engine::is_level_report(&text) => {
+                self.log(LogKind::Info, text);
+            }
             Some(Accepted::Message(text)) => {
                 self.log(LogKind::Error, text.clone());
                 self.error(text);
             }
+            Some(Accepted::SideLine(info)) => {
+                let side = self.session.search().map_or(Color::White, |s| s.side);
+                self.log(
+                    LogKind::Iteration,
+                    format!("#{} {}", info.multipv, iteration_line(&info, side)),
+                );
+                self.pv_lines.push(info);
+            }
             Some(Accepted::Iteration(info)) => {
                 let side = self.session.search().map_or(Color::White, |s| s.side);
-                self.log(LogKind::Iteration, iteration_line(&info, side));
+                let prefix = if self.multipv > 1 { "#1 " } else { "" };
+                self.log(
+                    LogKind::Iteration,
+                    format!("{prefix}{}", iteration_line(&info, side)),
+                );
                 self.sort.from_iteration(&info, self.scheme);
+                self.pv_lines = vec![info];
             }
             Some(Accepted::Finished { search, best, book }) => {
                 let fresh = search.hash == self.game.board().hash();
                 match (search.on_best, best) {
+                    (OnBest::Hint, Some(m)) if fresh => self.show_hint(m),
+                    (OnBest::Hint, _) => {}
                     (OnBest::Play, Some(m))
                         if fresh && self.game.board().legal_moves().contains(m) =>
                     {
-                        let source = match (book, search.last) {
+                        // A level may play another line than the best: the note is the
+                        // score and depth of the line it played, or none rather than the
+                        // best line's.
+                        let last = search.last.and_then(|info| {
+                            if info.pv.first() == Some(&m) {
+                                Some(info)
+                            } else {
+                                self.pv_lines
+                                    .iter()
+                                    .find(|l| l.pv.first() == Some(&m))
+                                    .cloned()
+                            }
+                        });
+                        let source = match (book, last) {
                             (Some(name), _) => MoveSource::Book(name),
                             (None, Some(info)) => MoveSource::Searched(Box::new(info)),
                             (None, None) => MoveSource::EngineUnsearched,
@@ -616,6 +685,9 @@ impl App {
 
     /// Timers: the engine-vs-engine delay and the clocks. Returns whether anything changed.
     pub fn on_tick(&mut self, now: Instant) -> bool {
+        if self.poll_review() {
+            return true;
+        }
         if let Some(loser) = self.clock.as_ref().and_then(|c| c.flag(now))
             && !self.game.is_over()
         {
@@ -647,7 +719,8 @@ impl App {
     /// engine thinks (20 frames a second), 100 ms while a clock runs, the engine-vs-engine
     /// delay; else never (idle costs no CPU).
     pub fn next_wakeup(&self, now: Instant) -> Option<Instant> {
-        let thinking = self.session.search().map(|_| now + FRAME);
+        let thinking =
+            (self.session.is_searching() || self.review.is_running()).then_some(now + FRAME);
         let clock = self
             .clock
             .as_ref()
@@ -687,6 +760,12 @@ impl App {
     /// that kind that can move and where (`N` → both knights).
     pub fn typed_squares(&self) -> Option<(Vec<Square>, Vec<Square>)> {
         let text = self.input.value().trim();
+        if text.is_empty()
+            && let Some(h) = self.current_hint()
+        {
+            // The hint's two squares, while nothing is typed.
+            return Some((vec![h.mv.from()], vec![h.mv.to()]));
+        }
         if text.is_empty() || text.starts_with(':') {
             return None;
         }
@@ -738,12 +817,20 @@ impl App {
             return;
         }
         let input_empty = self.input.value().is_empty();
+        if input_empty && key.kind != crossterm::event::KeyEventKind::Release {
+            if key.code == KeyCode::Esc && self.cancel_review() {
+                return;
+            }
+            if self.review.visible && self.focus == Pane::Input && self.review_key(key.code) {
+                return;
+            }
+        }
         let focus = match self.focus {
             Pane::Input => keys::Focus::Input,
             Pane::Log => keys::Focus::Log,
             Pane::Sort => keys::Focus::Sort,
         };
-        match keys::action_for(self.keys, &key, input_empty, focus) {
+        match keys::action_for(&self.keys, &key, input_empty, focus) {
             Some(action) => self.act(action),
             None => self.type_key(key),
         }
@@ -798,6 +885,13 @@ impl App {
             Action::DepthDown => self.set_depth(self.depth.saturating_sub(1)),
             Action::EngineMove => self.engine_move_now(),
             Action::Stop => self.stop_engine(),
+            Action::Hint => self.hint_command(),
+            Action::Review => {
+                if let Err(e) = self.start_review() {
+                    self.error(e);
+                }
+            }
+            Action::CycleMultiPv => self.set_multipv(self.multipv % 4 + 1),
             Action::NewGame => self.new_game(None),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),

@@ -37,6 +37,8 @@ pub enum OnBest {
     Play,
     /// Throw it away (stopped, or analysis).
     Discard,
+    /// Show it as a hint: marked on the board, not played.
+    Hint,
 }
 
 /// The search we are waiting for.
@@ -71,8 +73,10 @@ pub enum EngineState {
 pub enum Accepted {
     /// Something the user should read, whatever search it came from.
     Message(String),
-    /// A finished iteration of the main line (MultiPV side lines are not passed on).
+    /// A finished iteration of the main line (MultiPV line 1).
     Iteration(IterationInfo),
+    /// A finished MultiPV line after the first (the first is the `Iteration`).
+    SideLine(IterationInfo),
     /// The root move being searched changed (kept in the running search).
     CurrentMove,
     /// The search ended: the search as it was, and its answer.
@@ -112,12 +116,29 @@ impl Session {
 
     /// A search for a move (not analysis) is running.
     pub fn is_thinking_for_a_move(&self) -> bool {
-        self.search.as_ref().is_some_and(|s| !s.analysis)
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.analysis && s.on_best != OnBest::Hint)
     }
 
     /// How many events of superseded searches were dropped.
     pub fn stale_dropped(&self) -> u64 {
         self.stale_dropped
+    }
+
+    /// Starts a search for a hint: its best move is shown, not played.
+    pub fn start_hint(&mut self, board: &Board, limits: Limits, options: &SearchOptions) {
+        self.start(board, limits, options, false);
+        if let Some(s) = self.search.as_mut() {
+            s.on_best = OnBest::Hint;
+        }
+    }
+
+    /// A search for a hint is running.
+    pub fn is_hinting(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| s.on_best == OnBest::Hint)
     }
 
     /// Starts a search of `board`; whatever ran before becomes stale.
@@ -195,7 +216,7 @@ impl Session {
         match ev {
             SearchEvent::Iteration { info, .. } => {
                 if info.multipv > 1 {
-                    return None;
+                    return Some(Accepted::SideLine(info));
                 }
                 search.last = Some(info.clone());
                 Some(Accepted::Iteration(info))

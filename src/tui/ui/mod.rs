@@ -17,6 +17,7 @@ pub mod board;
 pub mod help;
 pub mod input;
 pub mod log;
+pub mod review;
 pub mod sort;
 pub mod status;
 
@@ -83,7 +84,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     let a = layout(area);
     board::draw(frame, a.board, a.scale, app);
-    log::draw(frame, a.log, app);
+    if app.review.visible {
+        review::draw(frame, a.log, app);
+    } else {
+        log::draw(frame, a.log, app);
+    }
     sort::draw(frame, a.sort, app);
     input::draw(frame, a.input, app);
     status::draw_message(frame, a.message, app);

@@ -1,6 +1,7 @@
 //! The message line (the last message: why a move was refused, what a command did) and the
 //! status bar (side to move, mode, depth, eval mode, ordering scheme, engine state).
 
+use crate::engine::levels::Level;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -91,8 +92,18 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
             show(Color::Black, "B")
         ));
     }
+    if let Some(p) = app.review.progress_text() {
+        fields.push(p);
+    }
+    if let Some(h) = app.current_hint() {
+        fields.push(format!("hint {}", h.san));
+    }
+    fields.push(app.mode.short().to_string());
+    if app.level != Level::Max {
+        // Full strength is the default and says nothing; a weaker level is always shown.
+        fields.push(format!("level {}", app.level));
+    }
     fields.extend([
-        app.mode.short().to_string(),
         format!("depth {}", app.depth),
         format!("eval {}", app.eval.mode),
         format!("order {}", app.scheme),

@@ -1,0 +1,441 @@
+//! Levels, MultiPV lines, hints and `:set` in the TUI, driven through the app's own entry
+//! points (keys, commands and engine events) and drawn on ratatui's TestBackend at 80×24
+//! and 120×40. A recording engine answers nothing by itself, so no test depends on a
+//! search's timing; one test plays against the real engine at a low level.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ox88::chess::{Board, Move, Square};
+use ox88::config::Config;
+use ox88::engine::levels::Level;
+use ox88::engine::{Bound, Engine, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
+use ox88::tui::app::{App, EngineControl, MessageKind};
+use ox88::tui::theme::{ColorDepth, Theme};
+use ox88::tui::{Mode, Options, ui};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// What the app asked the engine for.
+#[derive(Clone, Debug)]
+struct Go {
+    id: u64,
+    fen: String,
+    limits: Limits,
+    options: SearchOptions,
+}
+
+struct Recorder {
+    calls: Rc<RefCell<Vec<Go>>>,
+    next_id: u64,
+}
+
+impl EngineControl for Recorder {
+    fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64 {
+        self.next_id += 1;
+        self.calls.borrow_mut().push(Go {
+            id: self.next_id,
+            fen: board.to_fen(),
+            limits,
+            options: options.clone(),
+        });
+        self.next_id
+    }
+    fn stop(&mut self) {}
+    fn new_game(&mut self) {}
+}
+
+fn fixed_clock() -> String {
+    "12:00:00".to_string()
+}
+
+fn options() -> Options {
+    Options {
+        ascii: true,
+        depth: 5,
+        ..Options::default()
+    }
+}
+
+fn app_with(opts: Options) -> (App, Rc<RefCell<Vec<Go>>>) {
+    let calls = Rc::new(RefCell::new(Vec::new()));
+    let engine = Recorder {
+        calls: Rc::clone(&calls),
+        next_id: 0,
+    };
+    let theme = Theme::builtin("default", ColorDepth::TrueColor).unwrap();
+    let mut app = App::new(&opts, Box::new(engine), theme, ColorDepth::TrueColor);
+    app.set_clock(fixed_clock);
+    app.user_theme_dir = None;
+    (app, calls)
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| {
+        app.resize(f.area());
+        ui::draw(f, app)
+    })
+    .unwrap();
+    let buf = term.backend().buffer().clone();
+    (0..h)
+        .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect())
+        .collect()
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn enter(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+    press(app, KeyCode::Enter);
+}
+
+/// A command that must be refused: the text stays for editing, so Esc clears it after.
+fn enter_refused(app: &mut App, text: &str) {
+    enter(app, text);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.kind),
+        Some(MessageKind::Error),
+        "{text}"
+    );
+    assert_eq!(app.input.value(), text, "the text stays for editing");
+    press(app, KeyCode::Esc);
+}
+
+fn log_texts(app: &App) -> Vec<String> {
+    app.log.lines().map(|l| l.text.clone()).collect()
+}
+
+fn message(app: &App) -> (MessageKind, String) {
+    let m = app.message.clone().expect("a message");
+    (m.kind, m.text)
+}
+
+fn line(board: &Board, multipv: u32, depth: u32, cp: i32, pv: &[&str]) -> IterationInfo {
+    let mut b = board.clone();
+    let pv: Vec<Move> = pv
+        .iter()
+        .map(|t| {
+            let m = b.parse_uci_move(t).unwrap();
+            b.make(m);
+            m
+        })
+        .collect();
+    IterationInfo {
+        depth,
+        seldepth: depth,
+        multipv,
+        score: Score::Cp(cp),
+        score_white: Score::Cp(cp),
+        bound: Bound::Exact,
+        nodes: 1000 * u64::from(multipv),
+        nps: 100_000,
+        time: Duration::from_millis(10),
+        pv,
+        hashfull: 0,
+        root_moves: Vec::new(),
+        first_move_cutoff: 0.9,
+        branching: 2.0,
+    }
+}
+
+/// A directory of its own under the system's temporary directory (never ~/.config).
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ox88-tui-play-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
+    let (mut app, calls) = app_with(options());
+    enter(&mut app, ":level club");
+    assert_eq!(app.level, Level::Elo(1600));
+    assert_eq!(message(&app).1, "level club: about 1600 Elo");
+    enter(&mut app, "e4");
+    let go = calls
+        .borrow()
+        .last()
+        .cloned()
+        .expect("the engine was asked");
+    assert_eq!(go.options.level, Level::Elo(1600));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let rows = screen(&mut app, w, h);
+        assert!(
+            rows.iter().any(|r| r.contains("level club")),
+            "{w}×{h}:\n{}",
+            rows.join("\n")
+        );
+    }
+    // The level's report is information, not an error.
+    app.on_engine_event(SearchEvent::Message {
+        id: go.id,
+        text: "level club plays e5 (drawn by the weights)".into(),
+    });
+    assert!(log_texts(&app).contains(&"level club plays e5 (drawn by the weights)".to_string()));
+    assert_ne!(
+        app.message.as_ref().map(|m| m.kind),
+        Some(MessageKind::Error)
+    );
+
+    // A bad level names what was wrong and changes nothing.
+    enter_refused(&mut app, ":level 3000");
+    assert_eq!(app.level, Level::Elo(1600));
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Error);
+    assert!(text.contains("3000 is out of range"), "{text}");
+
+    // Analysis shows the real search whatever the level.
+    enter(&mut app, ":mode analysis");
+    let go = calls.borrow().last().cloned().unwrap();
+    assert!(go.limits.infinite);
+    assert_eq!(go.options.level, Level::Max);
+}
+
+#[test]
+fn a_level_below_max_plays_a_legal_move_against_the_real_engine() {
+    let (tx, rx) = mpsc::channel();
+    let engine = Engine::new(move |ev| {
+        let _ = tx.send(ev);
+    });
+    let opts = Options {
+        level: Level::Elo(800),
+        hash_mb: 1,
+        ..options()
+    };
+    let theme = Theme::builtin("default", ColorDepth::TrueColor).unwrap();
+    let mut app = App::new(&opts, Box::new(engine), theme, ColorDepth::TrueColor);
+    enter(&mut app, "d4");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while app.game.ply() < 2 {
+        let ev = rx
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("the engine answers");
+        app.on_engine_event(ev);
+    }
+    let board = app.game.position_at(1).unwrap();
+    let reply = app.game.moves()[1].mv;
+    assert!(board.legal_moves().contains(reply));
+    let log = log_texts(&app);
+    let san = board.san(reply);
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("level beginner plays ") && l.contains(&format!(" {san} "))),
+        "{log:?}"
+    );
+    assert!(
+        log.iter().any(|l| l.starts_with("level beginner: budget ")),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn multipv_three_shows_three_lines_in_the_log() {
+    let (mut app, calls) = app_with(Options {
+        mode: Mode::Analysis,
+        ..options()
+    });
+    enter(&mut app, ":multipv 3");
+    let go = calls.borrow().last().cloned().unwrap();
+    assert_eq!(go.options.multipv, 3, "analysis restarts with three lines");
+    let board = Board::startpos();
+    for (k, (cp, pv)) in [
+        (30, ["e2e4", "e7e5"]),
+        (25, ["d2d4", "d7d5"]),
+        (20, ["g1f3", "g8f6"]),
+    ]
+    .iter()
+    .enumerate()
+    {
+        app.on_engine_event(SearchEvent::Iteration {
+            id: go.id,
+            info: line(&board, k as u32 + 1, 6, *cp, pv),
+        });
+    }
+    assert_eq!(app.pv_lines.len(), 3);
+    let log = log_texts(&app);
+    for (k, first) in [(1, "pv e2e4"), (2, "pv d2d4"), (3, "pv g1f3")] {
+        assert!(
+            log.iter()
+                .any(|l| l.starts_with(&format!("#{k} ")) && l.contains(first)),
+            "line {k}: {log:?}"
+        );
+    }
+    for (w, h) in [(80, 24), (120, 40)] {
+        let rows = screen(&mut app, w, h).join("\n");
+        for k in 1..=3 {
+            assert!(rows.contains(&format!("#{k} ")), "{w}×{h}:\n{rows}");
+        }
+    }
+    // F3 cycles 1, 2, 3, 4 lines.
+    press(&mut app, KeyCode::F(3));
+    assert_eq!(app.multipv, 4);
+    press(&mut app, KeyCode::F(3));
+    assert_eq!(app.multipv, 1);
+    enter_refused(&mut app, ":multipv 9");
+    assert_eq!(app.multipv, 1);
+}
+
+#[test]
+fn a_hint_marks_two_squares_changes_nothing_and_is_noted_on_the_move_played() {
+    let (mut app, calls) = app_with(options());
+    press(&mut app, KeyCode::F(2));
+    let go = calls.borrow().last().cloned().expect("a hint search");
+    assert_eq!(go.fen, Board::startpos().to_fen());
+    assert_eq!(go.options.level, Level::Max);
+    assert!(go.limits.movetime.is_some(), "a short search");
+    let board = Board::startpos();
+    app.on_engine_event(SearchEvent::BestMove {
+        id: go.id,
+        best: Some(board.parse_uci_move("g1f3").unwrap()),
+        ponder: None,
+        book: None,
+    });
+    assert_eq!(app.game.ply(), 0, "the hint is not played");
+    let (from, to) = app.typed_squares().expect("the hint's squares");
+    assert_eq!(from, vec!["g1".parse::<Square>().unwrap()]);
+    assert_eq!(to, vec!["f3".parse::<Square>().unwrap()]);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let rows = screen(&mut app, w, h).join("\n");
+        assert!(
+            rows.contains("hint Nf3") || rows.contains("hint: Nf3"),
+            "{w}×{h}:\n{rows}"
+        );
+    }
+    enter(&mut app, "e4");
+    assert_eq!(app.game.ply(), 1);
+    let pgn = app.game.to_pgn();
+    assert!(pgn.contains("1. e4 {hint: Nf3}"), "{pgn}");
+    // The hint belonged to the old position: nothing is marked now.
+    assert!(app.typed_squares().is_none());
+}
+
+#[test]
+fn set_changes_a_setting_at_once_and_set_save_round_trips_through_the_file() {
+    let dir = temp_dir("set");
+    let path = dir.join("config.toml");
+    std::fs::write(&path, "# my settings\ndepth = 4 # shallow\n").unwrap();
+    let (mut app, calls) = app_with(options());
+    app.use_config(Config::load(&path));
+
+    enter(&mut app, ":set depth 7");
+    assert_eq!(app.depth, 7);
+    enter(&mut app, ":set level expert");
+    assert_eq!(app.level, Level::Elo(2000));
+    enter(&mut app, ":set eval material");
+    enter(&mut app, "e4");
+    let go = calls.borrow().last().cloned().unwrap();
+    assert_eq!(go.limits.depth, Some(7));
+    assert_eq!(go.options.level, Level::Elo(2000));
+    assert_eq!(go.options.eval.mode.to_string(), "material");
+
+    // A bad value names what was wrong and changes nothing.
+    enter_refused(&mut app, ":set depth 0");
+    assert_eq!(message(&app).0, MessageKind::Error);
+    assert_eq!(app.depth, 7);
+    enter_refused(&mut app, ":set colour red");
+    assert!(message(&app).1.contains("colour"), "{:?}", message(&app));
+
+    // Nothing is written before :set save.
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "# my settings\ndepth = 4 # shallow\n"
+    );
+    enter(&mut app, ":set save");
+    assert_eq!(message(&app).0, MessageKind::Info, "{:?}", message(&app));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("# my settings\n"), "{text}");
+    assert!(text.contains("depth = 7"), "{text}");
+    let again = Config::load(&path);
+    assert!(again.problems().is_empty());
+    assert_eq!(again.settings().depth, 7);
+    assert_eq!(again.settings().level, Level::Elo(2000));
+
+    // :set alone lists what is in force.
+    enter(&mut app, ":set");
+    let log = log_texts(&app);
+    assert!(log.contains(&"  depth = 7".to_string()), "{log:?}");
+    assert!(log.contains(&"  level = expert".to_string()), "{log:?}");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let rows = screen(&mut app, w, h).join("\n");
+        assert!(rows.contains("hash = 64"), "{w}×{h}:\n{rows}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn problems_in_the_settings_file_are_shown_in_the_log_at_start() {
+    let dir = temp_dir("problems");
+    let path = dir.join("config.toml");
+    std::fs::write(&path, "depth = \"deep\"\n").unwrap();
+    let (mut app, _) = app_with(options());
+    app.use_config(Config::load(&path));
+    let log = log_texts(&app);
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("settings: ") && l.contains("depth")),
+        "{log:?}"
+    );
+    assert_eq!(message(&app).0, MessageKind::Error);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn review_marks_a_hanging_queen_and_shows_the_better_move() {
+    let (mut app, _) = app_with(Options {
+        mode: Mode::HumanHuman,
+        ..options()
+    });
+    for m in ["e4", "d5", "Qg4"] {
+        enter(&mut app, m);
+    }
+    enter(&mut app, ":review");
+    assert!(app.review.is_running());
+    let rows = screen(&mut app, 120, 40).join("\n");
+    assert!(
+        rows.contains("review ["),
+        "progress on the status line:\n{rows}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while app.review.is_running() {
+        assert!(Instant::now() < deadline, "the review ends");
+        std::thread::sleep(Duration::from_millis(20));
+        app.on_tick(Instant::now());
+    }
+    assert!(app.review.visible);
+    let rows = ox88::tui::ui::review::rows(&app);
+    let queen = rows
+        .iter()
+        .find(|r| r.starts_with("2. Qg4"))
+        .unwrap_or_else(|| panic!("{rows:?}"));
+    assert!(queen.starts_with("2. Qg4??  better "), "{queen}");
+    assert!(
+        rows[0].starts_with("White ") && rows[0].contains("?? 1"),
+        "{rows:?}"
+    );
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = screen(&mut app, w, h).join("\n");
+        assert!(screen.contains("2. Qg4??  better"), "{w}×{h}:\n{screen}");
+    }
+    // The marks are in the game's PGN.
+    let pgn = app.game.to_pgn();
+    assert!(pgn.contains("Qg4 $4") || pgn.contains("Qg4??"), "{pgn}");
+
+    // Enter shows the position before the chosen move; Esc goes back to the end.
+    assert_eq!(app.review.selected, 2, "the first marked move is chosen");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.ply(), 2);
+    assert!(app.review.browsing);
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.game.ply(), 3);
+    assert!(!app.review.visible);
+}
