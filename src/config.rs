@@ -32,7 +32,7 @@ pub const KEYS: [&str; 11] = [
 ];
 
 /// Action names for the `[keys]` table, one per action of the TUI's key table.
-pub const ACTIONS: [(&str, Action); 22] = [
+pub const ACTIONS: [(&str, Action); 24] = [
     ("quit", Action::Quit),
     ("help", Action::Help),
     ("depth-up", Action::DepthUp),
@@ -55,6 +55,8 @@ pub const ACTIONS: [(&str, Action); 22] = [
     ("pv-forward", Action::PvForward),
     ("submit", Action::Submit),
     ("cancel", Action::Cancel),
+    ("view", Action::View),
+    ("eval-pv-end", Action::EvalPvEnd),
 ];
 
 /// What went wrong with a setting or the file.

@@ -39,6 +39,10 @@ pub enum Action {
     Submit,
     /// Esc: close the help, clear the input, or stop the engine.
     Cancel,
+    /// Cycle what the right-hand side shows: log, evaluation, E chart, lab.
+    View,
+    /// The evaluation pane: show the position at the end of the engine's PV beside this one.
+    EvalPvEnd,
 }
 
 impl Action {
@@ -66,7 +70,9 @@ impl Action {
             Action::PvBack => "sort pane: one ply back along the PV",
             Action::PvForward => "sort pane: one ply further along the PV",
             Action::Submit => "play the move / run the :command",
-            Action::Cancel => "close help, clear input, or stop the engine",
+            Action::Cancel => "close help, clear input, stop the lab or the engine",
+            Action::View => "show the log, evaluation, E chart or lab view in turn",
+            Action::EvalPvEnd => "evaluation: compare with the end of the engine's PV",
         }
     }
 }
@@ -155,6 +161,8 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::Right, NONE, When::SortFocused, Action::PvForward),
     bind(KeyCode::Left, ALT, When::Always, Action::PvBack),
     bind(KeyCode::Right, ALT, When::Always, Action::PvForward),
+    bind(KeyCode::F(8), NONE, When::Always, Action::View),
+    bind(KeyCode::F(7), NONE, When::Always, Action::EvalPvEnd),
     bind(KeyCode::Char('c'), CTRL, When::Always, Action::Quit),
     bind(KeyCode::Char('d'), CTRL, When::InputEmpty, Action::Quit),
 ];
