@@ -416,3 +416,24 @@ fn color_16_writes_only_basic_colour_codes_to_the_terminal() {
         .any(|n| (30..=37).contains(&n) || (90..=97).contains(&n));
     assert!(basic, "no basic colour code written");
 }
+
+#[test]
+fn the_lab_runs_in_the_background_and_shows_its_table() {
+    let mut s = Session::start("lab");
+    s.wait_for("the start screen", |s| {
+        s.status().starts_with("White to move")
+    });
+    s.send(":lab 3\r");
+    s.wait_for("the lab's table", |s| s.screen().contains("done: 10 runs"));
+    let screen = s.screen();
+    assert!(screen.contains("Lab: depth 3, 10 runs"), "{screen}");
+    for scheme in ["none", "mvvlva100", "modern"] {
+        assert!(screen.contains(scheme), "{scheme}:\n{screen}");
+    }
+    assert!(screen.contains('★'), "the best run is marked:\n{screen}");
+    // The board is still there and still takes moves.
+    s.send("e2e4\r");
+    s.wait_for("the move", |s| s.screen().contains("1.e4"));
+    s.send("\x03");
+    assert!(s.wait_exit().success());
+}

@@ -65,6 +65,14 @@ pub struct LabView {
     pub outcome: Option<LabOutcome>,
 }
 
+/// A lab left running when its app goes (quit, a dropped SSH session) is stopped, so its
+/// thread does not go on searching for nobody.
+impl Drop for LabView {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
 impl LabView {
     pub fn is_running(&self) -> bool {
         self.job.is_some()
