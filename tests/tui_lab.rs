@@ -284,8 +284,13 @@ fn the_chart_plots_every_ply_marks_mates_and_review_marks() {
         let e = (evaluate_white(&b, &EvalConfig::default()) as f64 / 100.0).clamp(-5.0, 5.0);
         assert_eq!(chart.static_e[ply + 1], ((ply + 1) as f64, e));
     }
+    // The marks row puts each mark under its ply: ply 2 of 4 at the middle of the plot.
+    let row = ox88::tui::ui::chart::marks_row(&chart, 43);
+    assert_eq!(row.find('?'), Some(3 + 20), "{row:?}");
+    assert!(row.contains("??"), "{row:?}");
     let fed = chart.clone().with_marks(vec![(1, Mark::Dubious)]);
     assert_eq!(fed.marks, vec![(1, Mark::Dubious)]);
+    assert_eq!(ox88::tui::ui::chart::marks_row(&fed, 43).trim(), "?!");
 }
 
 #[test]
@@ -297,7 +302,7 @@ fn the_chart_opens_as_a_view_at_80x24_and_stays_on_screen_at_120x40() {
     enter(&mut app, ":undo");
     let big = screen(&mut app, 120, 40).join("\n");
     assert!(big.contains("E over the game  ply 3/4"), "{big}");
-    assert!(big.contains("static E"), "{big}");
+    assert!(big.contains("⣀ static E  • search"), "{big}");
     assert!(big.contains("Eval"), "{big}");
     assert!(big.contains("Log"), "{big}");
     let small = screen(&mut app, 80, 24).join("\n");
@@ -307,5 +312,5 @@ fn the_chart_opens_as_a_view_at_80x24_and_stays_on_screen_at_120x40() {
     assert_eq!(app.view, View::Chart);
     let small = screen(&mut app, 80, 24).join("\n");
     assert!(small.contains("E over the game  ply 3/4"), "{small}");
-    assert!(small.contains("static E"), "{small}");
+    assert!(small.contains("⣀ static E  • search"), "{small}");
 }

@@ -5,10 +5,11 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout};
 use ratatui::style::Modifier;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Chart, Dataset, GraphType, LegendPosition, Paragraph};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph};
 
 use crate::engine::Score;
 use crate::engine::eval::{EvalConfig, EvalMode, evaluate_white};
@@ -133,7 +134,8 @@ impl EChart {
     }
 }
 
-/// Draws `chart` into `area` with a border titled `E over the game`.
+/// Draws `chart` into `area` with a border titled `E over the game`: the plot, a row with
+/// the review marks under their plies (when there are any), and a key.
 pub fn render(frame: &mut Frame, area: Rect, chart: &EChart, theme: &Theme, focused: bool) {
     let block = ratatui::widgets::Block::bordered()
         .title(Span::styled(
@@ -141,71 +143,55 @@ pub fn render(frame: &mut Frame, area: Rect, chart: &EChart, theme: &Theme, focu
             theme.title(focused),
         ))
         .border_style(theme.border(focused));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
     if chart.plies == 0 {
         frame.render_widget(
             Paragraph::new(Line::styled(
                 "no moves yet: the chart grows as the game goes",
                 theme.dim(),
-            ))
-            .block(block),
-            area,
+            )),
+            inner,
         );
         return;
     }
+    let marks_rows = u16::from(!chart.marks.is_empty());
+    let [plot_area, marks_area, key_area] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(marks_rows),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
     let current = [(chart.current as f64, chart.at(chart.current))];
-    let mark_points: Vec<Vec<(f64, f64)>> = [Mark::Dubious, Mark::Mistake, Mark::Blunder]
+    let marked: Vec<(f64, f64)> = chart
+        .marks
         .iter()
-        .map(|m| {
-            chart
-                .marks
-                .iter()
-                .filter(|(_, k)| k == m)
-                .map(|(p, _)| (*p as f64, chart.at(*p)))
-                .collect()
-        })
+        .map(|(p, _)| (*p as f64, chart.at(*p)))
         .collect();
     let mut datasets = vec![
         Dataset::default()
-            .name("static E")
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
             .style(theme.text())
             .data(&chart.static_e),
         Dataset::default()
-            .name("search")
             .marker(Marker::Dot)
             .graph_type(GraphType::Scatter)
             .style(theme.accent())
             .data(&chart.search),
+        Dataset::default()
+            .marker(Marker::Block)
+            .graph_type(GraphType::Scatter)
+            .style(theme.error())
+            .data(&chart.mates),
+        Dataset::default()
+            .marker(Marker::Block)
+            .graph_type(GraphType::Scatter)
+            .style(theme.error())
+            .data(&marked),
     ];
-    if !chart.mates.is_empty() {
-        datasets.push(
-            Dataset::default()
-                .name("mate (clipped)")
-                .marker(Marker::Block)
-                .graph_type(GraphType::Scatter)
-                .style(theme.error())
-                .data(&chart.mates),
-        );
-    }
-    for (points, m) in mark_points
-        .iter()
-        .zip([Mark::Dubious, Mark::Mistake, Mark::Blunder])
-    {
-        if !points.is_empty() {
-            datasets.push(
-                Dataset::default()
-                    .name(m.symbol())
-                    .marker(Marker::Block)
-                    .graph_type(GraphType::Scatter)
-                    .style(theme.error())
-                    .data(points),
-            );
-        }
-    }
     datasets.push(
         Dataset::default()
-            .name("now")
             .marker(Marker::Block)
             .graph_type(GraphType::Scatter)
             .style(theme.ok().add_modifier(Modifier::BOLD))
@@ -223,13 +209,7 @@ pub fn render(frame: &mut Frame, area: Rect, chart: &EChart, theme: &Theme, focu
         Span::raw(format!("+{CLIP_PAWNS:.0}")),
     ];
     let widget = Chart::new(datasets)
-        .block(block)
         .style(theme.text())
-        .legend_position(Some(LegendPosition::TopLeft))
-        .hidden_legend_constraints((
-            ratatui::layout::Constraint::Percentage(60),
-            ratatui::layout::Constraint::Percentage(60),
-        ))
         .x_axis(
             Axis::default()
                 .bounds([0.0, x_max])
@@ -242,7 +222,43 @@ pub fn render(frame: &mut Frame, area: Rect, chart: &EChart, theme: &Theme, focu
                 .labels(labels_y)
                 .style(theme.dim()),
         );
-    frame.render_widget(widget, area);
+    frame.render_widget(widget, plot_area);
+    if marks_rows > 0 {
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                marks_row(chart, marks_area.width as usize),
+                theme.error(),
+            )),
+            marks_area,
+        );
+    }
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            "⣀ static E  • search  █ mate, mark, now (green)",
+            theme.dim(),
+        )),
+        key_area,
+    );
+}
+
+/// The review marks as text under the plies they belong to (the plot starts after the
+/// y axis' labels and line, 3 columns).
+pub fn marks_row(chart: &EChart, width: usize) -> String {
+    let mut row = vec![' '; width];
+    let graph = width.saturating_sub(3);
+    if graph < 2 {
+        return String::new();
+    }
+    for (ply, mark) in &chart.marks {
+        let col =
+            3 + (*ply as f64 / chart.plies.max(1) as f64 * (graph - 1) as f64).round() as usize;
+        for (i, c) in mark.symbol().chars().enumerate() {
+            if let Some(cell) = row.get_mut(col + i) {
+                *cell = c;
+            }
+        }
+    }
+    row.into_iter().collect::<String>().trim_end().to_string()
 }
 
 /// The chart of the app's game.

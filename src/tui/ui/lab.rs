@@ -52,12 +52,16 @@ fn cell(text: &str, width: usize, left: bool) -> String {
     }
 }
 
-/// The bar for `nodes` on a log scale up to `max` over `width` cells.
-pub fn bar(nodes: u64, max: u64, width: usize) -> String {
-    if nodes == 0 || max <= 1 {
+/// The bar for `nodes` over `width` cells on a log scale that starts one decade below the
+/// fewest nodes of the table (`min`) and ends at the most (`max`), so a factor of ten shows
+/// as the same length anywhere and the smallest run still has a bar.
+pub fn bar(nodes: u64, min: u64, max: u64, width: usize) -> String {
+    if nodes == 0 || width == 0 {
         return String::new();
     }
-    let f = (nodes as f64).log10() / (max as f64).log10();
+    let base = (min.max(1) as f64).log10() - 1.0;
+    let span = (max.max(1) as f64).log10() - base;
+    let f = ((nodes as f64).log10() - base) / span;
     let n = ((f * width as f64).round() as usize).clamp(1, width);
     "█".repeat(n)
 }
@@ -78,12 +82,13 @@ pub fn table_lines(
         head.push_str(&cell(name, *w, *idx <= 1 || *idx == 8));
         head.push(' ');
     }
-    head.push_str("nodes (log)");
+    head.push_str(&cell("log nodes", bar_width + 2, true));
     let mut out = vec![Line::styled(
         head,
         theme.text().add_modifier(Modifier::BOLD),
     )];
     let max = runs.iter().map(|r| r.nodes).max().unwrap_or(1);
+    let min = runs.iter().map(|r| r.nodes).min().unwrap_or(1);
     for (i, r) in runs.iter().enumerate() {
         let cells = table_row(r, max_nodes);
         let mut text = String::new();
@@ -102,20 +107,29 @@ pub fn table_lines(
         let mark = if is_best { " ★" } else { "" };
         out.push(Line::from(vec![
             Span::styled(text, style),
-            Span::styled(bar(r.nodes, max, bar_width), theme.accent()),
+            Span::styled(bar(r.nodes, min, max, bar_width), theme.accent()),
             Span::styled(mark, style),
         ]));
     }
     out
 }
 
+/// `50M`, `20k`, `999`.
+fn short_count(n: u64) -> String {
+    match n {
+        n if n >= 1_000_000 && n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
+        n if n >= 1_000 && n % 1_000 == 0 => format!("{}k", n / 1_000),
+        n => n.to_string(),
+    }
+}
+
 fn title(view: &LabView) -> String {
     match &view.settings {
         Some(s) => format!(
-            " Lab: depth {}, {} runs, cap {} nodes (Esc stops) ",
+            " Lab: depth {}, {} runs, cap {} (Esc stops) ",
             s.depth,
             s.runs().len(),
-            s.max_nodes
+            short_count(s.max_nodes)
         ),
         None => " Lab ".to_string(),
     }
