@@ -115,6 +115,11 @@ fn the_lab_table_shows_every_run_with_the_searches_own_node_counts() {
         // The bar chart in the rows, and one run marked best.
         assert!(row("none", "seed").contains('█'), "{text}");
         assert_eq!(text.matches('★').count(), 1, "{text}");
+        if w == 80 {
+            // The lab takes the board's place: nothing of the board shows through.
+            assert!(!text.contains("Board"), "{text}");
+            assert!(lines[16].trim_matches(['│', ' ']).is_empty(), "{text}");
+        }
     }
 }
 

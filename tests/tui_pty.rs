@@ -424,14 +424,20 @@ fn the_lab_runs_in_the_background_and_shows_its_table() {
         s.status().starts_with("White to move")
     });
     s.send(":lab 3\r");
-    s.wait_for("the lab's table", |s| s.screen().contains("done: 10 runs"));
+    // The whole table, up to its last row (output may arrive in pieces).
+    s.wait_for("the lab's table", |s| {
+        let screen = s.screen();
+        screen.contains("done: 10 runs") && screen.contains("modern    full")
+    });
     let screen = s.screen();
     assert!(screen.contains("Lab: depth 3, 10 runs"), "{screen}");
     for scheme in ["none", "mvvlva100", "modern"] {
         assert!(screen.contains(scheme), "{scheme}:\n{screen}");
     }
     assert!(screen.contains('★'), "the best run is marked:\n{screen}");
-    // The board is still there and still takes moves.
+    // Back to the board and the log: the game goes on.
+    s.send(":view log\r");
+    s.wait_for("the board", |s| s.screen().contains("Board"));
     s.send("e2e4\r");
     s.wait_for("the move", |s| s.screen().contains("1.e4"));
     s.send("\x03");

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Gauge, Paragraph};
+use ratatui::widgets::{Clear, Gauge, Paragraph};
 
 use super::pane_block;
 use crate::engine::jobs::lab::{LabRun, table_row};
@@ -17,22 +17,22 @@ use crate::tui::theme::Theme;
 const COLUMNS: [(&str, usize, usize); 10] = [
     ("scheme", 0, 9),
     ("prof", 1, 4),
-    ("nodes", 2, 11),
+    ("nodes", 2, 10),
     ("best", 8, 5),
     ("score", 9, 6),
-    ("1st cut", 5, 7),
+    ("1stcut", 5, 6),
     ("EBF", 7, 5),
-    ("cut idx", 6, 7),
-    ("time", 3, 7),
-    ("n/s", 4, 9),
+    ("idx", 6, 5),
+    ("time", 3, 6),
+    ("n/s", 4, 6),
 ];
 
-/// The columns that fit in `width`, keeping room for a bar of at least 8 cells.
+/// The columns that fit in `width`, keeping room for a bar of at least 4 cells.
 fn fitting(width: usize) -> Vec<(&'static str, usize, usize)> {
     let mut used = 0;
     let mut cols = Vec::new();
     for c in COLUMNS {
-        if used + c.2 + 1 + 8 > width && cols.len() >= 3 {
+        if used + c.2 + 1 + 4 > width && cols.len() >= 3 {
             break;
         }
         used += c.2 + 1;
@@ -82,7 +82,7 @@ pub fn table_lines(
         head.push_str(&cell(name, *w, *idx <= 1 || *idx == 8));
         head.push(' ');
     }
-    head.push_str(&cell("log nodes", bar_width + 2, true));
+    head.push_str(&cell("log", bar_width + 2, true));
     let mut out = vec![Line::styled(
         head,
         theme.text().add_modifier(Modifier::BOLD),
@@ -90,7 +90,10 @@ pub fn table_lines(
     let max = runs.iter().map(|r| r.nodes).max().unwrap_or(1);
     let min = runs.iter().map(|r| r.nodes).min().unwrap_or(1);
     for (i, r) in runs.iter().enumerate() {
-        let cells = table_row(r, max_nodes);
+        let mut cells = table_row(r, max_nodes);
+        // Narrower than the command line's: `10.1s`, `1.14M`.
+        cells[3] = format!("{:.1}s", r.time.as_secs_f64());
+        cells[4] = short_rate(r.nps());
         let mut text = String::new();
         for (_, idx, w) in &cols {
             text.push_str(&cell(&cells[*idx], *w, *idx <= 1 || *idx == 8));
@@ -112,6 +115,15 @@ pub fn table_lines(
         ]));
     }
     out
+}
+
+/// Nodes per second in at most 6 characters: `1.14M`, `830k`, `999`.
+fn short_rate(n: u64) -> String {
+    match n {
+        n if n >= 1_000_000 => format!("{:.2}M", n as f64 / 1e6),
+        n if n >= 1_000 => format!("{}k", n / 1_000),
+        n => n.to_string(),
+    }
 }
 
 /// `50M`, `20k`, `999`.
@@ -140,6 +152,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let title = title(view);
     let block = pane_block(app, &title, true);
     let inner = block.inner(area);
+    // At small sizes the lab covers the board drawn before it.
+    frame.render_widget(Clear, area);
     frame.render_widget(block, area);
     let Some(settings) = &view.settings else {
         frame.render_widget(

@@ -129,7 +129,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
                 log::draw(frame, a.log, app);
                 sort::draw(frame, a.sort, app);
             }
-            View::Lab => lab::draw(frame, a.right, app),
+            // The table needs the width: the lab takes the board's place too while open.
+            View::Lab => lab::draw(frame, a.board.union(a.right), app),
             View::Eval => eval::draw(frame, a.right, app),
             View::Chart => chart::draw(frame, a.right, app),
         },
