@@ -32,7 +32,7 @@ pub const KEYS: [&str; 11] = [
 ];
 
 /// Action names for the `[keys]` table, one per action of the TUI's key table.
-pub const ACTIONS: [(&str, Action); 25] = [
+pub const ACTIONS: [(&str, Action); 27] = [
     ("quit", Action::Quit),
     ("help", Action::Help),
     ("depth-up", Action::DepthUp),
@@ -58,6 +58,8 @@ pub const ACTIONS: [(&str, Action); 25] = [
     ("hint", Action::Hint),
     ("multipv", Action::CycleMultiPv),
     ("review", Action::Review),
+    ("view", Action::View),
+    ("eval-pv-end", Action::EvalPvEnd),
 ];
 
 /// What went wrong with a setting or the file.

@@ -172,6 +172,31 @@ enum Command {
         #[arg(long, default_value_t = EvalMode::default())]
         eval: EvalMode,
     },
+    /// The ordering lab: one position searched to the same depth under each ordering scheme
+    /// and search profile, each on a fresh engine (the numbers of `ox88 search`); a table of
+    /// nodes, time, cutoff rates, branching factor, best move and score.
+    Lab {
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves played from the position first (UCI or SAN), e.g. --moves e2e4 e7e5.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
+        /// Comma-separated: none, mvvlva, mvvlva100, seed, modern (default: all).
+        #[arg(long)]
+        schemes: Option<String>,
+        /// Comma-separated: seed, full (default: both).
+        #[arg(long)]
+        profiles: Option<String>,
+        /// A run stops after this many nodes and shows `> N`.
+        #[arg(long, default_value_t = ox88::engine::jobs::lab::DEFAULT_MAX_NODES,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        max_nodes: u64,
+        /// One JSON array on standard output, one object per run.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the evaluation breakdown of a position; the last line is `E: N`.
     Eval {
         #[arg(long)]
@@ -252,6 +277,84 @@ fn board_from(fen: Option<&str>) -> Result<Board> {
         Some(f) => Board::from_fen(f).with_context(|| format!("bad --fen '{f}'")),
         None => Ok(Board::startpos()),
     }
+}
+
+/// `ox88 lab`: the runs in the background, a progress line on standard error (Ctrl-C
+/// stops and prints what finished), then the table or the JSON array.
+#[allow(clippy::too_many_arguments)]
+fn lab(
+    fen: Option<&str>,
+    moves: &[String],
+    depth: u32,
+    schemes: Option<&str>,
+    profiles: Option<&str>,
+    max_nodes: u64,
+    json: bool,
+) -> Result<()> {
+    use ox88::engine::jobs::lab::{LabJob, LabSettings, parse_list};
+    let mut board = board_from(fen)?;
+    for text in moves {
+        let m = board
+            .parse_move(text)
+            .map_err(|e| anyhow::anyhow!("--moves: {text}: {e}"))?;
+        board.make(m);
+    }
+    let mut settings = LabSettings::new(depth);
+    settings.max_nodes = max_nodes;
+    if let Some(s) = schemes {
+        settings.schemes =
+            parse_list(s, "scheme", |t| t.parse::<Scheme>()).map_err(anyhow::Error::msg)?;
+    }
+    if let Some(p) = profiles {
+        settings.profiles = parse_list(p, "profile", Profile::parse).map_err(anyhow::Error::msg)?;
+    }
+    let tty = std::io::stderr().is_terminal();
+    let job = LabJob::start(board, settings, move |p| {
+        if let Some(run) = &p.finished {
+            let line = format!(
+                "lab: {}/{} {} {} {} nodes",
+                p.done, p.total, run.scheme, run.profile, run.nodes
+            );
+            if tty {
+                eprint!("\r{line}\x1b[K");
+            } else {
+                eprintln!("{line}");
+            }
+        }
+    })?;
+    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    use signal_hook::consts::SIGINT;
+    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, interrupted.clone())?;
+    signal_hook::flag::register(SIGINT, interrupted.clone())?;
+    while !job.is_finished() {
+        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            job.cancel();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let outcome = job.wait();
+    if tty {
+        eprintln!();
+    }
+    if let Some(e) = &outcome.error {
+        eprintln!("lab: {e}");
+    }
+    if json {
+        println!("{}", outcome.to_json());
+    } else {
+        for line in outcome.table() {
+            println!("{line}");
+        }
+    }
+    if outcome.cancelled {
+        eprintln!(
+            "lab: stopped after {} of {} runs",
+            outcome.runs.len(),
+            outcome.total
+        );
+        std::process::exit(130);
+    }
+    Ok(())
 }
 
 /// `ox88 review`: runs the review job on a game of a PGN file and writes the annotated
@@ -436,6 +539,25 @@ fn main() -> Result<()> {
                     .map(|m| m.to_string())
                     .unwrap_or_else(|| "0000".into()),
                 result.stats.first_move_cutoff() * 100.0
+            );
+        }
+        Some(Command::Lab {
+            fen,
+            moves,
+            depth,
+            schemes,
+            profiles,
+            max_nodes,
+            json,
+        }) => {
+            return lab(
+                fen.as_deref(),
+                &moves,
+                depth,
+                schemes.as_deref(),
+                profiles.as_deref(),
+                max_nodes,
+                json,
             );
         }
         Some(Command::Eval { fen, mode, preset }) => {

@@ -443,3 +443,30 @@ fn review_after_a_few_moves_marks_the_blunder_and_esc_goes_back() {
     s.send("\x03");
     assert!(s.wait_exit().success());
 }
+
+#[test]
+fn the_lab_runs_in_the_background_and_shows_its_table() {
+    let mut s = Session::start("lab");
+    s.wait_for("the start screen", |s| {
+        s.status().starts_with("White to move")
+    });
+    s.send(":lab 3\r");
+    // The whole table, up to its last row (output may arrive in pieces).
+    s.wait_for("the lab's table", |s| {
+        let screen = s.screen();
+        screen.contains("done: 10 runs") && screen.contains("modern    full")
+    });
+    let screen = s.screen();
+    assert!(screen.contains("Lab: depth 3, 10 runs"), "{screen}");
+    for scheme in ["none", "mvvlva100", "modern"] {
+        assert!(screen.contains(scheme), "{scheme}:\n{screen}");
+    }
+    assert!(screen.contains('★'), "the best run is marked:\n{screen}");
+    // Back to the board and the log: the game goes on.
+    s.send(":view log\r");
+    s.wait_for("the board", |s| s.screen().contains("Board"));
+    s.send("e2e4\r");
+    s.wait_for("the move", |s| s.screen().contains("1.e4"));
+    s.send("\x03");
+    assert!(s.wait_exit().success());
+}

@@ -45,6 +45,10 @@ pub enum Action {
     CycleMultiPv,
     /// Review the game (`:review`).
     Review,
+    /// Cycle what the right-hand side shows: log, evaluation, E chart, lab.
+    View,
+    /// The evaluation pane: show the position at the end of the engine's PV beside this one.
+    EvalPvEnd,
 }
 
 impl Action {
@@ -72,10 +76,12 @@ impl Action {
             Action::PvBack => "sort pane: one ply back along the PV",
             Action::PvForward => "sort pane: one ply further along the PV",
             Action::Submit => "play the move / run the :command",
-            Action::Cancel => "close help, clear input, or stop the engine",
             Action::Hint => "hint: the engine's best move here, marked, not played",
             Action::CycleMultiPv => "show 1, 2, 3 or 4 best lines in turn (:multipv N)",
             Action::Review => "review the game: marks, better moves, accuracy (Esc cancels)",
+            Action::Cancel => "close help, clear input, stop the lab or the engine",
+            Action::View => "show the log, evaluation, E chart or lab view in turn",
+            Action::EvalPvEnd => "evaluation: compare with the end of the engine's PV",
         }
     }
 }
@@ -167,6 +173,8 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::F(2), NONE, When::Always, Action::Hint),
     bind(KeyCode::F(3), NONE, When::Always, Action::CycleMultiPv),
     bind(KeyCode::F(4), NONE, When::Always, Action::Review),
+    bind(KeyCode::F(8), NONE, When::Always, Action::View),
+    bind(KeyCode::F(7), NONE, When::Always, Action::EvalPvEnd),
     bind(KeyCode::Char('c'), CTRL, When::Always, Action::Quit),
     bind(KeyCode::Char('d'), CTRL, When::InputEmpty, Action::Quit),
 ];

@@ -11,13 +11,16 @@
 //! - `wait()` joins the thread and returns the outcome: the results of the steps done, in
 //!   order, and whether it was cancelled.
 //!
-//! Jobs here: `review` (every position of a game searched with a fixed budget).
+//! Jobs here: `review` (every position of a game searched with a fixed budget) and `lab`
+//! (one position searched under several orderings and profiles, side by side).
 
+pub mod lab;
 pub mod review;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+pub use lab::{LabJob, LabOutcome, LabProgress, LabRun, LabSettings};
 pub use review::{
     PositionAnalysis, ReviewJob, ReviewOutcome, ReviewProgress, ReviewSettings, Verdict,
 };

@@ -149,6 +149,16 @@ pub const COMMANDS: &[CommandSpec] = &[
         help: "list the settings, change one for this session, or save them to the file",
     },
     CommandSpec {
+        name: "lab",
+        args: "[DEPTH]",
+        help: "ordering lab: this position under every scheme and profile (Esc stops)",
+    },
+    CommandSpec {
+        name: "view",
+        args: "log|eval|chart|lab",
+        help: "what the right-hand side shows (F8 cycles)",
+    },
+    CommandSpec {
         name: "help",
         args: "",
         help: "show keys and commands",
@@ -195,6 +205,9 @@ pub enum Command {
     Hint,
     Review,
     Set(SetArg),
+    /// The ordering lab to this depth (the search depth setting when `None`).
+    Lab(Option<u32>),
+    View(super::lab::View),
     Help,
     Quit,
 }
@@ -372,6 +385,14 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             Ok(n) if (1..=MAX_GAMES).contains(&n) => Ok(Command::Games(n)),
             _ => Err(bad()),
         },
+        "lab" if arg.is_empty() => Ok(Command::Lab(None)),
+        "lab" => match arg.parse::<u32>() {
+            Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(Command::Lab(Some(d))),
+            _ => Err(bad()),
+        },
+        "view" => super::lab::View::parse(arg)
+            .map(Command::View)
+            .map_err(because),
         "save" if arg.is_empty() => Err(bad()),
         "save" => Ok(Command::Save(arg.to_string())),
         "load" if arg.is_empty() => Err(bad()),
@@ -397,6 +418,10 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
 /// What a refused argument should have been, in the words people read on the status line.
 const USAGE: &[(&str, &str)] = &[
     ("depth", ":depth needs a number from 1 to 60"),
+    (
+        "lab",
+        ":lab takes a depth from 1 to 60, or none for the search depth",
+    ),
     ("delay", ":delay needs milliseconds from 0 to 60000"),
     ("games", ":games needs a number of games from 1 to 100000"),
     ("save", ":save needs a file name, e.g. :save game.pgn"),
@@ -593,6 +618,15 @@ mod tests {
         assert!(parse(":tc 5+x").is_err());
         assert!(parse(":undo now").is_err());
         assert!(parse(":games 0").is_err());
+        assert_eq!(parse(":lab").unwrap(), Command::Lab(None));
+        assert_eq!(parse(":lab 7").unwrap(), Command::Lab(Some(7)));
+        assert!(parse(":lab 0").is_err());
+        assert!(
+            parse(":view tree")
+                .unwrap_err()
+                .to_string()
+                .contains("not a view")
+        );
     }
 
     #[test]
@@ -606,6 +640,7 @@ mod tests {
                 "mode" => "white",
                 "save" | "load" => "x.pgn",
                 "tc" => "5+3",
+                "view" => "eval",
                 _ => "",
             };
             assert!(

@@ -82,6 +82,8 @@ impl App {
                 ));
             }
             Command::Games(n) => self.play_games(n),
+            Command::Lab(depth) => return self.start_lab(depth.unwrap_or(self.depth)),
+            Command::View(v) => self.set_view(v),
             Command::Theme(name) => {
                 let t = Theme::load(&name, self.user_theme_dir.as_deref(), self.color_depth)
                     .map_err(|e| e.to_string())?;

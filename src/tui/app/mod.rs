@@ -12,8 +12,10 @@
 //! with the id `go` returned. Events of an id we no longer wait for are dropped.
 
 pub mod command;
+pub mod evalview;
 mod execute;
 pub mod input;
+pub mod lab;
 pub mod log;
 pub mod review;
 pub mod session;
@@ -162,6 +164,10 @@ pub struct App {
     pub sort: SortView,
     pub help_visible: bool,
     pub help_scroll: usize,
+    /// What the right-hand side shows (the log, or the evaluation, chart or lab view).
+    pub view: lab::View,
+    pub lab: lab::LabView,
+    pub evalview: evalview::EvalView,
     pub message: Option<Message>,
     pub quit: bool,
     /// The key table (the settings file's `[keys]` over the defaults).
@@ -235,6 +241,9 @@ impl App {
             sort: SortView::default(),
             help_visible: false,
             help_scroll: 0,
+            view: lab::View::default(),
+            lab: lab::LabView::default(),
+            evalview: evalview::EvalView::default(),
             message: None,
             quit: false,
             keys: opts.keys.clone(),
@@ -646,6 +655,7 @@ impl App {
                     format!("{prefix}{}", iteration_line(&info, side)),
                 );
                 self.sort.from_iteration(&info, self.scheme);
+                self.evalview.on_iteration(self.game.board(), &info);
                 self.pv_lines = vec![info];
             }
             Some(Accepted::Finished { search, best, book }) => {
@@ -685,6 +695,7 @@ impl App {
 
     /// Timers: the engine-vs-engine delay and the clocks. Returns whether anything changed.
     pub fn on_tick(&mut self, now: Instant) -> bool {
+        let lab_changed = self.poll_lab();
         if self.poll_review() {
             return true;
         }
@@ -712,7 +723,9 @@ impl App {
             }
             return true;
         }
-        self.session.is_searching() || self.clock.as_ref().is_some_and(|c| c.running().is_some())
+        lab_changed
+            || self.session.is_searching()
+            || self.clock.as_ref().is_some_and(|c| c.running().is_some())
     }
 
     /// When the event loop should wake up even if nothing arrives: 50 ms ticks while the
@@ -726,8 +739,10 @@ impl App {
             .as_ref()
             .and_then(Clock::running)
             .map(|_| now + Duration::from_millis(100));
+        let lab = self.lab.is_running().then_some(now + FRAME);
         [
             thinking,
+            lab,
             clock,
             self.next_engine_start,
             self.next_game_start,
@@ -926,9 +941,20 @@ impl App {
             Action::PvBack => self.step_pv(false),
             Action::PvForward => self.step_pv(true),
             Action::Submit => self.submit(),
+            Action::View => self.set_view(self.view.next()),
+            Action::EvalPvEnd => {
+                self.evalview.show_pv_end = !self.evalview.show_pv_end;
+                self.info(if self.evalview.show_pv_end {
+                    "evaluation: this position beside the end of the engine's PV"
+                } else {
+                    "evaluation: this position"
+                });
+            }
             Action::Cancel => {
                 if !self.input.is_empty() {
                     self.input.clear();
+                } else if self.lab.cancel() {
+                    self.info("lab: stopping");
                 } else if self.focus != Pane::Input {
                     self.focus = Pane::Input;
                 } else if self.session.is_searching()

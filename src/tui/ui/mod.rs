@@ -14,8 +14,11 @@
 //! ```
 
 pub mod board;
+pub mod chart;
+pub mod eval;
 pub mod help;
 pub mod input;
+pub mod lab;
 pub mod log;
 pub mod review;
 pub mod sort;
@@ -27,6 +30,11 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::app::App;
+use super::app::lab::View;
+
+/// From this size on, the evaluation pane and the E chart have places of their own.
+pub const WIDE_WIDTH: u16 = 120;
+pub const TALL_HEIGHT: u16 = 40;
 
 /// The smallest terminal the layout works in.
 pub const MIN_WIDTH: u16 = 80;
@@ -49,6 +57,11 @@ pub struct Areas {
     pub message: Rect,
     pub status: Rect,
     pub scale: board::Scale,
+    /// The whole right-hand side: a view other than the log takes it at small sizes.
+    pub right: Rect,
+    /// On large screens: the evaluation pane and the E chart (the lab view takes both).
+    pub eval: Option<Rect>,
+    pub chart: Option<Rect>,
 }
 
 pub fn layout(area: Rect) -> Areas {
@@ -63,8 +76,22 @@ pub fn layout(area: Rect) -> Areas {
     let [left, right] =
         Layout::horizontal([Constraint::Length(scale.pane_width()), Constraint::Fill(1)])
             .areas(main);
-    let [log, sort] =
-        Layout::vertical([Constraint::Percentage(45), Constraint::Fill(1)]).areas(right);
+    let large = area.width >= WIDE_WIDTH && area.height >= TALL_HEIGHT;
+    let (log, sort, eval, chart) = if large {
+        let [log, middle, sort] = Layout::vertical([
+            Constraint::Percentage(30),
+            Constraint::Length(19),
+            Constraint::Fill(1),
+        ])
+        .areas(right);
+        let [eval, chart] =
+            Layout::horizontal([Constraint::Length(44), Constraint::Fill(1)]).areas(middle);
+        (log, sort, Some(eval), Some(chart))
+    } else {
+        let [log, sort] =
+            Layout::vertical([Constraint::Percentage(45), Constraint::Fill(1)]).areas(right);
+        (log, sort, None, None)
+    };
     Areas {
         board: left,
         log,
@@ -73,6 +100,9 @@ pub fn layout(area: Rect) -> Areas {
         message,
         status,
         scale,
+        right,
+        eval,
+        chart,
     }
 }
 
@@ -84,12 +114,28 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     let a = layout(area);
     board::draw(frame, a.board, a.scale, app);
-    if app.review.visible {
-        review::draw(frame, a.log, app);
-    } else {
-        log::draw(frame, a.log, app);
+    match (a.eval, a.chart) {
+        (Some(eval_area), Some(chart_area)) => {
+            draw_log(frame, a.log, app);
+            sort::draw(frame, a.sort, app);
+            if app.view == View::Lab {
+                lab::draw(frame, eval_area.union(chart_area), app);
+            } else {
+                eval::draw(frame, eval_area, app);
+                chart::draw(frame, chart_area, app);
+            }
+        }
+        _ => match app.view {
+            View::Log => {
+                draw_log(frame, a.log, app);
+                sort::draw(frame, a.sort, app);
+            }
+            // The table needs the width: the lab takes the board's place too while open.
+            View::Lab => lab::draw(frame, a.board.union(a.right), app),
+            View::Eval => eval::draw(frame, a.right, app),
+            View::Chart => chart::draw(frame, a.right, app),
+        },
     }
-    sort::draw(frame, a.sort, app);
     input::draw(frame, a.input, app);
     status::draw_message(frame, a.message, app);
     status::draw_status(frame, a.status, app);
@@ -121,4 +167,13 @@ fn too_small(frame: &mut Frame, area: Rect, app: &App) {
             .wrap(Wrap { trim: true }),
         rect,
     );
+}
+
+/// The log pane, or the review view in its place while that is open.
+fn draw_log(frame: &mut Frame, area: ratatui::layout::Rect, app: &App) {
+    if app.review.visible {
+        review::draw(frame, area, app);
+    } else {
+        log::draw(frame, area, app);
+    }
 }

@@ -1,0 +1,77 @@
+//! The evaluation pane's state and what it shows: every term of E for the position on the
+//! board, E in each mode, and, toggled, the same for the position at the end of the
+//! engine's principal variation with the difference ("why does the engine think +0.8?").
+//! Everything is computed from the game at drawing time, so it follows every move, undo
+//! and step through the game by itself.
+
+use crate::chess::{Board, Move};
+use crate::engine::IterationInfo;
+use crate::engine::eval::{Breakdown, EvalConfig, EvalMode, evaluate_white, explain};
+
+/// The pane's state: the toggle, and the engine's last line with the position it started
+/// from (kept after the search ends, used while the board shows that position).
+#[derive(Clone, Debug, Default)]
+pub struct EvalView {
+    pub show_pv_end: bool,
+    line: Option<(Board, Vec<Move>)>,
+}
+
+/// What the pane draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalReport {
+    pub now: Breakdown,
+    /// E of the board in each mode (material, center, full), White's view.
+    pub modes: Vec<(EvalMode, i32)>,
+    /// The position at the end of the PV: its breakdown and the PV's length in plies.
+    pub pv_end: Option<(Breakdown, usize)>,
+}
+
+impl EvalView {
+    /// The engine's newest iteration of a search from `root`.
+    pub fn on_iteration(&mut self, root: &Board, info: &IterationInfo) {
+        if info.multipv == 1 && !info.pv.is_empty() {
+            self.line = Some((root.clone(), info.pv.clone()));
+        }
+    }
+
+    /// The position at the end of the engine's last line, when that line starts from
+    /// `board`; its moves are played only while legal.
+    pub fn pv_end(&self, board: &Board) -> Option<(Board, usize)> {
+        let (root, pv) = self.line.as_ref()?;
+        if root.hash() != board.hash() {
+            return None;
+        }
+        let mut b = board.clone();
+        let mut played = 0;
+        for &m in pv {
+            if b.play(m).is_err() {
+                break;
+            }
+            played += 1;
+        }
+        Some((b, played))
+    }
+
+    /// The pane's numbers for `board` with the engine's evaluation `cfg` (full mode when the
+    /// engine plays a seed mode, so the positional terms are always there to read).
+    pub fn report(&self, board: &Board, cfg: &EvalConfig) -> EvalReport {
+        let full = EvalConfig {
+            mode: EvalMode::Full,
+            ..*cfg
+        };
+        let modes = EvalMode::ALL
+            .iter()
+            .map(|&mode| (mode, evaluate_white(board, &EvalConfig { mode, ..*cfg })))
+            .collect();
+        let pv_end = if self.show_pv_end {
+            self.pv_end(board).map(|(b, n)| (explain(&b, &full), n))
+        } else {
+            None
+        };
+        EvalReport {
+            now: explain(board, &full),
+            modes,
+            pv_end,
+        }
+    }
+}

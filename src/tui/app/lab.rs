@@ -1,0 +1,208 @@
+//! The lab view's state: the ordering lab (`crate::engine::jobs::lab`) running in the
+//! background for the position on the board, its progress, and its table once done. The
+//! job never touches the app: its progress callback writes into a shared slot the app reads
+//! on its ticks (`poll`), as gitui's jobs notify and the UI pulls.
+
+use std::sync::{Arc, Mutex};
+
+use crate::chess::Board;
+use crate::engine::jobs::lab::{LabJob, LabOutcome, LabProgress, LabRun, LabSettings};
+
+/// Which view the screen gives the right-hand side (at 80×24 it replaces the log and sort
+/// panes; on larger screens the evaluation and the chart have panes of their own).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum View {
+    #[default]
+    Log,
+    Lab,
+    Eval,
+    Chart,
+}
+
+impl View {
+    pub const ALL: [View; 4] = [View::Log, View::Eval, View::Chart, View::Lab];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Log => "log",
+            View::Lab => "lab",
+            View::Eval => "eval",
+            View::Chart => "chart",
+        }
+    }
+
+    /// The next view in the cycle of the view key.
+    pub fn next(self) -> View {
+        let i = View::ALL.iter().position(|v| *v == self).unwrap_or(0);
+        View::ALL[(i + 1) % View::ALL.len()]
+    }
+
+    pub fn parse(text: &str) -> Result<View, String> {
+        let t = text.trim().to_ascii_lowercase();
+        View::ALL
+            .into_iter()
+            .find(|v| v.name() == t)
+            .ok_or_else(|| format!("{text}: not a view (log, eval, chart, lab)"))
+    }
+}
+
+/// The lab as the TUI runs it.
+#[derive(Default)]
+pub struct LabView {
+    job: Option<LabJob>,
+    progress: Arc<Mutex<Option<LabProgress>>>,
+    /// The settings of the lab shown (running or done).
+    pub settings: Option<LabSettings>,
+    /// The position's FEN, for the title.
+    pub fen: String,
+    /// The runs finished so far (all of them once done).
+    pub runs: Vec<LabRun>,
+    /// 0..1 while running.
+    pub fraction: f64,
+    /// What is running now: `none/seed d5`.
+    pub current: Option<String>,
+    /// The last finished lab.
+    pub outcome: Option<LabOutcome>,
+}
+
+/// A lab left running when its app goes (quit, a dropped SSH session) is stopped, so its
+/// thread does not go on searching for nobody.
+impl Drop for LabView {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+impl LabView {
+    pub fn is_running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Starts the lab on `board`; a running one is cancelled first. An error says why
+    /// nothing started (the view is left as it was).
+    pub fn start(&mut self, board: &Board, settings: LabSettings) -> Result<(), String> {
+        let slot = Arc::new(Mutex::new(None));
+        let writer = Arc::clone(&slot);
+        let job = LabJob::start(board.clone(), settings.clone(), move |p| {
+            *writer.lock().unwrap_or_else(|e| e.into_inner()) = Some(p.clone());
+        })
+        .map_err(|e| e.to_string())?;
+        self.cancel();
+        self.job = Some(job);
+        self.progress = slot;
+        self.settings = Some(settings);
+        self.fen = board.to_fen();
+        self.runs.clear();
+        self.fraction = 0.0;
+        self.current = None;
+        self.outcome = None;
+        Ok(())
+    }
+
+    /// Asks the running lab to stop; true if one was running. Its outcome (the runs that
+    /// finished) arrives through `poll` or `wait`.
+    pub fn cancel(&mut self) -> bool {
+        match &self.job {
+            Some(job) => {
+                job.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Takes the progress the job reported; when it has ended, its outcome. Returns a line
+    /// to tell the user when the lab ended.
+    pub fn poll(&mut self) -> Option<String> {
+        let p = self
+            .progress
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(p) = p {
+            self.fraction = p.fraction();
+            self.current = p.current.map(|(s, pr, d)| format!("{s}/{pr} d{d}"));
+            if let Some(run) = p.finished {
+                self.runs.push(run);
+            }
+        }
+        if self.job.as_ref().is_some_and(LabJob::is_finished) {
+            return self.job.take().map(|job| self.finish(job.wait()));
+        }
+        None
+    }
+
+    /// Waits for the running lab to end (tests and quitting).
+    pub fn wait(&mut self) -> Option<String> {
+        self.job.take().map(|job| self.finish(job.wait()))
+    }
+
+    fn finish(&mut self, outcome: LabOutcome) -> String {
+        self.runs = outcome.runs.clone();
+        self.fraction = 1.0;
+        self.current = None;
+        let text = match (&outcome.error, outcome.cancelled) {
+            (Some(e), _) => format!("lab: {e}"),
+            (None, true) => format!(
+                "lab cancelled after {} of {} runs",
+                outcome.runs.len(),
+                outcome.total
+            ),
+            (None, false) => format!(
+                "lab done: {} runs in {:.1} s",
+                outcome.runs.len(),
+                outcome.elapsed.as_secs_f64()
+            ),
+        };
+        self.outcome = Some(outcome);
+        text
+    }
+
+    /// The run with the fewest nodes that reached the depth.
+    pub fn best_index(&self) -> Option<usize> {
+        self.runs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.capped)
+            .min_by_key(|(_, r)| r.nodes)
+            .map(|(i, _)| i)
+    }
+}
+
+impl super::App {
+    /// `:lab [DEPTH]`: the lab on the position on the board, shown in the lab view.
+    pub(super) fn start_lab(&mut self, depth: u32) -> Result<(), String> {
+        let mut settings = LabSettings::new(depth);
+        settings.eval = self.eval;
+        let board = self.game.board().clone();
+        self.lab.start(&board, settings)?;
+        self.view = View::Lab;
+        self.info(format!(
+            "lab: depth {depth}, {} runs in the background (Esc stops)",
+            self.lab.settings.as_ref().map_or(0, |s| s.runs().len())
+        ));
+        Ok(())
+    }
+
+    pub(super) fn set_view(&mut self, view: View) {
+        self.view = view;
+        self.info(format!("view: {} (F8 cycles)", view.name()));
+    }
+
+    /// Takes the lab's progress; true when something changed on screen.
+    pub(super) fn poll_lab(&mut self) -> bool {
+        let running = self.lab.is_running();
+        if let Some(text) = self.lab.poll() {
+            self.log(super::LogKind::Info, text.clone());
+            self.info(text);
+        }
+        running
+    }
+
+    /// Waits for a running lab and takes its outcome (tests).
+    pub fn wait_for_lab(&mut self) {
+        if let Some(text) = self.lab.wait() {
+            self.info(text);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! The evaluation pane: every term of the full E for White, for Black and net (they add up
+//! to E exactly: the rows come from the evaluation's own accumulator), E in each mode, and,
+//! toggled, the terms at the end of the engine's PV beside the current ones with the
+//! difference.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::pane_block;
+use crate::tui::app::App;
+use crate::tui::app::evalview::EvalReport;
+use crate::tui::app::text::e_text;
+use crate::tui::theme::Theme;
+
+/// Centipawns as pawns with a sign, `+0.25`.
+fn pawns(cp: i32) -> String {
+    e_text(cp)
+}
+
+/// The pane's lines for `report`.
+pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    let now = &report.now;
+    let head = theme.text().add_modifier(Modifier::BOLD);
+    match (&report.pv_end, show_pv_end) {
+        (Some((end, _)), true) => {
+            out.push(Line::styled(
+                format!("{:<15}{:>7}{:>8}{:>7}", "term", "now", "PV end", "diff"),
+                head,
+            ));
+            for r in &now.rows {
+                let e = end.row(r.term).map_or(0, |x| x.net);
+                out.push(Line::styled(
+                    format!(
+                        "{:<15}{:>7}{:>8}{:>7}",
+                        r.term.name(),
+                        pawns(r.net),
+                        pawns(e),
+                        pawns(e - r.net)
+                    ),
+                    if e != r.net {
+                        theme.accent()
+                    } else {
+                        theme.text()
+                    },
+                ));
+            }
+            out.push(Line::styled(
+                format!(
+                    "{:<15}{:>7}{:>8}{:>7}",
+                    "E",
+                    pawns(now.total),
+                    pawns(end.total),
+                    pawns(end.total - now.total)
+                ),
+                head,
+            ));
+        }
+        (None, true) => {
+            out.push(Line::styled(
+                "no engine line from this position yet",
+                theme.dim(),
+            ));
+        }
+        _ => {
+            out.push(Line::styled(
+                format!("{:<15}{:>7}{:>7}{:>7}", "term", "white", "black", "net"),
+                head,
+            ));
+            for r in &now.rows {
+                out.push(Line::styled(
+                    format!(
+                        "{:<15}{:>7}{:>7}{:>7}",
+                        r.term.name(),
+                        pawns(r.white),
+                        pawns(r.black),
+                        pawns(r.net)
+                    ),
+                    if r.net != 0 {
+                        theme.text()
+                    } else {
+                        theme.dim()
+                    },
+                ));
+            }
+            out.push(Line::styled(
+                format!("{:<15}{:>21}", "E", pawns(now.total)),
+                head,
+            ));
+        }
+    }
+    out.push(Line::styled("E in each mode:", theme.dim()));
+    let modes: Vec<Span> = report
+        .modes
+        .iter()
+        .map(|(mode, e)| Span::styled(format!("{mode} {}  ", pawns(*e)), theme.text()))
+        .collect();
+    out.push(Line::from(modes));
+    out
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let report = app.evalview.report(app.game.board(), &app.eval);
+    let title = match &report.pv_end {
+        Some((_, plies)) if app.evalview.show_pv_end => {
+            format!(" Eval: now vs PV end, {plies} plies ahead (F7) ")
+        }
+        _ => " Eval (F7: PV end) ".to_string(),
+    };
+    let block = pane_block(app, &title, false);
+    frame.render_widget(
+        Paragraph::new(lines(&report, &app.theme, app.evalview.show_pv_end)).block(block),
+        area,
+    );
+}
