@@ -292,3 +292,36 @@ fn limits_bound_the_recording_and_nodes_stay_counted() {
     assert_eq!(plain.stats, recorded.stats);
     assert_eq!(plain.best, recorded.best);
 }
+
+#[test]
+fn ox88_tree_json_is_one_object_whose_root_counts_the_iteration() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .args(["tree", "--depth", "3", "--plies", "2", "--json"])
+        .args(["--moves", "e2e4", "e7e5"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert!(v["move"].is_null());
+    assert_eq!(v["ply"], 0);
+    let children = v["children"].as_array().unwrap();
+    let sum: u64 = children.iter().map(|c| c["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(v["nodes"].as_u64().unwrap(), sum);
+    assert!(
+        children
+            .iter()
+            .all(|c| c["move"].as_str().unwrap().len() >= 4)
+    );
+}
+
+#[test]
+fn ox88_tree_names_a_bad_move_and_fails() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .args(["tree", "--depth", "2", "--moves", "e2e5"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad move 'e2e5'"), "{err}");
+    assert!(out.stdout.is_empty());
+}
