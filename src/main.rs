@@ -197,6 +197,34 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Search one position on a fresh engine and print the tree its last iteration searched,
+    /// one node a line, indented (or one JSON object with --json). Scores are centipawns
+    /// from the side to move at each node; mates are ±(100000 − plies). A node's `nodes`
+    /// counts itself (when its move was made) and its subtree; the root and a null move
+    /// ("0000") count only their subtree.
+    Tree {
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves (UCI or SAN) played from the position before searching.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
+        /// Record nodes up to this many plies from the root.
+        #[arg(long, default_value_t = 3)]
+        plies: usize,
+        /// Keep the children only of nodes with at least this many nodes in their subtree.
+        #[arg(long, default_value_t = 1)]
+        min_nodes: u64,
+        #[command(flatten)]
+        how: HowArgs,
+        /// material, center or full.
+        #[arg(long, default_value_t = EvalMode::default())]
+        eval: EvalMode,
+        /// One JSON object on standard output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the evaluation breakdown of a position; the last line is `E: N`.
     Eval {
         #[arg(long)]
@@ -440,6 +468,62 @@ fn review(
     Ok(())
 }
 
+/// `ox88 tree`: the last iteration's tree of a fresh search.
+#[allow(clippy::too_many_arguments)]
+fn tree(
+    fen: Option<&str>,
+    moves: &[String],
+    depth: u32,
+    plies: usize,
+    min_nodes: u64,
+    how: HowArgs,
+    eval: EvalMode,
+    json: bool,
+) -> Result<()> {
+    use ox88::engine::search::record::{TreeLimits, tree_json, tree_text};
+    use std::io::Write;
+    let mut board = board_from(fen)?;
+    for text in moves {
+        let mv = board
+            .parse_move(text)
+            .map_err(|e| anyhow::anyhow!("bad move '{text}' in --moves: {e}"))?;
+        board
+            .play(mv)
+            .map_err(|e| anyhow::anyhow!("bad move '{text}' in --moves: {e}"))?;
+    }
+    let options = SearchOptions {
+        scheme: how.order,
+        profile: how.profile,
+        eval: EvalConfig {
+            mode: eval,
+            ..EvalConfig::default()
+        },
+        own_book: false,
+        ..SearchOptions::default()
+    };
+    let limits = TreeLimits {
+        plies,
+        min_nodes,
+        ..TreeLimits::default()
+    };
+    let mut searcher = Searcher::standalone();
+    let (_, tree) =
+        searcher.search_tree(&board, &Limits::depth(depth), &options, limits, &mut |_| {});
+    let tree = tree.context("no iteration completed (no legal move?)")?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if json {
+        writeln!(out, "{}", tree_json(&tree))
+    } else {
+        tree_text(&tree, &mut out)
+    }
+    .and_then(|_| out.flush());
+    match written {
+        // A reader that stops early (`| head`) is not an error.
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
 fn main() -> Result<()> {
     let shown_path = Config::default_path()
         .map(|p| format!("Settings file: {}", p.display()))
@@ -557,6 +641,27 @@ fn main() -> Result<()> {
                 schemes.as_deref(),
                 profiles.as_deref(),
                 max_nodes,
+                json,
+            );
+        }
+        Some(Command::Tree {
+            fen,
+            moves,
+            depth,
+            plies,
+            min_nodes,
+            how,
+            eval,
+            json,
+        }) => {
+            return tree(
+                fen.as_deref(),
+                &moves,
+                depth,
+                plies,
+                min_nodes,
+                how,
+                eval,
                 json,
             );
         }

@@ -115,9 +115,7 @@ pub fn totals(rows: &[BenchRow]) -> (SearchStats, Duration) {
     let mut s = SearchStats::default();
     let mut t = Duration::ZERO;
     for r in rows {
-        s.nodes += r.stats.nodes;
-        s.fail_high += r.stats.fail_high;
-        s.fail_high_first += r.stats.fail_high_first;
+        s.add(&r.stats);
         t += r.time;
     }
     (s, t)
@@ -153,6 +151,15 @@ pub fn report(
     out(&format!(
         "First-move cutoff: {:.1}%",
         s.first_move_cutoff() * 100.0
+    ));
+    out(&format!(
+        "Average cut index: {:.2}; TT hits: {:.1}%; null-move cutoffs: {:.1}% of tries; \
+         re-searched: {:.1}% of reduced; quiescence: {:.1}% of nodes",
+        s.avg_cut_index(),
+        s.tt_hit_rate() * 100.0,
+        s.null_cutoff_rate() * 100.0,
+        s.research_rate() * 100.0,
+        s.qnode_share() * 100.0
     ));
     out(&format!("Time (ms): {}", t.as_millis()));
     out(&format!("Nodes searched: {}", s.nodes));

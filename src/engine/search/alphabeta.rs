@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use super::record::{Recorder, Skip};
 use super::{Cx, INF, MAX_PLY, Profile, Searcher};
 use crate::chess::types::{Color, Move, MoveList};
 use crate::engine::eval;
@@ -31,9 +32,9 @@ impl Searcher {
     /// The score of `cx.board` at `ply` searched `depth` plies deep in the window
     /// `alpha..beta`, from the side to move's view; the line is left in the stack's PV.
     /// `pv_node`: the window is open (a PV node), not a null window.
-    pub(super) fn alphabeta(
+    pub(super) fn alphabeta<R: Recorder>(
         &mut self,
-        cx: &mut Cx,
+        cx: &mut Cx<R>,
         ply: usize,
         depth: i32,
         mut alpha: i32,
@@ -62,6 +63,7 @@ impl Searcher {
             let fifty = board.halfmove_clock() >= 100;
             let clock = board.halfmove_clock() as usize;
             if fifty || self.repeated(ply, key, clock) || board.insufficient_material() {
+                cx.rec.end(Skip::Draw);
                 if fifty && board.in_check() && !board.has_legal_move() {
                     return -MATE + ply as i32;
                 }
@@ -70,7 +72,9 @@ impl Searcher {
             // Mate-distance pruning: no line from here can beat a mate already found nearer.
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
+            cx.rec.window(alpha, beta);
             if alpha >= beta {
+                cx.rec.end(Skip::MateDistance);
                 return alpha;
             }
         }
@@ -79,10 +83,15 @@ impl Searcher {
         let use_tt = full && !root;
         let mut hash_move = Move::NONE;
         let mut tt_eval = None;
+        if use_tt {
+            self.stats.tt_probes += 1;
+        }
         if use_tt && let Some(hit) = self.tt.probe(key, ply) {
+            self.stats.tt_hits += 1;
             hash_move = hit.mv;
             tt_eval = Some(hit.eval);
             if !pv_node && hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
+                cx.rec.end(Skip::Tt);
                 return hit.score;
             }
         }
@@ -94,10 +103,12 @@ impl Searcher {
             tt_eval.unwrap_or_else(|| eval::evaluate(board, &self.eval_cfg))
         };
         self.stack[ply].static_eval = static_eval;
+        cx.rec.static_eval((!in_check).then_some(static_eval));
 
         if full && !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth, the opponent will not catch up.
             if depth <= 6 && static_eval - 85 * depth >= beta {
+                cx.rec.end(Skip::ReverseFutility);
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too.
@@ -108,14 +119,20 @@ impl Searcher {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 board.make_null();
+                self.stats.null_tries += 1;
                 self.stack[ply + 1].null_move = true;
                 self.stack[ply + 1].on_pv = false;
+                cx.rec.enter(ply + 1, Move::NONE, self.stats.nodes);
+                cx.rec.pass(-beta, -beta + 1, r);
                 let s = -self.alphabeta(cx, ply + 1, depth - 1 - r, -beta, -beta + 1, false);
+                cx.rec.leave(-s, self.stats.nodes);
                 cx.board.unmake();
                 if self.stopped {
                     return 0;
                 }
                 if s >= beta {
+                    self.stats.null_cutoffs += 1;
+                    cx.rec.end(Skip::NullMove);
                     return if s >= MATE_BOUND { beta } else { s };
                 }
             }
@@ -148,6 +165,8 @@ impl Searcher {
                 return if in_check { -MATE + ply as i32 } else { 0 };
             }
             order::score_moves(board, &moves, self.scheme, &ctx, &self.history, &mut scores);
+            cx.rec
+                .order(|| order::explain_moves(board, &moves, self.scheme, &ctx, &self.history));
             moves
         };
 
@@ -198,15 +217,19 @@ impl Searcher {
                 let futile = depth <= 3 && static_eval + 110 * depth + 60 <= alpha && !is_killer;
                 if late || futile {
                     board.unmake();
+                    let why = if late { Skip::Lmp } else { Skip::Futility };
+                    cx.rec.skip(ply + 1, m, why);
                     continue;
                 }
             }
+            cx.rec.enter(ply + 1, m, self.stats.nodes);
             self.stats.nodes += 1;
             let ext = i32::from(full && gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1].null_move = false;
             self.stack[ply + 1].on_pv = on_pv && m == ctx.pv_move;
             let score = if searched == 0 || !full {
+                cx.rec.pass(-beta, -alpha, 0);
                 -self.alphabeta(cx, ply + 1, new_depth, -beta, -alpha, pv_node)
             } else {
                 let r = if root {
@@ -236,15 +259,23 @@ impl Searcher {
                 } else {
                     0
                 };
+                if r > 0 {
+                    self.stats.reduced += 1;
+                }
+                cx.rec.pass(-alpha - 1, -alpha, r);
                 let mut s = -self.alphabeta(cx, ply + 1, new_depth - r, -alpha - 1, -alpha, false);
                 if s > alpha && r > 0 {
+                    self.stats.researched += 1;
+                    cx.rec.pass(-alpha - 1, -alpha, 0);
                     s = -self.alphabeta(cx, ply + 1, new_depth, -alpha - 1, -alpha, false);
                 }
                 if pv_node && s > alpha && s < beta {
+                    cx.rec.pass(-beta, -alpha, 0);
                     s = -self.alphabeta(cx, ply + 1, new_depth, -beta, -alpha, true);
                 }
                 s
             };
+            cx.rec.leave(-score, self.stats.nodes);
             cx.board.unmake();
             if self.stopped {
                 break;
@@ -261,6 +292,7 @@ impl Searcher {
                     alpha = score;
                     self.stack.update_pv(ply, m);
                     if score >= beta {
+                        cx.rec.cut();
                         if !root {
                             let quiets = quiet.then_some(&quiets_tried[..nquiets]);
                             self.note_cutoff(ply, us, m, depth, searched - 1, quiets);

@@ -5,6 +5,7 @@
 
 mod alphabeta;
 mod qsearch;
+pub mod record;
 mod stack;
 mod time;
 
@@ -20,6 +21,7 @@ use super::score::{Bound, MATE, MATE_BOUND, Score};
 use super::tt::TranspositionTable;
 use crate::chess::board::Board;
 use crate::chess::types::{Color, Move};
+use record::{NoRecord, Recorder, TreeLimits, TreeNode, TreeRecorder};
 use stack::Stack;
 use time::{Budget, budget};
 
@@ -28,10 +30,12 @@ const INF: i32 = MATE + 1;
 
 /// What the recursive search needs of the search it belongs to besides the searcher: the
 /// board it moves on and where root reports (`currmove`) go.
-struct Cx<'a> {
+/// `rec` records the tree for the explorer ([`record::NoRecord`] in the normal search).
+struct Cx<'a, R: Recorder> {
     board: &'a mut Board,
     id: u64,
     emit: &'a mut dyn FnMut(SearchEvent),
+    rec: &'a mut R,
 }
 
 /// Flags shared between the facade and the search thread. Searches are numbered; a search
@@ -82,6 +86,17 @@ pub struct SearchStats {
     /// Over the nodes that failed high, the sum of the 0-based index (among the moves
     /// searched there) of the move that cut.
     pub cut_index_sum: u64,
+    /// Transposition-table probes and the probes that found an entry.
+    pub tt_probes: u64,
+    pub tt_hits: u64,
+    /// Null moves tried and those that cut off.
+    pub null_tries: u64,
+    pub null_cutoffs: u64,
+    /// Moves searched with a late-move reduction, and those re-searched at full depth.
+    pub reduced: u64,
+    pub researched: u64,
+    /// Nodes made in quiescence (part of `nodes`).
+    pub qnodes: u64,
 }
 
 impl SearchStats {
@@ -93,6 +108,58 @@ impl SearchStats {
         }
     }
 
+    /// The share of table probes that found an entry.
+    pub fn tt_hit_rate(&self) -> f64 {
+        ratio(self.tt_hits, self.tt_probes)
+    }
+
+    /// The share of null-move tries that cut off.
+    pub fn null_cutoff_rate(&self) -> f64 {
+        ratio(self.null_cutoffs, self.null_tries)
+    }
+
+    /// The share of reduced moves that had to be searched again at full depth.
+    pub fn research_rate(&self) -> f64 {
+        ratio(self.researched, self.reduced)
+    }
+
+    /// The share of nodes made in quiescence.
+    pub fn qnode_share(&self) -> f64 {
+        ratio(self.qnodes, self.nodes)
+    }
+
+    /// Adds another search's counters (bench totals).
+    pub fn add(&mut self, o: &SearchStats) {
+        self.nodes += o.nodes;
+        self.fail_high += o.fail_high;
+        self.fail_high_first += o.fail_high_first;
+        self.cut_index_sum += o.cut_index_sum;
+        self.tt_probes += o.tt_probes;
+        self.tt_hits += o.tt_hits;
+        self.null_tries += o.null_tries;
+        self.null_cutoffs += o.null_cutoffs;
+        self.reduced += o.reduced;
+        self.researched += o.researched;
+        self.qnodes += o.qnodes;
+    }
+
+    /// The counters since `before` (one iteration's, from the cumulative ones).
+    pub fn since(&self, before: &SearchStats) -> SearchStats {
+        SearchStats {
+            nodes: self.nodes - before.nodes,
+            fail_high: self.fail_high - before.fail_high,
+            fail_high_first: self.fail_high_first - before.fail_high_first,
+            cut_index_sum: self.cut_index_sum - before.cut_index_sum,
+            tt_probes: self.tt_probes - before.tt_probes,
+            tt_hits: self.tt_hits - before.tt_hits,
+            null_tries: self.null_tries - before.null_tries,
+            null_cutoffs: self.null_cutoffs - before.null_cutoffs,
+            reduced: self.reduced - before.reduced,
+            researched: self.researched - before.researched,
+            qnodes: self.qnodes - before.qnodes,
+        }
+    }
+
     /// The average 0-based index of the move that cut off (0 = always the first).
     pub fn avg_cut_index(&self) -> f64 {
         if self.fail_high == 0 {
@@ -100,6 +167,14 @@ impl SearchStats {
         } else {
             self.cut_index_sum as f64 / self.fail_high as f64
         }
+    }
+}
+
+fn ratio(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
     }
 }
 
@@ -232,7 +307,7 @@ impl Searcher {
         emit: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
         self.configure(options, emit, id);
-        let result = self.think(id, board, limits, options, emit);
+        let result = self.think(id, board, limits, options, emit, &mut NoRecord);
         emit(SearchEvent::BestMove {
             id,
             best: result.best,
@@ -252,16 +327,34 @@ impl Searcher {
     ) -> SearchResult {
         let id = self.shared.start(limits.ponder);
         self.configure(options, emit, id);
-        self.think(id, board.clone(), limits, options, emit)
+        self.think(id, board.clone(), limits, options, emit, &mut NoRecord)
     }
 
-    fn think(
+    /// As [`Searcher::search_sync`], recording the tree each iteration searched within
+    /// `tree`'s limits; returns the last complete iteration's tree with the result.
+    pub fn search_tree(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        options: &SearchOptions,
+        tree: TreeLimits,
+        emit: &mut dyn FnMut(SearchEvent),
+    ) -> (SearchResult, Option<TreeNode>) {
+        let id = self.shared.start(limits.ponder);
+        self.configure(options, emit, id);
+        let mut rec = TreeRecorder::new(tree);
+        let result = self.think(id, board.clone(), limits, options, emit, &mut rec);
+        (result, rec.into_last())
+    }
+
+    fn think<R: Recorder>(
         &mut self,
         id: u64,
         mut board: Board,
         limits: &Limits,
         options: &SearchOptions,
         emit: &mut dyn FnMut(SearchEvent),
+        rec: &mut R,
     ) -> SearchResult {
         self.id = id;
         self.start = Instant::now();
@@ -304,6 +397,7 @@ impl Searcher {
             board: &mut board,
             id,
             emit,
+            rec,
         };
         let max_depth = limits
             .depth
@@ -329,6 +423,8 @@ impl Searcher {
                     .collect();
             scored.sort_by_key(|s| std::cmp::Reverse(s.score));
             self.root_order = scored.iter().map(|s| s.mv).collect();
+            cx.rec.begin_iteration(iteration_start_nodes);
+            cx.rec.order(|| scored.clone());
 
             self.excluded.clear();
             // (score, PV, bound): a line cut short by a stop is only a lower bound.
@@ -367,6 +463,7 @@ impl Searcher {
             // unstable search can still score one above an earlier line, so list by score.
             lines[1..].sort_by_key(|l| std::cmp::Reverse(l.0));
             let complete = !self.stopped;
+            cx.rec.end_iteration(self.stats.nodes, complete);
             {
                 // Even a stopped iteration's line is usable (see above): the root records a
                 // move only after searching it completely.
@@ -483,18 +580,21 @@ impl Searcher {
     }
 
     /// The root searched `depth` plies deep in the window `alpha..beta`.
-    fn root(&mut self, cx: &mut Cx, depth: i32, alpha: i32, beta: i32) -> i32 {
+    fn root<R: Recorder>(&mut self, cx: &mut Cx<R>, depth: i32, alpha: i32, beta: i32) -> i32 {
         self.root_alpha = alpha;
         self.stack[0].on_pv = true;
         self.stack[0].null_move = false;
-        self.alphabeta(cx, 0, depth, alpha, beta, true)
+        cx.rec.pass(alpha, beta, 0);
+        let s = self.alphabeta(cx, 0, depth, alpha, beta, true);
+        cx.rec.root_result(s);
+        s
     }
 
     /// The root searched in a window around the previous iteration's score, widened until
     /// the score falls inside it.
     /// A window that fails is reported (a bound event, score = what the failed search
     /// proved) before the re-search, so a front end never shows a bound as a score.
-    fn aspiration(&mut self, cx: &mut Cx, depth: i32, prev: i32) -> i32 {
+    fn aspiration<R: Recorder>(&mut self, cx: &mut Cx<R>, depth: i32, prev: i32) -> i32 {
         let mut delta = 20;
         let mut alpha = (prev - delta).max(-INF);
         let mut beta = (prev + delta).min(INF);

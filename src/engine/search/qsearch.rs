@@ -1,6 +1,7 @@
 //! Quiescence (seed 003): captures and queen promotions until the position is quiet, all
 //! evasions when in check (so mates are seen here too).
 
+use super::record::{Recorder, Skip};
 use super::{Cx, INF, Profile, Searcher};
 use crate::chess::types::{MoveList, PieceKind};
 use crate::engine::eval;
@@ -12,8 +13,15 @@ use crate::engine::tt::TtData;
 const DELTA_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
 impl Searcher {
-    pub(super) fn qsearch(&mut self, cx: &mut Cx, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    pub(super) fn qsearch<R: Recorder>(
+        &mut self,
+        cx: &mut Cx<R>,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.stack[ply].pv_len = ply;
+        cx.rec.quiescence();
         self.check_limits();
         if self.stopped {
             return 0;
@@ -28,9 +36,14 @@ impl Searcher {
         let full = self.profile == Profile::Full;
         let key = board.hash();
         let mut hash_move = crate::chess::types::Move::NONE;
+        if full {
+            self.stats.tt_probes += 1;
+        }
         if full && let Some(hit) = self.tt.probe(key, ply) {
+            self.stats.tt_hits += 1;
             hash_move = hit.mv;
             if hit.bound.settles(hit.score, alpha, beta) {
+                cx.rec.end(Skip::Tt);
                 return hit.score;
             }
         }
@@ -48,7 +61,9 @@ impl Searcher {
             stand_pat = -INF;
         } else {
             stand_pat = eval::evaluate(board, &self.eval_cfg);
+            cx.rec.static_eval(Some(stand_pat));
             if stand_pat >= beta {
+                cx.rec.end(Skip::StandPat);
                 return stand_pat;
             }
             if stand_pat > alpha {
@@ -65,6 +80,8 @@ impl Searcher {
             killers: self.stack[ply].killers,
         };
         order::score_moves(board, &moves, self.scheme, &ctx, &self.history, &mut scores);
+        cx.rec
+            .order(|| order::explain_moves(board, &moves, self.scheme, &ctx, &self.history));
         let mut best_move = crate::chess::types::Move::NONE;
         for i in 0..moves.len() {
             order::pick(&mut moves, &mut scores, i);
@@ -75,6 +92,7 @@ impl Searcher {
                 if let Some(p) = m.promotion()
                     && p != PieceKind::Queen
                 {
+                    cx.rec.skip(ply + 1, m, Skip::UnderPromotion);
                     continue;
                 }
                 if full {
@@ -83,6 +101,7 @@ impl Searcher {
                         .piece_at(m.to())
                         .map_or(100, |p| DELTA_VALUES[p.kind().index()]);
                     if m.promotion().is_none() && stand_pat + gain + 200 <= alpha {
+                        cx.rec.skip(ply + 1, m, Skip::Delta);
                         continue;
                     }
                     // Losing captures cannot help here. Under `modern` the ordering score
@@ -97,13 +116,18 @@ impl Searcher {
                         attacker > gain && m.promotion().is_none() && order::see(board, m) < 0
                     };
                     if losing {
+                        cx.rec.skip(ply + 1, m, Skip::LosingCapture);
                         continue;
                     }
                 }
             }
             board.make(m);
+            cx.rec.enter(ply + 1, m, self.stats.nodes);
             self.stats.nodes += 1;
+            self.stats.qnodes += 1;
+            cx.rec.pass(-beta, -alpha, 0);
             let score = -self.qsearch(cx, ply + 1, -beta, -alpha);
+            cx.rec.leave(-score, self.stats.nodes);
             cx.board.unmake();
             if self.stopped {
                 return 0;
@@ -115,6 +139,7 @@ impl Searcher {
                     best_move = m;
                     self.stack.update_pv(ply, m);
                     if score >= beta {
+                        cx.rec.cut();
                         break;
                     }
                 }

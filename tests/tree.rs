@@ -1,0 +1,327 @@
+//! The explorer's recorded tree: node counts add up, cutoffs are where the search cut, the
+//! children come in the order searched, and under profile `seed` the tree is textbook
+//! alpha-beta. Small depths keep it fast.
+
+use std::collections::BTreeMap;
+
+use ox88::chess::Board;
+use ox88::engine::order::Scheme;
+use ox88::engine::score::MATE;
+use ox88::engine::search::record::{Skip, TreeLimits, TreeNode};
+use ox88::engine::search::{Profile, Searcher};
+use ox88::engine::{Bound, Limits, SearchEvent, SearchOptions};
+
+const POSITIONS: [&str; 6] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6",
+];
+
+const EVERYTHING: TreeLimits = TreeLimits {
+    plies: 64,
+    min_nodes: 1,
+    cap: 200_000,
+};
+
+/// The tree of the last iteration and the nodes that iteration searched (from the reports).
+fn record(fen: &str, depth: u32, scheme: Scheme, profile: Profile) -> (TreeNode, u64) {
+    let board = Board::from_fen(fen).unwrap();
+    let options = SearchOptions {
+        scheme,
+        profile,
+        own_book: false,
+        hash_mb: 4,
+        ..SearchOptions::default()
+    };
+    let mut cumulative: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut searcher = Searcher::standalone();
+    let (_, tree) = searcher.search_tree(
+        &board,
+        &Limits::depth(depth),
+        &options,
+        EVERYTHING,
+        &mut |ev| {
+            if let SearchEvent::Iteration { info, .. } = ev {
+                cumulative.insert(info.depth, info.nodes);
+            }
+        },
+    );
+    let last = cumulative[&depth] - cumulative.get(&(depth - 1)).copied().unwrap_or(0);
+    (tree.expect("an iteration completed"), last)
+}
+
+/// Checks the invariants below `node` at `board`; returns how many nodes were checked.
+fn check(node: &TreeNode, board: &mut Board, is_root: bool) -> usize {
+    let mut checked = 1;
+    let sum: u64 = node.children.iter().map(|c| c.nodes).sum();
+    if node.children_complete && !node.children.is_empty() {
+        // Each time a move is made it counts a node; the root and a null move count none.
+        let own = if is_root || node.mv == Some(ox88::chess::types::Move::NONE) {
+            assert_eq!(node.visits, 0);
+            0
+        } else {
+            assert!(node.visits >= 1);
+            node.visits
+        };
+        assert_eq!(
+            node.nodes,
+            own + sum,
+            "node counts add up at {}",
+            board.to_fen()
+        );
+    }
+    if let Some(i) = node.cut_index {
+        let (_, beta) = node.window.expect("a cut node was searched");
+        let cut = &node.children[i];
+        assert!(-cut.score.unwrap() >= beta, "the cut child reached beta");
+        assert_eq!(node.bound(), Some(Bound::Lower));
+        assert!(
+            node.children[i + 1..].iter().all(|c| c.earlier_pass_only),
+            "nothing searched after the cut"
+        );
+    }
+    // The children of the last pass in the order searched: best ordering score first.
+    let ordered: Vec<i32> = node
+        .children
+        .iter()
+        .filter(|c| !c.earlier_pass_only && c.mv != Some(ox88::chess::types::Move::NONE))
+        .filter_map(|c| c.order_score)
+        .collect();
+    assert!(
+        ordered.windows(2).all(|w| w[0] >= w[1]),
+        "children in ordering order at {}: {ordered:?}",
+        board.to_fen()
+    );
+    for c in &node.children {
+        let mv = c.mv.unwrap();
+        if c.score.is_none() {
+            assert!(
+                c.skipped.is_some(),
+                "a move without a score says why it was skipped"
+            );
+        }
+        if c.nodes == 0 {
+            assert!(c.children.is_empty(), "no nodes, no subtree");
+        }
+        if mv.is_none() {
+            board.make_null();
+        } else {
+            assert!(board.legal_moves().contains(mv), "{mv} is legal");
+            board.make(mv);
+        }
+        checked += check(c, board, false);
+        board.unmake();
+    }
+    checked
+}
+
+#[test]
+fn recorded_trees_add_up_under_every_scheme_and_profile() {
+    for profile in [Profile::Seed, Profile::Full] {
+        for scheme in Scheme::ALL {
+            // Plain alpha-beta without ordering explodes in quiescence on the sharp ones.
+            let quiet = [POSITIONS[0], POSITIONS[2], POSITIONS[4], POSITIONS[5]];
+            let fens: &[&str] = if profile == Profile::Full {
+                &POSITIONS
+            } else {
+                &quiet
+            };
+            for &fen in fens {
+                let depth = if profile == Profile::Full { 5 } else { 3 };
+                let (tree, searched) = record(fen, depth, scheme, profile);
+                assert_eq!(tree.nodes, searched, "root nodes = the iteration's ({fen})");
+                let mut board = Board::from_fen(fen).unwrap();
+                let n = check(&tree, &mut board, true);
+                assert_eq!(n, tree.recorded());
+            }
+        }
+    }
+}
+
+/// Textbook alpha-beta (fail-soft, negamax): each child is searched in (−β, −α) with α the
+/// best so far; quiescence starts from the stand-pat score; the node's score is the best.
+fn textbook(node: &TreeNode, board: &mut Board) {
+    let (alpha0, beta) = node.window.unwrap();
+    let searched: Vec<&TreeNode> = node
+        .children
+        .iter()
+        .filter(|c| c.skipped.is_none() || c.score.is_some())
+        .collect();
+    if node.skipped.is_none() && node.children_complete {
+        let (mut alpha, mut best) = match (node.quiescence, node.static_eval) {
+            (true, Some(e)) => (alpha0.max(e), e),
+            _ => (alpha0, i32::MIN),
+        };
+        for (i, c) in searched.iter().enumerate() {
+            // Mate-distance pruning narrows the window of a full-width node first.
+            let expected = if c.quiescence {
+                (-beta, -alpha)
+            } else {
+                let ply = c.ply as i32;
+                ((-beta).max(-MATE + ply), (-alpha).min(MATE - ply - 1))
+            };
+            assert_eq!(
+                c.window,
+                Some(expected),
+                "child {i} window at {}",
+                board.to_fen()
+            );
+            let v = -c.score.unwrap();
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                }
+            }
+            if v >= beta {
+                assert_eq!(i + 1, searched.len(), "cut at {}", board.to_fen());
+            }
+        }
+        if !searched.is_empty() {
+            assert_eq!(
+                node.score,
+                Some(best),
+                "score is the best at {}",
+                board.to_fen()
+            );
+        }
+        if !node.quiescence && node.cut_index.is_none() && node.ply > 0 {
+            assert_eq!(
+                searched.len(),
+                board.legal_moves().len(),
+                "all moves at {}",
+                board.to_fen()
+            );
+        }
+    }
+    for c in &searched {
+        board.make(c.mv.unwrap());
+        textbook(c, board);
+        board.unmake();
+    }
+}
+
+#[test]
+fn under_profile_seed_the_tree_is_textbook_alpha_beta() {
+    for scheme in [Scheme::Seed, Scheme::MvvLva, Scheme::None] {
+        for fen in [POSITIONS[0], POSITIONS[2], POSITIONS[4], POSITIONS[5]] {
+            let (tree, _) = record(fen, 3, scheme, Profile::Seed);
+            let mut board = Board::from_fen(fen).unwrap();
+            assert!(
+                tree.children
+                    .iter()
+                    .all(|c| c.skipped != Some(Skip::NullMove))
+            );
+            textbook(&tree, &mut board);
+        }
+    }
+}
+
+#[test]
+fn the_full_profile_records_its_pruning() {
+    let mut kinds = std::collections::BTreeSet::new();
+    fn walk(
+        n: &TreeNode,
+        kinds: &mut std::collections::BTreeSet<&'static str>,
+        reduced: &mut bool,
+    ) {
+        if let Some(k) = n.skipped {
+            kinds.insert(k.name());
+        }
+        *reduced |= n.reduction > 0;
+        n.children.iter().for_each(|c| walk(c, kinds, reduced));
+    }
+    let mut reduced = false;
+    for fen in POSITIONS {
+        let (tree, _) = record(fen, 6, Scheme::Modern, Profile::Full);
+        walk(&tree, &mut kinds, &mut reduced);
+    }
+    assert!(reduced, "late-move reductions are recorded");
+    for k in ["tt", "null-move", "stand-pat"] {
+        assert!(kinds.contains(k), "{k} recorded: {kinds:?}");
+    }
+}
+
+#[test]
+fn limits_bound_the_recording_and_nodes_stay_counted() {
+    let fen = POSITIONS[1];
+    let board = Board::from_fen(fen).unwrap();
+    let options = SearchOptions {
+        own_book: false,
+        hash_mb: 4,
+        ..SearchOptions::default()
+    };
+    let limits = TreeLimits {
+        plies: 2,
+        min_nodes: 50,
+        cap: 500,
+    };
+    let (_, tree) = Searcher::standalone().search_tree(
+        &board,
+        &Limits::depth(5),
+        &options,
+        limits,
+        &mut |_| {},
+    );
+    let tree = tree.unwrap();
+    assert!(tree.recorded() <= 500);
+    fn deepest(n: &TreeNode) -> usize {
+        n.children.iter().map(deepest).max().unwrap_or(n.ply)
+    }
+    assert!(deepest(&tree) <= 2);
+    fn small_have_no_children(n: &TreeNode) {
+        if n.ply > 0 && n.nodes < 50 {
+            assert!(n.children.is_empty());
+        }
+        n.children.iter().for_each(small_have_no_children);
+    }
+    small_have_no_children(&tree);
+    // Recording does not change the search.
+    let plain =
+        Searcher::standalone().search_sync(&board, &Limits::depth(5), &options, &mut |_| {});
+    let (recorded, _) = Searcher::standalone().search_tree(
+        &board,
+        &Limits::depth(5),
+        &options,
+        limits,
+        &mut |_| {},
+    );
+    assert_eq!(plain.stats, recorded.stats);
+    assert_eq!(plain.best, recorded.best);
+}
+
+#[test]
+fn ox88_tree_json_is_one_object_whose_root_counts_the_iteration() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .args(["tree", "--depth", "3", "--plies", "2", "--json"])
+        .args(["--moves", "e2e4", "e7e5"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert!(v["move"].is_null());
+    assert_eq!(v["ply"], 0);
+    let children = v["children"].as_array().unwrap();
+    let sum: u64 = children.iter().map(|c| c["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(v["nodes"].as_u64().unwrap(), sum);
+    assert!(
+        children
+            .iter()
+            .all(|c| c["move"].as_str().unwrap().len() >= 4)
+    );
+}
+
+#[test]
+fn ox88_tree_names_a_bad_move_and_fails() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .args(["tree", "--depth", "2", "--moves", "e2e5"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad move 'e2e5'"), "{err}");
+    assert!(out.stdout.is_empty());
+}
