@@ -350,16 +350,7 @@ fn lab(
             }
         }
     })?;
-    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    use signal_hook::consts::SIGINT;
-    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, interrupted.clone())?;
-    signal_hook::flag::register(SIGINT, interrupted.clone())?;
-    while !job.is_finished() {
-        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-            job.cancel();
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    wait_cancelling_on_ctrl_c(|| job.is_finished(), || job.cancel())?;
     let outcome = job.wait();
     if tty {
         eprintln!();
@@ -423,17 +414,8 @@ fn review(
     .context("cannot start the review")?;
     // Ctrl-C stops the review after the current position and keeps what was done; a
     // second Ctrl-C ends the program at once.
-    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    use signal_hook::consts::SIGINT;
-    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, interrupted.clone())?;
-    signal_hook::flag::register(SIGINT, interrupted.clone())?;
     let cancel: CancelHandle = job.cancel_handle();
-    while !job.is_finished() {
-        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-            cancel.cancel();
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let interrupted = wait_cancelling_on_ctrl_c(|| job.is_finished(), || cancel.cancel())?;
     let outcome = job.wait();
     if tty {
         eprintln!();
@@ -461,7 +443,7 @@ fn review(
         }
         None => std::io::stdout().write_all(pgn.as_bytes())?,
     }
-    if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+    if interrupted {
         // Interrupted: what was reviewed is written, but the exit status says it is partial.
         std::process::exit(130);
     }
@@ -714,4 +696,20 @@ fn main() -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Waits for a background job; the first Ctrl-C asks it to stop (it keeps what it has done),
+/// a second one ends the program at once with status 130. Says whether Ctrl-C was pressed.
+fn wait_cancelling_on_ctrl_c(finished: impl Fn() -> bool, cancel: impl Fn()) -> Result<bool> {
+    use signal_hook::consts::SIGINT;
+    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, interrupted.clone())?;
+    signal_hook::flag::register(SIGINT, interrupted.clone())?;
+    while !finished() {
+        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            cancel();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Ok(interrupted.load(std::sync::atomic::Ordering::Relaxed))
 }

@@ -296,8 +296,8 @@ pub fn level_report(board: &Board, turn: &LevelMove) -> Vec<String> {
     lines
 }
 
-/// The panic's message, for the report.
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+/// The panic's message, for a report (the facade's guard and the background jobs).
+pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {

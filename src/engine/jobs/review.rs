@@ -331,11 +331,7 @@ impl ReviewJob {
         match self.thread.join() {
             Ok(outcome) => outcome,
             Err(panic) => {
-                let why = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown".to_string());
+                let why = crate::engine::facade::panic_text(&*panic);
                 let positions =
                     std::mem::take(&mut *self.done.lock().unwrap_or_else(|e| e.into_inner()));
                 ReviewOutcome {
