@@ -2,6 +2,8 @@
 //! 120×40, driven through the app's own entry points, with an engine that answers nothing
 //! (the lab runs its own searches on its own thread; the test waits for it).
 
+mod common;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Move};
 use ox88::engine::eval::{EvalConfig, EvalMode, evaluate_white, explain};
@@ -14,9 +16,7 @@ use ox88::tui::app::text::e_text;
 use ox88::tui::app::{App, EngineControl};
 use ox88::tui::theme::{ColorDepth, Theme};
 use ox88::tui::ui::chart::{EChart, Mark};
-use ox88::tui::{Mode, Options, ui};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use ox88::tui::{Mode, Options};
 
 struct Silent(u64);
 
@@ -44,16 +44,7 @@ fn app() -> App {
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| {
-        app.resize(f.area());
-        ui::draw(f, app)
-    })
-    .unwrap();
-    let buf = term.backend().buffer().clone();
-    (0..h)
-        .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect())
-        .collect()
+    common::render(app, w, h).0
 }
 
 fn enter(app: &mut App, text: &str) {

@@ -3,6 +3,8 @@
 //! and 120×40. A recording engine answers nothing by itself, so no test depends on a
 //! search's timing; one test plays against the real engine at a low level.
 
+mod common;
+
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -16,9 +18,7 @@ use ox88::engine::levels::Level;
 use ox88::engine::{Bound, Engine, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
 use ox88::tui::app::{App, EngineControl, MessageKind};
 use ox88::tui::theme::{ColorDepth, Theme};
-use ox88::tui::{Mode, Options, ui};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use ox88::tui::{Mode, Options};
 
 /// What the app asked the engine for.
 #[derive(Clone, Debug)]
@@ -75,16 +75,7 @@ fn app_with(opts: Options) -> (App, Rc<RefCell<Vec<Go>>>) {
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| {
-        app.resize(f.area());
-        ui::draw(f, app)
-    })
-    .unwrap();
-    let buf = term.backend().buffer().clone();
-    (0..h)
-        .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect())
-        .collect()
+    common::render(app, w, h).0
 }
 
 fn press(app: &mut App, code: KeyCode) {

@@ -2,6 +2,8 @@
 //! pane, driven through the app's own entry points (keys and engine events), with a
 //! recording engine so nothing depends on a search's timing.
 
+mod common;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
@@ -85,21 +87,7 @@ fn app() -> (App, Rc<RefCell<Vec<Call>>>) {
 
 /// Draws the app as the event loop does (the app learns the size, then draws, reading only).
 fn screen(app: &mut App, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::Buffer) {
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| {
-        app.resize(f.area());
-        ui::draw(f, app)
-    })
-    .unwrap();
-    let buf = term.backend().buffer().clone();
-    let lines = (0..h)
-        .map(|y| {
-            (0..w)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect::<String>()
-        })
-        .collect();
-    (lines, buf)
+    common::render(app, w, h)
 }
 
 fn type_text(app: &mut App, text: &str) {

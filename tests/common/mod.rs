@@ -22,3 +22,20 @@ impl Rng {
         items[self.below(items.len())]
     }
 }
+
+/// Draws `app` on a `w`×`h` test terminal as a driver would (resize, then draw) and returns
+/// the screen's lines and its buffer (for styles).
+#[allow(dead_code)] // only the TUI test crates draw
+pub fn render(app: &mut ox88::tui::App, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::Buffer) {
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+    term.draw(|f| {
+        app.resize(f.area());
+        ox88::tui::ui::draw(f, app)
+    })
+    .unwrap();
+    let buf = term.backend().buffer().clone();
+    let lines = (0..h)
+        .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect())
+        .collect();
+    (lines, buf)
+}
