@@ -320,13 +320,7 @@ fn lab(
     json: bool,
 ) -> Result<()> {
     use ox88::engine::jobs::lab::{LabJob, LabSettings, parse_list};
-    let mut board = board_from(fen)?;
-    for text in moves {
-        let m = board
-            .parse_move(text)
-            .map_err(|e| anyhow::anyhow!("--moves: {text}: {e}"))?;
-        board.make(m);
-    }
+    let board = board_after(fen, moves)?;
     let mut settings = LabSettings::new(depth);
     settings.max_nodes = max_nodes;
     if let Some(s) = schemes {
@@ -464,15 +458,7 @@ fn tree(
 ) -> Result<()> {
     use ox88::engine::search::record::{TreeLimits, tree_json, tree_text};
     use std::io::Write;
-    let mut board = board_from(fen)?;
-    for text in moves {
-        let mv = board
-            .parse_move(text)
-            .map_err(|e| anyhow::anyhow!("bad move '{text}' in --moves: {e}"))?;
-        board
-            .play(mv)
-            .map_err(|e| anyhow::anyhow!("bad move '{text}' in --moves: {e}"))?;
-    }
+    let board = board_after(fen, moves)?;
     let options = SearchOptions {
         scheme: how.order,
         profile: how.profile,
@@ -712,4 +698,18 @@ fn wait_cancelling_on_ctrl_c(finished: impl Fn() -> bool, cancel: impl Fn()) -> 
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     Ok(interrupted.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// The position `fen` (or the start) after `--moves` (coordinates or SAN), each checked.
+fn board_after(fen: Option<&str>, moves: &[String]) -> Result<Board> {
+    let mut board = board_from(fen)?;
+    for text in moves {
+        let mv = board
+            .parse_move(text)
+            .map_err(|e| anyhow::anyhow!("bad move '{text}' in --moves: {e}"))?;
+        board
+            .play(mv)
+            .map_err(|e| anyhow::anyhow!("bad move '{text}' in --moves: {e}"))?;
+    }
+    Ok(board)
 }
