@@ -325,3 +325,56 @@ fn ox88_tree_names_a_bad_move_and_fails() {
     assert!(err.contains("bad move 'e2e5'"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+/// With `record_tree` set, the engine sends each complete iteration's tree before that
+/// iteration's report, and its root counts exactly the nodes that iteration searched.
+#[test]
+fn the_engine_sends_each_iterations_tree_before_its_report() {
+    use std::sync::mpsc;
+    let (tx, rx) = mpsc::channel();
+    let engine = ox88::engine::Engine::new(move |ev| {
+        let _ = tx.send(ev);
+    });
+    let board = Board::from_fen(POSITIONS[1]).unwrap();
+    let options = SearchOptions {
+        own_book: false,
+        hash_mb: 4,
+        record_tree: Some(EVERYTHING),
+        ..SearchOptions::default()
+    };
+    let id = engine.go(&board, Limits::depth(5), &options);
+    let mut trees: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut before = 0u64;
+    let mut pending: Option<(u32, u64)> = None;
+    loop {
+        let ev = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the search answers");
+        match ev {
+            SearchEvent::Tree {
+                id: got,
+                depth,
+                tree,
+            } if got == id => {
+                assert_eq!(tree.mv, None, "a tree starts at the root");
+                pending = Some((depth, tree.nodes));
+            }
+            SearchEvent::Iteration { id: got, info } if got == id && info.multipv == 1 => {
+                if info.bound != Bound::Exact {
+                    continue; // an aspiration window that failed: the same iteration goes on
+                }
+                let (depth, nodes) = pending.take().expect("the tree comes first");
+                assert_eq!(depth, info.depth);
+                assert_eq!(nodes, info.nodes - before, "root nodes = the iteration's");
+                before = info.nodes;
+                trees.insert(depth, nodes);
+            }
+            SearchEvent::BestMove { id: got, .. } if got == id => break,
+            _ => {}
+        }
+    }
+    assert_eq!(
+        trees.keys().copied().collect::<Vec<_>>(),
+        vec![1, 2, 3, 4, 5]
+    );
+}

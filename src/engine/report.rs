@@ -107,6 +107,10 @@ pub struct SearchOptions {
     /// How strongly to play: below `Max` the facade answers a search for a move (not an
     /// infinite or ponder search) through the level driver (`levels::think_as`).
     pub level: super::levels::Level,
+    /// Record the tree each iteration searched within these limits and send it as
+    /// [`SearchEvent::Tree`] (the TUI's tree browser); `None` records nothing and costs
+    /// nothing.
+    pub record_tree: Option<super::search::record::TreeLimits>,
 }
 
 impl Default for SearchOptions {
@@ -123,6 +127,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             report_root_moves: false,
             level: super::levels::Level::Max,
+            record_tree: None,
         }
     }
 }
@@ -176,6 +181,13 @@ pub enum SearchEvent {
         best: Option<Move>,
         ponder: Option<Move>,
         book: Option<String>,
+    },
+    /// The tree the iteration `depth` searched (complete iterations only, sent just before
+    /// that iteration's `Iteration` events), when `SearchOptions::record_tree` asks for it.
+    Tree {
+        id: u64,
+        depth: u32,
+        tree: std::sync::Arc<super::search::record::TreeNode>,
     },
     /// Something the user should read (a book file that failed to load, say).
     Message {

@@ -202,6 +202,8 @@ impl Shared {
                 }
             }
             SearchEvent::Message { text, .. } => self.write(info_string(&text)),
+            // UCI never asks for the tree (`record_tree` stays `None`).
+            SearchEvent::Tree { .. } => {}
             SearchEvent::BestMove {
                 best, ponder, book, ..
             } => {

@@ -307,7 +307,13 @@ impl Searcher {
         emit: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
         self.configure(options, emit, id);
-        let result = self.think(id, board, limits, options, emit, &mut NoRecord);
+        let result = match options.record_tree {
+            None => self.think(id, board, limits, options, emit, &mut NoRecord),
+            Some(tree) => {
+                let mut rec = TreeRecorder::new(tree);
+                self.think(id, board, limits, options, emit, &mut rec)
+            }
+        };
         emit(SearchEvent::BestMove {
             id,
             best: result.best,
@@ -464,6 +470,9 @@ impl Searcher {
             lines[1..].sort_by_key(|l| std::cmp::Reverse(l.0));
             let complete = !self.stopped;
             cx.rec.end_iteration(self.stats.nodes, complete);
+            if let Some(tree) = cx.rec.take_completed() {
+                (cx.emit)(SearchEvent::Tree { id, depth, tree });
+            }
             {
                 // Even a stopped iteration's line is usable (see above): the root records a
                 // move only after searching it completely.

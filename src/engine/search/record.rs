@@ -13,6 +13,8 @@
 //! is searched again, its move is made again and counted again: in general `nodes` =
 //! `visits` (times the move was made; 0 for the root and a null move) + the children's.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::chess::types::Move;
@@ -99,6 +101,11 @@ pub(crate) trait Recorder {
     /// The iteration ended with the search's count at `nodes`; a complete one is kept.
     #[inline(always)]
     fn end_iteration(&mut self, _nodes: u64, _complete: bool) {}
+    /// The tree of the iteration that just completed, once (then `None` until the next).
+    #[inline(always)]
+    fn take_completed(&mut self) -> Option<Arc<TreeNode>> {
+        None
+    }
 }
 
 /// The normal search's recorder: records nothing.
@@ -217,7 +224,9 @@ pub(crate) struct TreeRecorder {
     path: Vec<Frame>,
     /// Depth inside an unrecorded subtree (0: recording).
     hidden: usize,
-    last: Option<TreeNode>,
+    last: Option<Arc<TreeNode>>,
+    /// `last` is an iteration not yet handed out by `take_completed`.
+    unsent: bool,
 }
 
 impl TreeRecorder {
@@ -228,11 +237,12 @@ impl TreeRecorder {
             path: Vec::new(),
             hidden: 0,
             last: None,
+            unsent: false,
         }
     }
 
     pub fn into_last(self) -> Option<TreeNode> {
-        self.last
+        self.last.map(Arc::unwrap_or_clone)
     }
 
     fn build(&mut self, at: u32, is_root: bool) -> TreeNode {
@@ -386,7 +396,16 @@ impl Recorder for TreeRecorder {
         let enter = self.path[0].enter_nodes;
         self.arena[0].node.nodes = nodes - enter;
         let tree = self.build(0, true);
-        self.last = Some(tree);
+        self.last = Some(Arc::new(tree));
+        self.unsent = true;
+    }
+
+    fn take_completed(&mut self) -> Option<Arc<TreeNode>> {
+        if std::mem::take(&mut self.unsent) {
+            self.last.clone()
+        } else {
+            None
+        }
     }
 
     fn enter(&mut self, ply: usize, mv: Move, nodes: u64) {

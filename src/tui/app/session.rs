@@ -207,6 +207,7 @@ impl Session {
             SearchEvent::Iteration { id, .. }
             | SearchEvent::CurrentMove { id, .. }
             | SearchEvent::BestMove { id, .. }
+            | SearchEvent::Tree { id, .. }
             | SearchEvent::Message { id, .. } => *id,
         };
         let Some(search) = self.search.as_mut().filter(|s| s.id == id) else {
@@ -232,7 +233,7 @@ impl Session {
                 self.state = EngineState::Idle;
                 Some(Accepted::Finished { search, best, book })
             }
-            SearchEvent::Message { .. } => None,
+            SearchEvent::Message { .. } | SearchEvent::Tree { .. } => None,
         }
     }
 }
