@@ -27,12 +27,13 @@ pub const HASH_MAX_MB: usize = 65_536;
 pub const DEPTH_RANGE: std::ops::RangeInclusive<u32> = 1..=64;
 
 /// The settings keys, in the order `ox88 config` lists them.
-pub const KEYS: [&str; 11] = [
-    "theme", "level", "depth", "eval", "order", "color", "ascii", "book", "tc", "hash", "keys",
+pub const KEYS: [&str; 12] = [
+    "theme", "level", "depth", "eval", "order", "color", "ascii", "book", "tc", "hash", "explorer",
+    "keys",
 ];
 
 /// Action names for the `[keys]` table, one per action of the TUI's key table.
-pub const ACTIONS: [(&str, Action); 27] = [
+pub const ACTIONS: [(&str, Action); 31] = [
     ("quit", Action::Quit),
     ("help", Action::Help),
     ("depth-up", Action::DepthUp),
@@ -60,6 +61,10 @@ pub const ACTIONS: [(&str, Action); 27] = [
     ("review", Action::Review),
     ("view", Action::View),
     ("eval-pv-end", Action::EvalPvEnd),
+    ("tree", Action::Tree),
+    ("tree-into", Action::TreeInto),
+    ("tree-back", Action::TreeBack),
+    ("tree-reload", Action::TreeReload),
 ];
 
 /// What went wrong with a setting or the file.
@@ -234,6 +239,9 @@ pub struct Settings {
     /// Time control text as `--tc` takes it (checked when set).
     pub tc: Option<String>,
     pub hash_mb: usize,
+    /// Record each search's tree for the TUI's tree browser (`explorer = false` saves the
+    /// time and memory).
+    pub explorer: bool,
     /// Key overrides: each action listed gets exactly these keys.
     pub keys: Vec<(Action, Vec<KeyName>)>,
 }
@@ -251,6 +259,7 @@ impl Default for Settings {
             book: None,
             tc: None,
             hash_mb: 64,
+            explorer: true,
             keys: Vec::new(),
         }
     }
@@ -365,6 +374,7 @@ impl Settings {
                 .unwrap_or_default(),
             "tc" => self.tc.clone().unwrap_or_default(),
             "hash" => self.hash_mb.to_string(),
+            "explorer" => self.explorer.to_string(),
             _ => {
                 let action = k
                     .strip_prefix("keys.")
@@ -480,6 +490,14 @@ impl Settings {
                 self.hash_mb = mb;
                 value(mb as i64)
             }
+            "explorer" => {
+                self.explorer = match t.to_ascii_lowercase().as_str() {
+                    "true" | "yes" | "on" => true,
+                    "false" | "no" | "off" => false,
+                    _ => return Err(bad(k, t, "true or false (on or off)")),
+                };
+                value(self.explorer)
+            }
             _ => {
                 let Some(action) = k.strip_prefix("keys.").and_then(action_named) else {
                     if let Some(name) = k.strip_prefix("keys.") {
@@ -512,7 +530,11 @@ impl Settings {
 /// When a bound key acts: as in the table if the table has it, else by what the key does on
 /// the input line.
 fn key_condition(table: &[Binding], k: &KeyName) -> When {
-    if let Some(b) = table.iter().find(|b| b.code == k.code && b.mods == k.mods) {
+    // The tree browser's own uses of Enter, Backspace or `r` say nothing about the key.
+    if let Some(b) = table
+        .iter()
+        .find(|b| b.code == k.code && b.mods == k.mods && b.when != When::TreeFocused)
+    {
         return b.when;
     }
     if k.mods.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {

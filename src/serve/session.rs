@@ -31,11 +31,13 @@ use russh::server::Handle;
 
 use super::input::{ESC_TIMEOUT, Input, Parser};
 use crate::chess::Board;
+use crate::engine::search::record::TreeLimits;
 use crate::engine::{Engine, Limits, SearchEvent, SearchOptions};
 use crate::game::autosave::Autosave;
 use crate::tui::app::EngineControl;
 #[cfg(test)]
 use crate::tui::app::confined_pgn_path;
+use crate::tui::app::explorer::SERVE_TREE_CAP;
 use crate::tui::{App, ColorDepth, ColorMode, Options, Theme, ui};
 
 /// Frames waiting for a slow client; beyond this they are dropped.
@@ -147,8 +149,8 @@ pub fn color_depth(env: &[(String, String)]) -> ColorDepth {
     ColorDepth::detect(ColorMode::Auto, get)
 }
 
-/// The engine with the server's caps applied to every search: the hash size, and no book
-/// file (a path) of anyone's choosing.
+/// The engine with the server's caps applied to every search: the hash size, no book
+/// file (a path) of anyone's choosing, and small recorded trees (memory per player).
 struct CappedEngine {
     engine: Engine,
     hash_mb: usize,
@@ -159,6 +161,10 @@ impl EngineControl for CappedEngine {
         let options = SearchOptions {
             hash_mb: options.hash_mb.min(self.hash_mb),
             book_file: None,
+            record_tree: options.record_tree.map(|l| TreeLimits {
+                cap: l.cap.min(SERVE_TREE_CAP),
+                ..l
+            }),
             ..options.clone()
         };
         self.engine.go(board, limits, &options)

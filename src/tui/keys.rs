@@ -49,6 +49,14 @@ pub enum Action {
     View,
     /// The evaluation pane: show the position at the end of the engine's PV beside this one.
     EvalPvEnd,
+    /// Open (or close) the tree browser on the last completed iteration's tree.
+    Tree,
+    /// Tree browser: into the selected child.
+    TreeInto,
+    /// Tree browser: back up to the parent.
+    TreeBack,
+    /// Tree browser: show the newest tree (keeping the place when its moves are there).
+    TreeReload,
 }
 
 impl Action {
@@ -67,12 +75,14 @@ impl Action {
             Action::Flip => "turn the board around",
             Action::Tab => "complete a :command, else focus the next pane",
             Action::FocusPrev => "focus the previous pane",
-            Action::Up => "input: earlier entry; pane: scroll up",
-            Action::Down => "input: later entry; pane: scroll down",
+            Action::Up => "input: earlier entry; pane: scroll up; tree: select the child above",
+            Action::Down => "input: later entry; pane: scroll down; tree: the child below",
             Action::PageUp => "scroll the focused pane (log if input) a page up",
             Action::PageDown => "scroll the focused pane (log if input) a page down",
-            Action::Top => "log or sort pane: to the top",
-            Action::Bottom => "log or sort pane: to the bottom (the log follows new lines)",
+            Action::Top => "log or sort pane: to the top; tree: the first child",
+            Action::Bottom => {
+                "log or sort pane: to the bottom (the log follows new lines); tree: the last child"
+            }
             Action::PvBack => "sort pane: one ply back along the PV",
             Action::PvForward => "sort pane: one ply further along the PV",
             Action::Submit => "play the move / run the :command",
@@ -82,6 +92,14 @@ impl Action {
             Action::Cancel => "close help, clear input, stop the lab or the engine",
             Action::View => "show the log, evaluation, E chart or lab view in turn",
             Action::EvalPvEnd => "evaluation: compare with the end of the engine's PV",
+            Action::Tree => {
+                "tree browser: the last iteration's search tree (↑/↓ select, Esc closes)"
+            }
+            Action::TreeInto => "tree browser: into the selected child (its position on the board)",
+            Action::TreeBack => "tree browser: back up to the parent",
+            Action::TreeReload => {
+                "tree browser: load the newest tree (it never replaces yours by itself)"
+            }
         }
     }
 }
@@ -96,6 +114,9 @@ pub enum When {
     SortFocused,
     /// Only while the log or the sort pane has the focus (not the input line).
     PaneFocused,
+    /// Only while the tree browser has the focus (typing a character gives it to the input
+    /// line, so these never fight a move or a command being typed).
+    TreeFocused,
 }
 
 /// Which part of the screen has the keyboard, as far as bindings care.
@@ -104,6 +125,7 @@ pub enum Focus {
     Input,
     Log,
     Sort,
+    Tree,
 }
 
 /// One key (code plus exact modifiers) bound to an action.
@@ -133,6 +155,21 @@ const ALT: KeyModifiers = KeyModifiers::ALT;
 /// Ctrl keys are chosen to avoid the terminal's and tmux/screen's own (Ctrl-B, Ctrl-A) and
 /// flow control (Ctrl-S, Ctrl-Q).
 pub const DEFAULT_KEYS: &[Binding] = &[
+    bind(KeyCode::Enter, NONE, When::TreeFocused, Action::TreeInto),
+    bind(KeyCode::Right, NONE, When::TreeFocused, Action::TreeInto),
+    bind(
+        KeyCode::Backspace,
+        NONE,
+        When::TreeFocused,
+        Action::TreeBack,
+    ),
+    bind(KeyCode::Left, NONE, When::TreeFocused, Action::TreeBack),
+    bind(
+        KeyCode::Char('r'),
+        NONE,
+        When::TreeFocused,
+        Action::TreeReload,
+    ),
     bind(KeyCode::Enter, NONE, When::Always, Action::Submit),
     bind(KeyCode::F(1), NONE, When::Always, Action::Help),
     bind(KeyCode::Char('?'), NONE, When::InputEmpty, Action::Help),
@@ -175,6 +212,8 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::F(4), NONE, When::Always, Action::Review),
     bind(KeyCode::F(8), NONE, When::Always, Action::View),
     bind(KeyCode::F(7), NONE, When::Always, Action::EvalPvEnd),
+    bind(KeyCode::F(10), NONE, When::Always, Action::Tree),
+    bind(KeyCode::Char('t'), CTRL, When::Always, Action::Tree),
     bind(KeyCode::Char('c'), CTRL, When::Always, Action::Quit),
     bind(KeyCode::Char('d'), CTRL, When::InputEmpty, Action::Quit),
 ];
@@ -202,6 +241,7 @@ pub fn action_for(
                     When::InputEmpty => input_empty,
                     When::SortFocused => focus == Focus::Sort,
                     When::PaneFocused => focus != Focus::Input,
+                    When::TreeFocused => focus == Focus::Tree,
                 }
         })
         .map(|b| b.action)
@@ -226,6 +266,7 @@ pub fn key_name(code: KeyCode, mods: KeyModifiers) -> String {
         KeyCode::BackTab => "Shift+Tab".into(),
         KeyCode::Home => "Home".into(),
         KeyCode::End => "End".into(),
+        KeyCode::Backspace => "Backspace".into(),
         other => format!("{other:?}"),
     };
     let mut s = String::new();
@@ -251,7 +292,8 @@ pub fn help_rows(table: &[Binding]) -> Vec<(String, &'static str)> {
         match b.when {
             When::InputEmpty => name.push_str(" (empty input)"),
             When::SortFocused => name.push_str(" (sort pane)"),
-            When::PaneFocused => name.push_str(" (log/sort pane)"),
+            When::PaneFocused => name.push_str(" (log/sort/tree)"),
+            When::TreeFocused => name.push_str(" (tree)"),
             When::Always => {}
         }
         match rows.iter_mut().find(|(a, _)| *a == b.action) {

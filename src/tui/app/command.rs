@@ -159,6 +159,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         help: "what the right-hand side shows (F8 cycles)",
     },
     CommandSpec {
+        name: "tree",
+        args: "",
+        help: "tree browser: the last complete iteration's search tree (F10; Esc closes)",
+    },
+    CommandSpec {
         name: "help",
         args: "",
         help: "show keys and commands",
@@ -208,6 +213,8 @@ pub enum Command {
     /// The ordering lab to this depth (the search depth setting when `None`).
     Lab(Option<u32>),
     View(super::lab::View),
+    /// Open the tree browser.
+    Tree,
     Help,
     Quit,
 }
@@ -348,6 +355,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         "help" => no_arg(Command::Help),
         "hint" => no_arg(Command::Hint),
         "review" => no_arg(Command::Review),
+        "tree" => no_arg(Command::Tree),
         "level" => arg
             .parse::<Level>()
             .map(Command::Level)
@@ -438,6 +446,7 @@ const USAGE: &[(&str, &str)] = &[
     ("help", ":help takes no argument"),
     ("hint", ":hint takes no argument"),
     ("review", ":review takes no argument"),
+    ("tree", ":tree takes no argument"),
     ("multipv", ":multipv needs a number of lines from 1 to 8"),
     (
         "set",

@@ -84,6 +84,7 @@ impl App {
             Command::Games(n) => self.play_games(n),
             Command::Lab(depth) => return self.start_lab(depth.unwrap_or(self.depth)),
             Command::View(v) => self.set_view(v),
+            Command::Tree => self.open_tree(),
             Command::Theme(name) => {
                 let t = Theme::load(&name, self.user_theme_dir.as_deref(), self.color_depth)
                     .map_err(|e| e.to_string())?;
@@ -249,6 +250,7 @@ impl App {
         if let Some(p) = config.problems().first() {
             self.error(format!("settings: {p} (:set lists the settings)"));
         }
+        self.explorer.recording = config.settings().explorer;
         self.config = Some(config);
     }
 
@@ -268,6 +270,7 @@ impl App {
         s.book = self.book_file.clone();
         s.tc = self.game.time_control.map(|tc| tc.to_string());
         s.hash_mb = self.hash_mb;
+        s.explorer = self.explorer.recording;
         s
     }
 
@@ -345,6 +348,7 @@ impl App {
             "ascii" => self.ascii = s.ascii,
             "book" => self.book_file = s.book.clone(),
             "hash" => self.hash_mb = s.hash_mb,
+            "explorer" => self.explorer.recording = s.explorer,
             "tc" => {
                 if let Some(tc) = tc {
                     self.set_time_control(tc);

@@ -14,6 +14,7 @@
 pub mod command;
 pub mod evalview;
 mod execute;
+pub mod explorer;
 pub mod input;
 pub mod lab;
 pub mod log;
@@ -38,6 +39,7 @@ use crate::engine::book::Book;
 use crate::engine::eval::{self, EvalConfig};
 use crate::engine::levels::Level;
 use crate::engine::order::Scheme;
+use crate::engine::search::Profile;
 use crate::engine::{IterationInfo, Limits, SearchEvent, SearchOptions};
 use crate::game::autosave::Autosave;
 use crate::game::{Clock, EngineNote, Game, GameEnd, GameError, TimeControl};
@@ -55,6 +57,8 @@ pub enum Pane {
     Input,
     Log,
     Sort,
+    /// The tree browser (it takes the log's and the sort pane's place while open).
+    Tree,
 }
 
 impl Pane {
@@ -62,7 +66,7 @@ impl Pane {
         match self {
             Pane::Input => Pane::Log,
             Pane::Log => Pane::Sort,
-            Pane::Sort => Pane::Input,
+            Pane::Sort | Pane::Tree => Pane::Input,
         }
     }
     fn prev(self) -> Pane {
@@ -70,6 +74,7 @@ impl Pane {
             Pane::Input => Pane::Sort,
             Pane::Log => Pane::Input,
             Pane::Sort => Pane::Log,
+            Pane::Tree => Pane::Input,
         }
     }
 }
@@ -186,6 +191,10 @@ pub struct App {
     pub review: review::ReviewView,
     /// The lines of the search's latest iteration, line 1 first (MultiPV).
     pub pv_lines: Vec<IterationInfo>,
+    /// The tree browser (F10, `:tree`) and whether searches record trees for it.
+    pub explorer: explorer::Explorer,
+    /// The search profile of the engine's searches (`Seed`: the textbook search only).
+    pub profile: Profile,
     /// The terminal's area at the last `resize`: page sizes and scroll limits follow it.
     screen: Rect,
     /// The last autosave error, so a full disk is reported once, not after every move.
@@ -254,6 +263,8 @@ impl App {
             hint: None,
             pv_lines: Vec::new(),
             review: review::ReviewView::default(),
+            explorer: explorer::Explorer::default(),
+            profile: Profile::default(),
             screen: Rect::new(0, 0, ui::MIN_WIDTH, ui::MIN_HEIGHT),
             autosave_error: None,
             wall_clock: local_time,
@@ -301,6 +312,11 @@ impl App {
     /// Rows of the sort pane's lists on screen.
     fn sort_rows(&self) -> usize {
         ui::sort::list_rows(&self.sort, ui::layout(self.screen).sort)
+    }
+
+    /// Rows of the tree browser's child list on screen.
+    fn tree_rows(&self) -> usize {
+        ui::tree::list_rows(ui::layout(self.screen).right)
     }
 
     /// Replaces the wall clock of the log (tests use a fixed one so lines compare exactly).
@@ -476,6 +492,10 @@ impl App {
             multipv: self.multipv,
             // Analysis shows the real search; the level weakens only the moves played.
             level: if analysis { Level::Max } else { self.level },
+            profile: self.profile,
+            // The tree browser's trees (levels below max search through the level
+            // driver, which records none).
+            record_tree: self.explorer.recording.then_some(self.explorer.limits),
             ..SearchOptions::default()
         }
     }
@@ -631,7 +651,8 @@ impl App {
     /// longer wait for, so a takeback or a new game never sees an old search's move.
     pub fn on_engine_event(&mut self, ev: SearchEvent) {
         match self.session.accept(ev) {
-            None | Some(Accepted::CurrentMove) => {}
+            // A newer tree never replaces the one being browsed (the browser says `r`).
+            None | Some(Accepted::CurrentMove | Accepted::Tree(_)) => {}
             Some(Accepted::Message(text)) if crate::engine::is_level_report(&text) => {
                 self.log(LogKind::Info, text);
             }
@@ -775,6 +796,11 @@ impl App {
     /// that kind that can move and where (`N` → both knights).
     pub fn typed_squares(&self) -> Option<(Vec<Square>, Vec<Square>)> {
         let text = self.input.value().trim();
+        if self.explorer.is_open() {
+            // The browser's board: the selected child's move.
+            let m = self.explorer.selected_move()?;
+            return Some((vec![m.from()], vec![m.to()]));
+        }
         if text.is_empty()
             && let Some(h) = self.current_hint()
         {
@@ -844,6 +870,7 @@ impl App {
             Pane::Input => keys::Focus::Input,
             Pane::Log => keys::Focus::Log,
             Pane::Sort => keys::Focus::Sort,
+            Pane::Tree => keys::Focus::Tree,
         };
         match keys::action_for(&self.keys, &key, input_empty, focus) {
             Some(action) => self.act(action),
@@ -921,10 +948,18 @@ impl App {
             Action::Tab => {
                 if self.input.value().starts_with(':') {
                     self.complete();
+                } else if self.explorer.is_open() {
+                    // The log and the sort pane are hidden behind the browser.
+                    self.focus = if self.focus == Pane::Tree {
+                        Pane::Input
+                    } else {
+                        Pane::Tree
+                    };
                 } else {
                     self.focus = self.focus.next();
                 }
             }
+            Action::FocusPrev if self.explorer.is_open() => self.act(Action::Tab),
             Action::FocusPrev => self.focus = self.focus.prev(),
             Action::Up => match self.focus {
                 Pane::Input => self.input.recall(true),
@@ -941,7 +976,26 @@ impl App {
             Action::PvBack => self.step_pv(false),
             Action::PvForward => self.step_pv(true),
             Action::Submit => self.submit(),
-            Action::View => self.set_view(self.view.next()),
+            Action::View => {
+                self.close_tree();
+                self.set_view(self.view.next());
+            }
+            Action::Tree => {
+                if self.explorer.is_open() {
+                    self.close_tree();
+                } else {
+                    self.open_tree();
+                }
+            }
+            Action::TreeInto => {
+                let r = self.explorer.enter();
+                self.tree_result(r);
+            }
+            Action::TreeBack => {
+                let r = self.explorer.back();
+                self.tree_result(r);
+            }
+            Action::TreeReload => self.reload_tree(),
             Action::EvalPvEnd => {
                 self.evalview.show_pv_end = !self.evalview.show_pv_end;
                 self.info(if self.evalview.show_pv_end {
@@ -953,6 +1007,8 @@ impl App {
             Action::Cancel => {
                 if !self.input.is_empty() {
                     self.input.clear();
+                } else if self.explorer.is_open() {
+                    self.close_tree();
                 } else if self.lab.cancel() {
                     self.info("lab: stopping");
                 } else if self.focus != Pane::Input {
@@ -972,6 +1028,7 @@ impl App {
     fn page(&self) -> usize {
         let rows = match self.focus {
             Pane::Sort => self.sort_rows(),
+            Pane::Tree => self.tree_rows(),
             _ => self.log_rows(),
         };
         rows.saturating_sub(1).max(1)
@@ -980,6 +1037,11 @@ impl App {
     /// Scrolls the focused pane (the log when the input has the focus).
     fn scroll(&mut self, by: usize, up: bool) {
         match self.focus {
+            Pane::Tree => {
+                let rows = self.tree_rows();
+                let by = by as isize;
+                self.explorer.select_by(if up { -by } else { by }, rows);
+            }
             Pane::Sort => {
                 let rows = self.sort_rows();
                 self.sort.scroll_by(by, up, rows);
@@ -993,6 +1055,10 @@ impl App {
 
     fn scroll_to(&mut self, top: bool) {
         match self.focus {
+            Pane::Tree => {
+                let rows = self.tree_rows();
+                self.explorer.select_end(top, rows);
+            }
             Pane::Sort => {
                 let rows = self.sort_rows();
                 self.sort.scroll_to(top, rows);

@@ -3,10 +3,13 @@
 //! events of every other search. Nothing here waits for the engine: `go`, `stop` and
 //! `new_game` are asked for and the answers come later as events.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::chess::{Board, Color, Move};
 use crate::engine::{Engine, IterationInfo, Limits, SearchEvent, SearchOptions};
+
+use super::explorer::SearchTree;
 
 /// What the app needs from an engine. `Engine` is the real one; tests use a recorder (or a
 /// deliberately slow double) and feed events by hand, so no test depends on a search's
@@ -57,6 +60,8 @@ pub struct RunningSearch {
     pub last: Option<IterationInfo>,
     /// (depth, move, number) of the root move being searched.
     pub current: Option<(u32, Move, u32)>,
+    /// The searched position (the root of its trees; boxed, it is large).
+    pub root: Box<Board>,
 }
 
 /// The engine's state as the status bar names it.
@@ -79,6 +84,8 @@ pub enum Accepted {
     SideLine(IterationInfo),
     /// The root move being searched changed (kept in the running search).
     CurrentMove,
+    /// A complete iteration's tree (kept as the session's newest tree): its depth.
+    Tree(u32),
     /// The search ended: the search as it was, and its answer.
     Finished {
         search: RunningSearch,
@@ -93,6 +100,9 @@ pub struct Session {
     pub state: EngineState,
     /// Events dropped because their search was no longer the one we wait for.
     stale_dropped: u64,
+    /// The newest iteration tree of the searches we waited for (kept after its search
+    /// ends, until a later search sends one).
+    last_tree: Option<Arc<SearchTree>>,
 }
 
 impl Session {
@@ -102,7 +112,13 @@ impl Session {
             search: None,
             state: EngineState::Idle,
             stale_dropped: 0,
+            last_tree: None,
         }
+    }
+
+    /// The newest complete iteration's tree (of this search or the last that sent one).
+    pub fn last_tree(&self) -> Option<&Arc<SearchTree>> {
+        self.last_tree.as_ref()
     }
 
     /// The search we wait for, if any.
@@ -163,6 +179,7 @@ impl Session {
             side: board.side_to_move(),
             last: None,
             current: None,
+            root: Box::new(board.clone()),
         });
         self.state = EngineState::Thinking;
     }
@@ -233,7 +250,16 @@ impl Session {
                 self.state = EngineState::Idle;
                 Some(Accepted::Finished { search, best, book })
             }
-            SearchEvent::Message { .. } | SearchEvent::Tree { .. } => None,
+            SearchEvent::Tree { depth, tree, .. } => {
+                self.last_tree = Some(Arc::new(SearchTree {
+                    search_id: id,
+                    depth,
+                    root: (*search.root).clone(),
+                    tree,
+                }));
+                Some(Accepted::Tree(depth))
+            }
+            SearchEvent::Message { .. } => None,
         }
     }
 }

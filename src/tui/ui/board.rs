@@ -94,9 +94,12 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     if inner.width < 2 + 8 * scale.w || inner.height < 8 * scale.h + 1 {
         return;
     }
-    let board = app.game.board();
+    // The tree browser's node while it is open, else the game.
+    let board = app.shown_board();
     let colour = theme.board_has_color();
-    let last = board.last_move().filter(|_| app.game.ply() > 0);
+    let last = board
+        .last_move()
+        .filter(|_| app.game.ply() > 0 || app.explorer.is_open());
     let check = board
         .in_check()
         .then(|| board.king_square(board.side_to_move()));
@@ -253,10 +256,10 @@ fn draw_square(
 /// (in SAN, newest last) as fit.
 fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
-    let board = app.game.board();
+    let board = app.shown_board();
     let mut lines = Vec::new();
     let side = board.side_to_move();
-    match app.game.result() {
+    match app.game.result().filter(|_| !app.explorer.is_open()) {
         Some(end) => lines.push(Line::from(Span::styled(
             format!("{} {}", end.result(), end.reason()),
             theme.title(false),

@@ -23,6 +23,7 @@ pub mod log;
 pub mod review;
 pub mod sort;
 pub mod status;
+pub mod tree;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -114,6 +115,22 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     let a = layout(area);
     board::draw(frame, a.board, a.scale, app);
+    if app.explorer.is_open() {
+        // The browser takes the whole right-hand side (its rows need the width).
+        tree::draw(frame, a.right, app);
+    } else {
+        draw_right(frame, &a, app);
+    }
+    input::draw(frame, a.input, app);
+    status::draw_message(frame, a.message, app);
+    status::draw_status(frame, a.status, app);
+    if app.help_visible {
+        help::draw(frame, area, app);
+    }
+}
+
+/// The right-hand side: log and sort pane, and the views that take their place.
+fn draw_right(frame: &mut Frame, a: &Areas, app: &App) {
     match (a.eval, a.chart) {
         (Some(eval_area), Some(chart_area)) => {
             draw_log(frame, a.log, app);
@@ -135,12 +152,6 @@ pub fn draw(frame: &mut Frame, app: &App) {
             View::Eval => eval::draw(frame, a.right, app),
             View::Chart => chart::draw(frame, a.right, app),
         },
-    }
-    input::draw(frame, a.input, app);
-    status::draw_message(frame, a.message, app);
-    status::draw_status(frame, a.status, app);
-    if app.help_visible {
-        help::draw(frame, area, app);
     }
 }
 
