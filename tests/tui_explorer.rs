@@ -262,6 +262,14 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
         game_board.to_fen(),
         "the game is untouched"
     );
+    // A move the player types closes the browser: the game's board is wanted again.
+    press(&mut app, KeyCode::F(10));
+    assert!(app.explorer.is_open());
+    let m = game_board.legal_moves().as_slice()[0];
+    enter(&mut app, &m.to_string());
+    assert_eq!(app.game.ply(), 2);
+    assert!(!app.explorer.is_open());
+    assert_eq!(app.focus, Pane::Input);
 }
 
 #[test]
@@ -334,6 +342,11 @@ fn a_newer_tree_waits_for_r_and_r_keeps_the_place() {
     enter(&mut app, ":tree");
     assert!(app.explorer.is_open());
     assert_eq!(app.focus, Pane::Tree);
+    let said = app.message.clone().unwrap().text;
+    assert!(
+        said.contains("depth 2") && said.contains("last complete"),
+        "opening while the engine searches names the depth shown: {said}"
+    );
     // Down to the child the depth-3 tree also has first... any child both trees have.
     let mv = t2.children[0].mv;
     press(&mut app, KeyCode::Enter);
@@ -356,6 +369,18 @@ fn a_newer_tree_waits_for_r_and_r_keeps_the_place() {
     assert_eq!(app.explorer.path(), &[i], "the same move in the new tree");
     press(&mut app, KeyCode::Char('r'));
     assert!(error_text(&app).contains("newest"));
+    // The engine's move keeps the browser where it is.
+    let best = t3.children[0].mv;
+    app.on_engine_event(SearchEvent::BestMove {
+        id: 1,
+        best,
+        ponder: None,
+        book: None,
+    });
+    assert_eq!(app.game.ply(), 1, "the engine moved");
+    assert!(app.explorer.is_open());
+    assert_eq!(app.explorer.path(), &[i]);
+    assert!(screen(&mut app, 80, 24).join("\n").contains(" Tree d3 "));
     // Typing gives the keys back to the input line: 'r' is a letter again.
     press(&mut app, KeyCode::Char(':'));
     assert_eq!(app.focus, Pane::Input);

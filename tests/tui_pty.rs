@@ -470,3 +470,47 @@ fn the_lab_runs_in_the_background_and_shows_its_table() {
     s.send("\x03");
     assert!(s.wait_exit().success());
 }
+
+#[test]
+fn the_tree_browser_opens_after_an_engine_move_goes_down_two_levels_and_back() {
+    let dir = std::env::temp_dir().join(format!("ox88-pty-tree-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Out of the book with Black to move: the engine searches at once.
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 5 4";
+    let mut s = Session::start_in(&dir, &["--fen", fen, "--depth", "4"]);
+    s._data_dir = Some(TempDir(dir));
+    s.wait_for("the engine's move", |s| {
+        s.status().starts_with("White to move") && s.status().contains("idle")
+    });
+    let before = s.board();
+    // The path is the first line of the pane: `root › Nxe4 › …`.
+    let path = |s: &Session| {
+        s.rows()[1]
+            .split('│')
+            .nth(3)
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    s.send("\x1b[21~"); // F10
+    s.wait_for("the tree", |s| s.screen().contains(" Tree d4 "));
+    assert_eq!(path(&s), "root", "{}", s.screen());
+    s.send("\r");
+    s.wait_for("one level down", |s| path(s).matches(" › ").count() == 1);
+    let one = s.board();
+    assert_ne!(one, before, "the board shows the child's position");
+    s.send("\r");
+    s.wait_for("two levels down", |s| path(s).matches(" › ").count() == 2);
+    assert_ne!(s.board(), one, "and the grandchild's");
+    s.send("\x7f"); // Backspace
+    s.wait_for("one level up", |s| path(s).matches(" › ").count() == 1);
+    assert_eq!(s.board(), one);
+    s.send("\x7f");
+    s.wait_for("the root", |s| path(s) == "root");
+    s.send("\x1b");
+    s.wait_for("the log again", |s| s.screen().contains(" Log "));
+    assert_eq!(s.board(), before, "the game's position again");
+    s.send("\x03");
+    assert!(s.wait_exit().success());
+}

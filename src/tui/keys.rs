@@ -280,7 +280,8 @@ pub fn key_name(code: KeyCode, mods: KeyModifiers) -> String {
 }
 
 /// One help row per action: the action's keys (with a note for the conditional ones) and
-/// its description, in table order.
+/// its description, in table order, the tree browser's own keys last (they come first in
+/// the table only so that they win over Enter's and Backspace's usual meaning).
 pub fn help_rows(table: &[Binding]) -> Vec<(String, &'static str)> {
     let mut rows: Vec<(Action, Vec<String>)> = Vec::new();
     for b in table {
@@ -301,6 +302,12 @@ pub fn help_rows(table: &[Binding]) -> Vec<(String, &'static str)> {
             None => rows.push((b.action, vec![name])),
         }
     }
+    rows.sort_by_key(|(a, _)| {
+        table
+            .iter()
+            .filter(|b| b.action == *a)
+            .all(|b| b.when == When::TreeFocused)
+    });
     rows.into_iter()
         .map(|(a, keys)| (keys.join(", "), a.describe()))
         .collect()
@@ -363,6 +370,47 @@ mod tests {
             Some(Action::PvBack)
         );
         assert_eq!(action_for(DEFAULT_KEYS, &left, true, Focus::Log), None);
+    }
+
+    #[test]
+    fn the_tree_browsers_keys_act_only_while_it_has_the_focus() {
+        for (code, action) in [
+            (KeyCode::Enter, Action::TreeInto),
+            (KeyCode::Backspace, Action::TreeBack),
+            (KeyCode::Char('r'), Action::TreeReload),
+            (KeyCode::Left, Action::TreeBack),
+        ] {
+            let k = key(code, NONE);
+            assert_eq!(
+                action_for(DEFAULT_KEYS, &k, true, Focus::Tree),
+                Some(action)
+            );
+            for focus in [Focus::Input, Focus::Log, Focus::Sort] {
+                assert_ne!(action_for(DEFAULT_KEYS, &k, true, focus), Some(action));
+            }
+        }
+        assert_eq!(
+            action_for(
+                DEFAULT_KEYS,
+                &key(KeyCode::Enter, NONE),
+                false,
+                Focus::Input
+            ),
+            Some(Action::Submit)
+        );
+        assert_eq!(
+            action_for(
+                DEFAULT_KEYS,
+                &key(KeyCode::Backspace, NONE),
+                true,
+                Focus::Input
+            ),
+            None,
+            "Backspace edits the input line"
+        );
+        let rows = help_rows(DEFAULT_KEYS);
+        assert_eq!(rows[0].1, Action::Submit.describe(), "tree keys last");
+        assert_eq!(rows.last().unwrap().1, Action::TreeReload.describe());
     }
 
     #[test]

@@ -179,6 +179,7 @@ impl App {
             eval: self.eval,
             scheme: self.scheme,
             hash_mb: self.hash_mb,
+            record_tree: self.explorer.recording.then_some(self.explorer.limits),
             ..SearchOptions::default()
         };
         let limits = Limits {

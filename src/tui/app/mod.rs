@@ -1247,6 +1247,8 @@ impl App {
         match self.game.board().parse_move(text) {
             Ok(m) => {
                 self.message = None;
+                // The player wants the game's board back (engine moves keep the browser).
+                self.close_tree();
                 self.play_move(m, MoveSource::Human);
                 true
             }

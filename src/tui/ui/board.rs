@@ -301,7 +301,7 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
 /// Material from White's view in pawns (the seed's values), and which pieces each side has
 /// more of: `Material +1.50 W:♘ B:♟♟`.
 fn material_text(app: &App) -> String {
-    let b = app.game.board();
+    let b = app.shown_board();
     let diff = b.material(Color::White) - b.material(Color::Black);
     let mut text = if diff == 0 {
         "Material =".to_string()
