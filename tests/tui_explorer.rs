@@ -152,7 +152,12 @@ fn assert_board_shows(lines: &[String], w: u16, h: u16, board: &Board) {
 /// from the recorded node.
 fn child_row_start(board: &Board, node: &TreeNode, i: usize) -> String {
     let c = &node.children[i];
-    let san = board.san(c.mv.unwrap());
+    let m = c.mv.unwrap();
+    let san = if m.is_none() {
+        "null".to_string()
+    } else {
+        board.san(m)
+    };
     let ord = c.order_score.map(|o| o.to_string()).unwrap_or_default();
     let score = match (c.score, c.bound()) {
         (Some(v), Some(b)) => {
@@ -217,7 +222,16 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
         // Reopening the same tree returns to the same place (the second child, below).
         assert_eq!(app.explorer.selected(), if w == 80 { 0 } else { 1 });
         press(&mut app, KeyCode::End);
-        assert_eq!(app.explorer.selected(), root.children.len() - 1);
+        let last = root.children.len() - 1;
+        assert_eq!(app.explorer.selected(), last);
+        // Drawn smaller than the selection was made for, the selected row stays on screen.
+        let small = screen(&mut app, 80, 24);
+        let start = child_row_start(&shown.root, root, last);
+        assert!(
+            row_of(&small, &start).is_some(),
+            "{start:?}\n{}",
+            small.join("\n")
+        );
         press(&mut app, KeyCode::Home);
         assert_eq!(app.explorer.selected(), 0);
         // Into the second child: its position on the board, its move in the path.

@@ -237,21 +237,20 @@ impl Explorer {
         let mut rest = old_moves.as_slice();
         while let Some((mv, tail)) = rest.split_first() {
             let Some(i) = self
-                .node()
-                .or_else(|| self.peek())
+                .peek()
                 .and_then(|n| n.children.iter().position(|c| c.mv == *mv))
             else {
                 break;
             };
             self.selected = i;
-            if tail.is_empty() || self.enter().is_err() {
+            if tail.is_empty() || self.descend().is_err() {
                 break;
             }
             rest = tail;
         }
     }
 
-    /// The node shown even while closed (loading happens before opening).
+    /// The node shown, open or not (loading happens before opening).
     fn peek(&self) -> Option<&TreeNode> {
         self.shown.as_ref()?.tree.at(&self.path)
     }
@@ -286,10 +285,14 @@ impl Explorer {
 
     /// Into the selected child.
     pub fn enter(&mut self) -> Result<(), ExplorerError> {
-        let node = self
-            .node()
-            .or_else(|| self.peek())
-            .ok_or(ExplorerError::Closed)?;
+        if !self.open {
+            return Err(ExplorerError::Closed);
+        }
+        self.descend()
+    }
+
+    fn descend(&mut self) -> Result<(), ExplorerError> {
+        let node = self.peek().ok_or(ExplorerError::Closed)?;
         let Some(child) = node.children.get(self.selected) else {
             return Err(ExplorerError::NoChildren(empty_reason(node)));
         };

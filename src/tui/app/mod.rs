@@ -959,7 +959,13 @@ impl App {
                     self.focus = self.focus.next();
                 }
             }
-            Action::FocusPrev if self.explorer.is_open() => self.act(Action::Tab),
+            Action::FocusPrev if self.explorer.is_open() => {
+                self.focus = if self.focus == Pane::Tree {
+                    Pane::Input
+                } else {
+                    Pane::Tree
+                };
+            }
             Action::FocusPrev => self.focus = self.focus.prev(),
             Action::Up => match self.focus {
                 Pane::Input => self.input.recall(true),

@@ -212,7 +212,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
     let rows = list_rows(area);
     let n = node.children.len();
-    let scroll = app.explorer.scroll().min(n.saturating_sub(rows));
+    // The selected row stays on screen after a resize too (drawing changes no state).
+    let selected = app.explorer.selected();
+    let scroll = app
+        .explorer
+        .scroll()
+        .min(selected)
+        .max((selected + 1).saturating_sub(rows))
+        .min(n.saturating_sub(rows));
     if n == 0 {
         lines.push(Line::from(Span::styled(
             fit(&empty_reason(node), w),
