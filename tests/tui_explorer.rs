@@ -6,12 +6,14 @@
 mod common;
 
 use std::cell::RefCell;
+use std::path::Path;
 use std::rc::Rc;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Square};
+use ox88::config::Config;
 use ox88::engine::search::record::{TreeLimits, TreeNode};
 use ox88::engine::search::{Profile, Searcher};
 use ox88::engine::{Bound, Engine, Limits, Score, SearchEvent, SearchOptions};
@@ -321,6 +323,24 @@ fn with_no_tree_yet_the_keys_do_nothing_and_say_why() {
     assert_eq!(gone.borrow().last().unwrap().record_tree, None);
     enter(&mut app, ":tree now");
     assert!(error_text(&app).contains(":tree takes no argument"));
+}
+
+#[test]
+fn explorer_false_in_the_settings_file_turns_recording_off() {
+    let (mut app, gone) = silent_app();
+    let config = Config::from_text(Path::new("c.toml"), "explorer = false\n");
+    assert!(config.problems().is_empty());
+    app.use_config(config);
+    assert!(!app.explorer.recording);
+    enter(&mut app, ":mode analysis");
+    assert_eq!(gone.borrow().last().unwrap().record_tree, None);
+    let bad = Config::from_text(Path::new("c.toml"), "explorer = \"maybe\"\n");
+    assert!(
+        bad.problems()
+            .iter()
+            .any(|p| p.to_string().contains("explorer")),
+        "a bad value names the key"
+    );
 }
 
 /// A real tree of `depth` for the test position (Black to move).

@@ -156,18 +156,23 @@ struct CappedEngine {
     hash_mb: usize,
 }
 
+/// `options` within the server's caps (at most `hash_mb` of table).
+fn capped(options: &SearchOptions, hash_mb: usize) -> SearchOptions {
+    SearchOptions {
+        hash_mb: options.hash_mb.min(hash_mb),
+        book_file: None,
+        record_tree: options.record_tree.map(|l| TreeLimits {
+            cap: l.cap.min(SERVE_TREE_CAP),
+            ..l
+        }),
+        ..options.clone()
+    }
+}
+
 impl EngineControl for CappedEngine {
     fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64 {
-        let options = SearchOptions {
-            hash_mb: options.hash_mb.min(self.hash_mb),
-            book_file: None,
-            record_tree: options.record_tree.map(|l| TreeLimits {
-                cap: l.cap.min(SERVE_TREE_CAP),
-                ..l
-            }),
-            ..options.clone()
-        };
-        self.engine.go(board, limits, &options)
+        self.engine
+            .go(board, limits, &capped(options, self.hash_mb))
     }
     fn stop(&mut self) {
         self.engine.stop()
@@ -442,6 +447,27 @@ mod tests {
         }
         fn stop(&mut self) {}
         fn new_game(&mut self) {}
+    }
+
+    #[test]
+    fn the_server_caps_the_table_the_book_and_the_recorded_trees() {
+        let asked = SearchOptions {
+            hash_mb: 4096,
+            book_file: Some(PathBuf::from("/etc/passwd")),
+            record_tree: Some(crate::tui::app::explorer::TUI_LIMITS),
+            ..SearchOptions::default()
+        };
+        let got = capped(&asked, 16);
+        assert_eq!(got.hash_mb, 16);
+        assert_eq!(got.book_file, None);
+        let tree = got.record_tree.expect("trees are still recorded");
+        assert_eq!(tree.cap, SERVE_TREE_CAP);
+        assert_eq!(tree.plies, crate::tui::app::explorer::TUI_LIMITS.plies);
+        let off = SearchOptions {
+            record_tree: None,
+            ..asked
+        };
+        assert_eq!(capped(&off, 16).record_tree, None, "off stays off");
     }
 
     fn app() -> App {
