@@ -326,6 +326,16 @@ fn with_no_tree_yet_the_keys_do_nothing_and_say_why() {
 }
 
 #[test]
+fn below_level_max_the_browser_says_the_level_driver_records_no_tree() {
+    let (mut app, _) = silent_app();
+    enter(&mut app, ":level club");
+    press(&mut app, KeyCode::F(10));
+    assert!(!app.explorer.is_open());
+    let said = error_text(&app);
+    assert!(said.contains("level driver"), "{said}");
+}
+
+#[test]
 fn explorer_false_in_the_settings_file_turns_recording_off() {
     let (mut app, gone) = silent_app();
     let config = Config::from_text(Path::new("c.toml"), "explorer = false\n");

@@ -89,7 +89,9 @@ impl Action {
             Action::Hint => "hint: the engine's best move here, marked, not played",
             Action::CycleMultiPv => "show 1, 2, 3 or 4 best lines in turn (:multipv N)",
             Action::Review => "review the game: marks, better moves, accuracy (Esc cancels)",
-            Action::Cancel => "close help, clear input, stop the lab or the engine",
+            Action::Cancel => {
+                "close help, clear input, close the tree browser, stop the lab or the engine"
+            }
             Action::View => "show the log, evaluation, E chart or lab view in turn",
             Action::EvalPvEnd => "evaluation: compare with the end of the engine's PV",
             Action::Tree => {
