@@ -147,8 +147,9 @@ pub fn color_depth(env: &[(String, String)]) -> ColorDepth {
     ColorDepth::detect(ColorMode::Auto, get)
 }
 
-/// The engine with the server's caps applied to every search: the hash size, and no book
-/// file (a path) of anyone's choosing.
+/// The engine with the server's caps applied to every search: the hash size, one search
+/// thread (the server's cores are shared by all its sessions), and no book file (a path) of
+/// anyone's choosing.
 struct CappedEngine {
     engine: Engine,
     hash_mb: usize,
@@ -158,6 +159,7 @@ impl EngineControl for CappedEngine {
     fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64 {
         let options = SearchOptions {
             hash_mb: options.hash_mb.min(self.hash_mb),
+            threads: 1,
             book_file: None,
             ..options.clone()
         };
