@@ -27,8 +27,9 @@ pub const HASH_MAX_MB: usize = 65_536;
 pub const DEPTH_RANGE: std::ops::RangeInclusive<u32> = 1..=64;
 
 /// The settings keys, in the order `ox88 config` lists them.
-pub const KEYS: [&str; 11] = [
-    "theme", "level", "depth", "eval", "order", "color", "ascii", "book", "tc", "hash", "keys",
+pub const KEYS: [&str; 12] = [
+    "theme", "level", "depth", "eval", "order", "color", "ascii", "book", "tc", "hash", "threads",
+    "keys",
 ];
 
 /// Action names for the `[keys]` table, one per action of the TUI's key table.
@@ -234,6 +235,8 @@ pub struct Settings {
     /// Time control text as `--tc` takes it (checked when set).
     pub tc: Option<String>,
     pub hash_mb: usize,
+    /// Search threads (Lazy SMP), 1 to `engine::search::MAX_THREADS`.
+    pub threads: u32,
     /// Key overrides: each action listed gets exactly these keys.
     pub keys: Vec<(Action, Vec<KeyName>)>,
 }
@@ -251,6 +254,7 @@ impl Default for Settings {
             book: None,
             tc: None,
             hash_mb: 64,
+            threads: 1,
             keys: Vec::new(),
         }
     }
@@ -269,6 +273,7 @@ pub struct Overrides {
     pub book: Option<PathBuf>,
     pub tc: Option<String>,
     pub hash_mb: Option<usize>,
+    pub threads: Option<u32>,
 }
 
 impl Settings {
@@ -304,6 +309,9 @@ impl Settings {
         }
         if let Some(v) = o.hash_mb {
             s.hash_mb = v;
+        }
+        if let Some(v) = o.threads {
+            s.threads = v;
         }
         s
     }
@@ -365,6 +373,7 @@ impl Settings {
                 .unwrap_or_default(),
             "tc" => self.tc.clone().unwrap_or_default(),
             "hash" => self.hash_mb.to_string(),
+            "threads" => self.threads.to_string(),
             _ => {
                 let action = k
                     .strip_prefix("keys.")
@@ -479,6 +488,16 @@ impl Settings {
                     .ok_or_else(|| bad(k, t, format!("megabytes from 1 to {HASH_MAX_MB}")))?;
                 self.hash_mb = mb;
                 value(mb as i64)
+            }
+            "threads" => {
+                let max = crate::engine::search::MAX_THREADS;
+                let n = t
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=max).contains(n))
+                    .ok_or_else(|| bad(k, t, format!("a thread count from 1 to {max}")))?;
+                self.threads = n;
+                value(i64::from(n))
             }
             _ => {
                 let Some(action) = k.strip_prefix("keys.").and_then(action_named) else {

@@ -178,6 +178,7 @@ impl App {
             eval: self.eval,
             scheme: self.scheme,
             hash_mb: self.hash_mb,
+            threads: self.threads,
             ..SearchOptions::default()
         };
         let limits = Limits {
@@ -268,6 +269,7 @@ impl App {
         s.book = self.book_file.clone();
         s.tc = self.game.time_control.map(|tc| tc.to_string());
         s.hash_mb = self.hash_mb;
+        s.threads = self.threads;
         s
     }
 
@@ -345,6 +347,7 @@ impl App {
             "ascii" => self.ascii = s.ascii,
             "book" => self.book_file = s.book.clone(),
             "hash" => self.hash_mb = s.hash_mb,
+            "threads" => self.threads = s.threads,
             "tc" => {
                 if let Some(tc) = tc {
                     self.set_time_control(tc);
