@@ -27,9 +27,9 @@ pub const HASH_MAX_MB: usize = 65_536;
 pub const DEPTH_RANGE: std::ops::RangeInclusive<u32> = 1..=64;
 
 /// The settings keys, in the order `ox88 config` lists them.
-pub const KEYS: [&str; 12] = [
-    "theme", "level", "depth", "eval", "order", "color", "ascii", "book", "tc", "hash", "explorer",
-    "keys",
+pub const KEYS: [&str; 13] = [
+    "theme", "level", "depth", "eval", "order", "color", "ascii", "book", "tc", "hash", "threads",
+    "explorer", "keys",
 ];
 
 /// Action names for the `[keys]` table, one per action of the TUI's key table.
@@ -242,6 +242,8 @@ pub struct Settings {
     /// Record each search's tree for the TUI's tree browser (`explorer = false` saves the
     /// time and memory).
     pub explorer: bool,
+    /// Search threads (Lazy SMP), 1 to `engine::search::MAX_THREADS`.
+    pub threads: u32,
     /// Key overrides: each action listed gets exactly these keys.
     pub keys: Vec<(Action, Vec<KeyName>)>,
 }
@@ -260,6 +262,7 @@ impl Default for Settings {
             tc: None,
             hash_mb: 64,
             explorer: true,
+            threads: 1,
             keys: Vec::new(),
         }
     }
@@ -278,6 +281,7 @@ pub struct Overrides {
     pub book: Option<PathBuf>,
     pub tc: Option<String>,
     pub hash_mb: Option<usize>,
+    pub threads: Option<u32>,
 }
 
 impl Settings {
@@ -313,6 +317,9 @@ impl Settings {
         }
         if let Some(v) = o.hash_mb {
             s.hash_mb = v;
+        }
+        if let Some(v) = o.threads {
+            s.threads = v;
         }
         s
     }
@@ -375,6 +382,7 @@ impl Settings {
             "tc" => self.tc.clone().unwrap_or_default(),
             "hash" => self.hash_mb.to_string(),
             "explorer" => self.explorer.to_string(),
+            "threads" => self.threads.to_string(),
             _ => {
                 let action = k
                     .strip_prefix("keys.")
@@ -497,6 +505,16 @@ impl Settings {
                     _ => return Err(bad(k, t, "true or false (on or off)")),
                 };
                 value(self.explorer)
+            }
+            "threads" => {
+                let max = crate::engine::search::MAX_THREADS;
+                let n = t
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=max).contains(n))
+                    .ok_or_else(|| bad(k, t, format!("a thread count from 1 to {max}")))?;
+                self.threads = n;
+                value(i64::from(n))
             }
             _ => {
                 let Some(action) = k.strip_prefix("keys.").and_then(action_named) else {

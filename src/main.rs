@@ -77,6 +77,9 @@ struct PlayArgs {
     /// Transposition table size in MB.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=ox88::config::HASH_MAX_MB as u64))]
     hash: Option<u64>,
+    /// Search threads (Lazy SMP): 1 searches reproducibly; more search faster on more cores.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(ox88::engine::search::MAX_THREADS)))]
+    threads: Option<u32>,
     /// Who plays: white, black, human, engine or analysis.
     #[arg(long, default_value = "white", value_parser = parse_mode)]
     mode: Mode,
@@ -132,6 +135,7 @@ impl PlayArgs {
             book: self.book.clone(),
             tc: self.tc.clone(),
             hash_mb: self.hash.map(|h| h as usize),
+            threads: self.threads,
         }
     }
 }
@@ -156,6 +160,10 @@ enum Command {
     Bench {
         #[arg(long, default_value_t = 10)]
         depth: u32,
+        /// Search threads (Lazy SMP); above 1 the nodes vary from run to run, and the time
+        /// is the time to `--depth`.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(ox88::engine::search::MAX_THREADS)))]
+        threads: u32,
         #[command(flatten)]
         how: HowArgs,
     },
@@ -558,8 +566,14 @@ fn main() -> Result<()> {
             println!("Time: {:.3} s", secs);
             println!("Speed: {:.1} Mnps", nodes as f64 / secs.max(1e-9) / 1e6);
         }
-        Some(Command::Bench { depth, how }) => {
-            bench::report(depth, how.order, how.profile, |line| println!("{line}"));
+        Some(Command::Bench {
+            depth,
+            threads,
+            how,
+        }) => {
+            bench::report_threads(depth, how.order, how.profile, threads, |line| {
+                println!("{line}")
+            });
         }
         Some(Command::Search {
             fen,
@@ -676,6 +690,7 @@ fn main() -> Result<()> {
                 book: s.book.clone(),
                 level: s.level,
                 hash_mb: s.hash_mb,
+                threads: s.threads,
                 keys,
                 config_path: config.path().map(std::path::Path::to_path_buf),
             });

@@ -102,6 +102,7 @@ fn settings_round_trip_through_the_file() {
         ("book", "/tmp/book.bin"),
         ("tc", "5+3"),
         ("hash", "128"),
+        ("threads", "4"),
         ("keys.quit", "Ctrl+Q"),
         ("keys.engine-move", "Alt+M, F9"),
     ] {
@@ -117,6 +118,7 @@ fn settings_round_trip_through_the_file() {
     assert_eq!(again.get("keys.undo").unwrap(), "Ctrl+Z");
     assert_eq!(again.settings().color, ColorMode::Ansi256);
     assert_eq!(again.settings().hash_mb, 128);
+    assert_eq!(again.settings().threads, 4);
 }
 
 #[test]
@@ -140,6 +142,9 @@ fn set_rejects_unknown_keys_and_bad_values_and_changes_nothing() {
     assert!(err.contains("beginner") && err.contains("2800"), "{err}");
     assert!(c.set("tc", "5+x").is_err());
     assert!(c.set("hash", "0").is_err());
+    let err = c.set("threads", "0").unwrap_err().to_string();
+    assert!(err.contains("1 to 64"), "{err}");
+    assert!(c.set("threads", "65").is_err());
     assert!(c.set("ascii", "maybe").is_err());
     let err = c.set("keys.quit", "Hyper+Q").unwrap_err().to_string();
     assert!(err.contains("not a key"), "{err}");

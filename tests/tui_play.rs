@@ -364,6 +364,23 @@ fn set_changes_a_setting_at_once_and_set_save_round_trips_through_the_file() {
 }
 
 #[test]
+fn set_threads_goes_to_the_engine_and_a_count_out_of_range_changes_nothing() {
+    let (mut app, calls) = app_with(options());
+    app.use_config(Config::default());
+    enter(&mut app, ":set threads 2");
+    assert_eq!(app.threads, 2);
+    for bad in [":set threads 0", ":set threads 65", ":set threads two"] {
+        enter_refused(&mut app, bad);
+        assert_eq!(message(&app).0, MessageKind::Error, "{bad}");
+        assert!(message(&app).1.contains("threads"), "{:?}", message(&app));
+        assert_eq!(app.threads, 2, "{bad}");
+    }
+    enter(&mut app, "e4");
+    let go = calls.borrow().last().cloned().unwrap();
+    assert_eq!(go.options.threads, 2);
+}
+
+#[test]
 fn problems_in_the_settings_file_are_shown_in_the_log_at_start() {
     let dir = temp_dir("problems");
     let path = dir.join("config.toml");

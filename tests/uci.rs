@@ -649,7 +649,7 @@ fn malformed_input_is_refused_and_the_engine_still_plays() {
         "setoption name Hash value 0".into(),
         "setoption name Hash value 65537".into(),
         "setoption name Hash value lots".into(),
-        "setoption name Threads value 2".into(),
+        "setoption name Threads value 0".into(),
         "setoption name MultiPV value 0".into(),
         "setoption name MultiPV value 257".into(),
         "setoption name Move Overhead value -1".into(),

@@ -83,6 +83,19 @@ pub fn run(
     depth: u32,
     scheme: Scheme,
     profile: Profile,
+    each: impl FnMut(&BenchRow),
+) -> Vec<BenchRow> {
+    run_threads(depth, scheme, profile, 1, each)
+}
+
+/// As [`run`] on `threads` search threads (Lazy SMP): the main thread's depth decides when
+/// a position is done, so a row's time is the time to that depth; its nodes are every
+/// thread's (they vary from run to run above one thread).
+pub fn run_threads(
+    depth: u32,
+    scheme: Scheme,
+    profile: Profile,
+    threads: u32,
     mut each: impl FnMut(&BenchRow),
 ) -> Vec<BenchRow> {
     let options = SearchOptions {
@@ -90,6 +103,7 @@ pub fn run(
         profile,
         own_book: false,
         hash_mb: 16,
+        threads,
         ..SearchOptions::default()
     };
     let mut searcher = Searcher::standalone();
@@ -122,21 +136,32 @@ pub fn totals(rows: &[BenchRow]) -> (SearchStats, Duration) {
 }
 
 /// The bench as text, as `ox88 bench` and the UCI `bench` command print it.
-pub fn report(
+pub fn report(depth: u32, scheme: Scheme, profile: Profile, out: impl FnMut(&str)) -> SearchStats {
+    report_threads(depth, scheme, profile, 1, out)
+}
+
+/// As [`report`] on `threads` search threads (`ox88 bench --threads N`).
+pub fn report_threads(
     depth: u32,
     scheme: Scheme,
     profile: Profile,
+    threads: u32,
     mut out: impl FnMut(&str),
 ) -> SearchStats {
+    let on_threads = if threads > 1 {
+        format!(", {threads} threads")
+    } else {
+        String::new()
+    };
     out(&format!(
-        "bench: depth {depth}, ordering {scheme}, profile {profile}, {} positions",
+        "bench: depth {depth}, ordering {scheme}, profile {profile}, {} positions{on_threads}",
         POSITIONS.len()
     ));
     out(&format!(
         "{:<14} {:>6} {:>12} {:>9} {:>11} {:>8}",
         "position", "best", "nodes", "ms", "nps", "cut1st"
     ));
-    let rows = run(depth, scheme, profile, |r| {
+    let rows = run_threads(depth, scheme, profile, threads, |r| {
         out(&format!(
             "{:<14} {:>6} {:>12} {:>9} {:>11} {:>7.1}%",
             r.name,

@@ -218,13 +218,19 @@ struct LevelTurn<'a> {
 impl LevelTurn<'_> {
     fn play(&self, searcher: &mut Searcher, rng: &mut Rng, emit: &mut dyn FnMut(SearchEvent)) {
         let level = self.options.level;
+        // A level searches on one thread whatever `threads` says: its budgets are node
+        // counts, calibrated on the single, reproducible search (docs/levels.md).
+        let options = SearchOptions {
+            threads: 1,
+            ..self.options.clone()
+        };
         let turn = levels::think_as(
             searcher,
             Some(self.id),
             self.board,
             level,
             self.limits,
-            self.options,
+            &options,
             rng,
             emit,
         );

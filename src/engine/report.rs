@@ -111,6 +111,10 @@ pub struct SearchOptions {
     /// [`SearchEvent::Tree`] (the TUI's tree browser); `None` records nothing and costs
     /// nothing.
     pub record_tree: Option<super::search::record::TreeLimits>,
+    /// Search threads (Lazy SMP, `search/threads.rs`): 1 is the single, reproducible search;
+    /// more share the transposition table and report summed nodes. Capped at
+    /// [`super::search::MAX_THREADS`].
+    pub threads: u32,
 }
 
 impl Default for SearchOptions {
@@ -128,6 +132,7 @@ impl Default for SearchOptions {
             report_root_moves: false,
             level: super::levels::Level::Max,
             record_tree: None,
+            threads: 1,
         }
     }
 }

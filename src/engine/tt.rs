@@ -2,10 +2,22 @@
 //! entries: one kept by depth (deep results are expensive), one always replaced (recent
 //! results are likely to be needed again). Mate scores are stored relative to the node, not
 //! the root, so a mate found through a transposition keeps its true distance.
+//!
+//! One table is shared by every search thread (Lazy SMP, `search/threads.rs`) without locks
+//! or `unsafe`: an entry is three `AtomicU64` words, the two data words and a check word
+//! holding `key ^ data ^ meta`. Loads and stores are `Relaxed`; two threads writing one
+//! entry at once can leave words from both, and then the check word no longer matches the
+//! key, so a probe reads a torn entry as a miss. What a probe returns was therefore stored
+//! whole for that key. (Its move is used only to order the moves generated at the node,
+//! never played unchecked.) The entry keeps the 24 bytes of the plain layout before it, so
+//! a table of a given size has as many buckets as before and one thread searches as before.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use super::score::{Bound, MATE_BOUND};
 use crate::chess::types::Move;
 
+/// One entry as the search sees it: the key it belongs to and the packed fields.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
@@ -16,6 +28,74 @@ struct Entry {
     /// bits 0-1: bound (0 empty, 1 exact, 2 lower, 3 upper); bits 2-7: age.
     meta: u8,
 }
+
+impl Entry {
+    /// The two data words: move, score and eval; depth and meta.
+    #[inline]
+    fn words(self) -> (u64, u64) {
+        let data = u64::from(self.mv)
+            | u64::from(self.score as u16) << 32
+            | u64::from(self.eval as u16) << 48;
+        let meta = u64::from(self.depth as u8) | u64::from(self.meta) << 8;
+        (data, meta)
+    }
+
+    #[inline]
+    fn from_words(check: u64, data: u64, meta: u64) -> Entry {
+        Entry {
+            key: check ^ data ^ meta,
+            mv: data as u32,
+            score: (data >> 32) as u16 as i16,
+            eval: (data >> 48) as u16 as i16,
+            depth: meta as u8 as i8,
+            meta: (meta >> 8) as u8,
+        }
+    }
+}
+
+/// An entry's storage: `check` is `key ^ data ^ meta`, so a torn entry fails the key test.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+    meta: AtomicU64,
+}
+
+impl Slot {
+    #[inline]
+    fn load(&self) -> Entry {
+        Entry::from_words(
+            self.check.load(Relaxed),
+            self.data.load(Relaxed),
+            self.meta.load(Relaxed),
+        )
+    }
+
+    #[inline]
+    fn save(&self, e: Entry) {
+        let (data, meta) = e.words();
+        self.save_raw([e.key ^ data ^ meta, data, meta]);
+    }
+
+    /// The three words as stored (check, data, meta), for moving an entry unchanged.
+    #[inline]
+    fn load_raw(&self) -> [u64; 3] {
+        [
+            self.check.load(Relaxed),
+            self.data.load(Relaxed),
+            self.meta.load(Relaxed),
+        ]
+    }
+
+    #[inline]
+    fn save_raw(&self, w: [u64; 3]) {
+        self.check.store(w[0], Relaxed);
+        self.data.store(w[1], Relaxed);
+        self.meta.store(w[2], Relaxed);
+    }
+}
+
+type Bucket = [Slot; 2];
 
 /// What the table holds for a position: what a probe finds and what a store writes
 /// (`score` relative to the root, as the search uses it).
@@ -28,9 +108,10 @@ pub struct TtData {
     pub bound: Bound,
 }
 
+/// The table. Every method takes `&self`, so threads share it behind an `Arc`.
 pub struct TranspositionTable {
-    buckets: Vec<[Entry; 2]>,
-    age: u8,
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
 }
 
 fn to_tt(score: i32, ply: usize) -> i16 {
@@ -66,41 +147,50 @@ impl TranspositionTable {
     /// ask for far more hash than the machine has).
     pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
-        let n = (bytes / std::mem::size_of::<[Entry; 2]>()).max(1);
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets
             .try_reserve_exact(n)
             .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
-        buckets.resize(n, [Entry::default(); 2]);
-        Ok(TranspositionTable { buckets, age: 0 })
+        buckets.resize_with(n, Bucket::default);
+        Ok(TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        })
     }
 
     pub fn size_mb(&self) -> usize {
         // Rounded up: `new` fills whole buckets, so a 64 MB table holds a few bytes under 64
         // MB; rounding down would read as 63 and make every search reallocate the table.
-        (self.buckets.len() * std::mem::size_of::<[Entry; 2]>()).div_ceil(1024 * 1024)
+        (self.buckets.len() * std::mem::size_of::<Bucket>()).div_ceil(1024 * 1024)
     }
 
-    pub fn clear(&mut self) {
-        self.buckets.fill([Entry::default(); 2]);
-        self.age = 0;
+    /// Empties the table. Call it while no search is running (a store racing with it
+    /// would survive).
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for s in b {
+                s.save(Entry::default());
+            }
+        }
+        self.age.store(0, Relaxed);
     }
 
     /// A new search: older entries become preferred victims.
-    pub fn new_search(&mut self) {
-        self.age = (self.age + 1) & 0x3F;
+    pub fn new_search(&self) {
+        self.age.store((self.age.load(Relaxed) + 1) & 0x3F, Relaxed);
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto the table without a division.
-        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+        &self.buckets[((key as u128 * self.buckets.len() as u128) >> 64) as usize]
     }
 
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtData> {
-        let b = &self.buckets[self.bucket(key)];
-        for e in b {
+        for slot in self.bucket(key) {
+            let e = slot.load();
             if e.key == key && e.meta & 3 != 0 {
                 let bound = match e.meta & 3 {
                     1 => Bound::Exact,
@@ -122,7 +212,7 @@ impl TranspositionTable {
     /// Stores `data` for the position `key`, found at `ply` from the root (mate scores are
     /// kept relative to the node). A move of `Move::NONE` keeps the move already stored.
     #[inline]
-    pub fn store(&mut self, key: u64, ply: usize, data: TtData) {
+    pub fn store(&self, key: u64, ply: usize, data: TtData) {
         let TtData {
             mv,
             score,
@@ -130,9 +220,8 @@ impl TranspositionTable {
             depth,
             bound,
         } = data;
-        let age = self.age;
-        let idx = self.bucket(key);
-        let b = &mut self.buckets[idx];
+        let age = self.age.load(Relaxed);
+        let b = self.bucket(key);
         let bound_bits = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
@@ -147,30 +236,33 @@ impl TranspositionTable {
             meta: bound_bits | age << 2,
         };
         // Same position: refresh whichever slot holds it.
-        for e in b.iter_mut() {
-            if e.key == key {
-                *e = new(e.mv);
+        let first = b[0].load_raw();
+        for (slot, w) in [(&b[0], first), (&b[1], b[1].load_raw())] {
+            if w[0] ^ w[1] ^ w[2] == key {
+                slot.save(new(w[1] as u32));
                 return;
             }
         }
         // Slot 0 is depth-preferred: replace it if the new result is at least as deep or
         // the old one is from an earlier search; otherwise use the always-replace slot.
-        let slot0 = &b[0];
+        let slot0 = Entry::from_words(first[0], first[1], first[2]);
         if slot0.meta & 3 == 0 || depth >= slot0.depth as i32 || (slot0.meta >> 2) != age {
-            b[1] = b[0];
-            b[0] = new(0);
+            b[1].save_raw(first);
+            b[0].save(new(0));
         } else {
-            b[1] = new(0);
+            b[1].save(new(0));
         }
     }
 
     /// Permille of the first thousand entries used by the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed);
         let n = self.buckets.len().min(500);
         let mut used = 0;
         for b in &self.buckets[..n] {
-            for e in b {
-                if e.meta & 3 != 0 && (e.meta >> 2) == self.age {
+            for s in b {
+                let e = s.load();
+                if e.meta & 3 != 0 && (e.meta >> 2) == age {
                     used += 1;
                 }
             }
@@ -196,7 +288,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         assert!(tt.probe(42, 0).is_none());
         tt.store(42, 0, data(Move::NONE, 17, 5, 3, Bound::Lower));
         let h = tt.probe(42, 0).unwrap();
@@ -208,7 +300,7 @@ mod tests {
 
     #[test]
     fn mate_scores_are_ply_relative() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         // Mate in 3 plies from a node at ply 4 is mate in 7 from the root.
         tt.store(7, 4, data(Move::NONE, MATE - 7, 0, 5, Bound::Exact));
         // Probed from ply 2 (a transposition nearer the root) it is mate in 5 from the root.
@@ -217,7 +309,7 @@ mod tests {
 
     #[test]
     fn depth_preferred_slot_survives_shallow_stores() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let n = tt.buckets.len() as u128;
         // Find three keys in the same bucket.
         let keys: Vec<u64> = (1u64..)
@@ -231,5 +323,48 @@ mod tests {
         assert_eq!(tt.probe(keys[0], 0).unwrap().depth, 10);
         assert!(tt.probe(keys[1], 0).is_none());
         assert_eq!(tt.probe(keys[2], 0).unwrap().score, 3);
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, 0, data(Move::NONE, 17, 5, 3, Bound::Lower));
+        tt.store(43, 0, data(Move::NONE, -90, 1, 9, Bound::Exact));
+        // Another thread's write landed halfway: 42's check word, 43's data word.
+        let b42 = tt.bucket(42);
+        let other = tt.bucket(43).iter().map(Slot::load).find(|e| e.key == 43);
+        let slot = b42.iter().find(|s| s.load().key == 42).unwrap();
+        slot.data.store(other.unwrap().words().0, Relaxed);
+        assert!(tt.probe(42, 0).is_none());
+    }
+
+    #[test]
+    fn threads_sharing_the_table_never_read_another_positions_data() {
+        // Every key's data is a function of the key; four threads store and probe keys
+        // that collide in a tiny table. A hit must carry its own key's data.
+        let tt = std::sync::Arc::new(TranspositionTable::new(1));
+        let expected = |k: u64| ((k % 1000) as i32, (k % 97) as i32, (k % 50) as i32);
+        let handles: Vec<_> = (0..4u64)
+            .map(|t| {
+                let tt = std::sync::Arc::clone(&tt);
+                std::thread::spawn(move || {
+                    let mut hits = 0u32;
+                    for i in 0..200_000u64 {
+                        // Keys spread over a few buckets so writers collide often.
+                        let k = (i * 7 + t) % 64 * 0x0400_0000_0000_0000 + (i % 5) + 1;
+                        let (s, e, d) = expected(k);
+                        if i % 2 == 0 {
+                            tt.store(k, 0, data(Move::NONE, s, e, d, Bound::Exact));
+                        } else if let Some(h) = tt.probe(k, 0) {
+                            hits += 1;
+                            assert_eq!((h.score, h.eval, h.depth), (s, e, d), "key {k}");
+                        }
+                    }
+                    hits
+                })
+            })
+            .collect();
+        let hits: u32 = handles.into_iter().map(|h| h.join().unwrap()).sum();
+        assert!(hits > 0, "the probes found something");
     }
 }

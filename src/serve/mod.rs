@@ -60,7 +60,8 @@ pub struct ServeArgs {
     /// Close a session after this long without a key press: 90s, 30m, 2h.
     #[arg(long, default_value = "30m", value_parser = parse_duration)]
     pub idle_timeout: Duration,
-    /// Engine threads per session. The engine searches on one thread, so this caps at 1.
+    /// Engine threads per session. Sessions share the server's cores, so each searches on
+    /// one thread whatever is given here.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// Transposition table size per session, in MB (the most one session's engine may use).
@@ -111,7 +112,7 @@ impl ServeConfig {
         };
         if args.threads > 1 {
             eprintln!(
-                "ox88 serve: --threads {}: the engine searches on one thread, so each session uses 1",
+                "ox88 serve: --threads {}: sessions share the server's cores, so each searches on one thread",
                 args.threads
             );
         }

@@ -149,17 +149,19 @@ pub fn color_depth(env: &[(String, String)]) -> ColorDepth {
     ColorDepth::detect(ColorMode::Auto, get)
 }
 
-/// The engine with the server's caps applied to every search: the hash size, no book
-/// file (a path) of anyone's choosing, and small recorded trees (memory per player).
+/// The engine with the server's caps applied to every search: the hash size, one search
+/// thread (the server's cores are shared by all its sessions), no book file (a path) of
+/// anyone's choosing, and small recorded trees (memory per player).
 struct CappedEngine {
     engine: Engine,
     hash_mb: usize,
 }
 
-/// `options` within the server's caps (at most `hash_mb` of table).
+/// `options` within the server's caps (at most `hash_mb` of table, one thread).
 fn capped(options: &SearchOptions, hash_mb: usize) -> SearchOptions {
     SearchOptions {
         hash_mb: options.hash_mb.min(hash_mb),
+        threads: 1,
         book_file: None,
         record_tree: options.record_tree.map(|l| TreeLimits {
             cap: l.cap.min(SERVE_TREE_CAP),

@@ -151,6 +151,8 @@ pub struct Options {
     pub level: Level,
     /// The transposition table's size in MB (`--hash`).
     pub hash_mb: usize,
+    /// Search threads (`--threads`, `:set threads`).
+    pub threads: u32,
     /// The key table, the settings file's `[keys]` laid over `keys::DEFAULT_KEYS`.
     pub keys: Vec<keys::Binding>,
     /// The settings file `:set save` writes (read again at start for its comments).
@@ -175,6 +177,7 @@ impl Default for Options {
             book: None,
             level: Level::Max,
             hash_mb: 64,
+            threads: 1,
             keys: keys::DEFAULT_KEYS.to_vec(),
             config_path: None,
         }

@@ -12,7 +12,7 @@ use crate::engine::SearchOptions;
 use crate::engine::eval::EvalMode;
 use crate::engine::levels::{Level, MAX_ELO, MIN_ELO};
 use crate::engine::order::Scheme;
-use crate::engine::search::Profile;
+use crate::engine::search::{MAX_THREADS, Profile};
 
 /// The type of a UCI option, with what the `option` line declares.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,8 +61,8 @@ impl UciOption {
 pub const HASH_MAX_MB: i64 = 65_536;
 pub const MULTI_PV_MAX: i64 = 256;
 pub const MOVE_OVERHEAD_MAX_MS: i64 = 5_000;
-/// One search thread until the search is parallel: declaring more would be a lie.
-pub const THREADS_MAX: i64 = 1;
+/// Lazy SMP's cap (`engine::search::MAX_THREADS`, fixed so `uci` says the same everywhere).
+pub const THREADS_MAX: i64 = MAX_THREADS as i64;
 
 /// What a GUI can read about the engine (`UCI_EngineAbout`).
 pub fn engine_about() -> String {
@@ -92,7 +92,7 @@ pub fn declared() -> Vec<UciOption> {
         },
         UciOption {
             name: "Threads",
-            kind: spin(1, 1, THREADS_MAX),
+            kind: spin(i64::from(d.threads), 1, THREADS_MAX),
         },
         UciOption {
             name: "MultiPV",
@@ -175,7 +175,6 @@ pub fn declared() -> Vec<UciOption> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     pub search: SearchOptions,
-    pub threads: u32,
     pub ponder: bool,
     /// What the GUI told us about the opponent (`UCI_Opponent`), shown by `d`.
     pub opponent: String,
@@ -188,7 +187,6 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             search: SearchOptions::default(),
-            threads: 1,
             ponder: false,
             opponent: String::new(),
             limit_strength: false,
@@ -267,7 +265,7 @@ impl Settings {
         };
         match name {
             "Hash" => self.search.hash_mb = parse_spin(name, &option.kind, value)? as usize,
-            "Threads" => self.threads = parse_spin(name, &option.kind, value)? as u32,
+            "Threads" => self.search.threads = parse_spin(name, &option.kind, value)? as u32,
             "MultiPV" => self.search.multipv = parse_spin(name, &option.kind, value)? as u32,
             "Move Overhead" => {
                 let ms = parse_spin(name, &option.kind, value)?;
@@ -332,7 +330,9 @@ mod tests {
             lines.contains(&"option name Hash type spin default 64 min 1 max 65536".to_string())
         );
         assert!(lines.contains(&"option name Clear Hash type button".to_string()));
-        assert!(lines.contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
+        assert!(
+            lines.contains(&"option name Threads type spin default 1 min 1 max 64".to_string())
+        );
         assert!(lines.contains(&"option name BookFile type string default <empty>".to_string()));
         assert!(
             lines.contains(
@@ -376,6 +376,8 @@ mod tests {
         assert_eq!(s.apply("hash", Some("128")), Ok(Effect::None));
         assert_eq!(s.search.hash_mb, 128);
         assert_eq!(s.apply("CLEAR HASH", None), Ok(Effect::ClearHash));
+        s.apply("threads", Some("2")).unwrap();
+        assert_eq!(s.search.threads, 2);
         s.apply("multipv", Some("3")).unwrap();
         assert_eq!(s.search.multipv, 3);
         s.apply("Move Overhead", Some("100")).unwrap();
@@ -401,7 +403,8 @@ mod tests {
             ("Hash", Some("65537")),
             ("Hash", Some("lots")),
             ("Hash", None),
-            ("Threads", Some("2")),
+            ("Threads", Some("0")),
+            ("Threads", Some("65")),
             ("MultiPV", Some("257")),
             ("Move Overhead", Some("-1")),
             ("OwnBook", Some("yes")),

@@ -7,6 +7,7 @@ mod alphabeta;
 mod qsearch;
 pub mod record;
 mod stack;
+mod threads;
 mod time;
 
 use std::sync::Arc;
@@ -23,6 +24,7 @@ use crate::chess::board::Board;
 use crate::chess::types::{Color, Move};
 use record::{NoRecord, Recorder, TreeLimits, TreeNode, TreeRecorder};
 use stack::Stack;
+pub use threads::MAX_THREADS;
 use time::{Budget, budget};
 
 pub const MAX_PLY: usize = 128;
@@ -194,7 +196,8 @@ pub struct SearchResult {
 /// scratch arrays.
 pub struct Searcher {
     shared: Arc<SearchShared>,
-    tt: TranspositionTable,
+    /// Shared with the helper threads' searchers (Lazy SMP, `threads.rs`).
+    tt: Arc<TranspositionTable>,
     history: History,
     stack: Stack,
     /// The previous iteration's PV, for the seed's PV-first ordering.
@@ -223,13 +226,21 @@ pub struct Searcher {
     root_alpha: i32,
     /// Whether a search ran since the last clean slate (so `new_game` has work to do).
     learnt: bool,
+    /// Lazy SMP: a main searcher's helpers, or a helper's place among them.
+    threads: threads::Threads,
 }
 
 impl Searcher {
     pub fn new(shared: Arc<SearchShared>) -> Searcher {
+        // The first search sizes the table (`configure`).
+        Searcher::with_table(shared, Arc::new(TranspositionTable::new(1)))
+    }
+
+    /// A searcher on the table `tt` (a helper thread's shares the main one's).
+    fn with_table(shared: Arc<SearchShared>, tt: Arc<TranspositionTable>) -> Searcher {
         Searcher {
             shared,
-            tt: TranspositionTable::new(1), // the first search sizes it (`configure`)
+            tt,
             history: History::default(),
             stack: Stack::new(),
             prev_pv: Vec::new(),
@@ -250,6 +261,7 @@ impl Searcher {
             root_alpha: -INF,
             game_keys: Vec::new(),
             learnt: false,
+            threads: threads::Threads::default(),
         }
     }
 
@@ -265,6 +277,7 @@ impl Searcher {
             self.history.clear();
             self.stack.clear();
             self.prev_pv.clear();
+            self.threads.release();
             self.learnt = false;
         }
     }
@@ -281,9 +294,11 @@ impl Searcher {
             self.new_game();
         }
         if self.tt.size_mb() != options.hash_mb.max(1) {
+            // The helpers let go of the old table first, so it is freed as it is replaced.
+            self.threads.release();
             match TranspositionTable::try_new(options.hash_mb) {
                 Ok(tt) => {
-                    self.tt = tt;
+                    self.tt = Arc::new(tt);
                     self.new_game();
                 }
                 Err(e) => emit(SearchEvent::Message {
@@ -308,10 +323,10 @@ impl Searcher {
     ) -> SearchResult {
         self.configure(options, emit, id);
         let result = match options.record_tree {
-            None => self.think(id, board, limits, options, emit, &mut NoRecord),
+            None => self.think_threads(id, board, limits, options, emit, &mut NoRecord),
             Some(tree) => {
                 let mut rec = TreeRecorder::new(tree);
-                self.think(id, board, limits, options, emit, &mut rec)
+                self.think_threads(id, board, limits, options, emit, &mut rec)
             }
         };
         emit(SearchEvent::BestMove {
@@ -333,7 +348,7 @@ impl Searcher {
     ) -> SearchResult {
         let id = self.shared.start(limits.ponder);
         self.configure(options, emit, id);
-        self.think(id, board.clone(), limits, options, emit, &mut NoRecord)
+        self.think_threads(id, board.clone(), limits, options, emit, &mut NoRecord)
     }
 
     /// As [`Searcher::search_sync`], recording the tree each iteration searched within
@@ -376,7 +391,9 @@ impl Searcher {
         self.game_keys
             .extend(board.history_hashes().take(reversible));
         self.stack[0].key = board.hash();
-        self.tt.new_search();
+        if !self.threads.is_helper() {
+            self.tt.new_search();
+        }
         self.history.age();
 
         let mut root_moves: Vec<Move> = board.legal_moves().iter().copied().collect();
@@ -414,6 +431,9 @@ impl Searcher {
         let mut score: i32 = 0;
         let mut best_move = root_moves[0];
         for depth in 1..=max_depth {
+            if self.threads.skips(depth) {
+                continue;
+            }
             let iteration_start_nodes = self.stats.nodes;
             self.seldepth = 0;
             // Root order: the scheme's scores with the previous best move as PV move.
@@ -566,6 +586,8 @@ impl Searcher {
     ) -> IterationInfo {
         let elapsed = self.start.elapsed();
         let score = Score::from_internal(s);
+        // Every thread's nodes (the helpers' as last published).
+        let nodes = self.stats.nodes + self.threads.helper_nodes();
         IterationInfo {
             depth,
             seldepth: self.seldepth.max(depth as usize) as u32,
@@ -573,8 +595,8 @@ impl Searcher {
             score,
             score_white: score.for_white(side),
             bound,
-            nodes: self.stats.nodes,
-            nps: (self.stats.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            nodes,
+            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
             time: elapsed,
             pv,
             hashfull: if self.profile == Profile::Full {
@@ -646,12 +668,13 @@ impl Searcher {
         if self.stats.nodes & 2047 != 0 {
             return;
         }
+        self.threads.publish(self.stats.nodes);
         if self.shared.should_stop(self.id) {
             self.stopped = true;
             return;
         }
         if let Some(n) = self.node_limit
-            && self.stats.nodes >= n
+            && self.stats.nodes + self.threads.helper_nodes() >= n
         {
             self.stopped = true;
             return;

@@ -180,6 +180,7 @@ impl App {
             scheme: self.scheme,
             hash_mb: self.hash_mb,
             record_tree: self.explorer.recording.then_some(self.explorer.limits),
+            threads: self.threads,
             ..SearchOptions::default()
         };
         let limits = Limits {
@@ -272,6 +273,7 @@ impl App {
         s.tc = self.game.time_control.map(|tc| tc.to_string());
         s.hash_mb = self.hash_mb;
         s.explorer = self.explorer.recording;
+        s.threads = self.threads;
         s
     }
 
@@ -350,6 +352,7 @@ impl App {
             "book" => self.book_file = s.book.clone(),
             "hash" => self.hash_mb = s.hash_mb,
             "explorer" => self.explorer.recording = s.explorer,
+            "threads" => self.threads = s.threads,
             "tc" => {
                 if let Some(tc) = tc {
                     self.set_time_control(tc);

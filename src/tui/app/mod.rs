@@ -180,6 +180,8 @@ pub struct App {
     /// How strongly the engine plays its moves (analysis and hints are always `max`).
     pub level: Level,
     pub hash_mb: usize,
+    /// Search threads for the engine's searches (Lazy SMP).
+    pub threads: u32,
     /// How many lines a search shows (MultiPV).
     pub multipv: u32,
     /// The settings file, for `:set` and `:set save` (`None`: none read; `:set` then
@@ -258,6 +260,7 @@ impl App {
             keys: opts.keys.clone(),
             level: opts.level,
             hash_mb: opts.hash_mb,
+            threads: opts.threads,
             multipv: 1,
             config: None,
             hint: None,
@@ -489,6 +492,7 @@ impl App {
             report_root_moves: true,
             book_file: self.book_file.clone(),
             hash_mb: self.hash_mb,
+            threads: self.threads,
             multipv: self.multipv,
             // Analysis shows the real search; the level weakens only the moves played.
             level: if analysis { Level::Max } else { self.level },
