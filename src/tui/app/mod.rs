@@ -632,6 +632,7 @@ impl App {
     pub fn on_engine_event(&mut self, ev: SearchEvent) {
         match self.session.accept(ev) {
             None | Some(Accepted::CurrentMove) => {}
+            Some(Accepted::RootMoves { depth, rows }) => self.sort.on_root_rows(depth, rows),
             Some(Accepted::Message(text)) if crate::engine::is_level_report(&text) => {
                 self.log(LogKind::Info, text);
             }

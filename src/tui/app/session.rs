@@ -79,6 +79,11 @@ pub enum Accepted {
     SideLine(IterationInfo),
     /// The root move being searched changed (kept in the running search).
     CurrentMove,
+    /// The root moves so far of iteration `depth` (the sort pane).
+    RootMoves {
+        depth: u32,
+        rows: Vec<crate::engine::RootMoveRow>,
+    },
     /// The search ended: the search as it was, and its answer.
     Finished {
         search: RunningSearch,
@@ -208,6 +213,7 @@ impl Session {
             | SearchEvent::CurrentMove { id, .. }
             | SearchEvent::BestMove { id, .. }
             | SearchEvent::Tree { id, .. }
+            | SearchEvent::RootMoves { id, .. }
             | SearchEvent::Message { id, .. } => *id,
         };
         let Some(search) = self.search.as_mut().filter(|s| s.id == id) else {
@@ -233,6 +239,7 @@ impl Session {
                 self.state = EngineState::Idle;
                 Some(Accepted::Finished { search, best, book })
             }
+            SearchEvent::RootMoves { depth, rows, .. } => Some(Accepted::RootMoves { depth, rows }),
             SearchEvent::Message { .. } | SearchEvent::Tree { .. } => None,
         }
     }
