@@ -48,13 +48,14 @@ fn stats_of(view: &SortView) -> Option<&SearchStats> {
     view.stats.as_ref().filter(|s| s.nodes > 0)
 }
 
-/// The iteration's statistics beside the first-move cutoff rate: abbreviated under
-/// `width` 80.
+/// The iteration's statistics beside the first-move cutoff rate (average index of the move
+/// that cut, table hits per probe, null moves that cut per try, reduced moves searched
+/// again, quiescence nodes per node): abbreviated under `width` 70.
 pub fn stats_text(s: &SearchStats, width: usize) -> String {
     let pct = |x: f64| format!("{:.0}%", x * 100.0);
-    if width >= 80 {
+    if width >= 70 {
         format!(
-            "avg cut index {:.2}  TT hits {}  null cuts {}  re-searched {}  quiescence {}",
+            "cut index {:.2}  TT hits {}  null cuts {}  re-search {}  qsearch {}",
             s.avg_cut_index(),
             pct(s.tt_hit_rate()),
             pct(s.null_cutoff_rate()),
