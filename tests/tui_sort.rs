@@ -90,6 +90,16 @@ fn the_sort_pane_shows_the_searchs_root_moves_at_80x24() {
         app.on_engine_event(e.clone());
     }
     let info = last_info(&events);
+    // The log's iteration line ends with the iteration's own figures.
+    let s = &info.stats;
+    let figures = format!(
+        "[1st {:.0}% ebf {:.1} tt {:.0}%]",
+        s.first_move_cutoff() * 100.0,
+        info.branching,
+        s.tt_hit_rate() * 100.0
+    );
+    let logged = &app.log.last().unwrap().text;
+    assert!(logged.ends_with(&figures), "{logged} / {figures}");
     let (lines, _) = common::render(&mut app, 80, 24);
     let pane = sort_pane(&lines);
     let width = pane[0].chars().count();
