@@ -227,7 +227,8 @@ pub struct Searcher {
     root_rows: Vec<RootMoveRow>,
     /// The node count when the root move being searched was made.
     root_move_start: u64,
-    /// Send `SearchEvent::RootMoves` during long iterations.
+    /// Keep the root rows (`report_root_moves`): sent with each iteration and, during long
+    /// ones, as `SearchEvent::RootMoves`.
     report_root: bool,
     /// The iteration being searched, and when root moves were last sent.
     root_depth: u32,
@@ -660,6 +661,9 @@ impl Searcher {
     /// Fresh root rows for an iteration searching `scored` in that order; nodes spent in
     /// earlier iterations carry over.
     fn new_root_rows(&mut self, scored: &[ScoredMove]) {
+        if !self.report_root {
+            return;
+        }
         let rows = scored
             .iter()
             .map(|s| RootMoveRow {
@@ -684,7 +688,8 @@ impl Searcher {
     /// The root move `i` (of `root_order`) came back with `score` from a search in the
     /// root's window `alpha..beta`, after `searched` other moves in this pass: its row
     /// takes the nodes, score, bound and refutation; during a long iteration the rows go
-    /// out at most every quarter second.
+    /// out at most every quarter second. Only kept when reported (the table lookup for a
+    /// refutation costs a move generation per refuted move).
     fn root_move_done<R: Recorder>(
         &mut self,
         cx: &mut Cx<R>,
@@ -694,6 +699,9 @@ impl Searcher {
         beta: i32,
         searched: usize,
     ) {
+        if !self.report_root {
+            return;
+        }
         let spent = self.stats.nodes - self.root_move_start;
         let refuted = score <= alpha;
         // After a fail high at ply 1 its PV starts with the move that cut there; a node
@@ -721,16 +729,14 @@ impl Searcher {
                 r.best = k == i;
             }
         }
-        if self.report_root {
-            let now = self.start.elapsed();
-            if now >= self.rows_sent + Duration::from_millis(250) {
-                self.rows_sent = now;
-                (cx.emit)(SearchEvent::RootMoves {
-                    id: cx.id,
-                    depth: self.root_depth,
-                    rows: self.root_rows.clone(),
-                });
-            }
+        let now = self.start.elapsed();
+        if now >= self.rows_sent + Duration::from_millis(250) {
+            self.rows_sent = now;
+            (cx.emit)(SearchEvent::RootMoves {
+                id: cx.id,
+                depth: self.root_depth,
+                rows: self.root_rows.clone(),
+            });
         }
     }
 
