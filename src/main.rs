@@ -207,9 +207,15 @@ enum Command {
     },
     /// Search one position on a fresh engine and print the tree its last iteration searched,
     /// one node a line, indented (or one JSON object with --json). Scores are centipawns
-    /// from the side to move at each node; mates are ±(100000 − plies). A node's `nodes`
-    /// counts itself (when its move was made) and its subtree; the root and a null move
-    /// ("0000") count only their subtree.
+    /// from the side to move at each node; mates are ±(100000 − plies). Every node made
+    /// counts once: the root once per iteration, each move when made, a null move ("0000",
+    /// a child of its own) when the side passes; so a node whose children are all recorded
+    /// has nodes = 1 + the sum of its children's, and the root's nodes are the iteration's.
+    /// A move searched again (reduced then full depth, zero window then full) is one node
+    /// with several passes (window, reduction, score each); its children are listed per
+    /// pass in the order searched, each with the pass it belongs to. cut_index is the child
+    /// that reached beta in the last pass. A pruned move is a child with "skipped" and 0
+    /// nodes.
     Tree {
         #[arg(long)]
         fen: Option<String>,

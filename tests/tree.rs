@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use ox88::chess::Board;
+use ox88::chess::types::Move;
 use ox88::engine::order::Scheme;
 use ox88::engine::score::MATE;
 use ox88::engine::search::record::{Skip, TreeLimits, TreeNode};
@@ -54,47 +55,84 @@ fn record(fen: &str, depth: u32, scheme: Scheme, profile: Profile) -> (TreeNode,
 }
 
 /// Checks the invariants below `node` at `board`; returns how many nodes were checked.
-fn check(node: &TreeNode, board: &mut Board, is_root: bool) -> usize {
+fn check(node: &TreeNode, board: &mut Board) -> usize {
     let mut checked = 1;
     let sum: u64 = node.children.iter().map(|c| c.nodes).sum();
-    if node.children_complete && !node.children.is_empty() {
-        // Each time a move is made it counts a node; the root and a null move count none.
-        let own = if is_root || node.mv == Some(ox88::chess::types::Move::NONE) {
-            assert_eq!(node.visits, 0);
-            0
-        } else {
-            assert!(node.visits >= 1);
-            node.visits
-        };
+    if node.skipped.is_some() && node.passes.is_empty() {
+        // A move the search decided not to make: no node, nothing below.
+        assert_eq!(node.nodes, 0);
+        assert!(node.children.is_empty());
+    } else if node.children_complete {
+        // Every node made counts once, the root and a null move included.
         assert_eq!(
             node.nodes,
-            own + sum,
-            "node counts add up at {}",
+            1 + sum,
+            "nodes = 1 + the children's at {} ({:?})",
+            board.to_fen(),
+            node.mv
+        );
+    } else {
+        assert!(
+            node.nodes > sum,
+            "a node counts itself at {}",
             board.to_fen()
         );
+    }
+    if !node.passes.is_empty() {
+        let last = node.passes.last().unwrap();
+        assert_eq!(
+            node.window,
+            Some((last.alpha, last.beta)),
+            "window = last pass's"
+        );
+        assert_eq!(node.score, last.score, "score = last pass's");
+        assert_eq!(node.reduction, node.passes[0].reduction);
+    }
+    // Children in the order searched: by pass, each pass's in falling ordering score.
+    let passes: Vec<usize> = node.children.iter().map(|c| c.pass).collect();
+    assert!(
+        passes.windows(2).all(|w| w[0] <= w[1]),
+        "children grouped by pass at {}: {passes:?}",
+        board.to_fen()
+    );
+    assert!(
+        node.children
+            .iter()
+            .all(|c| c.pass >= 1 && c.pass <= node.passes.len()),
+        "a child's pass is one of its parent's"
+    );
+    for pass in 1..=node.passes.len() {
+        let ordered: Vec<i32> = node
+            .children
+            .iter()
+            .filter(|c| c.pass == pass && c.mv != Some(Move::NONE))
+            .filter_map(|c| c.order_score)
+            .collect();
+        assert!(
+            ordered.windows(2).all(|w| w[0] >= w[1]),
+            "pass {pass}'s children in ordering order at {}: {ordered:?}",
+            board.to_fen()
+        );
+        // Each move is made at most once per pass.
+        let mut moves: Vec<Option<Move>> = node
+            .children
+            .iter()
+            .filter(|c| c.pass == pass)
+            .map(|c| c.mv)
+            .collect();
+        let n = moves.len();
+        moves.sort_by_key(|m| m.map(|m| m.to_string()));
+        moves.dedup();
+        assert_eq!(moves.len(), n, "a move once per pass at {}", board.to_fen());
     }
     if let Some(i) = node.cut_index {
         let (_, beta) = node.window.expect("a cut node was searched");
         let cut = &node.children[i];
         assert!(-cut.score.unwrap() >= beta, "the cut child reached beta");
+        assert_eq!(cut.pass, node.passes.len(), "the cut is in the last pass");
         assert_eq!(node.bound(), Some(Bound::Lower));
-        assert!(
-            node.children[i + 1..].iter().all(|c| c.earlier_pass_only),
-            "nothing searched after the cut"
-        );
+        assert_eq!(i + 1, node.children.len(), "nothing searched after the cut");
     }
-    // The children of the last pass in the order searched: best ordering score first.
-    let ordered: Vec<i32> = node
-        .children
-        .iter()
-        .filter(|c| !c.earlier_pass_only && c.mv != Some(ox88::chess::types::Move::NONE))
-        .filter_map(|c| c.order_score)
-        .collect();
-    assert!(
-        ordered.windows(2).all(|w| w[0] >= w[1]),
-        "children in ordering order at {}: {ordered:?}",
-        board.to_fen()
-    );
     for c in &node.children {
         let mv = c.mv.unwrap();
         if c.score.is_none() {
@@ -103,16 +141,13 @@ fn check(node: &TreeNode, board: &mut Board, is_root: bool) -> usize {
                 "a move without a score says why it was skipped"
             );
         }
-        if c.nodes == 0 {
-            assert!(c.children.is_empty(), "no nodes, no subtree");
-        }
         if mv.is_none() {
             board.make_null();
         } else {
             assert!(board.legal_moves().contains(mv), "{mv} is legal");
             board.make(mv);
         }
-        checked += check(c, board, false);
+        checked += check(c, board);
         board.unmake();
     }
     checked
@@ -120,6 +155,7 @@ fn check(node: &TreeNode, board: &mut Board, is_root: bool) -> usize {
 
 #[test]
 fn recorded_trees_add_up_under_every_scheme_and_profile() {
+    let mut passes_seen = 0;
     for profile in [Profile::Seed, Profile::Full] {
         for scheme in Scheme::ALL {
             // Plain alpha-beta without ordering explodes in quiescence on the sharp ones.
@@ -134,11 +170,67 @@ fn recorded_trees_add_up_under_every_scheme_and_profile() {
                 let (tree, searched) = record(fen, depth, scheme, profile);
                 assert_eq!(tree.nodes, searched, "root nodes = the iteration's ({fen})");
                 let mut board = Board::from_fen(fen).unwrap();
-                let n = check(&tree, &mut board, true);
+                let n = check(&tree, &mut board);
                 assert_eq!(n, tree.recorded());
+                passes_seen += count_repasses(&tree);
+                // Recording changes nothing the search does.
+                let options = SearchOptions {
+                    scheme,
+                    profile,
+                    own_book: false,
+                    hash_mb: 4,
+                    ..SearchOptions::default()
+                };
+                let plain = Searcher::standalone().search_sync(
+                    &board,
+                    &Limits::depth(depth),
+                    &options,
+                    &mut |_| {},
+                );
+                let (recorded, _) = Searcher::standalone().search_tree(
+                    &board,
+                    &Limits::depth(depth),
+                    &options,
+                    EVERYTHING,
+                    &mut |_| {},
+                );
+                assert_eq!(plain.stats, recorded.stats, "{fen}");
+                assert_eq!(plain.best, recorded.best, "{fen}");
+                assert_eq!(plain.score, recorded.score, "{fen}");
             }
         }
     }
+    assert!(passes_seen > 0, "some node was searched in several passes");
+}
+
+/// Nodes searched more than once (re-searches).
+fn count_repasses(n: &TreeNode) -> usize {
+    usize::from(n.passes.len() > 1) + n.children.iter().map(count_repasses).sum::<usize>()
+}
+
+/// A null move is a child of its own: made once, counted once, searched in a null window
+/// at the reduced depth.
+#[test]
+fn a_null_move_is_a_node_of_its_own() {
+    let mut found = 0;
+    fn walk(n: &TreeNode, found: &mut usize) {
+        for c in &n.children {
+            if c.mv == Some(Move::NONE) {
+                *found += 1;
+                assert!(c.nodes >= 1);
+                assert_eq!(c.passes.len(), 1);
+                let p = c.passes[0];
+                assert_eq!(p.beta, p.alpha + 1, "a null window");
+                assert!(p.reduction >= 3);
+            }
+            walk(c, found);
+        }
+    }
+    for fen in POSITIONS {
+        let (tree, _) = record(fen, 6, Scheme::Modern, Profile::Full);
+        walk(&tree, &mut found);
+    }
+    assert!(found > 0, "null moves recorded");
 }
 
 /// Textbook alpha-beta (fail-soft, negamax): each child is searched in (−β, −α) with α the
@@ -306,7 +398,17 @@ fn ox88_tree_json_is_one_object_whose_root_counts_the_iteration() {
     assert_eq!(v["ply"], 0);
     let children = v["children"].as_array().unwrap();
     let sum: u64 = children.iter().map(|c| c["nodes"].as_u64().unwrap()).sum();
-    assert_eq!(v["nodes"].as_u64().unwrap(), sum);
+    assert_eq!(
+        v["nodes"].as_u64().unwrap(),
+        1 + sum,
+        "the root counts itself"
+    );
+    let first = &children[0];
+    assert_eq!(first["pass"], 1);
+    let passes = first["passes"].as_array().unwrap();
+    assert!(!passes.is_empty());
+    assert_eq!(passes.last().unwrap()["score"], first["score"]);
+    assert!(first.get("visits").is_none() && first.get("earlier_pass_only").is_none());
     assert!(
         children
             .iter()

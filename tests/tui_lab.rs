@@ -237,6 +237,8 @@ fn the_pv_end_toggle_shows_the_difference_to_the_current_position() {
             root_moves: Vec::new(),
             first_move_cutoff: 0.9,
             branching: 2.0,
+            stats: Default::default(),
+            root_rows: Vec::new(),
         },
     });
     enter(&mut app, ":view eval");

@@ -135,6 +135,8 @@ fn line(board: &Board, multipv: u32, depth: u32, cp: i32, pv: &[&str]) -> Iterat
         root_moves: Vec::new(),
         first_move_cutoff: 0.9,
         branching: 2.0,
+        stats: Default::default(),
+        root_rows: Vec::new(),
     }
 }
 

@@ -252,6 +252,8 @@ fn iteration(board: &Board, id: u64, depth: u32) -> SearchEvent {
             ],
             first_move_cutoff: 0.913,
             branching: 3.24,
+            stats: Default::default(),
+            root_rows: Vec::new(),
         },
     }
 }

@@ -304,7 +304,7 @@ fn check_info(pos: &Chess, line: &str) {
                 assert_legal(pos, tokens.get(i + 1).unwrap_or(&""), line);
                 i += 2;
             }
-            "pv" => {
+            "pv" | "refutation" => {
                 let mut p = pos.clone();
                 for m in &tokens[i + 1..] {
                     let mv = assert_legal(&p, m, line);
@@ -376,6 +376,7 @@ fn handshake_names_the_engine_and_declares_the_options() {
         "Profile",
         "UCI_Opponent",
         "UCI_EngineAbout",
+        "UCI_ShowRefutations",
     ] {
         let prefix = format!("option name {name} type ");
         assert!(
@@ -407,6 +408,64 @@ fn handshake_names_the_engine_and_declares_the_options() {
     assert!(uci.sync().is_empty());
     uci.send("quit");
     assert!(uci.wait_exit(ANSWER).success());
+}
+
+#[test]
+fn show_refutations_names_a_legal_reply_for_each_refuted_root_move() {
+    let fen = "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6";
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("setoption name OwnBook value false");
+    uci.expect_ok(&format!("position fen {fen}"));
+    uci.send("go depth 4");
+    let (lines, _) = uci.bestmove(ANSWER);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info refutation")),
+        "off by default"
+    );
+    uci.expect_ok("setoption name uci_showrefutations value true");
+    uci.expect_ok("ucinewgame");
+    uci.expect_ok(&format!("position fen {fen}"));
+    uci.send("go depth 6");
+    let (lines, best) = uci.bestmove(ANSWER);
+    let pos = position(Some(fen), &[]);
+    // The last iteration: its info line, then its refutations.
+    let last_info = lines
+        .iter()
+        .rposition(|l| l.starts_with("info depth 6 ") && !l.contains("bound"))
+        .expect("depth 6 reported");
+    let pv = lines[last_info].split(" pv ").nth(1).unwrap().to_string();
+    let refutations: Vec<&String> = lines[last_info + 1..]
+        .iter()
+        .filter(|l| l.starts_with("info refutation "))
+        .collect();
+    assert!(refutations.len() >= 2, "{lines:?}");
+    let mut moves = Vec::new();
+    for l in &refutations {
+        check_info(&pos, l); // a legal move, then a legal line after it
+        let words: Vec<&str> = l.split_whitespace().skip(2).collect();
+        moves.push(words[0].to_string());
+        if words[0] == best {
+            assert_eq!(words.join(" "), pv, "the best move's line is its PV");
+        } else {
+            assert_eq!(words.len(), 2, "a refuted move and its reply: {l}");
+        }
+    }
+    assert!(
+        moves.contains(&best),
+        "the best move is listed: {refutations:?}"
+    );
+    let n = moves.len();
+    moves.sort();
+    moves.dedup();
+    assert_eq!(moves.len(), n, "each root move once: {refutations:?}");
+    uci.send("setoption name UCI_ShowRefutations value maybe");
+    let err = uci.sync();
+    assert!(
+        err.iter()
+            .any(|l| l.contains("UCI_ShowRefutations: expected 'true' or 'false'")),
+        "{err:?}"
+    );
 }
 
 #[test]

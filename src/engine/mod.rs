@@ -13,7 +13,7 @@ pub mod score;
 pub mod search;
 pub mod tt;
 
-pub use report::{IterationInfo, Limits, SearchEvent, SearchOptions};
+pub use report::{IterationInfo, Limits, RootMoveRow, SearchEvent, SearchOptions};
 pub use score::{Bound, Score};
 
 mod facade;

@@ -162,6 +162,43 @@ pub struct IterationInfo {
     pub first_move_cutoff: f64,
     /// Effective branching factor: nodes of this iteration / nodes of the previous one.
     pub branching: f64,
+    /// This iteration's own counters (so far, for a failed aspiration window): cutoffs,
+    /// table hits, null moves, re-searches, quiescence nodes.
+    pub stats: Box<super::search::SearchStats>,
+    /// Each root move as this iteration left it, in the order searched (empty unless
+    /// `SearchOptions::report_root_moves`; only on MultiPV line 1).
+    pub root_rows: Vec<RootMoveRow>,
+}
+
+/// One root move of an iteration as the search found it: what it cost, what it scored and
+/// what refuted it (the sort pane, UCI `info refutation`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMoveRow {
+    /// The move with its ordering score and reasons at the root this iteration.
+    pub order: ScoredMove,
+    /// Nodes spent on it in this iteration (all its passes) and in the whole search.
+    pub nodes: u64,
+    pub nodes_total: u64,
+    /// Its score from the root's side to move, `None` until searched this iteration; the
+    /// bound says how it compares with the window it was searched in (`Upper`: refuted,
+    /// at most this; `Lower`: failed high, at least this).
+    pub score: Option<Score>,
+    pub bound: Bound,
+    /// The opponent's reply that refuted it (when it failed low): the move that cut there,
+    /// with the 0-based index among the moves searched at which it was tried; or, when the
+    /// table or a null move settled that node, the table's move there (index `None`).
+    pub refutation: Option<Move>,
+    pub refutation_index: Option<u32>,
+    /// The best move so far.
+    pub best: bool,
+    /// It took the best move from an earlier one this iteration (a fail high at the root).
+    pub new_best: bool,
+}
+
+impl RootMoveRow {
+    pub fn mv(&self) -> Move {
+        self.order.mv
+    }
 }
 
 /// What a running search reports. Every event carries the id `Engine::go` returned, so a
@@ -193,6 +230,13 @@ pub enum SearchEvent {
         id: u64,
         depth: u32,
         tree: std::sync::Arc<super::search::record::TreeNode>,
+    },
+    /// The root moves so far during a long iteration (at most every quarter second, when
+    /// `SearchOptions::report_root_moves`); the iteration's `Iteration` event has them final.
+    RootMoves {
+        id: u64,
+        depth: u32,
+        rows: Vec<RootMoveRow>,
     },
     /// Something the user should read (a book file that failed to load, say).
     Message {

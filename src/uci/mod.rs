@@ -188,7 +188,12 @@ impl Shared {
     /// Called on the search thread for every event.
     fn on_event(&self, event: SearchEvent) {
         match event {
-            SearchEvent::Iteration { info, .. } => self.write(format_iteration(&info)),
+            SearchEvent::Iteration { info, .. } => {
+                // Root rows come only with `UCI_ShowRefutations` on.
+                let mut lines = vec![format_iteration(&info)];
+                lines.extend(format_refutations(&info));
+                self.write_lines(&lines);
+            }
             SearchEvent::CurrentMove {
                 depth, mv, number, ..
             } => {
@@ -204,6 +209,8 @@ impl Shared {
             SearchEvent::Message { text, .. } => self.write(info_string(&text)),
             // UCI never asks for the tree (`record_tree` stays `None`).
             SearchEvent::Tree { .. } => {}
+            // The final rows come with the iteration (`UCI_ShowRefutations`).
+            SearchEvent::RootMoves { .. } => {}
             SearchEvent::BestMove {
                 best, ponder, book, ..
             } => {
@@ -252,6 +259,23 @@ fn format_score(score: Score) -> String {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
     }
+}
+
+/// `info refutation <move> <reply>` for each root move the iteration refuted, and
+/// `info refutation <best> <its PV…>` for the best move (the UCI page: "move <move1> is
+/// refuted by the line <move2> …"); nothing unless the iteration carries root rows.
+pub fn format_refutations(info: &IterationInfo) -> Vec<String> {
+    info.root_rows
+        .iter()
+        .filter_map(|r| {
+            let line: Vec<String> = if r.best && info.pv.first() == Some(&r.mv()) {
+                info.pv.iter().map(ToString::to_string).collect()
+            } else {
+                vec![r.mv().to_string(), r.refutation?.to_string()]
+            };
+            Some(format!("info refutation {}", line.join(" ")))
+        })
+        .collect()
 }
 
 /// `info depth … seldepth … multipv … score … nodes … nps … hashfull … time … pv …`
@@ -652,6 +676,8 @@ mod tests {
             root_moves: Vec::new(),
             first_move_cutoff: 0.9,
             branching: 3.0,
+            stats: Default::default(),
+            root_rows: Vec::new(),
         };
         assert_eq!(
             format_iteration(&info),

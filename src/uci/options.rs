@@ -108,6 +108,14 @@ pub fn declared() -> Vec<UciOption> {
             name: "Ponder",
             kind: Kind::Check { default: false },
         },
+        // The UCI page's `UCI_ShowRefutations`: after each iteration, `info refutation` for
+        // each root move that was refuted (and the best move with its PV).
+        UciOption {
+            name: "UCI_ShowRefutations",
+            kind: Kind::Check {
+                default: d.report_root_moves,
+            },
+        },
         UciOption {
             name: "OwnBook",
             kind: Kind::Check {
@@ -273,6 +281,9 @@ impl Settings {
             }
             "Ponder" => self.ponder = parse_check(name, value)?,
             "OwnBook" => self.search.own_book = parse_check(name, value)?,
+            "UCI_ShowRefutations" => {
+                self.search.report_root_moves = parse_check(name, value)?;
+            }
             "BookFile" => {
                 let path = string_value(value);
                 self.search.book_file = if path.is_empty() {

@@ -32,7 +32,7 @@ impl Searcher {
     /// The score of `cx.board` at `ply` searched `depth` plies deep in the window
     /// `alpha..beta`, from the side to move's view; the line is left in the stack's PV.
     /// `pv_node`: the window is open (a PV node), not a null window.
-    pub(super) fn alphabeta<R: Recorder>(
+    pub(super) fn alphabeta_node<R: Recorder>(
         &mut self,
         cx: &mut Cx<R>,
         ply: usize,
@@ -123,6 +123,7 @@ impl Searcher {
                 self.stack[ply + 1].null_move = true;
                 self.stack[ply + 1].on_pv = false;
                 cx.rec.enter(ply + 1, Move::NONE, self.stats.nodes);
+                self.stats.nodes += 1;
                 cx.rec.pass(-beta, -beta + 1, r);
                 let s = -self.alphabeta(cx, ply + 1, depth - 1 - r, -beta, -beta + 1, false);
                 cx.rec.leave(-s, self.stats.nodes);
@@ -184,6 +185,7 @@ impl Searcher {
                 if self.excluded.contains(&m) {
                     continue;
                 }
+                self.root_move_start = self.stats.nodes;
                 // The move now searched, for `currmove` and the status bar; not in the first
                 // tenth of a second, when iterations fly by.
                 if self.start.elapsed() >= Duration::from_millis(100) {
@@ -279,6 +281,9 @@ impl Searcher {
             cx.board.unmake();
             if self.stopped {
                 break;
+            }
+            if root {
+                self.root_move_done(cx, i, score, alpha, beta, searched);
             }
             searched += 1;
             if quiet && nquiets < quiets_tried.len() {
@@ -391,6 +396,7 @@ impl Searcher {
     ) {
         self.stats.fail_high += 1;
         self.stats.cut_index_sum += index as u64;
+        self.stack[ply].cut_at = index as u32;
         if index == 0 {
             self.stats.fail_high_first += 1;
         }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use super::eval::EvalConfig;
 use super::order::{self, History, OrderContext, Scheme, ScoredMove};
 pub use super::report::Profile;
-use super::report::{IterationInfo, Limits, SearchEvent, SearchOptions};
+use super::report::{IterationInfo, Limits, RootMoveRow, SearchEvent, SearchOptions};
 use super::score::{Bound, MATE, MATE_BOUND, Score};
 use super::tt::TranspositionTable;
 use crate::chess::board::Board;
@@ -228,6 +228,18 @@ pub struct Searcher {
     learnt: bool,
     /// Lazy SMP: a main searcher's helpers, or a helper's place among them.
     threads: threads::Threads,
+    /// The root moves of this iteration in `root_order`, updated as each one finishes.
+    root_rows: Vec<RootMoveRow>,
+    /// The node count when the root move being searched was made.
+    root_move_start: u64,
+    /// Keep the root rows (`report_root_moves`): sent with each iteration and, during long
+    /// ones, as `SearchEvent::RootMoves`.
+    report_root: bool,
+    /// The iteration being searched, and when root moves were last sent.
+    root_depth: u32,
+    rows_sent: Duration,
+    /// The counters when this iteration started (its own are `stats.since` these).
+    iteration_start: SearchStats,
 }
 
 impl Searcher {
@@ -262,6 +274,12 @@ impl Searcher {
             game_keys: Vec::new(),
             learnt: false,
             threads: threads::Threads::default(),
+            root_rows: Vec::new(),
+            root_move_start: 0,
+            report_root: false,
+            root_depth: 0,
+            rows_sent: Duration::ZERO,
+            iteration_start: SearchStats::default(),
         }
     }
 
@@ -384,6 +402,9 @@ impl Searcher {
         self.pondering = limits.ponder;
         self.budget = budget(limits, board.side_to_move(), options.move_overhead);
         self.node_limit = limits.nodes;
+        self.report_root = options.report_root_moves;
+        self.rows_sent = Duration::ZERO;
+        self.root_rows.clear();
         self.prev_pv.clear();
         self.learnt = true;
         self.game_keys.clear();
@@ -435,6 +456,8 @@ impl Searcher {
                 continue;
             }
             let iteration_start_nodes = self.stats.nodes;
+            self.iteration_start = self.stats;
+            self.root_depth = depth;
             self.seldepth = 0;
             // Root order: the scheme's scores with the previous best move as PV move.
             let ctx = OrderContext {
@@ -449,7 +472,10 @@ impl Searcher {
                     .collect();
             scored.sort_by_key(|s| std::cmp::Reverse(s.score));
             self.root_order = scored.iter().map(|s| s.mv).collect();
+            self.new_root_rows(&scored);
             cx.rec.begin_iteration(iteration_start_nodes);
+            // The root is a node of this iteration: counted once, however many passes.
+            self.stats.nodes += 1;
             cx.rec.order(|| scored.clone());
 
             self.excluded.clear();
@@ -518,6 +544,7 @@ impl Searcher {
                 let mut info = self.line_info(depth, i as u32 + 1, *s, *bound, pv.clone(), side);
                 if options.report_root_moves && i == 0 {
                     info.root_moves = scored.clone();
+                    info.root_rows = self.root_rows.clone();
                 }
                 info.branching = branching;
                 (cx.emit)(SearchEvent::Iteration { id, info });
@@ -588,6 +615,7 @@ impl Searcher {
         let score = Score::from_internal(s);
         // Every thread's nodes (the helpers' as last published).
         let nodes = self.stats.nodes + self.threads.helper_nodes();
+        let stats = self.stats.since(&self.iteration_start);
         IterationInfo {
             depth,
             seldepth: self.seldepth.max(depth as usize) as u32,
@@ -605,8 +633,10 @@ impl Searcher {
                 0
             },
             root_moves: Vec::new(),
-            first_move_cutoff: self.stats.first_move_cutoff(),
+            first_move_cutoff: stats.first_move_cutoff(),
             branching: 0.0,
+            stats: Box::new(stats),
+            root_rows: Vec::new(),
         }
     }
 
@@ -616,9 +646,120 @@ impl Searcher {
         self.stack[0].on_pv = true;
         self.stack[0].null_move = false;
         cx.rec.pass(alpha, beta, 0);
-        let s = self.alphabeta(cx, 0, depth, alpha, beta, true);
-        cx.rec.root_result(s);
+        self.alphabeta(cx, 0, depth, alpha, beta, true)
+    }
+
+    /// One pass of alpha-beta at `ply` (`alphabeta.rs`); the recorder hears what it returned.
+    #[inline(always)]
+    fn alphabeta<R: Recorder>(
+        &mut self,
+        cx: &mut Cx<R>,
+        ply: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        let s = self.alphabeta_node(cx, ply, depth, alpha, beta, pv_node);
+        cx.rec.result(s);
         s
+    }
+
+    /// The table's move in the position after the root move `m`, if it is legal there.
+    fn table_reply(&self, board: &mut Board, m: Move) -> Option<Move> {
+        if self.profile != Profile::Full {
+            return None;
+        }
+        board.make(m);
+        let reply = self
+            .tt
+            .probe(board.hash(), 1)
+            .map(|hit| hit.mv)
+            .filter(|&r| !r.is_none() && board.legal_moves().contains(r));
+        board.unmake();
+        reply
+    }
+
+    /// Fresh root rows for an iteration searching `scored` in that order; nodes spent in
+    /// earlier iterations carry over.
+    fn new_root_rows(&mut self, scored: &[ScoredMove]) {
+        if !self.report_root {
+            return;
+        }
+        let rows = scored
+            .iter()
+            .map(|s| RootMoveRow {
+                order: s.clone(),
+                nodes: 0,
+                nodes_total: self
+                    .root_rows
+                    .iter()
+                    .find(|r| r.mv() == s.mv)
+                    .map_or(0, |r| r.nodes_total),
+                score: None,
+                bound: Bound::Exact,
+                refutation: None,
+                refutation_index: None,
+                best: false,
+                new_best: false,
+            })
+            .collect();
+        self.root_rows = rows;
+    }
+
+    /// The root move `i` (of `root_order`) came back with `score` from a search in the
+    /// root's window `alpha..beta`, after `searched` other moves in this pass: its row
+    /// takes the nodes, score, bound and refutation; during a long iteration the rows go
+    /// out at most every quarter second. Only kept when reported (the table lookup for a
+    /// refutation costs a move generation per refuted move).
+    fn root_move_done<R: Recorder>(
+        &mut self,
+        cx: &mut Cx<R>,
+        i: usize,
+        score: i32,
+        alpha: i32,
+        beta: i32,
+        searched: usize,
+    ) {
+        if !self.report_root {
+            return;
+        }
+        let spent = self.stats.nodes - self.root_move_start;
+        let refuted = score <= alpha;
+        // After a fail high at ply 1 its PV starts with the move that cut there; a node
+        // the table or a null move settled names no move, so the table's move there
+        // stands for the reply (its index unknown).
+        let (reply, index) = if !refuted {
+            (None, None)
+        } else if self.stack[1].pv_len > 1 {
+            (Some(self.stack[1].pv[1]), Some(self.stack[1].cut_at))
+        } else {
+            (self.table_reply(cx.board, self.root_order[i]), None)
+        };
+        let Some(row) = self.root_rows.get_mut(i) else {
+            return;
+        };
+        row.nodes += spent;
+        row.nodes_total += spent;
+        row.score = Some(Score::from_internal(score));
+        row.bound = Bound::of(score, alpha, beta);
+        row.refutation = reply;
+        row.refutation_index = index;
+        if score > alpha {
+            row.new_best |= searched > 0;
+            for (k, r) in self.root_rows.iter_mut().enumerate() {
+                r.best = k == i;
+            }
+        }
+        let now = self.start.elapsed();
+        if now >= self.rows_sent + Duration::from_millis(250) {
+            self.rows_sent = now;
+            (cx.emit)(SearchEvent::RootMoves {
+                id: cx.id,
+                depth: self.root_depth,
+                rows: self.root_rows.clone(),
+            });
+        }
     }
 
     /// The root searched in a window around the previous iteration's score, widened until

@@ -13,7 +13,21 @@ use crate::engine::tt::TtData;
 const DELTA_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
 impl Searcher {
+    /// One pass of quiescence at `ply`; the recorder hears what it returned.
+    #[inline(always)]
     pub(super) fn qsearch<R: Recorder>(
+        &mut self,
+        cx: &mut Cx<R>,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let s = self.qsearch_node(cx, ply, alpha, beta);
+        cx.rec.result(s);
+        s
+    }
+
+    fn qsearch_node<R: Recorder>(
         &mut self,
         cx: &mut Cx<R>,
         ply: usize,
@@ -83,6 +97,7 @@ impl Searcher {
         cx.rec
             .order(|| order::explain_moves(board, &moves, self.scheme, &ctx, &self.history));
         let mut best_move = crate::chess::types::Move::NONE;
+        let mut searched = 0u32;
         for i in 0..moves.len() {
             order::pick(&mut moves, &mut scores, i);
             let m = moves.as_slice()[i];
@@ -132,6 +147,7 @@ impl Searcher {
             if self.stopped {
                 return 0;
             }
+            searched += 1;
             if score > best {
                 best = score;
                 if score > alpha {
@@ -140,6 +156,7 @@ impl Searcher {
                     self.stack.update_pv(ply, m);
                     if score >= beta {
                         cx.rec.cut();
+                        self.stack[ply].cut_at = searched - 1;
                         break;
                     }
                 }

@@ -3,15 +3,19 @@
 //! [`NoRecord`], whose calls are empty and inlined away (the search is monomorphised per
 //! recorder), so recording costs nothing when off.
 //!
-//! How nodes are counted (as the search counts them): a node is counted when its move is
-//! made. So a node reached by a move has `nodes` = 1 + the nodes of its children, the root
-//! and a null-move child (nothing counted for passing) have `nodes` = their children's. A
-//! re-search of a move (reduced then full depth, zero window then full) is a second *pass*
-//! over the same child: its nodes add up in that child, its children are merged by move,
-//! and the window, score and cutoff shown are the last pass's. Children seen only in an
-//! earlier pass come after the last pass's children and say so. When a node's own parent
-//! is searched again, its move is made again and counted again: in general `nodes` =
-//! `visits` (times the move was made; 0 for the root and a null move) + the children's.
+//! How nodes are counted (as the search counts them): a node is counted once each time it
+//! is made: the root once per iteration (not per aspiration pass), every move when it is
+//! made, a null move ("0000", a child of its own) when the side passes. So every recorded
+//! node whose children are all recorded has `nodes` = 1 + the sum of its children's, and the
+//! root's `nodes` is what the iteration searched. A move that is made once and searched
+//! several times (a re-search: reduced then full depth, zero window then full) is one child
+//! with several *passes*; its children are listed per pass in the order searched (pass 1's,
+//! then pass 2's, …), each child one make of its move, so a move can appear once per pass.
+//! Each child says in which of its parent's passes it was made (`pass`, from 1); each node
+//! lists its passes (window, reduction, score), and its own window and score are the last
+//! pass's. `cut_index` is the index (into `children`) of the child that reached β in the
+//! last pass; nothing is searched after it. A move the search decided not to search (pruned)
+//! is a child with `skipped` set, no passes and 0 nodes.
 
 use std::sync::Arc;
 
@@ -64,12 +68,15 @@ pub(crate) trait Recorder {
     #[inline(always)]
     fn enter(&mut self, _ply: usize, _mv: Move, _nodes: u64) {}
     /// The current node is searched (again) in the window `alpha..beta`, `reduction` plies
-    /// less than its full depth.
+    /// less than its full depth: a new pass.
     #[inline(always)]
     fn pass(&mut self, _alpha: i32, _beta: i32, _reduction: i32) {}
     /// The current node narrowed its window (mate-distance pruning).
     #[inline(always)]
     fn window(&mut self, _alpha: i32, _beta: i32) {}
+    /// The current node's pass returned `score` (side to move's view).
+    #[inline(always)]
+    fn result(&mut self, _score: i32) {}
     /// The current node's score (side to move's view) after its last pass; back to its parent.
     #[inline(always)]
     fn leave(&mut self, _score: i32, _nodes: u64) {}
@@ -92,12 +99,10 @@ pub(crate) trait Recorder {
     /// only when the node is recorded.
     #[inline(always)]
     fn order(&mut self, _explain: impl FnOnce() -> Vec<ScoredMove>) {}
-    /// A new iteration starts at the root; `nodes` is the search's count so far.
+    /// A new iteration starts at the root; `nodes` is the search's count before it counts
+    /// the root.
     #[inline(always)]
     fn begin_iteration(&mut self, _nodes: u64) {}
-    /// The root's score after one of its passes.
-    #[inline(always)]
-    fn root_result(&mut self, _score: i32) {}
     /// The iteration ended with the search's count at `nodes`; a complete one is kept.
     #[inline(always)]
     fn end_iteration(&mut self, _nodes: u64, _complete: bool) {}
@@ -135,12 +140,26 @@ impl Default for TreeLimits {
     }
 }
 
+/// One search of a node: its window, how many plies it was reduced by, and what it returned
+/// (`None` if the search stopped inside it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pass {
+    pub alpha: i32,
+    pub beta: i32,
+    pub reduction: i32,
+    pub score: Option<i32>,
+}
+
 /// One node of a recorded tree. Scores are from the side to move at the node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TreeNode {
     /// The move that led here: `None` for the root, `Some(Move::NONE)` for a null move.
     pub mv: Option<Move>,
     pub ply: usize,
+    /// In which of its parent's passes this move was made or skipped (from 1; 0 for the root).
+    pub pass: usize,
+    /// This node's searches in order (empty for a move that was not searched).
+    pub passes: Vec<Pass>,
     /// The window of the last pass (`None` for a move that was not searched).
     pub window: Option<(i32, i32)>,
     pub static_eval: Option<i32>,
@@ -148,21 +167,18 @@ pub struct TreeNode {
     pub quiescence: bool,
     /// The result of the last pass (`None` for a move that was not searched).
     pub score: Option<i32>,
+    /// This node (1 when its move was made, 0 for a skipped move) and its subtree.
     pub nodes: u64,
-    /// How many times this node's move was made: more than once when its parent was
-    /// searched again (each time counts a node, so `nodes` = `visits` + the children's).
-    pub visits: u64,
     /// The index of the child that reached β in the last pass.
     pub cut_index: Option<usize>,
-    /// Why this move was not searched, or why this node ended early.
+    /// Why this move was not searched, or why this node's last pass ended early.
     pub skipped: Option<Skip>,
-    /// Plies this move's first pass was reduced by (late-move reduction).
+    /// Plies this move's first pass was reduced by (late-move reduction, null-move R).
     pub reduction: i32,
-    /// The move's ordering score and its reasons (as the sort pane shows them).
+    /// The move's ordering score and its reasons (as the sort pane shows them) in the
+    /// parent's pass that made it.
     pub order_score: Option<i32>,
     pub reasons: Vec<(&'static str, i32)>,
-    /// Searched only in an earlier pass of its parent (a re-search did not reach it).
-    pub earlier_pass_only: bool,
     /// Whether every child searched is recorded here (false beyond the ply limit, under the
     /// minimum subtree size, or past the cap).
     pub children_complete: bool,
@@ -202,10 +218,6 @@ pub fn display_score(s: i32) -> i32 {
 struct Rec {
     node: TreeNode,
     kids: Vec<u32>,
-    /// Children entered in the current pass (they come first in `kids`).
-    pass_len: usize,
-    /// `enter` happened and no `pass` yet (the first pass sets the reduction).
-    fresh: bool,
     /// The child made last was past the limits (not recorded, so it cannot be the cut).
     last_child_hidden: bool,
 }
@@ -249,20 +261,12 @@ impl TreeRecorder {
         let rec = &mut self.arena[at as usize];
         let mut node = std::mem::replace(&mut rec.node, TreeNode::empty());
         let kids = std::mem::take(&mut rec.kids);
-        let pass_len = rec.pass_len;
         if !is_root && node.nodes < self.limits.min_nodes && !kids.is_empty() {
             node.children_complete = false;
+            node.cut_index = None;
             return node;
         }
-        node.children = kids
-            .iter()
-            .enumerate()
-            .map(|(i, &k)| {
-                let mut child = self.build(k, false);
-                child.earlier_pass_only = i >= pass_len;
-                child
-            })
-            .collect();
+        node.children = kids.iter().map(|&k| self.build(k, false)).collect();
         node
     }
 
@@ -274,44 +278,25 @@ impl TreeRecorder {
         Some(&mut self.arena[at as usize])
     }
 
-    /// The child of the current node for `mv`, moved to the front part of this pass.
+    /// A new child of the current node for `mv`, made (or skipped) in its current pass.
     fn child(&mut self, ply: usize, mv: Move) -> Option<u32> {
         let frame = self.path.last()?;
         let parent = frame.at as usize;
-        let found = self.arena[parent]
-            .kids
-            .iter()
-            .position(|&k| self.arena[k as usize].node.mv == Some(mv));
-        let pass_len = self.arena[parent].pass_len;
-        self.arena[parent].last_child_hidden = false;
         let ordered = frame.ordering.iter().find(|s| s.mv == mv).map(|s| {
             let reasons = s.reasons.iter().map(|r| (r.label(), r.points)).collect();
             (s.score, reasons)
         });
-        let k = match found {
-            Some(pos) => {
-                let k = self.arena[parent].kids[pos];
-                if pos >= pass_len {
-                    self.arena[parent].kids.remove(pos);
-                    self.arena[parent].kids.insert(pass_len, k);
-                    self.arena[parent].pass_len += 1;
-                }
-                k
-            }
-            None => {
-                let k = self.arena.len() as u32;
-                self.arena.push(Rec::new(Some(mv), ply));
-                self.arena[parent].kids.insert(pass_len, k);
-                self.arena[parent].pass_len += 1;
-                k
-            }
-        };
-        // The ordering of this pass (killers and history move between passes).
+        let k = self.arena.len() as u32;
+        let mut rec = Rec::new(Some(mv), ply);
+        rec.node.pass = self.arena[parent].node.passes.len();
         if let Some((score, reasons)) = ordered {
-            let node = &mut self.arena[k as usize].node;
-            node.order_score = Some(score);
-            node.reasons = reasons;
+            rec.node.order_score = Some(score);
+            rec.node.reasons = reasons;
         }
+        self.arena.push(rec);
+        let parent = &mut self.arena[parent];
+        parent.kids.push(k);
+        parent.last_child_hidden = false;
         Some(k)
     }
 
@@ -337,8 +322,6 @@ impl Rec {
         Rec {
             node,
             kids: Vec::new(),
-            pass_len: 0,
-            fresh: true,
             last_child_hidden: false,
         }
     }
@@ -349,18 +332,18 @@ impl TreeNode {
         TreeNode {
             mv: None,
             ply: 0,
+            pass: 0,
+            passes: Vec::new(),
             window: None,
             static_eval: None,
             quiescence: false,
             score: None,
             nodes: 0,
-            visits: 0,
             cut_index: None,
             skipped: None,
             reduction: 0,
             order_score: None,
             reasons: Vec::new(),
-            earlier_pass_only: false,
             children_complete: true,
             children: Vec::new(),
         }
@@ -368,7 +351,6 @@ impl TreeNode {
 }
 
 impl Recorder for TreeRecorder {
-    /// A new iteration starts at the root; `nodes` is the search's count so far.
     fn begin_iteration(&mut self, nodes: u64) {
         self.arena.clear();
         self.path.clear();
@@ -381,14 +363,6 @@ impl Recorder for TreeRecorder {
         });
     }
 
-    /// The root's score after one of its passes.
-    fn root_result(&mut self, score: i32) {
-        if let Some(root) = self.arena.first_mut() {
-            root.node.score = Some(score);
-        }
-    }
-
-    /// The iteration ended with the search's count at `nodes`; a complete one is kept.
     fn end_iteration(&mut self, nodes: u64, complete: bool) {
         if !complete || self.arena.is_empty() || self.path.len() != 1 {
             return;
@@ -414,9 +388,6 @@ impl Recorder for TreeRecorder {
             return;
         }
         if let Some(at) = self.child(ply, mv) {
-            let rec = &mut self.arena[at as usize];
-            rec.fresh = true;
-            rec.node.visits += u64::from(!mv.is_none());
             self.path.push(Frame {
                 at,
                 enter_nodes: nodes,
@@ -427,20 +398,38 @@ impl Recorder for TreeRecorder {
 
     fn pass(&mut self, alpha: i32, beta: i32, reduction: i32) {
         if let Some(rec) = self.current() {
-            rec.node.window = Some((alpha, beta));
-            rec.node.cut_index = None;
-            rec.node.skipped = None;
-            rec.pass_len = 0;
-            if rec.fresh {
-                rec.node.reduction = reduction;
-                rec.fresh = false;
+            let node = &mut rec.node;
+            if node.passes.is_empty() {
+                node.reduction = reduction;
             }
+            node.passes.push(Pass {
+                alpha,
+                beta,
+                reduction,
+                score: None,
+            });
+            node.window = Some((alpha, beta));
+            node.score = None;
+            node.cut_index = None;
+            node.skipped = None;
         }
     }
 
     fn window(&mut self, alpha: i32, beta: i32) {
         if let Some(rec) = self.current() {
             rec.node.window = Some((alpha, beta));
+            if let Some(p) = rec.node.passes.last_mut() {
+                (p.alpha, p.beta) = (alpha, beta);
+            }
+        }
+    }
+
+    fn result(&mut self, score: i32) {
+        if let Some(rec) = self.current() {
+            rec.node.score = Some(score);
+            if let Some(p) = rec.node.passes.last_mut() {
+                p.score = Some(score);
+            }
         }
     }
 
@@ -455,7 +444,7 @@ impl Recorder for TreeRecorder {
         if let Some(frame) = self.path.pop() {
             let rec = &mut self.arena[frame.at as usize];
             rec.node.score = Some(score);
-            rec.node.nodes += nodes - frame.enter_nodes;
+            rec.node.nodes = nodes - frame.enter_nodes;
         }
     }
 
@@ -463,7 +452,7 @@ impl Recorder for TreeRecorder {
         if let Some(rec) = self.current()
             && !rec.last_child_hidden
         {
-            rec.node.cut_index = rec.pass_len.checked_sub(1);
+            rec.node.cut_index = rec.kids.len().checked_sub(1);
         }
     }
 
@@ -472,11 +461,7 @@ impl Recorder for TreeRecorder {
             return;
         }
         if let Some(at) = self.child(ply, mv) {
-            let node = &mut self.arena[at as usize].node;
-            node.skipped = Some(why);
-            node.window = None;
-            node.score = None;
-            node.cut_index = None;
+            self.arena[at as usize].node.skipped = Some(why);
         }
     }
 
@@ -535,13 +520,18 @@ pub fn tree_json(node: &TreeNode) -> serde_json::Value {
         "score": node.score.map(display_score),
         "bound": node.bound().map(bound_name),
         "nodes": node.nodes,
-        "visits": node.visits,
+        "pass": node.pass,
+        "passes": node.passes.iter().map(|p| json!({
+            "alpha": display_score(p.alpha),
+            "beta": display_score(p.beta),
+            "reduction": p.reduction,
+            "score": p.score.map(display_score),
+        })).collect::<Vec<_>>(),
         "cut_index": node.cut_index,
         "skipped": node.skipped.map(Skip::name),
         "reduction": node.reduction,
         "order_score": node.order_score,
         "reasons": node.reasons,
-        "earlier_pass_only": node.earlier_pass_only,
         "children_complete": node.children_complete,
         "children": node.children.iter().map(tree_json).collect::<Vec<_>>(),
     })
@@ -593,8 +583,11 @@ pub fn node_line(node: &TreeNode) -> String {
     if let Some(k) = node.skipped {
         s.push_str(&format!(" [{}]", k.name()));
     }
-    if node.earlier_pass_only {
-        s.push_str(" [earlier pass]");
+    if node.pass > 1 {
+        s.push_str(&format!(" in pass {}", node.pass));
+    }
+    if node.passes.len() > 1 {
+        s.push_str(&format!(" ({} passes)", node.passes.len()));
     }
     if !node.children_complete {
         s.push_str(" …");

@@ -24,6 +24,9 @@ pub(crate) struct Ply {
     /// Whether this ply lies on the previous iteration's principal variation (PV-first
     /// ordering, the seed's rule).
     pub on_pv: bool,
+    /// The 0-based index (among the moves searched) of the move that last cut off at this
+    /// ply (the root's refutation report reads it at ply 1).
+    pub cut_at: u32,
 }
 
 impl Ply {
@@ -36,6 +39,7 @@ impl Ply {
             key: 0,
             null_move: false,
             on_pv: false,
+            cut_at: 0,
         }
     }
 }

@@ -657,6 +657,7 @@ impl App {
         match self.session.accept(ev) {
             // A newer tree never replaces the one being browsed (the browser says `r`).
             None | Some(Accepted::CurrentMove | Accepted::Tree(_)) => {}
+            Some(Accepted::RootMoves { depth, rows }) => self.sort.on_root_rows(depth, rows),
             Some(Accepted::Message(text)) if crate::engine::is_level_report(&text) => {
                 self.log(LogKind::Info, text);
             }

@@ -86,6 +86,11 @@ pub enum Accepted {
     CurrentMove,
     /// A complete iteration's tree (kept as the session's newest tree): its depth.
     Tree(u32),
+    /// The root moves so far of iteration `depth` (the sort pane).
+    RootMoves {
+        depth: u32,
+        rows: Vec<crate::engine::RootMoveRow>,
+    },
     /// The search ended: the search as it was, and its answer.
     Finished {
         search: RunningSearch,
@@ -225,6 +230,7 @@ impl Session {
             | SearchEvent::CurrentMove { id, .. }
             | SearchEvent::BestMove { id, .. }
             | SearchEvent::Tree { id, .. }
+            | SearchEvent::RootMoves { id, .. }
             | SearchEvent::Message { id, .. } => *id,
         };
         let Some(search) = self.search.as_mut().filter(|s| s.id == id) else {
@@ -259,6 +265,7 @@ impl Session {
                 }));
                 Some(Accepted::Tree(depth))
             }
+            SearchEvent::RootMoves { depth, rows, .. } => Some(Accepted::RootMoves { depth, rows }),
             SearchEvent::Message { .. } => None,
         }
     }

@@ -2,8 +2,9 @@
 //! the search tried them (or sorted by score), the PV to step along, and the list's scroll.
 
 use crate::chess::{Board, Color, Move};
-use crate::engine::IterationInfo;
 use crate::engine::order::{self, History, OrderContext, Scheme, ScoredMove};
+use crate::engine::search::SearchStats;
+use crate::engine::{IterationInfo, RootMoveRow};
 
 /// What the sort pane shows: the moves of one position in generator order and sorted.
 #[derive(Clone, Debug, Default)]
@@ -18,6 +19,13 @@ pub struct SortView {
     pub depth: Option<u32>,
     pub first_move_cutoff: Option<f64>,
     pub branching: Option<f64>,
+    /// The last iteration's own counters (cutoffs, table hits, null moves, re-searches).
+    pub stats: Option<SearchStats>,
+    /// The search's root moves in the order searched: the iteration in progress (sent while
+    /// it runs) or the last one; what cost, scored and refuted each.
+    pub root_rows: Vec<RootMoveRow>,
+    /// The iteration `root_rows` belong to.
+    pub rows_depth: Option<u32>,
     /// In generator order.
     pub generated: Vec<ScoredMove>,
     /// In the order the search tried them (or sorted by score).
@@ -61,9 +69,25 @@ impl SortView {
         v
     }
 
-    /// How many list rows there are (the longer column).
+    /// How many list rows there are (the root moves' table, or the longer column).
     pub fn rows(&self) -> usize {
-        self.generated.len().max(self.sorted.len())
+        if self.shows_root_rows() {
+            self.root_rows.len()
+        } else {
+            self.generated.len().max(self.sorted.len())
+        }
+    }
+
+    /// Whether the pane shows the search's root-move table (at the root, once the search
+    /// reported it) rather than the two ordering columns.
+    pub fn shows_root_rows(&self) -> bool {
+        self.step == 0 && !self.root_rows.is_empty()
+    }
+
+    /// The root moves so far of the iteration `depth` still running.
+    pub fn on_root_rows(&mut self, depth: u32, rows: Vec<RootMoveRow>) {
+        self.rows_depth = Some(depth);
+        self.root_rows = rows;
     }
 
     pub fn from_iteration(&mut self, info: &IterationInfo, scheme: Scheme) {
@@ -71,6 +95,11 @@ impl SortView {
         self.depth = Some(info.depth);
         self.first_move_cutoff = Some(info.first_move_cutoff);
         self.branching = Some(info.branching);
+        self.stats = Some(*info.stats);
+        if !info.root_rows.is_empty() {
+            self.root_rows = info.root_rows.clone();
+            self.rows_depth = Some(info.depth);
+        }
         self.step = self.step.min(self.pv.len());
         let root_moves = Some(info.root_moves.clone()).filter(|r| !r.is_empty());
         self.fill(root_moves, scheme);

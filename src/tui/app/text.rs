@@ -58,9 +58,11 @@ pub fn bounded_score(bound: Bound, score_white: Score, side_to_move: Color) -> S
 
 /// The seed's engine log line (seed 003: depth, time, nodes, n/s, score, PV), with the
 /// selective depth and E from White's view; a failed aspiration window shows its bound.
+/// The iteration's own figures follow the PV in brackets (when the search counted them):
+/// first-move cutoffs, effective branching factor and table hits; the sort pane shows all.
 pub fn iteration_line(info: &IterationInfo, side_to_move: Color) -> String {
     let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
-    format!(
+    let mut line = format!(
         "d{}/{} {} {} n {} n/s E{} pv {}",
         info.depth,
         info.seldepth,
@@ -69,7 +71,16 @@ pub fn iteration_line(info: &IterationInfo, side_to_move: Color) -> String {
         thousands(info.nps),
         bounded_score(info.bound, info.score_white, side_to_move),
         pv.join(" ")
-    )
+    );
+    if info.stats.nodes > 0 {
+        let s = &info.stats;
+        line.push_str(&format!(" [1st {:.0}%", s.first_move_cutoff() * 100.0));
+        if info.branching > 0.0 {
+            line.push_str(&format!(" ebf {:.1}", info.branching));
+        }
+        line.push_str(&format!(" tt {:.0}%]", s.tt_hit_rate() * 100.0));
+    }
+    line
 }
 
 #[cfg(test)]

@@ -2,6 +2,9 @@
 //! search tries them, each with its ordering score and the reasons that make it up. At the
 //! root while the engine thinks, the lists are the search's own (updated every iteration);
 //! stepping along the PV (←/→ with the pane focused) shows the ordering at deeper plies.
+//! Once the search reports its root moves, the root shows them as one table instead: per
+//! move in the order searched, its ordering score, the nodes it took, its score and bound,
+//! and the reply that refuted it (wider panes add all iterations' nodes and the reasons).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -10,11 +13,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::engine::order::ScoredMove;
+use crate::engine::search::SearchStats;
+use crate::engine::{Bound, RootMoveRow};
 use crate::tui::app::{App, Pane, SortView};
 
 /// The list rows a sort pane of `area` shows for `view` (the header lines take the rest).
 pub fn list_rows(view: &SortView, area: Rect) -> usize {
-    let header = 2 + usize::from(!view.pv.is_empty());
+    let header = 2 + usize::from(!view.pv.is_empty()) + usize::from(stats_of(view).is_some());
     (area.height.saturating_sub(2) as usize).saturating_sub(header)
 }
 
@@ -35,13 +40,116 @@ pub fn entry_text(n: usize, m: &ScoredMove, width: usize) -> String {
         m.score,
         reasons_text(m)
     );
+    fit(&s, width)
+}
+
+/// The iteration's counters worth a line (a real search's, not an empty placeholder).
+fn stats_of(view: &SortView) -> Option<&SearchStats> {
+    view.stats.as_ref().filter(|s| s.nodes > 0)
+}
+
+/// The iteration's statistics beside the first-move cutoff rate (average index of the move
+/// that cut, table hits per probe, null moves that cut per try, reduced moves searched
+/// again, quiescence nodes per node): abbreviated under `width` 70.
+pub fn stats_text(s: &SearchStats, width: usize) -> String {
+    let pct = |x: f64| format!("{:.0}%", x * 100.0);
+    if width >= 70 {
+        format!(
+            "cut index {:.2}  TT hits {}  null cuts {}  re-search {}  qsearch {}",
+            s.avg_cut_index(),
+            pct(s.tt_hit_rate()),
+            pct(s.null_cutoff_rate()),
+            pct(s.research_rate()),
+            pct(s.qnode_share())
+        )
+    } else {
+        format!(
+            "cut@ {:.2} tt {} null {} re {} q {}",
+            s.avg_cut_index(),
+            pct(s.tt_hit_rate()),
+            pct(s.null_cutoff_rate()),
+            pct(s.research_rate()),
+            pct(s.qnode_share())
+        )
+    }
+}
+
+/// `950`, `12.3k`, `4.56M`: node counts in a narrow column.
+pub fn compact(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..100_000 => format!("{:.1}k", n as f64 / 1e3),
+        100_000..1_000_000 => format!("{}k", n / 1000),
+        1_000_000..100_000_000 => format!("{:.2}M", n as f64 / 1e6),
+        _ => format!("{}M", n / 1_000_000),
+    }
+}
+
+/// Whether the root table has room for the all-iterations column and the reasons.
+fn wide_table(width: usize) -> bool {
+    width >= 70
+}
+
+/// The root table's column heads for a pane `width` wide.
+pub fn root_head(width: usize) -> String {
+    let s = if wide_table(width) {
+        " # move     order  nodes  total   score refuted by  reasons"
+    } else {
+        " # move     order  nodes   score refuted by"
+    };
+    fit(s, width)
+}
+
+/// One root move as a table row `width` wide: number, move, marks (`*` the best so far,
+/// `!` it took the best move from an earlier one), ordering score, nodes this iteration
+/// (and in all, when wide), score with its bound (`≤` refuted, `≥` failed high; side to
+/// move's view) and the refuting reply with the index it was tried at.
+pub fn root_row_text(n: usize, r: &RootMoveRow, width: usize) -> String {
+    let marks = format!(
+        "{}{}",
+        if r.best { '*' } else { ' ' },
+        if r.new_best { '!' } else { ' ' }
+    );
+    let score = match (r.score, r.bound) {
+        (None, _) => "-".to_string(),
+        (Some(s), Bound::Exact) => s.to_string(),
+        (Some(s), Bound::Upper) => format!("≤{s}"),
+        (Some(s), Bound::Lower) => format!("≥{s}"),
+    };
+    let refuted = match (r.refutation, r.refutation_index) {
+        (Some(m), Some(i)) => format!("{m} @{i}"),
+        (Some(m), None) => m.to_string(),
+        _ => String::new(),
+    };
+    let s = if wide_table(width) {
+        let reasons = reasons_text(&r.order);
+        format!(
+            "{n:>2} {:<5}{marks} {:>6} {:>6} {:>6} {score:>7} {refuted:<11} {reasons}",
+            r.mv().to_string(),
+            r.order.score,
+            compact(r.nodes),
+            compact(r.nodes_total),
+        )
+    } else {
+        format!(
+            "{n:>2} {:<5}{marks} {:>6} {:>6} {score:>7} {refuted}",
+            r.mv().to_string(),
+            r.order.score,
+            compact(r.nodes),
+        )
+    };
+    fit(&s, width)
+}
+
+/// `s` cut or padded to exactly `width` characters.
+fn fit(s: &str, width: usize) -> String {
     let mut s: String = s.chars().take(width).collect();
     let len = s.chars().count();
     s.extend(std::iter::repeat_n(' ', width - len));
     s
 }
 
-fn header_lines(app: &App) -> Vec<Line<'static>> {
+fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let t = &app.theme;
     let v = &app.sort;
     let mut stats = vec![Span::styled(
@@ -63,6 +171,9 @@ fn header_lines(app: &App) -> Vec<Line<'static>> {
     }
     stats.push(Span::styled(format!("  {}", app.scheme), t.dim()));
     let mut lines = vec![Line::from(stats)];
+    if let Some(s) = stats_of(v) {
+        lines.push(Line::from(Span::styled(stats_text(s, width), t.accent())));
+    }
     if !v.pv.is_empty() {
         let mut pv = vec![Span::styled("PV ", t.dim())];
         for (i, m) in v.pv.iter().enumerate() {
@@ -93,7 +204,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let block = super::pane_block(app, " Sort ", focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let mut lines = header_lines(app);
+    let mut lines = header_lines(app, inner.width as usize);
+    if app.sort.shows_root_rows() {
+        draw_root_rows(frame, inner, app, lines);
+        return;
+    }
     let col = (inner.width.saturating_sub(1) / 2) as usize;
     let searched = app.sort.depth.is_some() && app.sort.step == 0;
     let right_title = if searched { "search order" } else { "sorted" };
@@ -143,6 +258,41 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Span::styled("│", t.border(false)),
             right,
         ]));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The root table: one row per root move of the iteration in progress or the last one.
+fn draw_root_rows(frame: &mut Frame, inner: Rect, app: &App, mut lines: Vec<Line<'static>>) {
+    let t = &app.theme;
+    let v = &app.sort;
+    let width = inner.width as usize;
+    let mut head = root_head(width);
+    if let Some(d) = v.rows_depth.filter(|&d| Some(d) != v.depth) {
+        // The rows of an iteration still running: say which.
+        let note = format!(" (d{d} so far)");
+        let keep = width.saturating_sub(note.chars().count());
+        head = head.chars().take(keep).collect::<String>() + &note;
+    }
+    lines.push(Line::from(Span::styled(
+        head,
+        t.dim().add_modifier(Modifier::UNDERLINED),
+    )));
+    let rows = v.root_rows.len();
+    let visible = (inner.height as usize).saturating_sub(lines.len());
+    let scroll = v.scroll.min(rows.saturating_sub(visible));
+    for (i, r) in v.root_rows.iter().enumerate().skip(scroll).take(visible) {
+        let style = if r.best {
+            t.accent().add_modifier(Modifier::BOLD)
+        } else if r.score.is_none() {
+            t.dim()
+        } else {
+            t.text()
+        };
+        lines.push(Line::from(Span::styled(
+            root_row_text(i + 1, r, width),
+            style,
+        )));
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -48,10 +48,16 @@ pub fn child_flags(node: &TreeNode, index: usize) -> String {
     if c.quiescence {
         flags.push("q".to_string());
     }
-    if c.earlier_pass_only {
-        flags.push("earlier pass".to_string());
+    if earlier_pass(node, c) {
+        flags.push(format!("pass {}", c.pass));
     }
     flags.join(" ")
+}
+
+/// Whether child `c` was made in an earlier pass of `node` than its last (a search the node
+/// repeated: a wider window or no reduction).
+fn earlier_pass(node: &TreeNode, c: &TreeNode) -> bool {
+    node.passes.len() > 1 && c.pass < node.passes.len()
 }
 
 /// `PV+10000 history+20`
@@ -230,7 +236,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         let c = &node.children[i];
         let mut style: Style = if node.cut_index == Some(i) {
             t.accent()
-        } else if c.window.is_none() || c.earlier_pass_only {
+        } else if c.window.is_none() || earlier_pass(node, c) {
             t.dim()
         } else {
             t.text()
@@ -306,8 +312,31 @@ fn selected_detail(app: &App, node: &TreeNode) -> String {
             (true, false) => "leaf".to_string(),
         });
     }
-    if c.visits > 1 {
-        parts.push(format!("made {} times", c.visits));
+    if node.passes.len() > 1 {
+        parts.push(format!("in pass {} of {}", c.pass, node.passes.len()));
+    }
+    if c.passes.len() > 1 {
+        let passes: Vec<String> = c
+            .passes
+            .iter()
+            .map(|p| {
+                let r = if p.reduction > 0 {
+                    format!(" R{}", p.reduction)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "({}, {}){r}",
+                    bound_text(-p.beta, node.ply),
+                    bound_text(-p.alpha, node.ply)
+                )
+            })
+            .collect();
+        parts.push(format!(
+            "searched {} times: {}",
+            c.passes.len(),
+            passes.join(" then ")
+        ));
     }
     parts.join(" · ")
 }
