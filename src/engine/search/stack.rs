@@ -4,6 +4,7 @@
 
 use super::MAX_PLY;
 use crate::chess::types::Move;
+use crate::engine::order::PieceTo;
 
 /// One ply of the line being searched.
 #[derive(Clone)]
@@ -24,6 +25,9 @@ pub(crate) struct Ply {
     /// Whether this ply lies on the previous iteration's principal variation (PV-first
     /// ordering, the seed's rule).
     pub on_pv: bool,
+    /// The piece and destination of the move being searched from this ply (`None` for a
+    /// null move): continuation history and counter-moves of the plies below key on it.
+    pub moved: Option<PieceTo>,
 }
 
 impl Ply {
@@ -36,6 +40,7 @@ impl Ply {
             key: 0,
             null_move: false,
             on_pv: false,
+            moved: None,
         }
     }
 }
@@ -69,6 +74,14 @@ impl Stack {
         let next = child.pv_len.max(ply + 1);
         here.pv[ply + 1..next].copy_from_slice(&child.pv[ply + 1..next]);
         here.pv_len = next;
+    }
+
+    /// The piece-to keys of the moves one and two plies before `ply` (the moves that led to
+    /// it), `None` where there is none (the root, a null move).
+    #[inline]
+    pub fn follow(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.plies[p].moved);
+        [back(1), back(2)]
     }
 
     /// The root's principal variation.
