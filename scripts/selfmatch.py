@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import signal
 import sys
 from pathlib import Path
 
@@ -151,7 +152,15 @@ def sprt_llr(w: int, d: int, l: int, elo0: float, elo1: float) -> float:
     return n * (s1 - s0) * (2 * p - s0 - s1) / (2 * var)
 
 
+def stop_with_summary(signum, frame):  # noqa: ARG001 - the signal handler's signature
+    raise KeyboardInterrupt
+
+
 def main() -> int:
+    # Ctrl-C, or SIGINT/SIGTERM to a match started in the background (where SIGINT is
+    # ignored by default): stop after printing the games so far.
+    signal.signal(signal.SIGINT, stop_with_summary)
+    signal.signal(signal.SIGTERM, stop_with_summary)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--new", type=Path, default=DEFAULT_NEW, help="the binary under test")
     ap.add_argument("--base", type=Path, required=True, help="the baseline binary")
