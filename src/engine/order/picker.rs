@@ -1,8 +1,7 @@
-//! The search's move picker: hands out a node's moves one at a time, best first, doing as
-//! little work as it can before the move that cuts off.
+//! The staged move picker of the `modern` scheme in profile `full`: hands out a node's moves
+//! one at a time, best first, doing as little work as it can before the move that cuts off.
 //!
-//! Under the `modern` scheme with a staged context ([`Picker::staged`], profile `full`) it
-//! works in stages, as strong engines do: the hash move is tried before any move is
+//! It works in stages, as strong engines do: the hash move is tried before any move is
 //! generated (after a check that it is legal here); then the moves are generated and only the
 //! captures and promotions scored (SEE, MVV/LVA), and the good ones handed out; then the
 //! killers and the counter-move, still without scoring any quiet move; then the quiet moves
@@ -11,9 +10,8 @@
 //! same scoring path as [`super::explain`], and the tiers of the `modern` scheme do not
 //! overlap, so the moves come in the order the sort pane shows (equal scores aside).
 //!
-//! Every other case ([`Picker::plain`]) generates and scores all moves at once and picks
-//! lazily, exactly as the search always did, so the other schemes and the `seed` profile
-//! order as before.
+//! Every other scheme, and profile `seed`, keep the search's plain way: generate, score all
+//! moves at once with [`super::score_moves`], pick lazily with [`super::pick`].
 
 use crate::chess::attacks::{piece_attacks, square_attacked_on};
 use crate::chess::board::Board;
@@ -26,7 +24,7 @@ use super::{COUNTER_SCORE, Discard, History, KILLER_SCORES, Node, OrderContext, 
 enum Stage {
     /// Staged: the hash move, before generation.
     Hash,
-    /// Generate; then (staged) score the tactical moves only, or (plain) everything.
+    /// Generate; score the tactical moves only.
     Generate,
     /// Staged: good captures and queen promotions, best first.
     GoodTactical,
@@ -34,7 +32,7 @@ enum Stage {
     Refutations,
     /// Staged: score the quiet moves.
     ScoreQuiets,
-    /// Pick among everything left, best first (plain: from the start).
+    /// Pick among everything left, best first.
     Rest,
     Done,
 }
@@ -42,7 +40,6 @@ enum Stage {
 /// A node's moves, best first. See the module documentation.
 pub struct Picker {
     stage: Stage,
-    staged: bool,
     hash: Move,
     /// The hash move was handed out before generation (so it is dropped from the list).
     hash_given: bool,
@@ -59,29 +56,10 @@ pub struct Picker {
 }
 
 impl Picker {
-    /// The staged picker (`modern` scheme, profile `full`).
+    /// A picker for a node whose hash move (`Move::NONE` if none) is `hash`.
     pub fn staged(hash: Move) -> Picker {
-        Picker::new(true, hash)
-    }
-
-    /// Generate, score everything, pick lazily: the order every scheme had before stages.
-    pub fn plain() -> Picker {
-        Picker::new(false, Move::NONE)
-    }
-
-    /// The staged picker when `scheme` is `modern` and `staged` holds, else the plain one.
-    pub fn for_node(scheme: Scheme, staged: bool, hash: Move) -> Picker {
-        if staged && scheme == Scheme::Modern {
-            Picker::staged(hash)
-        } else {
-            Picker::plain()
-        }
-    }
-
-    fn new(staged: bool, hash: Move) -> Picker {
         Picker {
-            stage: if staged { Stage::Hash } else { Stage::Generate },
-            staged,
+            stage: Stage::Hash,
             hash,
             hash_given: false,
             moves: MoveList::new(),
@@ -186,13 +164,6 @@ impl Picker {
     fn generate(&mut self, board: &Board, scheme: Scheme, ctx: &OrderContext, history: &History) {
         let all = board.legal_moves();
         self.generated = Some(all.len());
-        if !self.staged {
-            self.moves = all;
-            let n = self.moves.len();
-            self.score_range(board, scheme, ctx, history, 0..n);
-            self.stage = Stage::Rest;
-            return;
-        }
         // The first part: tactical moves, and the PV and hash moves whatever they are (a hash
         // move not handed out yet failed the quick check: castling, en passant); the quiet
         // moves after them. Each part in generator order; the hash move dropped if it was
