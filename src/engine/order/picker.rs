@@ -53,6 +53,8 @@ pub struct Picker {
     given: usize,
     /// How many legal moves the position has (known once generated).
     generated: Option<usize>,
+    /// The quiet moves were scored during the last call of `next` (see `take_rescored`).
+    rescored: bool,
 }
 
 impl Picker {
@@ -68,7 +70,16 @@ impl Picker {
             quiet_start: 0,
             given: 0,
             generated: None,
+            rescored: false,
         }
+    }
+
+    /// Whether the last call of [`Picker::next`] scored the quiet moves (once per node).
+    /// Their history entries may have changed since the node began (the moves searched
+    /// before them learnt), so a recorder that showed the node's ordering takes it again now
+    /// to show the scores actually used.
+    pub fn take_rescored(&mut self) -> bool {
+        std::mem::take(&mut self.rescored)
     }
 
     /// How many moves were handed out so far.
@@ -147,6 +158,7 @@ impl Picker {
                 Stage::ScoreQuiets => {
                     let range = self.quiet_start..self.moves.len();
                     self.score_range(board, scheme, ctx, history, range);
+                    self.rescored = true;
                     self.stage = Stage::Rest;
                 }
                 Stage::Rest => {

@@ -212,10 +212,20 @@ impl Searcher {
         loop {
             let i = next;
             let m = match picker.as_mut() {
-                Some(p) => match p.next(cx.board, self.scheme, &ctx, &self.history) {
-                    Some(m) => m,
-                    None => break,
-                },
+                Some(p) => {
+                    let m = p.next(cx.board, self.scheme, &ctx, &self.history);
+                    if p.take_rescored() {
+                        // The quiet moves were scored just now, with the history as it
+                        // stands: the recorded ordering shows those scores.
+                        let board = &*cx.board;
+                        cx.rec
+                            .order(|| order::explain(board, self.scheme, &ctx, &self.history));
+                    }
+                    match m {
+                        Some(m) => m,
+                        None => break,
+                    }
+                }
                 None if i < moves.len() => {
                     order::pick(&mut moves, &mut scores, i);
                     moves.as_slice()[i]
