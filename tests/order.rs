@@ -663,6 +663,7 @@ fn pv_then_hash_lead_in_every_scheme_but_none() {
             pv_move: pv,
             hash_move: hash,
             killers: [moves.as_slice()[0], Move::NONE],
+            ..OrderContext::default()
         };
         for scheme in Scheme::ALL {
             let list = sorted(&b, scheme, &ctx);
@@ -733,6 +734,7 @@ fn explain_and_score_moves_agree_everywhere() {
             pv_move: any(&mut rng),
             hash_move: any(&mut rng),
             killers: [any(&mut rng), any(&mut rng)],
+            ..OrderContext::default()
         };
         // History fills up as a search would fill it.
         for _ in 0..rng.below(20) {

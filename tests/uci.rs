@@ -1201,27 +1201,27 @@ fn setoption_between_searches_gives_what_a_fresh_process_gives() {
 
 #[test]
 fn a_failed_aspiration_window_prints_a_bound_before_the_exact_score() {
-    // Found by trying: at depth 7 the window around depth 6's score fails high.
+    // Found by trying: at depth 6 the window around depth 5's score fails high.
     const SICILIAN: &str = "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6";
     let mut uci = Uci::start();
     uci.handshake();
     uci.expect_ok("setoption name OwnBook value false");
     uci.expect_ok(&format!("position fen {SICILIAN}"));
-    uci.send("go depth 7");
+    uci.send("go depth 6");
     let (lines, _) = uci.bestmove(ANSWER);
-    let depth7: Vec<&String> = lines
+    let depth6: Vec<&String> = lines
         .iter()
-        .filter(|l| l.starts_with("info depth 7 ") && l.contains(" score "))
+        .filter(|l| l.starts_with("info depth 6 ") && l.contains(" score "))
         .collect();
-    let bound = depth7
+    let bound = depth6
         .iter()
         .position(|l| l.contains(" lowerbound ") || l.contains(" upperbound "))
-        .unwrap_or_else(|| panic!("no bound at depth 7: {depth7:?}"));
-    let exact = depth7
+        .unwrap_or_else(|| panic!("no bound at depth 6: {depth6:?}"));
+    let exact = depth6
         .iter()
         .rposition(|l| !l.contains("bound "))
-        .expect("an exact depth 7 line");
-    assert!(bound < exact, "{depth7:?}");
+        .expect("an exact depth 6 line");
+    assert!(bound < exact, "{depth6:?}");
 }
 
 #[test]

@@ -1,8 +1,45 @@
-//! Butterfly history: by side, from-square and to-square, how often a quiet move refuted the
-//! position it was tried in. Not in the seed pages; the `modern` scheme orders quiet moves by
-//! it.
+//! What the search learns about quiet moves, for the `modern` scheme: butterfly history (by
+//! side, from-square and to-square, how often a quiet move refuted the position it was tried
+//! in), continuation history (the same, keyed by the piece and destination of the move one or
+//! two plies earlier and of this move) and the counter-move table (the quiet move that last
+//! refuted a given previous move). Not in the seed pages.
 
-use crate::chess::types::{Color, Move};
+use crate::chess::board::Board;
+use crate::chess::types::{Color, Move, PieceKind};
+
+/// A moved piece (colour and kind) with its destination: what continuation history and the
+/// counter-move table are keyed by ("the knight that went to f3", wherever it came from).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+/// Piece-to keys: 12 pieces × 64 squares.
+const PIECE_TO: usize = 12 * 64;
+
+impl PieceTo {
+    /// The key of `m` in `board`, before it is made; `None` if no piece stands on its
+    /// from-square (a null or foreign move).
+    #[inline]
+    pub fn of(board: &Board, m: Move) -> Option<PieceTo> {
+        if m.is_none() {
+            return None;
+        }
+        let code = board.code_at(m.from().x88());
+        let kind = PieceKind::index_of_code(code)?;
+        let color = usize::from(code & Color::Black.bits() != 0);
+        Some(PieceTo::new(color, kind, m))
+    }
+
+    /// From the mover's colour index and kind index.
+    #[inline]
+    pub(super) fn new(color: usize, kind: usize, m: Move) -> PieceTo {
+        PieceTo(((color * 6 + kind) * 64 + m.to().index64()) as u16)
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// Entries stay within ±`HISTORY_MAX`: every update moves an entry towards the bound by a
 /// fraction of the distance left ("gravity"), so old knowledge fades instead of saturating and
@@ -23,12 +60,19 @@ fn bonus(depth: u32) -> i32 {
 #[derive(Clone)]
 pub struct History {
     table: Box<[[i32; 64 * 64]; 2]>,
+    /// Continuation history: `[previous piece-to][this piece-to]`, one table for the moves one
+    /// and two plies back (the side to move is implied by the keys' colours).
+    cont: Vec<i32>,
+    /// By the previous move's piece-to: the quiet move that last refuted it.
+    counter: Vec<Move>,
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
             table: Box::new([[0; 64 * 64]; 2]),
+            cont: vec![0; PIECE_TO * PIECE_TO],
+            counter: vec![Move::NONE; PIECE_TO],
         }
     }
 }
@@ -54,10 +98,47 @@ impl History {
 
     #[inline]
     fn update(&mut self, side: Color, m: Move, delta: i32) {
-        let e = &mut self.table[side.index()][Self::idx(m)];
-        // Gravity: the step shrinks as the entry nears the bound on that side.
-        *e += delta - *e * delta.abs() / HISTORY_MAX;
-        *e = (*e).clamp(-HISTORY_MAX, HISTORY_MAX);
+        gravity(&mut self.table[side.index()][Self::idx(m)], delta);
+    }
+
+    /// The continuation entry of a move keyed `cur` after a move keyed `prev` (0 without a
+    /// previous move), in ±`HISTORY_MAX`.
+    #[inline]
+    pub fn cont(&self, prev: Option<PieceTo>, cur: PieceTo) -> i32 {
+        prev.map_or(0, |p| self.cont[p.index() * PIECE_TO + cur.index()])
+    }
+
+    /// The quiet move that last refuted the move keyed `prev` (`Move::NONE` if none).
+    #[inline]
+    pub fn counter(&self, prev: Option<PieceTo>) -> Move {
+        prev.map_or(Move::NONE, |p| self.counter[p.index()])
+    }
+
+    /// A quiet move keyed `cur` caused a cutoff at `depth` after the moves `follow` (one and
+    /// two plies back): credit it in the continuation tables and remember it as the
+    /// counter-move of the previous move.
+    pub fn reward_follow(
+        &mut self,
+        follow: [Option<PieceTo>; 2],
+        cur: PieceTo,
+        m: Move,
+        depth: u32,
+    ) {
+        if let Some(p) = follow[0] {
+            self.counter[p.index()] = m;
+        }
+        self.update_follow(follow, cur, bonus(depth));
+    }
+
+    /// A quiet move keyed `cur` was searched before the cutoff move and did not cut.
+    pub fn penalize_follow(&mut self, follow: [Option<PieceTo>; 2], cur: PieceTo, depth: u32) {
+        self.update_follow(follow, cur, -bonus(depth));
+    }
+
+    fn update_follow(&mut self, follow: [Option<PieceTo>; 2], cur: PieceTo, delta: i32) {
+        for p in follow.into_iter().flatten() {
+            gravity(&mut self.cont[p.index() * PIECE_TO + cur.index()], delta);
+        }
     }
 
     /// Rewards a quiet move that caused a beta cutoff at remaining `depth`.
@@ -78,11 +159,24 @@ impl History {
                 *v /= 2;
             }
         }
+        for v in self.cont.iter_mut() {
+            *v /= 2;
+        }
     }
 
     pub fn clear(&mut self) {
         for t in self.table.iter_mut() {
             t.fill(0);
         }
+        self.cont.fill(0);
+        self.counter.fill(Move::NONE);
     }
+}
+
+/// Moves an entry by `delta`, the step shrinking as the entry nears the bound on that side
+/// ("gravity"), so it stays within ±`HISTORY_MAX`.
+#[inline]
+fn gravity(e: &mut i32, delta: i32) {
+    *e += delta - *e * delta.abs() / HISTORY_MAX;
+    *e = (*e).clamp(-HISTORY_MAX, HISTORY_MAX);
 }

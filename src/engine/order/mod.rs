@@ -15,6 +15,7 @@
 //! else stays within ±8999.
 
 mod history;
+mod picker;
 mod see;
 pub mod seed;
 
@@ -24,7 +25,8 @@ use crate::chess::board::Board;
 use crate::chess::types::{Color, Move, MoveList, PieceKind};
 use crate::engine::names::{self, not_one_of};
 
-pub use history::{HISTORY_MAX, History};
+pub use history::{HISTORY_MAX, History, PieceTo};
+pub use picker::{Picker, is_legal_quick};
 pub use see::{SEE_VALUES, exchange_gain, see};
 pub use seed::{AttackClass, AttackValues, VFM, VFM_LEN, vfm};
 
@@ -115,6 +117,12 @@ pub enum ReasonKind {
     Killer,
     /// Butterfly history of quiet moves.
     History,
+    /// `modern`, profile `full`: the quiet move that last refuted the opponent's previous
+    /// move (the counter-move table).
+    Counter,
+    /// `modern`, profile `full`: continuation history, how often this piece going to this
+    /// square refuted positions after the moves one and two plies earlier.
+    Continuation,
     /// A promotion (or the tier promotions share with captures).
     Promotion,
     /// The tier of captures that lose material by SEE (tried last).
@@ -136,6 +144,8 @@ impl ReasonKind {
             ReasonKind::See => "SEE",
             ReasonKind::Killer => "killer",
             ReasonKind::History => "history",
+            ReasonKind::Counter => "counter",
+            ReasonKind::Continuation => "cont",
             ReasonKind::Promotion => "promo",
             ReasonKind::LosingCapture => "losing",
             ReasonKind::Capture => "capture",
@@ -156,6 +166,10 @@ impl ReasonKind {
             ReasonKind::See => "static exchange evaluation of the move, in centipawns",
             ReasonKind::Killer => "a quiet move that refuted a sibling position at this ply",
             ReasonKind::History => "how often this quiet move caused cutoffs before",
+            ReasonKind::Counter => "the quiet move that last refuted the opponent's last move",
+            ReasonKind::Continuation => {
+                "how often this piece going there refuted the last two moves' follow-ups"
+            }
             ReasonKind::Promotion => "promotes a pawn",
             ReasonKind::LosingCapture => "a capture or promotion that loses material: tried last",
             ReasonKind::Capture => "captures are tried before quiet moves",
@@ -203,6 +217,12 @@ pub struct OrderContext {
     pub pv_move: Move,
     pub hash_move: Move,
     pub killers: [Move; 2],
+    /// `modern`: the counter-move of the previous move (`Move::NONE` outside the `full`
+    /// profile's search).
+    pub counter: Move,
+    /// `modern`: the piece-to keys of the moves one and two plies back, for continuation
+    /// history (`None` outside the `full` profile's search, at the root, after a null move).
+    pub follow: [Option<PieceTo>; 2],
 }
 
 // ---- score bands -----------------------------------------------------------------------
@@ -222,10 +242,16 @@ pub const GOOD_TACTICAL_TIER: i32 = 6_000;
 pub const LOSING_TIER: i32 = -6_000;
 /// `modern`: the two killer slots.
 pub const KILLER_SCORES: [i32; 2] = [4_000, 3_900];
+/// `modern`: the counter-move, right after the killers.
+pub const COUNTER_SCORE: i32 = 3_800;
 /// `modern`: under-promotions are almost never best; among the worst quiet moves.
 pub const UNDERPROMOTION_SCORE: i32 = -3_000;
 /// `modern`: history entries (±`HISTORY_MAX`) divided by this stay within ±1024.
 const HISTORY_DIVISOR: i32 = HISTORY_MAX / 1024;
+/// `modern`: each of the two continuation entries divided by this stays within ±512, so a
+/// quiet move's history, continuation and attack points together (−5,000..3,100) stay
+/// between the losing captures and the counter-move.
+const CONT_DIVISOR: i32 = HISTORY_MAX / 512;
 /// `modern`: SEE inside a tier is clamped so tiers never overlap.
 const SEE_CLAMP: i32 = 2_500;
 /// `modern`: a quiet move that puts its piece where it is lost scores −(HANG_BASE + 2·loss).
@@ -479,10 +505,22 @@ impl<'a> Node<'a> {
                 return;
             }
         }
+        if mv == self.ctx.counter {
+            t.add(ReasonKind::Counter, COUNTER_SCORE);
+            return;
+        }
         t.add(
             ReasonKind::History,
             self.history.get(self.us, mv) / HISTORY_DIVISOR,
         );
+        if self.ctx.follow != [None, None] {
+            let cur = PieceTo::new(self.us.index(), mover, mv);
+            let [one, two] = self.ctx.follow;
+            t.add(
+                ReasonKind::Continuation,
+                (self.history.cont(one, cur) + self.history.cont(two, cur)) / CONT_DIVISOR,
+            );
+        }
         let Some((loss, threat)) = self.quiet_safety(mv, mover) else {
             return;
         };

@@ -11,7 +11,7 @@ use super::record::{Recorder, Skip};
 use super::{Cx, INF, MAX_PLY, Profile, Searcher};
 use crate::chess::types::{Color, Move, MoveList};
 use crate::engine::eval;
-use crate::engine::order::{self, OrderContext};
+use crate::engine::order::{self, OrderContext, Picker, PieceTo, Scheme};
 use crate::engine::report::SearchEvent;
 use crate::engine::score::{Bound, MATE, MATE_BOUND};
 use crate::engine::tt::TtData;
@@ -27,6 +27,13 @@ pub(super) fn lmr_table() -> Box<[[u8; 64]; 64]> {
     }
     t
 }
+
+/// Static exchange pruning works up to this remaining depth.
+const SEE_PRUNE_DEPTH: i32 = 6;
+/// A capture whose SEE loses more than this many centipawns per ply of depth is pruned.
+const SEE_CAPTURE_MARGIN: i32 = 100;
+/// A quiet (non-checking) move whose SEE loses more than this per ply of depth is pruned.
+const SEE_QUIET_MARGIN: i32 = 60;
 
 impl Searcher {
     /// The score of `cx.board` at `ply` searched `depth` plies deep in the window
@@ -104,10 +111,16 @@ impl Searcher {
         };
         self.stack[ply].static_eval = static_eval;
         cx.rec.static_eval((!in_check).then_some(static_eval));
+        // Improving: the static evaluation rose since our previous move (or we were in check
+        // then). A node whose prospects fall is pruned and reduced harder.
+        let improving = !in_check && ply >= 2 && {
+            let before = self.stack[ply - 2].static_eval;
+            before == -INF || static_eval > before
+        };
 
         if full && !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth, the opponent will not catch up.
-            if depth <= 6 && static_eval - 85 * depth >= beta {
+            if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta {
                 cx.rec.end(Skip::ReverseFutility);
                 return static_eval;
             }
@@ -119,6 +132,7 @@ impl Searcher {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 board.make_null();
+                self.stack[ply].moved = None;
                 self.stats.null_tries += 1;
                 self.stack[ply + 1].null_move = true;
                 self.stack[ply + 1].on_pv = false;
@@ -143,6 +157,13 @@ impl Searcher {
         // report); keep that order. Elsewhere score them here and pick lazily.
         let board = &mut *cx.board;
         let on_pv = self.stack[ply].on_pv;
+        // Counter-move and continuation history belong to the `full` profile; `seed` orders
+        // as its pages do.
+        let follow = if full {
+            self.stack.follow(ply)
+        } else {
+            [None, None]
+        };
         let ctx = OrderContext {
             pv_move: if on_pv {
                 self.prev_pv.get(ply).copied().unwrap_or(Move::NONE)
@@ -151,7 +172,13 @@ impl Searcher {
             },
             hash_move,
             killers: self.stack[ply].killers,
+            counter: self.history.counter(follow[0]),
+            follow,
         };
+        // The `modern` scheme in profile `full` picks in stages (the hash move before any
+        // generation); the root and everything else score a generated list and pick lazily.
+        let mut picker =
+            (full && !root && self.scheme == Scheme::Modern).then(|| Picker::staged(hash_move));
         let mut scores = [0i32; 256];
         let mut moves = if root {
             let mut list = MoveList::new();
@@ -160,6 +187,10 @@ impl Searcher {
                 scores[i] = -(i as i32);
             }
             list
+        } else if picker.is_some() {
+            cx.rec
+                .order(|| order::explain(board, self.scheme, &ctx, &self.history));
+            MoveList::new()
         } else {
             let moves = board.legal_moves();
             if moves.is_empty() {
@@ -176,11 +207,33 @@ impl Searcher {
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
         let us = board.side_to_move();
-        let mut quiets_tried = [Move::NONE; 64];
+        let mut quiets_tried = [(Move::NONE, None); 64];
         let mut nquiets = 0;
-        for i in 0..moves.len() {
-            order::pick(&mut moves, &mut scores, i);
-            let m = moves.as_slice()[i];
+        let mut next = 0;
+        loop {
+            let i = next;
+            let m = match picker.as_mut() {
+                Some(p) => {
+                    let m = p.next(cx.board, self.scheme, &ctx, &self.history);
+                    if p.take_rescored() {
+                        // The quiet moves were scored just now, with the history as it
+                        // stands: the recorded ordering shows those scores.
+                        let board = &*cx.board;
+                        cx.rec
+                            .order(|| order::explain(board, self.scheme, &ctx, &self.history));
+                    }
+                    match m {
+                        Some(m) => m,
+                        None => break,
+                    }
+                }
+                None if i < moves.len() => {
+                    order::pick(&mut moves, &mut scores, i);
+                    moves.as_slice()[i]
+                }
+                None => break,
+            };
+            next += 1;
             if root {
                 if self.excluded.contains(&m) {
                     continue;
@@ -202,6 +255,24 @@ impl Searcher {
             let is_killer = m == killers[0] || m == killers[1];
 
             let board = &mut *cx.board;
+            let moved = PieceTo::of(board, m);
+            // Static exchange pruning: at low depth, once a move has been searched, a capture
+            // that loses more than a pawn a ply or a quiet move that loses material on its
+            // square (checked below: not when it gives check). Never in check.
+            let see_prunable = full
+                && !pv_node
+                && !in_check
+                && searched > 0
+                && best > -MATE_BOUND
+                && depth <= SEE_PRUNE_DEPTH;
+            let see_fails = see_prunable && {
+                let threshold = if quiet {
+                    -SEE_QUIET_MARGIN * depth
+                } else {
+                    -SEE_CAPTURE_MARGIN * depth
+                };
+                order::see(board, m) < threshold
+            };
             board.make(m);
             let gives_check = board.in_check();
             if full
@@ -215,20 +286,37 @@ impl Searcher {
             {
                 // Late-move pruning and futility: quiet, non-checking moves far down the list
                 // at low depth rarely matter. Never while a mate score is at stake.
-                let late = depth <= 4 && searched >= (3 + depth * depth * 2) as usize;
+                let lmp_count = if improving {
+                    3 + 2 * depth * depth
+                } else {
+                    3 + depth * depth
+                };
+                let late = depth <= 4 && searched >= lmp_count as usize;
                 let futile = depth <= 3 && static_eval + 110 * depth + 60 <= alpha && !is_killer;
-                if late || futile {
+                if late || futile || see_fails {
                     board.unmake();
-                    let why = if late { Skip::Lmp } else { Skip::Futility };
+                    let why = if late {
+                        Skip::Lmp
+                    } else if futile {
+                        Skip::Futility
+                    } else {
+                        Skip::See
+                    };
                     cx.rec.skip(ply + 1, m, why);
                     continue;
                 }
+            }
+            if see_fails && !quiet {
+                board.unmake();
+                cx.rec.skip(ply + 1, m, Skip::See);
+                continue;
             }
             cx.rec.enter(ply + 1, m, self.stats.nodes);
             self.stats.nodes += 1;
             let ext = i32::from(full && gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1].null_move = false;
+            self.stack[ply].moved = moved;
             self.stack[ply + 1].on_pv = on_pv && m == ctx.pv_move;
             let score = if searched == 0 || !full {
                 cx.rec.pass(-beta, -alpha, 0);
@@ -253,6 +341,9 @@ impl Searcher {
                     let mut r = self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
                     }
                     if self.history.get(us, m) > 2000 {
                         r -= 1;
@@ -286,10 +377,6 @@ impl Searcher {
                 self.root_move_done(cx, i, score, alpha, beta, searched);
             }
             searched += 1;
-            if quiet && nquiets < quiets_tried.len() {
-                quiets_tried[nquiets] = m;
-                nquiets += 1;
-            }
             if score > best {
                 best = score;
                 best_move = m;
@@ -299,8 +386,9 @@ impl Searcher {
                     if score >= beta {
                         cx.rec.cut();
                         if !root {
-                            let quiets = quiet.then_some(&quiets_tried[..nquiets]);
-                            self.note_cutoff(ply, us, m, depth, searched - 1, quiets);
+                            let cut = quiet.then_some((m, moved));
+                            let before = &quiets_tried[..nquiets];
+                            self.note_cutoff(ply, us, depth, searched - 1, cut, before);
                         }
                         break;
                     }
@@ -309,6 +397,13 @@ impl Searcher {
                     self.stack.update_pv(0, m);
                 }
             }
+            if quiet && nquiets < quiets_tried.len() {
+                quiets_tried[nquiets] = (m, moved);
+                nquiets += 1;
+            }
+        }
+        if picker.as_ref().is_some_and(Picker::no_moves) {
+            return if in_check { -MATE + ply as i32 } else { 0 };
         }
         if self.stopped {
             // The root keeps what it completed: it records a move only after searching it
@@ -384,15 +479,17 @@ impl Searcher {
 
     /// A fail high on the move searched `index`-th (0-based): statistics, and the killers and history for the quiet move that cut
     /// (the quiet moves tried before it did not: less credit for them).
-    /// `quiets`: the quiet moves tried here, `m` last, when `m` is quiet.
+    /// `cut`: the move that cut with its piece-to key, when it is quiet; `before`: the quiet
+    /// moves tried here before it. Continuation history and counter-moves learn only in
+    /// profile `full` (the `seed` profile does not use them).
     fn note_cutoff(
         &mut self,
         ply: usize,
         us: Color,
-        m: Move,
         depth: i32,
         index: usize,
-        quiets: Option<&[Move]>,
+        cut: Option<(Move, Option<PieceTo>)>,
+        before: &[(Move, Option<PieceTo>)],
     ) {
         self.stats.fail_high += 1;
         self.stats.cut_index_sum += index as u64;
@@ -400,15 +497,27 @@ impl Searcher {
         if index == 0 {
             self.stats.fail_high_first += 1;
         }
-        if let Some(quiets_tried) = quiets {
+        if let Some((m, key)) = cut {
             let killers = &mut self.stack[ply].killers;
             if killers[0] != m {
                 killers[1] = killers[0];
                 killers[0] = m;
             }
-            self.history.reward(us, m, depth as u32);
-            for &q in &quiets_tried[..quiets_tried.len() - 1] {
-                self.history.penalize(us, q, depth as u32);
+            let depth = depth as u32;
+            let follow = if self.profile == Profile::Full {
+                self.stack.follow(ply)
+            } else {
+                [None, None]
+            };
+            self.history.reward(us, m, depth);
+            if let Some(key) = key {
+                self.history.reward_follow(follow, key, m, depth);
+            }
+            for &(q, qkey) in before {
+                self.history.penalize(us, q, depth);
+                if let Some(qkey) = qkey {
+                    self.history.penalize_follow(follow, qkey, depth);
+                }
             }
         }
     }

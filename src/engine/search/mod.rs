@@ -464,6 +464,7 @@ impl Searcher {
                 pv_move: if depth > 1 { best_move } else { Move::NONE },
                 hash_move: if depth > 1 { best_move } else { Move::NONE },
                 killers: self.stack[0].killers,
+                ..OrderContext::default()
             };
             let mut scored: Vec<ScoredMove> =
                 order::explain(cx.board, self.scheme, &ctx, &self.history)

@@ -92,6 +92,7 @@ impl Searcher {
             pv_move: crate::chess::types::Move::NONE,
             hash_move,
             killers: self.stack[ply].killers,
+            ..OrderContext::default()
         };
         order::score_moves(board, &moves, self.scheme, &ctx, &self.history, &mut scores);
         cx.rec

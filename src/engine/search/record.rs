@@ -40,6 +40,8 @@ pub enum Skip {
     Futility,
     /// Late-move pruning: a quiet move far down the list at low depth.
     Lmp,
+    /// Static exchange pruning: at low depth, a move that loses too much material.
+    See,
     /// Quiescence: the static evaluation already reaches β.
     StandPat,
     /// Quiescence: even winning the captured piece cannot lift α.

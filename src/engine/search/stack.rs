@@ -4,6 +4,7 @@
 
 use super::MAX_PLY;
 use crate::chess::types::Move;
+use crate::engine::order::PieceTo;
 
 /// One ply of the line being searched.
 #[derive(Clone)]
@@ -27,6 +28,9 @@ pub(crate) struct Ply {
     /// The 0-based index (among the moves searched) of the move that last cut off at this
     /// ply (the root's refutation report reads it at ply 1).
     pub cut_at: u32,
+    /// The piece and destination of the move being searched from this ply (`None` for a
+    /// null move): continuation history and counter-moves of the plies below key on it.
+    pub moved: Option<PieceTo>,
 }
 
 impl Ply {
@@ -40,6 +44,7 @@ impl Ply {
             null_move: false,
             on_pv: false,
             cut_at: 0,
+            moved: None,
         }
     }
 }
@@ -73,6 +78,14 @@ impl Stack {
         let next = child.pv_len.max(ply + 1);
         here.pv[ply + 1..next].copy_from_slice(&child.pv[ply + 1..next]);
         here.pv_len = next;
+    }
+
+    /// The piece-to keys of the moves one and two plies before `ply` (the moves that led to
+    /// it), `None` where there is none (the root, a null move).
+    #[inline]
+    pub fn follow(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.plies[p].moved);
+        [back(1), back(2)]
     }
 
     /// The root's principal variation.
