@@ -81,6 +81,9 @@ pub struct TuneArgs {
     /// Pull towards the starting weights (lambda · Σ (w − w₀)², w in centipawns).
     #[arg(long, default_value_t = Settings::default().lambda)]
     pub lambda: f64,
+    /// Weight groups to leave as they are, by name in weights.rs (MATERIAL,PST_KING,...).
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
     /// Hold out this share of the positions (the file's tail: other games) and report the
     /// error on them before and after.
     #[arg(long, default_value_t = 0.0)]
@@ -105,6 +108,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         iterations: args.iterations,
         rate: args.rate,
         lambda: args.lambda,
+        frozen: args.freeze,
     };
     anyhow::ensure!(
         (0.0..1.0).contains(&args.hold_out),
@@ -121,7 +125,8 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         &trace::current(),
         &settings,
         |step, err| eprintln!("step {step}: error {err:.8}"),
-    );
+    )
+    .map_err(anyhow::Error::msg)?;
     let name = args.data.file_name().map_or_else(
         || args.data.display().to_string(),
         |n| n.to_string_lossy().into(),

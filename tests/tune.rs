@@ -19,6 +19,7 @@ fn sample_settings() -> Settings {
         iterations: 100,
         rate: 1.0,
         lambda: 1e-6,
+        frozen: Vec::new(),
     }
 }
 
@@ -28,7 +29,7 @@ fn the_sample_fit_reproduces_the_committed_result() {
     assert_eq!(positions.len(), 2000);
     let ds = Dataset::new(&positions);
     let settings = sample_settings();
-    let fitted = fit::fit(&ds, None, &trace::current(), &settings, |_, _| {});
+    let fitted = fit::fit(&ds, None, &trace::current(), &settings, |_, _| {}).unwrap();
     assert!(
         fitted.error_after < fitted.error_before,
         "{} → {}",
@@ -42,6 +43,30 @@ fn the_sample_fit_reproduces_the_committed_result() {
         text == EXPECTED,
         "the fit of the sample differs from tests/data/tune_sample_expected.rs.txt:\n{header}"
     );
+}
+
+#[test]
+fn frozen_groups_stay_and_unknown_names_are_refused() {
+    let positions = data::parse(SAMPLE).unwrap();
+    let ds = Dataset::new(&positions[..400]);
+    let start = trace::current();
+    let settings = Settings {
+        iterations: 20,
+        rate: 1.0,
+        lambda: 0.0,
+        frozen: vec!["MATERIAL".into(), "pst_king".into()],
+    };
+    let fitted = fit::fit(&ds, None, &start, &settings, |_, _| {}).unwrap();
+    let king = trace::offset(6);
+    assert_eq!(fitted.weights[..6], start[..6]);
+    assert_eq!(fitted.weights[king..king + 64], start[king..king + 64]);
+    assert_ne!(fitted.weights, start, "the other weights moved");
+    let bad = Settings {
+        frozen: vec!["MATERIALS".into()],
+        ..settings
+    };
+    let err = fit::fit(&ds, None, &start, &bad, |_, _| {}).unwrap_err();
+    assert!(err.contains("'MATERIALS'"), "{err}");
 }
 
 #[test]

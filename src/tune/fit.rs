@@ -169,7 +169,7 @@ pub fn fit_k(ds: &Dataset, w: &[f64]) -> f64 {
 }
 
 /// How to fit.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// Adam steps over the whole data set.
     pub iterations: usize,
@@ -179,6 +179,10 @@ pub struct Settings {
     /// centipawns) is added to the error, so that a weight the data says little about
     /// stays where chess reasoning put it instead of fitting noise.
     pub lambda: f64,
+    /// Groups (by their name in `weights.rs`, e.g. `MATERIAL`) the fit leaves alone. With
+    /// the material fixed, the evaluation keeps its scale (a pawn stays worth about 100),
+    /// which the search's margins are set for.
+    pub frozen: Vec<String>,
 }
 
 impl Default for Settings {
@@ -187,6 +191,7 @@ impl Default for Settings {
             iterations: 400,
             rate: 1.0,
             lambda: 1e-7,
+            frozen: Vec::new(),
         }
     }
 }
@@ -205,20 +210,36 @@ pub struct Fitted {
     pub validation: Option<(f64, f64)>,
 }
 
-/// Fits K to `initial`, then the weights by Adam. `progress` hears (step, error) every
-/// 50 steps.
+/// Which of the flat weights `frozen` names, or the first unknown name.
+pub fn frozen_mask(frozen: &[String]) -> Result<Vec<bool>, String> {
+    let mut mask = vec![false; N_WEIGHTS];
+    for name in frozen {
+        let i = trace::GROUPS
+            .iter()
+            .position(|g| g.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("no weight group is called '{name}'"))?;
+        let at = trace::offset(i);
+        mask[at..at + trace::GROUPS[i].len].fill(true);
+    }
+    Ok(mask)
+}
+
+/// Fits K to `initial`, then the weights by Adam (see [`Settings`]). `progress` hears
+/// (step, error) every 50 steps. An unknown frozen group is an error.
 pub fn fit(
     ds: &Dataset,
     held_out: Option<&Dataset>,
     initial: &[S],
     settings: &Settings,
     mut progress: impl FnMut(usize, f64),
-) -> Fitted {
-    assert_eq!(
-        initial.len(),
-        N_WEIGHTS,
-        "one value pair per tunable weight"
-    );
+) -> Result<Fitted, String> {
+    if initial.len() != N_WEIGHTS {
+        return Err(format!(
+            "{} starting weights; the evaluation has {N_WEIGHTS}",
+            initial.len()
+        ));
+    }
+    let frozen = frozen_mask(&settings.frozen)?;
     let w0 = to_floats(initial);
     let mut w = w0.clone();
     let k = fit_k(ds, &w);
@@ -230,7 +251,11 @@ pub fn fit(
     for step in 1..=settings.iterations {
         ds.gradient(&w, k, &mut grad);
         for i in 0..w.len() {
-            grad[i] += 2.0 * settings.lambda * (w[i] - w0[i]);
+            grad[i] = if frozen[i / 2] {
+                0.0
+            } else {
+                grad[i] + 2.0 * settings.lambda * (w[i] - w0[i])
+            };
         }
         let c1 = 1.0 - b1.powi(step as i32);
         let c2 = 1.0 - b2.powi(step as i32);
@@ -247,24 +272,29 @@ pub fn fit(
     let weights = to_weights(&w);
     let error_rounded = ds.error(&to_floats(&weights), k);
     let validation = held_out.map(|v| (v.error(&w0, k), v.error(&to_floats(&weights), k)));
-    Fitted {
+    Ok(Fitted {
         validation,
         k,
         error_before,
         error_after,
         error_rounded,
         weights,
-    }
+    })
 }
 
 /// The header the weights file carries: where its numbers came from.
 pub fn header(f: &Fitted, data: &str, positions: usize, settings: &Settings) -> String {
     format!(
-        "Fitted to {positions} positions of {data}: {} Adam steps of {} cp, lambda {:e};\n\
+        "Fitted to {positions} positions of {data}: {} Adam steps of {} cp, lambda {:e}{};\n\
          K = {:.8}; mean squared error {:.8} before, {:.8} after ({:.8} rounded).{}",
         settings.iterations,
         settings.rate,
         settings.lambda,
+        if settings.frozen.is_empty() {
+            String::new()
+        } else {
+            format!(", {} fixed", settings.frozen.join(" "))
+        },
         f.k,
         f.error_before,
         f.error_after,
