@@ -1142,27 +1142,28 @@ fn setoption_between_searches_gives_what_a_fresh_process_gives() {
 
 #[test]
 fn a_failed_aspiration_window_prints_a_bound_before_the_exact_score() {
-    // Found by trying: at depth 7 the window around depth 6's score fails high.
+    // Found by trying: at depth 6 the window around depth 5's score fails low (with the
+    // tuned evaluation of issue 15; depth 7 failed high with the hand-set one).
     const SICILIAN: &str = "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6";
     let mut uci = Uci::start();
     uci.handshake();
     uci.expect_ok("setoption name OwnBook value false");
     uci.expect_ok(&format!("position fen {SICILIAN}"));
-    uci.send("go depth 7");
+    uci.send("go depth 6");
     let (lines, _) = uci.bestmove(ANSWER);
-    let depth7: Vec<&String> = lines
+    let at_depth: Vec<&String> = lines
         .iter()
-        .filter(|l| l.starts_with("info depth 7 ") && l.contains(" score "))
+        .filter(|l| l.starts_with("info depth 6 ") && l.contains(" score "))
         .collect();
-    let bound = depth7
+    let bound = at_depth
         .iter()
         .position(|l| l.contains(" lowerbound ") || l.contains(" upperbound "))
-        .unwrap_or_else(|| panic!("no bound at depth 7: {depth7:?}"));
-    let exact = depth7
+        .unwrap_or_else(|| panic!("no bound at depth 6: {at_depth:?}"));
+    let exact = at_depth
         .iter()
         .rposition(|l| !l.contains("bound "))
-        .expect("an exact depth 7 line");
-    assert!(bound < exact, "{depth7:?}");
+        .expect("an exact depth 6 line");
+    assert!(bound < exact, "{at_depth:?}");
 }
 
 #[test]
