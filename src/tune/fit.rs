@@ -190,7 +190,7 @@ impl Default for Settings {
         Settings {
             iterations: 400,
             rate: 1.0,
-            lambda: 1e-7,
+            lambda: 1e-6,
             frozen: Vec::new(),
         }
     }
