@@ -7,4 +7,5 @@ pub mod engine;
 pub mod game;
 pub mod serve;
 pub mod tui;
+pub mod tune;
 pub mod uci;

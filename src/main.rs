@@ -17,6 +17,7 @@ use ox88::engine::{IterationInfo, Limits, SearchEvent, SearchOptions, bench};
 use ox88::tui::{self, ColorMode, Mode};
 
 mod level_uci;
+mod tune_cli;
 
 /// The version with the git commit when built from a checkout (see build.rs).
 const VERSION: &str = env!("OX88_VERSION");
@@ -270,6 +271,10 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Self-play games for tuning data: quiet positions labelled with the game's result.
+    Selfplay(tune_cli::SelfplayArgs),
+    /// Fit the evaluation's weights to labelled positions (Texel); writes Rust source.
+    Tune(tune_cli::TuneArgs),
     /// Print a shell completion script: `ox88 completions bash > ~/.local/share/bash-completion/completions/ox88`.
     Completions {
         #[arg(value_enum)]
@@ -666,6 +671,8 @@ fn main() -> Result<()> {
             out,
         }) => return review(&file, game, movetime, depth, out.as_deref()),
         Some(Command::Uci) => return ox88::uci::run(),
+        Some(Command::Selfplay(args)) => return tune_cli::selfplay(args),
+        Some(Command::Tune(args)) => return tune_cli::tune(args),
         Some(Command::Serve(args)) => return ox88::serve::run(args),
         None => {
             // GUIs start engines without arguments and speak first over a pipe.

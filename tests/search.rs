@@ -385,13 +385,13 @@ fn a_failed_aspiration_window_is_reported_as_a_bound_before_the_exact_score() {
 #[test]
 fn a_stopped_iteration_is_reported_only_as_a_lower_bound() {
     use ox88::engine::Bound;
-    // Found by trying: a 15000-node limit stops depth 10 after its first root move finished
+    // Found by trying: a 17000-node limit stops an iteration after its first root move finished
     // (the limit is checked every 2048 nodes; the count includes each iteration's root and
     // every null move).
     let board = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
         .unwrap();
     let limits = Limits {
-        nodes: Some(15000),
+        nodes: Some(17000),
         ..Limits::default()
     };
     let mut events = Vec::new();

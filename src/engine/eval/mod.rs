@@ -9,13 +9,16 @@
 
 mod full;
 mod params;
+pub mod trace;
+#[rustfmt::skip]
+mod weights;
 
 use std::fmt;
 
 use crate::chess::board::Board;
 use crate::chess::types::{Color, PieceKind, SEED_VALUES};
 use crate::engine::names::{self, not_one_of};
-use params::S;
+pub use params::S;
 pub use params::{MATERIAL_MG, PHASE_MAX};
 
 /// Which evaluation to use, by name (`material`, `center`, `full`; any case).
@@ -178,7 +181,7 @@ pub enum Term {
     Scaling,
 }
 
-const TERM_COUNT: usize = 14;
+pub(crate) const TERM_COUNT: usize = 14;
 
 const FULL_TERMS: [Term; 13] = [
     Term::Material,
@@ -339,7 +342,7 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
             }
         }
         EvalMode::Full => {
-            let phase = full::evaluate(board, &mut acc);
+            let phase = full::evaluate(board, &mut acc, &mut trace::NoTrace);
             let unscaled = Outcome::unscaled(&acc, Some(phase));
             let scale = full::scale(board, unscaled);
             let scale_adjust = match scale {

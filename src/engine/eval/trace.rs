@@ -1,0 +1,284 @@
+//! The tunable weights of the `full` evaluation as one flat list, and the trace that records
+//! how often each weight counts in a position (issue 15, the Texel tuner).
+//!
+//! The evaluation reads its weights from the generated `const` tables in `weights.rs`, as
+//! fast as hand-written constants. Every place that adds a weight also tells a [`Tracer`]
+//! "weight `i` counts `n` times for side `c`"; the search's tracer does nothing (and is
+//! compiled away), the tuner's [`Trace`] keeps the counts. E is then a linear function of
+//! the weights, apart from the terms listed as fixed (king safety, whose danger is
+//! quadratic, and the mating bonus against a bare king), which the trace keeps as plain
+//! values, and the drawish-ending scale factor, which it keeps as a multiplier.
+
+use std::fmt::Write as _;
+
+use super::params::{S, SCALE_NORMAL};
+use super::{Acc, Scale, TERM_COUNT, Term, blend, weights};
+use crate::chess::board::Board;
+
+/// A group of weights: one constant or one table of `weights.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The constant's name in `weights.rs`.
+    pub name: &'static str,
+    /// 1 for a single `S`, else the table's length.
+    pub len: usize,
+    /// Whether it is written as a table (`[S; len]`) even when `len` is 1.
+    pub table: bool,
+    /// The breakdown line the group's values are added to.
+    pub term: Term,
+}
+
+const fn g(name: &'static str, len: usize, term: Term) -> Group {
+    Group {
+        name,
+        len,
+        table: len > 1,
+        term,
+    }
+}
+
+/// Every tunable weight group, in the order of the flat list.
+pub const GROUPS: [Group; 35] = [
+    g("MATERIAL", 6, Term::Material),
+    g("PST_PAWN", 64, Term::PieceSquare),
+    g("PST_KNIGHT", 64, Term::PieceSquare),
+    g("PST_BISHOP", 64, Term::PieceSquare),
+    g("PST_ROOK", 64, Term::PieceSquare),
+    g("PST_QUEEN", 64, Term::PieceSquare),
+    g("PST_KING", 64, Term::PieceSquare),
+    g("MOBILITY_KNIGHT", 9, Term::Mobility),
+    g("MOBILITY_BISHOP", 14, Term::Mobility),
+    g("MOBILITY_ROOK", 15, Term::Mobility),
+    g("MOBILITY_QUEEN", 28, Term::Mobility),
+    g("DOUBLED", 1, Term::PawnStructure),
+    g("ISOLATED", 1, Term::PawnStructure),
+    g("ISOLATED_OPEN", 1, Term::PawnStructure),
+    g("BACKWARD", 1, Term::PawnStructure),
+    g("SUPPORTED", 8, Term::PawnStructure),
+    g("PHALANX", 8, Term::PawnStructure),
+    g("PASSED", 8, Term::PassedPawns),
+    g("PASSED_ENEMY_KING_DIST", 1, Term::PassedPawns),
+    g("PASSED_OWN_KING_DIST", 1, Term::PassedPawns),
+    g("PASSED_BLOCKED", 1, Term::PassedPawns),
+    g("PASSED_FREE", 1, Term::PassedPawns),
+    g("UNSTOPPABLE", 1, Term::PassedPawns),
+    g("BISHOP_PAIR", 1, Term::BishopPair),
+    g("ROOK_OPEN_FILE", 1, Term::Rooks),
+    g("ROOK_HALF_OPEN_FILE", 1, Term::Rooks),
+    g("ROOK_ON_SEVENTH", 1, Term::Rooks),
+    g("KNIGHT_OUTPOST", 1, Term::MinorPieces),
+    g("BISHOP_OUTPOST", 1, Term::MinorPieces),
+    g("BAD_BISHOP_PAWN", 1, Term::MinorPieces),
+    g("THREAT_BY_PAWN", 6, Term::Threats),
+    g("THREAT_BY_MINOR", 6, Term::Threats),
+    g("THREAT_BY_ROOK", 1, Term::Threats),
+    g("HANGING", 6, Term::Threats),
+    g("TEMPO", 1, Term::Tempo),
+];
+
+/// Where group `i` starts in the flat list.
+pub const fn offset(i: usize) -> usize {
+    let mut o = 0;
+    let mut k = 0;
+    while k < i {
+        o += GROUPS[k].len;
+        k += 1;
+    }
+    o
+}
+
+/// How many weights the tuner can change.
+pub const N_WEIGHTS: usize = offset(GROUPS.len());
+
+// Offsets of the groups the evaluation indexes, by name.
+pub(crate) const MATERIAL_AT: usize = offset(0);
+pub(crate) const PST_AT: usize = offset(1);
+pub(crate) const MOBILITY_AT: [usize; 4] = [offset(7), offset(8), offset(9), offset(10)];
+pub(crate) const DOUBLED_AT: usize = offset(11);
+pub(crate) const ISOLATED_AT: usize = offset(12);
+pub(crate) const ISOLATED_OPEN_AT: usize = offset(13);
+pub(crate) const BACKWARD_AT: usize = offset(14);
+pub(crate) const SUPPORTED_AT: usize = offset(15);
+pub(crate) const PHALANX_AT: usize = offset(16);
+pub(crate) const PASSED_AT: usize = offset(17);
+pub(crate) const PASSED_ENEMY_KING_DIST_AT: usize = offset(18);
+pub(crate) const PASSED_OWN_KING_DIST_AT: usize = offset(19);
+pub(crate) const PASSED_BLOCKED_AT: usize = offset(20);
+pub(crate) const PASSED_FREE_AT: usize = offset(21);
+pub(crate) const UNSTOPPABLE_AT: usize = offset(22);
+pub(crate) const BISHOP_PAIR_AT: usize = offset(23);
+pub(crate) const ROOK_OPEN_FILE_AT: usize = offset(24);
+pub(crate) const ROOK_HALF_OPEN_FILE_AT: usize = offset(25);
+pub(crate) const ROOK_ON_SEVENTH_AT: usize = offset(26);
+pub(crate) const KNIGHT_OUTPOST_AT: usize = offset(27);
+pub(crate) const BISHOP_OUTPOST_AT: usize = offset(28);
+pub(crate) const BAD_BISHOP_PAWN_AT: usize = offset(29);
+pub(crate) const THREAT_BY_PAWN_AT: usize = offset(30);
+pub(crate) const THREAT_BY_MINOR_AT: usize = offset(31);
+pub(crate) const THREAT_BY_ROOK_AT: usize = offset(32);
+pub(crate) const HANGING_AT: usize = offset(33);
+pub(crate) const TEMPO_AT: usize = offset(34);
+
+/// The group a flat index belongs to, and the index within it.
+pub fn group_of(index: usize) -> Option<(usize, usize)> {
+    let mut start = 0;
+    for (i, gr) in GROUPS.iter().enumerate() {
+        if index < start + gr.len {
+            return Some((i, index - start));
+        }
+        start += gr.len;
+    }
+    None
+}
+
+/// The weights the evaluation uses now (those of `weights.rs`), as a flat list.
+pub fn current() -> Vec<S> {
+    let w = weights::flat();
+    debug_assert_eq!(w.len(), N_WEIGHTS);
+    w
+}
+
+/// Hears which weights count in a position. The evaluation calls it at every weight it adds.
+pub(crate) trait Tracer {
+    /// Weight `index` counts `n` times for side `side` (0 White, 1 Black).
+    fn add(&mut self, index: usize, side: usize, n: i32);
+    /// A value of a term that is not linear in any tunable weight.
+    fn fixed(&mut self, term: Term, side: usize, v: S);
+}
+
+/// The search's tracer: does nothing, costs nothing.
+pub(crate) struct NoTrace;
+
+impl Tracer for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: usize, _: usize, _: i32) {}
+    #[inline(always)]
+    fn fixed(&mut self, _: Term, _: usize, _: S) {}
+}
+
+/// What the `full` evaluation of one position is made of: per weight and side, how often
+/// the weight counts; the fixed (non-tunable) part per term and side; the phase and scale.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    /// `(index, [white count, black count])` for every weight that counts at all.
+    pub coefs: Vec<(usize, [i32; 2])>,
+    /// Per term and side: the part not made of tunable weights.
+    pub fixed: [[S; 2]; TERM_COUNT],
+    /// 0..=PHASE_MAX.
+    pub phase: i32,
+    /// The drawish-ending scale factor in 64ths (64 when none applied).
+    pub scale: i32,
+    /// E as the evaluation computed it (White's view).
+    pub eval: i32,
+}
+
+#[derive(Default)]
+struct Recorder {
+    counts: Vec<[i32; 2]>,
+    fixed: [[S; 2]; TERM_COUNT],
+}
+
+impl Tracer for Recorder {
+    fn add(&mut self, index: usize, side: usize, n: i32) {
+        self.counts[index][side] += n;
+    }
+    fn fixed(&mut self, term: Term, side: usize, v: S) {
+        self.fixed[term as usize][side] += v;
+    }
+}
+
+/// Evaluates `board` with the `full` evaluation and records its trace.
+pub fn trace(board: &Board) -> Trace {
+    let mut rec = Recorder {
+        counts: vec![[0; 2]; N_WEIGHTS],
+        ..Recorder::default()
+    };
+    let mut acc = Acc::default();
+    let phase = super::full::evaluate(board, &mut acc, &mut rec);
+    let unscaled = super::Outcome::unscaled(&acc, Some(phase));
+    let scale = super::full::scale(board, unscaled);
+    let eval = match scale {
+        Some(Scale { factor, .. }) => unscaled * factor / SCALE_NORMAL,
+        None => unscaled,
+    };
+    Trace {
+        coefs: rec
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c[0] != 0 || c[1] != 0)
+            .map(|(i, &c)| (i, c))
+            .collect(),
+        fixed: rec.fixed,
+        phase,
+        scale: scale.map_or(SCALE_NORMAL, |s| s.factor),
+        eval,
+    }
+}
+
+impl Trace {
+    /// E rebuilt from the trace with `weights`, with the evaluation's own integer rounding:
+    /// per term and side Σ weight × count plus the fixed part, blended by the phase, summed,
+    /// then scaled. With the evaluation's weights it is exactly [`Trace::eval`].
+    pub fn rebuild(&self, weights: &[S]) -> i32 {
+        let mut per_term = self.fixed;
+        for &(i, [w, b]) in &self.coefs {
+            let t = GROUPS[group_of(i).expect("trace indices are in range").0].term as usize;
+            per_term[t][0] += weights[i] * w;
+            per_term[t][1] += weights[i] * b;
+        }
+        let unscaled: i32 = per_term
+            .iter()
+            .map(|t| blend(t[0], Some(self.phase)) - blend(t[1], Some(self.phase)))
+            .sum();
+        unscaled * self.scale / SCALE_NORMAL
+    }
+}
+
+/// `weights` as the Rust source of `weights.rs` (what the tuner writes and we commit).
+pub fn write_weights(weights: &[S], header: &str) -> String {
+    let mut out = String::new();
+    out.push_str(
+        "//! The weights of the `full` evaluation: generated by `ox88 tune` (src/tune/), do not\n",
+    );
+    out.push_str("//! edit by hand. Each is a middlegame/endgame pair. Piece-square tables are board diagrams\n");
+    out.push_str("//! from White's side, rank 8 first; Black reads them with the ranks flipped.\n");
+    for line in header.lines() {
+        let _ = writeln!(out, "//! {line}");
+    }
+    out.push_str("\nuse super::params::{S, s};\n");
+    let mut at = 0;
+    for gr in GROUPS.iter().filter(|g| g.len > 0) {
+        let vals = &weights[at..at + gr.len];
+        at += gr.len;
+        out.push('\n');
+        if !gr.table {
+            let v = vals[0];
+            let _ = writeln!(
+                out,
+                "pub(crate) const {}: S = s({}, {});",
+                gr.name, v.mg, v.eg
+            );
+            continue;
+        }
+        let _ = writeln!(out, "pub(crate) const {}: [S; {}] = [", gr.name, gr.len);
+        for row in vals.chunks(8) {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|v| format!("s({:>4}, {:>4}),", v.mg, v.eg))
+                .collect();
+            let _ = writeln!(out, "    {}", cells.join(" "));
+        }
+        out.push_str("];\n");
+    }
+    out.push_str("\n/// Every weight above in the order of `trace::GROUPS`.\npub(crate) fn flat() -> Vec<S> {\n    let mut v = Vec::new();\n");
+    for gr in GROUPS.iter().filter(|g| g.len > 0) {
+        if gr.table {
+            let _ = writeln!(out, "    v.extend_from_slice(&{});", gr.name);
+        } else {
+            let _ = writeln!(out, "    v.push({});", gr.name);
+        }
+    }
+    out.push_str("    v\n}\n");
+    out
+}

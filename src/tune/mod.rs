@@ -1,0 +1,6 @@
+//! Tuning the `full` evaluation by the Texel method (issue 15): self-play games give quiet
+//! positions labelled with their game's result ([`selfplay`], [`data`]); [`fit`] fits the
+//! evaluation's weights to them.
+pub mod data;
+pub mod fit;
+pub mod selfplay;

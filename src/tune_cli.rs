@@ -1,0 +1,142 @@
+//! `ox88 selfplay` and `ox88 tune`: the command-line side of the Texel tuner (issue 15).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use ox88::engine::eval::trace;
+use ox88::tune::data;
+use ox88::tune::fit::{self, Settings};
+use ox88::tune::selfplay::{self, SelfplayConfig};
+
+/// Self-play games for tuning data: quiet positions labelled with the game's result.
+#[derive(clap::Args, Debug)]
+pub struct SelfplayArgs {
+    /// Where to write the positions (appends; one `FEN [result]` a line).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Nodes per move (each move draws from N to 2N-1).
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The first game's number (to continue a run in pieces: games are numbered and
+    /// seeded by this index).
+    #[arg(long, default_value_t = 0)]
+    pub first: usize,
+    /// Start positions (EPD).
+    #[arg(long, default_value = "tests/data/openings500.epd")]
+    pub openings: PathBuf,
+}
+
+pub fn selfplay(args: SelfplayArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.openings)
+        .with_context(|| format!("cannot read {}", args.openings.display()))?;
+    let mut openings = selfplay::openings(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.openings.display()))?;
+    let shift = args.first % openings.len();
+    openings.rotate_left(shift);
+    let cfg = SelfplayConfig {
+        games: args.games,
+        nodes: args.nodes,
+        seed: args.seed.wrapping_add(args.first as u64),
+        ..SelfplayConfig::default()
+    };
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("cannot open {}", args.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let mut score = [0usize; 3];
+    let n = selfplay::run(&openings, &cfg, &mut out, |g, result, kept| {
+        score[(result * 2.0) as usize] += 1;
+        eprintln!(
+            "game {g}: {} ({kept} positions); White wins {} draws {} Black wins {}",
+            data::result_token(result),
+            score[2],
+            score[1],
+            score[0]
+        );
+    })?;
+    out.flush()?;
+    eprintln!("{n} positions written to {}", args.out.display());
+    Ok(())
+}
+
+/// Fit the `full` evaluation's weights to labelled positions (the Texel method).
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// Labelled positions (`FEN [result]` a line, as `ox88 selfplay` writes).
+    pub data: PathBuf,
+    /// Adam steps over the whole data set.
+    #[arg(long, default_value_t = Settings::default().iterations)]
+    pub iterations: usize,
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = Settings::default().rate)]
+    pub rate: f64,
+    /// Pull towards the starting weights (lambda · Σ (w − w₀)², w in centipawns).
+    #[arg(long, default_value_t = Settings::default().lambda)]
+    pub lambda: f64,
+    /// Weight groups to leave as they are, by name in weights.rs (MATERIAL,PST_KING,...).
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
+    /// Hold out this share of the positions (the file's tail: other games) and report the
+    /// error on them before and after.
+    #[arg(long, default_value_t = 0.0)]
+    pub hold_out: f64,
+    /// Write the fitted weights here as Rust source (src/engine/eval/weights.rs to adopt
+    /// them); without it, only the errors are printed.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+pub fn tune(args: TuneArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.data)
+        .with_context(|| format!("cannot read {}", args.data.display()))?;
+    let positions =
+        data::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.data.display()))?;
+    anyhow::ensure!(
+        !positions.is_empty(),
+        "{}: no positions",
+        args.data.display()
+    );
+    let settings = Settings {
+        iterations: args.iterations,
+        rate: args.rate,
+        lambda: args.lambda,
+        frozen: args.freeze,
+    };
+    anyhow::ensure!(
+        (0.0..1.0).contains(&args.hold_out),
+        "--hold-out must be at least 0 and below 1"
+    );
+    let cut = positions.len() - (positions.len() as f64 * args.hold_out) as usize;
+    let held = (cut < positions.len()).then(|| fit::Dataset::new(&positions[cut..]));
+    let positions = &positions[..cut];
+    let ds = fit::Dataset::new(positions);
+    eprintln!("{} positions traced", ds.len());
+    let fitted = fit::fit(
+        &ds,
+        held.as_ref(),
+        &trace::current(),
+        &settings,
+        |step, err| eprintln!("step {step}: error {err:.8}"),
+    )
+    .map_err(anyhow::Error::msg)?;
+    let name = args.data.file_name().map_or_else(
+        || args.data.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    );
+    let header = fit::header(&fitted, &name, ds.len(), &settings);
+    println!("{header}");
+    if let Some(out) = &args.out {
+        std::fs::write(out, trace::write_weights(&fitted.weights, &header))
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        println!("weights written to {}", out.display());
+    }
+    Ok(())
+}
