@@ -26,6 +26,8 @@ import dataclasses
 import logging
 import math
 import os
+import shlex
+import shutil
 import signal
 import sys
 import threading
@@ -106,8 +108,11 @@ def load_openings(path: Path) -> list[Opening]:
 
 
 def configure(engine: chess.engine.SimpleEngine, options: dict[str, str]) -> None:
+    """Sets the options the engine declares; others (Stockfish's `Threads` or `Move Overhead`
+    when the opponent is another engine) are skipped."""
     for name, value in options.items():
-        engine.configure({name: value})
+        if name in engine.options:
+            engine.configure({name: value})
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -164,7 +169,7 @@ def play_game(number: int, opening: Opening, ox88_white: bool, args, stop: threa
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError, TimeoutError) as e:
             res.crash = True
             return finish("0-1" if ox88_white else "1-0", f"ox88 failed to start: {e}")
-        sf = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+        sf = chess.engine.SimpleEngine.popen_uci(shlex.split(args.stockfish))
         engines[not ox88_color] = sf
         # Move Overhead: python-chess and a busy machine add latency the clock here counts;
         # the opponent must not lose on time for it (that would flatter ox88).
@@ -251,9 +256,16 @@ def play_game(number: int, opening: Opening, ox88_white: bool, args, stop: threa
                 res.reason += f"; ox88 exited with code {code} after quit"
 
 
+def opponent_label(args) -> str:
+    """The opponent's name: `--name`, else Stockfish with its UCI_Elo (or full strength)."""
+    if args.name:
+        return args.name
+    return f"Stockfish (UCI_Elo {args.elo})" if args.elo else "Stockfish (full strength)"
+
+
 def make_pgn(opening: Opening, board: chess.Board, res: GameResult, args) -> str:
     game = chess.pgn.Game()
-    ox88, sf = "ox88", f"Stockfish{' ' + str(args.elo) if args.elo else ''}"
+    ox88, sf = "ox88", opponent_label(args)
     game.headers["Event"] = f"ox88 match {args.base:g}+{args.inc:g}"
     game.headers["Round"] = str(res.number)
     game.headers["White"] = ox88 if res.ox88_white else sf
@@ -307,7 +319,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default=os.environ.get("OX88", str(DEFAULT_ENGINE)), help="ox88 binary (default: target/release/ox88, or $OX88)")
     ap.add_argument("--engine-args", nargs="*", default=["uci"], help="arguments for ox88 (default: uci)")
-    ap.add_argument("--stockfish", default=DEFAULT_STOCKFISH)
+    ap.add_argument("--stockfish", default=DEFAULT_STOCKFISH, help="the opponent's binary and arguments, e.g. '/usr/games/toga2' or 'gnuchess --uci' (with --elo 0)")
+    ap.add_argument("--name", help="the opponent's name in the output and the PGN (default: Stockfish and its UCI_Elo)")
     ap.add_argument("--elo", type=int, default=1350, help="Stockfish UCI_Elo with UCI_LimitStrength (Stockfish 15.1: 1350..2850); 0 = full strength")
     ap.add_argument("--games", type=int, default=100, help="number of games (each opening twice, colours swapped)")
     ap.add_argument("--tc", default="10+0.1", help="time control, seconds+increment (default 10+0.1)")
@@ -328,7 +341,8 @@ def main() -> int:
         logging.basicConfig(level=logging.DEBUG)
     if not Path(args.engine).exists():
         sys.exit(f"{args.engine} not found: run `cargo build --release` first or pass --engine")
-    if not Path(args.stockfish).exists():
+    opponent = shlex.split(args.stockfish)
+    if not opponent or shutil.which(opponent[0]) is None:
         sys.exit(f"{args.stockfish} not found: apt-get install stockfish, or pass --stockfish")
 
     openings = load_openings(Path(args.openings))
@@ -337,7 +351,7 @@ def main() -> int:
         op = openings[(args.first_opening + g // 2) % len(openings)]
         jobs.append((g + 1, op, g % 2 == 0))
 
-    sf_name = f"Stockfish (UCI_Elo {args.elo})" if args.elo else "Stockfish (full strength)"
+    sf_name = opponent_label(args)
     print(f"ox88 vs {sf_name}: {args.games} games at {args.base:g}s+{args.inc:g}s, "
           f"concurrency {args.concurrency}, openings {args.openings}", flush=True)
 
