@@ -5,7 +5,7 @@
 //!
 //! One table is shared by every search thread (Lazy SMP, `search/threads.rs`) without locks
 //! or `unsafe`: an entry is three `AtomicU64` words, the two data words and a check word
-//! holding `key ^ data ^ meta`. Loads and stores are `Relaxed`; two threads writing one
+//! holding the key mixed with both (`key ^ seal(data, meta)`). Loads and stores are `Relaxed`; two threads writing one
 //! entry at once can leave words from both, and then the check word no longer matches the
 //! key, so a probe reads a torn entry as a miss. What a probe returns was therefore stored
 //! whole for that key. (Its move is used only to order the moves generated at the node,
@@ -43,7 +43,7 @@ impl Entry {
     #[inline]
     fn from_words(check: u64, data: u64, meta: u64) -> Entry {
         Entry {
-            key: check ^ data ^ meta,
+            key: check ^ seal(data, meta),
             mv: data as u32,
             score: (data >> 32) as u16 as i16,
             eval: (data >> 48) as u16 as i16,
@@ -53,7 +53,16 @@ impl Entry {
     }
 }
 
-/// An entry's storage: `check` is `key ^ data ^ meta`, so a torn entry fails the key test.
+/// What the check word adds to the key: the data words mixed (odd multipliers, a rotation),
+/// so words of two writes cannot cancel out as a plain `data ^ meta` can (keys that differ in
+/// a few low bits, like their depths and scores, once made a torn entry pass).
+#[inline]
+fn seal(data: u64, meta: u64) -> u64 {
+    data.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ meta.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)
+}
+
+/// An entry's storage: `check` is `key ^ seal(data, meta)`, so a torn entry fails the key test.
 #[derive(Default)]
 struct Slot {
     check: AtomicU64,
@@ -74,7 +83,7 @@ impl Slot {
     #[inline]
     fn save(&self, e: Entry) {
         let (data, meta) = e.words();
-        self.save_raw([e.key ^ data ^ meta, data, meta]);
+        self.save_raw([e.key ^ seal(data, meta), data, meta]);
     }
 
     /// The three words as stored (check, data, meta), for moving an entry unchanged.
@@ -238,7 +247,7 @@ impl TranspositionTable {
         // Same position: refresh whichever slot holds it.
         let first = b[0].load_raw();
         for (slot, w) in [(&b[0], first), (&b[1], b[1].load_raw())] {
-            if w[0] ^ w[1] ^ w[2] == key {
+            if w[0] ^ seal(w[1], w[2]) == key {
                 slot.save(new(w[1] as u32));
                 return;
             }
