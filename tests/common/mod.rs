@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests.
 
+pub mod search;
 pub mod uci;
 
 /// A small deterministic generator (xorshift64*): reproducible randomness without a crate,
