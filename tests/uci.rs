@@ -996,28 +996,48 @@ fn setoption_between_searches_gives_what_a_fresh_process_gives() {
 
 #[test]
 fn a_failed_aspiration_window_prints_a_bound_before_the_exact_score() {
-    // Found by trying: at depth 6 the window around depth 5's score fails (with the tuned
-    // evaluation and the search of issue 15).
     const SICILIAN: &str = "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6";
-    let mut uci = Uci::start();
-    uci.handshake();
-    uci.expect_ok("setoption name OwnBook value false");
-    uci.expect_ok(&format!("position fen {SICILIAN}"));
-    uci.send("go depth 6");
+    let is_bound = |l: &str| {
+        l.starts_with("info depth ")
+            && l.contains(" score ")
+            && (l.contains(" lowerbound ") || l.contains(" upperbound "))
+    };
+    let start = || {
+        let mut uci = Uci::start();
+        uci.handshake();
+        uci.expect_ok("setoption name OwnBook value false");
+        uci.expect_ok(&format!("position fen {SICILIAN}"));
+        uci
+    };
+    // Where the first window fails, from the engine's own lines: searched until one does.
+    let mut probe = start();
+    probe.send("go infinite");
+    let lines = probe.until(ANSWER, "failed aspiration window", is_bound);
+    probe.send("stop");
+    probe.bestmove(STOP_ANSWER);
+    let depth: u32 = lines.last().unwrap()["info depth ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|d| d.parse().ok())
+        .expect("a depth in the bound line");
+    // A fresh engine searching to that depth fails there too, and says so before the score.
+    let mut uci = start();
+    uci.send(&format!("go depth {depth}"));
     let (lines, _) = uci.bestmove(ANSWER);
-    let depth6: Vec<&String> = lines
+    let prefix = format!("info depth {depth} ");
+    let at_depth: Vec<&String> = lines
         .iter()
-        .filter(|l| l.starts_with("info depth 6 ") && l.contains(" score "))
+        .filter(|l| l.starts_with(&prefix) && l.contains(" score "))
         .collect();
-    let bound = depth6
+    let bound = at_depth
         .iter()
-        .position(|l| l.contains(" lowerbound ") || l.contains(" upperbound "))
-        .unwrap_or_else(|| panic!("no bound at depth 6: {depth6:?}"));
-    let exact = depth6
+        .position(|l| is_bound(l))
+        .unwrap_or_else(|| panic!("no bound at depth {depth}: {at_depth:?}"));
+    let exact = at_depth
         .iter()
         .rposition(|l| !l.contains("bound "))
-        .expect("an exact depth 6 line");
-    assert!(bound < exact, "{depth6:?}");
+        .unwrap_or_else(|| panic!("no exact depth {depth} line: {at_depth:?}"));
+    assert!(bound < exact, "{at_depth:?}");
 }
 
 #[test]
