@@ -109,6 +109,49 @@ struct HowArgs {
     profile: Profile,
 }
 
+/// How `search` and `tree` search and evaluate: a fresh engine, no book.
+#[derive(clap::Args, Debug)]
+struct SearchArgs {
+    #[command(flatten)]
+    how: HowArgs,
+    /// Evaluation: material, center or full.
+    #[arg(long, default_value_t = EvalMode::default())]
+    eval: EvalMode,
+}
+
+impl SearchArgs {
+    fn options(&self) -> SearchOptions {
+        SearchOptions {
+            scheme: self.how.order,
+            profile: self.how.profile,
+            eval: EvalConfig {
+                mode: self.eval,
+                ..EvalConfig::default()
+            },
+            own_book: false,
+            ..SearchOptions::default()
+        }
+    }
+}
+
+/// The position `lab` and `tree` look at: `--fen` (or the start), then `--moves`.
+#[derive(clap::Args, Debug)]
+struct PositionArgs {
+    /// The position (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves played from the position first (UCI or SAN), e.g. --moves e2e4 e7e5.
+    #[arg(long, num_args = 1..)]
+    moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// The position after the moves, each checked.
+    fn board(&self) -> Result<Board> {
+        board_after(self.fen.as_deref(), &self.moves)
+    }
+}
+
 fn parse_color(s: &str) -> Result<ColorMode, String> {
     tui::parse_choice(s, "colour mode")
 }
@@ -171,25 +214,20 @@ enum Command {
     /// Search one position and print the seed's engine log line per iteration (depth, time,
     /// nodes, nodes per second, E, PV).
     Search {
+        /// The position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
         #[arg(long, default_value_t = 10)]
         depth: u32,
         #[command(flatten)]
-        how: HowArgs,
-        /// material, center or full.
-        #[arg(long, default_value_t = EvalMode::default())]
-        eval: EvalMode,
+        search: SearchArgs,
     },
     /// The ordering lab: one position searched to the same depth under each ordering scheme
     /// and search profile, each on a fresh engine (the numbers of `ox88 search`); a table of
     /// nodes, time, cutoff rates, branching factor, best move and score.
     Lab {
-        #[arg(long)]
-        fen: Option<String>,
-        /// Moves played from the position first (UCI or SAN), e.g. --moves e2e4 e7e5.
-        #[arg(long, num_args = 1..)]
-        moves: Vec<String>,
+        #[command(flatten)]
+        position: PositionArgs,
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: u32,
         /// Comma-separated: none, mvvlva, mvvlva100, seed, modern (default: all).
@@ -218,11 +256,8 @@ enum Command {
     /// that reached beta in the last pass. A pruned move is a child with "skipped" and 0
     /// nodes.
     Tree {
-        #[arg(long)]
-        fen: Option<String>,
-        /// Moves (UCI or SAN) played from the position before searching.
-        #[arg(long, num_args = 1..)]
-        moves: Vec<String>,
+        #[command(flatten)]
+        position: PositionArgs,
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: u32,
         /// Record nodes up to this many plies from the root.
@@ -232,10 +267,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         min_nodes: u64,
         #[command(flatten)]
-        how: HowArgs,
-        /// material, center or full.
-        #[arg(long, default_value_t = EvalMode::default())]
-        eval: EvalMode,
+        search: SearchArgs,
         /// One JSON object on standard output.
         #[arg(long)]
         json: bool,
@@ -328,10 +360,8 @@ fn board_from(fen: Option<&str>) -> Result<Board> {
 
 /// `ox88 lab`: the runs in the background, a progress line on standard error (Ctrl-C
 /// stops and prints what finished), then the table or the JSON array.
-#[allow(clippy::too_many_arguments)]
 fn lab(
-    fen: Option<&str>,
-    moves: &[String],
+    position: &PositionArgs,
     depth: u32,
     schemes: Option<&str>,
     profiles: Option<&str>,
@@ -339,7 +369,7 @@ fn lab(
     json: bool,
 ) -> Result<()> {
     use ox88::engine::jobs::lab::{LabJob, LabSettings, parse_list};
-    let board = board_after(fen, moves)?;
+    let board = position.board()?;
     let mut settings = LabSettings::new(depth);
     settings.max_nodes = max_nodes;
     if let Some(s) = schemes {
@@ -464,30 +494,18 @@ fn review(
 }
 
 /// `ox88 tree`: the last iteration's tree of a fresh search.
-#[allow(clippy::too_many_arguments)]
 fn tree(
-    fen: Option<&str>,
-    moves: &[String],
+    position: &PositionArgs,
     depth: u32,
     plies: usize,
     min_nodes: u64,
-    how: HowArgs,
-    eval: EvalMode,
+    search: &SearchArgs,
     json: bool,
 ) -> Result<()> {
     use ox88::engine::search::record::{TreeLimits, tree_json, tree_text};
     use std::io::Write;
-    let board = board_after(fen, moves)?;
-    let options = SearchOptions {
-        scheme: how.order,
-        profile: how.profile,
-        eval: EvalConfig {
-            mode: eval,
-            ..EvalConfig::default()
-        },
-        own_book: false,
-        ..SearchOptions::default()
-    };
+    let board = position.board()?;
+    let options = search.options();
     let limits = TreeLimits {
         plies,
         min_nodes,
@@ -586,23 +604,9 @@ fn main() -> Result<()> {
                 println!("{line}")
             });
         }
-        Some(Command::Search {
-            fen,
-            depth,
-            how,
-            eval,
-        }) => {
+        Some(Command::Search { fen, depth, search }) => {
             let board = board_from(fen.as_deref())?;
-            let options = SearchOptions {
-                scheme: how.order,
-                profile: how.profile,
-                eval: EvalConfig {
-                    mode: eval,
-                    ..EvalConfig::default()
-                },
-                own_book: false,
-                ..SearchOptions::default()
-            };
+            let options = search.options();
             let mut searcher = Searcher::standalone();
             let result = searcher.search_sync(&board, &Limits::depth(depth), &options, &mut |ev| {
                 if let SearchEvent::Iteration { info, .. } = ev {
@@ -619,8 +623,7 @@ fn main() -> Result<()> {
             );
         }
         Some(Command::Lab {
-            fen,
-            moves,
+            position,
             depth,
             schemes,
             profiles,
@@ -628,8 +631,7 @@ fn main() -> Result<()> {
             json,
         }) => {
             return lab(
-                fen.as_deref(),
-                &moves,
+                &position,
                 depth,
                 schemes.as_deref(),
                 profiles.as_deref(),
@@ -638,25 +640,14 @@ fn main() -> Result<()> {
             );
         }
         Some(Command::Tree {
-            fen,
-            moves,
+            position,
             depth,
             plies,
             min_nodes,
-            how,
-            eval,
+            search,
             json,
         }) => {
-            return tree(
-                fen.as_deref(),
-                &moves,
-                depth,
-                plies,
-                min_nodes,
-                how,
-                eval,
-                json,
-            );
+            return tree(&position, depth, plies, min_nodes, &search, json);
         }
         Some(Command::Eval { fen, mode, preset }) => {
             let board = board_from(fen.as_deref())?;

@@ -1,11 +1,14 @@
 //! The search's per-root-move rows and per-iteration statistics (the sort pane, UCI
 //! refutations): the numbers are what the search did. Small depths keep it fast.
 
+mod common;
+use common::search::{Searched, no_book, search_to_depth};
+
 use std::collections::BTreeMap;
 
 use ox88::chess::Board;
-use ox88::engine::search::{SearchStats, Searcher};
-use ox88::engine::{Bound, IterationInfo, Limits, SearchEvent, SearchOptions};
+use ox88::engine::search::SearchStats;
+use ox88::engine::{Bound, Limits, SearchEvent, SearchOptions};
 
 const POSITIONS: [&str; 5] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -15,43 +18,29 @@ const POSITIONS: [&str; 5] = [
     "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6",
 ];
 
-/// Each depth's final (exact) report, and the search's totals.
-fn search(fen: &str, depth: u32) -> (BTreeMap<u32, IterationInfo>, SearchStats) {
-    let board = Board::from_fen(fen).unwrap();
+/// A search to `depth` that keeps its root rows.
+fn search(fen: &str, depth: u32) -> Searched {
     let options = SearchOptions {
-        own_book: false,
-        hash_mb: 4,
         report_root_moves: true,
-        ..SearchOptions::default()
+        ..no_book()
     };
-    let mut finals = BTreeMap::new();
-    let r = Searcher::standalone().search_sync(&board, &Limits::depth(depth), &options, &mut |e| {
-        if let SearchEvent::Iteration { info, .. } = e
-            && info.multipv == 1
-            && info.bound == Bound::Exact
-        {
-            finals.insert(info.depth, info);
-        }
-    });
-    (finals, r.stats)
+    search_to_depth(fen, depth, &options, None)
 }
 
 #[test]
 fn root_rows_account_for_every_node_and_name_legal_refutations() {
     for fen in POSITIONS {
-        let (finals, _) = search(fen, 7);
+        let run = search(fen, 7);
         let board = Board::from_fen(fen).unwrap();
         let legal = board.legal_moves().len();
-        let mut before = 0;
         let mut totals: BTreeMap<String, u64> = BTreeMap::new();
-        for (depth, info) in &finals {
+        for (depth, info) in &run.finals {
             let rows = &info.root_rows;
             assert_eq!(rows.len(), legal, "d{depth}: one row per root move");
             let order: Vec<_> = info.root_moves.iter().map(|s| s.mv).collect();
             let searched: Vec<_> = rows.iter().map(|r| r.mv()).collect();
             assert_eq!(searched, order, "rows in the order searched");
-            let iteration = info.nodes - before;
-            before = info.nodes;
+            let iteration = run.iteration_nodes(*depth);
             let sum: u64 = rows.iter().map(|r| r.nodes).sum();
             assert_eq!(sum + 1, iteration, "d{depth} {fen}: root + its moves");
             assert_eq!(info.stats.nodes, iteration, "the iteration's own counters");
@@ -104,10 +93,10 @@ fn root_rows_account_for_every_node_and_name_legal_refutations() {
 #[test]
 fn iteration_statistics_are_shares_and_add_up_to_the_search() {
     for fen in POSITIONS {
-        let (finals, total) = search(fen, 7);
+        let run = search(fen, 7);
         let mut sum = SearchStats::default();
         let mut prev = 0;
-        for info in finals.values() {
+        for info in run.finals.values() {
             let s = &info.stats;
             sum.add(s);
             for x in [
@@ -132,7 +121,7 @@ fn iteration_statistics_are_shares_and_add_up_to_the_search() {
             prev = s.nodes;
         }
         // The iterations' counters partition the search's (nothing counted between them).
-        assert_eq!(sum, total, "{fen}");
+        assert_eq!(sum, run.result.stats, "{fen}");
     }
 }
 

@@ -2,12 +2,12 @@
 //! answering with its line and name, `stop` ending an infinite search with a legal move,
 //! and fixed-depth determinism.
 
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use ox88::chess::Board;
-use ox88::engine::search::{Profile, Searcher};
-use ox88::engine::{Engine, Limits, Score, SearchEvent, SearchOptions};
+use ox88::engine::search::{Profile, SearchShared, Searcher};
+use ox88::engine::{Engine, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
 
 fn no_book() -> SearchOptions {
     SearchOptions {
@@ -353,22 +353,55 @@ fn changing_a_setting_searches_exactly_as_a_fresh_engine_would() {
     }
 }
 
+/// How deep a probe searches at most: far past where the events probed for happen, and
+/// still only seconds when none does, so the test fails instead of seeming to hang.
+const PROBE_DEPTH: u32 = 16;
+
+/// Searches `board` no deeper than `cap`, showing `look` each iteration report in turn,
+/// and stops at the first one `look` finds something in. Tests find where the event they
+/// need happens this way, from the search's own reports, so no search change needs a
+/// number retuned.
+fn probe<T>(
+    board: &Board,
+    options: &SearchOptions,
+    cap: u32,
+    mut look: impl FnMut(&IterationInfo) -> Option<T>,
+) -> Option<T> {
+    let shared = Arc::new(SearchShared::default());
+    let mut found = None;
+    Searcher::new(Arc::clone(&shared)).search_sync(board, &Limits::depth(cap), options, &mut |e| {
+        if let SearchEvent::Iteration { info, .. } = e
+            && found.is_none()
+        {
+            found = look(&info);
+            if found.is_some() {
+                shared.stop_all();
+            }
+        }
+    });
+    found
+}
+
 #[test]
 fn a_failed_aspiration_window_is_reported_as_a_bound_before_the_exact_score() {
     use ox88::engine::Bound;
-    // Found by trying: at depth 7 the window around depth 6's score fails high.
     let board = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
         .unwrap();
+    // The first depth whose window around the previous depth's score fails.
+    let failed = probe(&board, &no_book(), PROBE_DEPTH, |i| {
+        (i.bound != Bound::Exact).then_some(i.depth)
+    })
+    .expect("some aspiration window fails within the probe's depth");
     let mut events = Vec::new();
     let mut s = Searcher::standalone();
-    let r = s.search_sync(&board, &Limits::depth(7), &no_book(), &mut |e| {
+    let r = s.search_sync(&board, &Limits::depth(failed), &no_book(), &mut |e| {
         if let SearchEvent::Iteration { info, .. } = e {
             events.push((info.depth, info.bound, info.score));
         }
     });
     let bounds: Vec<_> = events.iter().filter(|e| e.1 != Bound::Exact).collect();
     assert!(!bounds.is_empty(), "no window failed: {events:?}");
-    for depth in 1..=7 {
+    for depth in 1..=failed {
         let at: Vec<_> = events.iter().filter(|e| e.0 == depth).collect();
         let exact: Vec<_> = at.iter().filter(|e| e.1 == Bound::Exact).collect();
         assert_eq!(exact.len(), 1, "depth {depth}: one exact score: {at:?}");
@@ -385,18 +418,21 @@ fn a_failed_aspiration_window_is_reported_as_a_bound_before_the_exact_score() {
 #[test]
 fn a_stopped_iteration_is_reported_only_as_a_lower_bound() {
     use ox88::engine::Bound;
-    // Found by trying: a 17000-node limit stops an iteration after its first root move finished
-    // (the limit is checked every 2048 nodes; the count includes each iteration's root and
-    // every null move).
     let board = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
         .unwrap();
+    // The root rows say when an iteration's first root move finished.
+    let options = SearchOptions {
+        report_root_moves: true,
+        ..no_book()
+    };
+    let (depth, limit) = stop_after_the_first_root_move(&board, &options);
     let limits = Limits {
-        nodes: Some(17000),
+        nodes: Some(limit),
         ..Limits::default()
     };
     let mut events = Vec::new();
     let mut s = Searcher::standalone();
-    let r = s.search_sync(&board, &limits, &no_book(), &mut |e| {
+    let r = s.search_sync(&board, &limits, &options, &mut |e| {
         if let SearchEvent::Iteration { info, .. } = e {
             events.push((info.depth, info.bound, info.nodes, info.score));
         }
@@ -411,9 +447,38 @@ fn a_stopped_iteration_is_reported_only_as_a_lower_bound() {
     assert!(stopped.iter().all(|e| e.1 == Bound::Lower), "{stopped:?}");
     let last_exact = events.iter().rev().find(|e| e.1 == Bound::Exact).unwrap();
     assert!(
-        stopped.iter().all(|e| e.0 == last_exact.0 + 1),
-        "{events:?}"
+        stopped
+            .iter()
+            .all(|e| e.0 == last_exact.0 + 1 && e.0 == depth),
+        "stopped in depth {depth}: {events:?}"
     );
+}
+
+/// A node limit that stops an iteration of `board`'s search after its first root move
+/// finished and before the iteration ends, and that iteration's depth; found from the
+/// search's own reports (`options` must report root moves). The limit is checked every
+/// 2048 nodes (and counts each iteration's root and every null move), so the limit is such
+/// a check point. Only an iteration searched in one pass will do: its rows count that
+/// pass's nodes.
+fn stop_after_the_first_root_move(board: &Board, options: &SearchOptions) -> (u32, u64) {
+    use ox88::engine::Bound;
+    let mut started = 0; // the nodes searched when the iteration started
+    let mut depth = 0;
+    let mut passes = 0;
+    probe(board, options, PROBE_DEPTH, |i| {
+        if i.depth != depth {
+            (depth, passes) = (i.depth, 0);
+        }
+        passes += 1;
+        if i.bound != Bound::Exact {
+            return None; // a failed window: this iteration takes another pass
+        }
+        let start = std::mem::replace(&mut started, i.nodes);
+        let first_done = start + 1 + i.root_rows[0].nodes;
+        let check = (first_done / 2048 + 1) * 2048;
+        (passes == 1 && check < i.nodes).then_some((i.depth, check))
+    })
+    .expect("an iteration within the probe's depth with a check point after its first root move")
 }
 
 #[test]

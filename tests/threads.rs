@@ -4,8 +4,9 @@
 //! Every wait has a bound, generous because the machine is shared: a hang check, never a
 //! speed claim.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+mod common;
+use common::uci::Uci;
+
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -204,106 +205,18 @@ fn bench_on_two_threads_reaches_the_depth_on_every_position() {
     }
 }
 
-/// The UCI binary through pipes; every read has a deadline.
-struct Uci {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    log: Vec<String>,
-}
-
-impl Uci {
-    fn start() -> Uci {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ox88"))
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn ox88 uci");
-        let stdout = child.stdout.take().unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Uci {
-            child,
-            stdin,
-            lines: rx,
-            log: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-        self.log.push(format!(">> {line}"));
-    }
-
-    /// Lines up to and including the first that `done` accepts, within `timeout`.
-    fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Ok(line) = self.lines.recv_timeout(left) else {
-                panic!(
-                    "no answer within {timeout:?}; transcript:\n{}",
-                    self.log.join("\n")
-                );
-            };
-            self.log.push(format!("<< {line}"));
-            let stop = done(&line);
-            got.push(line);
-            if stop {
-                return got;
-            }
-        }
-    }
-
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until(ANSWER, |l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
-    /// The `bestmove`, legal in `board`, and the info lines before it.
-    fn best(&mut self, board: &Board, timeout: Duration) -> Vec<String> {
-        let lines = self.until(timeout, |l| l.starts_with("bestmove"));
-        let mv = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-        let legal = board
-            .parse_uci_move(mv)
-            .is_ok_and(|m| board.legal_moves().contains(m));
-        assert!(
-            legal,
-            "bestmove {mv} is not legal; transcript:\n{}",
-            self.log.join("\n")
-        );
-        lines
-    }
-}
-
-impl Drop for Uci {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The `bestmove` of the spawned engine, legal in `board`, and the info lines before it.
+fn best(uci: &mut Uci, board: &Board, timeout: Duration) -> Vec<String> {
+    let (lines, mv) = uci.bestmove(timeout);
+    let legal = board
+        .parse_uci_move(&mv)
+        .is_ok_and(|m| board.legal_moves().contains(m));
+    assert!(
+        legal,
+        "bestmove {mv} is not legal; transcript:\n{}",
+        uci.transcript()
+    );
+    lines
 }
 
 fn info_nodes(lines: &[String]) -> Vec<u64> {
@@ -321,8 +234,7 @@ fn info_nodes(lines: &[String]) -> Vec<u64> {
 #[test]
 fn uci_declares_threads_up_to_the_cap_and_refuses_counts_outside_it() {
     let mut uci = Uci::start();
-    uci.send("uci");
-    let lines = uci.until(ANSWER, |l| l == "uciok");
+    let lines = uci.handshake();
     let declared = format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}");
     assert!(lines.contains(&declared), "{lines:?}");
     for bad in ["0", &(MAX_THREADS + 1).to_string(), "many"] {
@@ -341,8 +253,7 @@ fn uci_declares_threads_up_to_the_cap_and_refuses_counts_outside_it() {
 #[test]
 fn uci_with_two_threads_stops_promptly_searches_depths_and_keeps_time() {
     let mut uci = Uci::start();
-    uci.send("uci");
-    uci.until(ANSWER, |l| l == "uciok");
+    uci.handshake();
     uci.send("setoption name Threads value 2");
     uci.send("setoption name OwnBook value false");
     uci.send(&format!("position fen {KIWIPETE}"));
@@ -352,10 +263,10 @@ fn uci_with_two_threads_stops_promptly_searches_depths_and_keeps_time() {
     uci.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
     uci.send("stop");
-    uci.best(&board, STOP_ANSWER);
+    best(&mut uci, &board, STOP_ANSWER);
 
     uci.send("go depth 8");
-    let lines = uci.best(&board, ANSWER);
+    let lines = best(&mut uci, &board, ANSWER);
     let nodes = info_nodes(&lines);
     assert!(nodes.len() >= 2, "{lines:?}");
     assert!(nodes.windows(2).all(|w| w[1] >= w[0]), "{nodes:?}");
@@ -368,5 +279,5 @@ fn uci_with_two_threads_stops_promptly_searches_depths_and_keeps_time() {
     uci.send("ucinewgame");
     uci.send("position startpos");
     uci.send("go movetime 200");
-    uci.best(&Board::startpos(), ANSWER);
+    best(&mut uci, &Board::startpos(), ANSWER);
 }

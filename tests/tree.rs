@@ -2,14 +2,17 @@
 //! children come in the order searched, and under profile `seed` the tree is textbook
 //! alpha-beta. Small depths keep it fast.
 
+mod common;
+use common::search::{no_book, search_to_depth};
+
 use std::collections::BTreeMap;
 
 use ox88::chess::Board;
 use ox88::chess::types::Move;
 use ox88::engine::order::Scheme;
 use ox88::engine::score::MATE;
+use ox88::engine::search::Profile;
 use ox88::engine::search::record::{Skip, TreeLimits, TreeNode};
-use ox88::engine::search::{Profile, Searcher};
 use ox88::engine::{Bound, Limits, SearchEvent, SearchOptions};
 
 const POSITIONS: [&str; 6] = [
@@ -29,29 +32,14 @@ const EVERYTHING: TreeLimits = TreeLimits {
 
 /// The tree of the last iteration and the nodes that iteration searched (from the reports).
 fn record(fen: &str, depth: u32, scheme: Scheme, profile: Profile) -> (TreeNode, u64) {
-    let board = Board::from_fen(fen).unwrap();
     let options = SearchOptions {
         scheme,
         profile,
-        own_book: false,
-        hash_mb: 4,
-        ..SearchOptions::default()
+        ..no_book()
     };
-    let mut cumulative: BTreeMap<u32, u64> = BTreeMap::new();
-    let mut searcher = Searcher::standalone();
-    let (_, tree) = searcher.search_tree(
-        &board,
-        &Limits::depth(depth),
-        &options,
-        EVERYTHING,
-        &mut |ev| {
-            if let SearchEvent::Iteration { info, .. } = ev {
-                cumulative.insert(info.depth, info.nodes);
-            }
-        },
-    );
-    let last = cumulative[&depth] - cumulative.get(&(depth - 1)).copied().unwrap_or(0);
-    (tree.expect("an iteration completed"), last)
+    let searched = search_to_depth(fen, depth, &options, Some(EVERYTHING));
+    let last = searched.iteration_nodes(depth);
+    (searched.tree.expect("an iteration completed"), last)
 }
 
 /// Checks the invariants below `node` at `board`; returns how many nodes were checked.
@@ -177,23 +165,10 @@ fn recorded_trees_add_up_under_every_scheme_and_profile() {
                 let options = SearchOptions {
                     scheme,
                     profile,
-                    own_book: false,
-                    hash_mb: 4,
-                    ..SearchOptions::default()
+                    ..no_book()
                 };
-                let plain = Searcher::standalone().search_sync(
-                    &board,
-                    &Limits::depth(depth),
-                    &options,
-                    &mut |_| {},
-                );
-                let (recorded, _) = Searcher::standalone().search_tree(
-                    &board,
-                    &Limits::depth(depth),
-                    &options,
-                    EVERYTHING,
-                    &mut |_| {},
-                );
+                let plain = search_to_depth(fen, depth, &options, None).result;
+                let recorded = search_to_depth(fen, depth, &options, Some(EVERYTHING)).result;
                 assert_eq!(plain.stats, recorded.stats, "{fen}");
                 assert_eq!(plain.best, recorded.best, "{fen}");
                 assert_eq!(plain.score, recorded.score, "{fen}");
@@ -340,25 +315,13 @@ fn the_full_profile_records_its_pruning() {
 #[test]
 fn limits_bound_the_recording_and_nodes_stay_counted() {
     let fen = POSITIONS[1];
-    let board = Board::from_fen(fen).unwrap();
-    let options = SearchOptions {
-        own_book: false,
-        hash_mb: 4,
-        ..SearchOptions::default()
-    };
     let limits = TreeLimits {
         plies: 2,
         min_nodes: 50,
         cap: 500,
     };
-    let (_, tree) = Searcher::standalone().search_tree(
-        &board,
-        &Limits::depth(5),
-        &options,
-        limits,
-        &mut |_| {},
-    );
-    let tree = tree.unwrap();
+    let recorded = search_to_depth(fen, 5, &no_book(), Some(limits));
+    let tree = recorded.tree.unwrap();
     assert!(tree.recorded() <= 500);
     fn deepest(n: &TreeNode) -> usize {
         n.children.iter().map(deepest).max().unwrap_or(n.ply)
@@ -372,17 +335,9 @@ fn limits_bound_the_recording_and_nodes_stay_counted() {
     }
     small_have_no_children(&tree);
     // Recording does not change the search.
-    let plain =
-        Searcher::standalone().search_sync(&board, &Limits::depth(5), &options, &mut |_| {});
-    let (recorded, _) = Searcher::standalone().search_tree(
-        &board,
-        &Limits::depth(5),
-        &options,
-        limits,
-        &mut |_| {},
-    );
-    assert_eq!(plain.stats, recorded.stats);
-    assert_eq!(plain.best, recorded.best);
+    let plain = search_to_depth(fen, 5, &no_book(), None).result;
+    assert_eq!(plain.stats, recorded.result.stats);
+    assert_eq!(plain.best, recorded.result.best);
 }
 
 #[test]
@@ -439,10 +394,8 @@ fn the_engine_sends_each_iterations_tree_before_its_report() {
     });
     let board = Board::from_fen(POSITIONS[1]).unwrap();
     let options = SearchOptions {
-        own_book: false,
-        hash_mb: 4,
         record_tree: Some(EVERYTHING),
-        ..SearchOptions::default()
+        ..no_book()
     };
     let id = engine.go(&board, Limits::depth(5), &options);
     let mut trees: BTreeMap<u32, u64> = BTreeMap::new();

@@ -5,10 +5,11 @@
 
 mod common;
 use common::Rng;
+use common::uci::{ANSWER, Uci};
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,216 +17,10 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
-/// A bound for "the engine answers at all": generous because the machine is shared; a hang
-/// check, not a speed assertion.
-const ANSWER: Duration = Duration::from_secs(20);
 /// How long `stop` may take before we call it a hang.
 const STOP_ANSWER: Duration = Duration::from_secs(5);
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-struct Uci {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Everything received so far, for failure messages.
-    log: Vec<String>,
-}
-
-impl Uci {
-    fn start() -> Uci {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ox88"))
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn ox88 uci");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stdin = child.stdin.take();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Uci {
-            child,
-            stdin,
-            lines: rx,
-            log: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin still open");
-        writeln!(stdin, "{line}").expect("write to engine");
-        stdin.flush().expect("flush to engine");
-        self.log.push(format!(">> {}", shorten(line)));
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin still open");
-        stdin.write_all(bytes).expect("write to engine");
-        stdin.flush().expect("flush to engine");
-        self.log.push(format!(">> <{} raw bytes>", bytes.len()));
-    }
-
-    fn recv(&mut self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => {
-                self.log.push(format!("<< {line}"));
-                Some(line)
-            }
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
-    }
-
-    fn transcript(&self) -> String {
-        let start = self.log.len().saturating_sub(60);
-        self.log[start..].join("\n")
-    }
-
-    /// Lines up to and including the first one matching `done`.
-    fn until(&mut self, timeout: Duration, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.recv(left) {
-                Some(line) => {
-                    let stop = done(&line);
-                    got.push(line);
-                    if stop {
-                        return got;
-                    }
-                }
-                None => panic!(
-                    "no {what} within {timeout:?}; transcript:\n{}",
-                    self.transcript()
-                ),
-            }
-        }
-    }
-
-    /// Sends `isready` and returns what came before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until(ANSWER, "readyok", |l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
-    /// Waits for `bestmove`; returns the info lines before it and the move text.
-    fn bestmove(&mut self, timeout: Duration) -> (Vec<String>, String) {
-        let mut lines = self.until(timeout, "bestmove", |l| l.starts_with("bestmove"));
-        let last = lines.pop().unwrap_or_default();
-        let mv = last
-            .split_whitespace()
-            .nth(1)
-            .unwrap_or_default()
-            .to_string();
-        (lines, mv)
-    }
-
-    /// Asserts nothing starting with `prefix` arrives within `wait`.
-    fn quiet_for(&mut self, wait: Duration, prefix: &str) {
-        let deadline = Instant::now() + wait;
-        while let Some(line) = self.recv(deadline.saturating_duration_since(Instant::now())) {
-            assert!(
-                !line.starts_with(prefix),
-                "'{prefix}' came too early; transcript:\n{}",
-                self.transcript()
-            );
-        }
-    }
-
-    fn handshake(&mut self) -> Vec<String> {
-        self.send("uci");
-        self.until(ANSWER, "uciok", |l| l == "uciok")
-    }
-
-    /// Sends a line that must be refused: an `info string error` line before the next
-    /// `readyok`.
-    fn expect_error(&mut self, line: &str) -> String {
-        self.send(line);
-        let before = self.sync();
-        match before.iter().find(|l| l.starts_with("info string error")) {
-            Some(e) => e.clone(),
-            None => panic!(
-                "no error for '{}'; transcript:\n{}",
-                shorten(line),
-                self.transcript()
-            ),
-        }
-    }
-
-    /// Sends a line that must be accepted without complaint.
-    fn expect_ok(&mut self, line: &str) -> Vec<String> {
-        self.send(line);
-        let before = self.sync();
-        assert!(
-            !before.iter().any(|l| l.starts_with("info string error")),
-            "'{line}' was refused; transcript:\n{}",
-            self.transcript()
-        );
-        before
-    }
-
-    /// The `Fen:` line of `d`.
-    fn fen(&mut self) -> String {
-        self.send("d");
-        let lines = self.until(ANSWER, "Fen line", |l| l.starts_with("Fen: "));
-        let fen = lines
-            .last()
-            .map(|l| l["Fen: ".len()..].to_string())
-            .unwrap_or_default();
-        self.sync();
-        fen
-    }
-
-    fn close_stdin(&mut self) {
-        self.stdin = None;
-        self.log.push(">> <end of input>".into());
-    }
-
-    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait for ox88") {
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "ox88 did not exit within {timeout:?}; transcript:\n{}",
-                self.transcript()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Uci {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn shorten(s: &str) -> String {
-    if s.len() > 120 {
-        format!(
-            "{}… ({} bytes)",
-            s.chars().take(120).collect::<String>(),
-            s.len()
-        )
-    } else {
-        s.to_string()
-    }
-}
 
 /// The position after `fen` (or the start) and `moves`, by shakmaty.
 fn position(fen: Option<&str>, moves: &[&str]) -> Chess {
@@ -1201,28 +996,48 @@ fn setoption_between_searches_gives_what_a_fresh_process_gives() {
 
 #[test]
 fn a_failed_aspiration_window_prints_a_bound_before_the_exact_score() {
-    // Found by trying: at depth 6 the window around depth 5's score fails (with the tuned
-    // evaluation and the search of issue 15).
     const SICILIAN: &str = "r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6";
-    let mut uci = Uci::start();
-    uci.handshake();
-    uci.expect_ok("setoption name OwnBook value false");
-    uci.expect_ok(&format!("position fen {SICILIAN}"));
-    uci.send("go depth 6");
+    let is_bound = |l: &str| {
+        l.starts_with("info depth ")
+            && l.contains(" score ")
+            && (l.contains(" lowerbound ") || l.contains(" upperbound "))
+    };
+    let start = || {
+        let mut uci = Uci::start();
+        uci.handshake();
+        uci.expect_ok("setoption name OwnBook value false");
+        uci.expect_ok(&format!("position fen {SICILIAN}"));
+        uci
+    };
+    // Where the first window fails, from the engine's own lines: searched until one does.
+    let mut probe = start();
+    probe.send("go infinite");
+    let lines = probe.until(ANSWER, "failed aspiration window", is_bound);
+    probe.send("stop");
+    probe.bestmove(STOP_ANSWER);
+    let depth: u32 = lines.last().unwrap()["info depth ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|d| d.parse().ok())
+        .expect("a depth in the bound line");
+    // A fresh engine searching to that depth fails there too, and says so before the score.
+    let mut uci = start();
+    uci.send(&format!("go depth {depth}"));
     let (lines, _) = uci.bestmove(ANSWER);
-    let depth6: Vec<&String> = lines
+    let prefix = format!("info depth {depth} ");
+    let at_depth: Vec<&String> = lines
         .iter()
-        .filter(|l| l.starts_with("info depth 6 ") && l.contains(" score "))
+        .filter(|l| l.starts_with(&prefix) && l.contains(" score "))
         .collect();
-    let bound = depth6
+    let bound = at_depth
         .iter()
-        .position(|l| l.contains(" lowerbound ") || l.contains(" upperbound "))
-        .unwrap_or_else(|| panic!("no bound at depth 6: {depth6:?}"));
-    let exact = depth6
+        .position(|l| is_bound(l))
+        .unwrap_or_else(|| panic!("no bound at depth {depth}: {at_depth:?}"));
+    let exact = at_depth
         .iter()
         .rposition(|l| !l.contains("bound "))
-        .expect("an exact depth 6 line");
-    assert!(bound < exact, "{depth6:?}");
+        .unwrap_or_else(|| panic!("no exact depth {depth} line: {at_depth:?}"));
+    assert!(bound < exact, "{at_depth:?}");
 }
 
 #[test]

@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests.
 
+pub mod search;
+pub mod uci;
+
 /// A small deterministic generator (xorshift64*): reproducible randomness without a crate,
 /// so a failing random test replays exactly.
 pub struct Rng(pub u64);

@@ -339,12 +339,11 @@ impl Searcher {
         options: &SearchOptions,
         emit: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
-        self.configure(options, emit, id);
         let result = match options.record_tree {
-            None => self.think_threads(id, board, limits, options, emit, &mut NoRecord),
+            None => self.configure_and_think(id, board, limits, options, emit, &mut NoRecord),
             Some(tree) => {
                 let mut rec = TreeRecorder::new(tree);
-                self.think_threads(id, board, limits, options, emit, &mut rec)
+                self.configure_and_think(id, board, limits, options, emit, &mut rec)
             }
         };
         emit(SearchEvent::BestMove {
@@ -364,9 +363,7 @@ impl Searcher {
         options: &SearchOptions,
         emit: &mut dyn FnMut(SearchEvent),
     ) -> SearchResult {
-        let id = self.shared.start(limits.ponder);
-        self.configure(options, emit, id);
-        self.think_threads(id, board.clone(), limits, options, emit, &mut NoRecord)
+        self.search_unattached(board, limits, options, emit, &mut NoRecord)
     }
 
     /// As [`Searcher::search_sync`], recording the tree each iteration searched within
@@ -379,11 +376,37 @@ impl Searcher {
         tree: TreeLimits,
         emit: &mut dyn FnMut(SearchEvent),
     ) -> (SearchResult, Option<TreeNode>) {
-        let id = self.shared.start(limits.ponder);
-        self.configure(options, emit, id);
         let mut rec = TreeRecorder::new(tree);
-        let result = self.think(id, board.clone(), limits, options, emit, &mut rec);
+        let result = self.search_unattached(board, limits, options, emit, &mut rec);
         (result, rec.into_last())
+    }
+
+    /// A search of its own (no facade numbered it): `search_sync` and `search_tree`.
+    fn search_unattached<R: Recorder>(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        options: &SearchOptions,
+        emit: &mut dyn FnMut(SearchEvent),
+        rec: &mut R,
+    ) -> SearchResult {
+        let id = self.shared.start(limits.ponder);
+        self.configure_and_think(id, board.clone(), limits, options, emit, rec)
+    }
+
+    /// Takes on `options`, then searches on as many threads as they ask (only the main
+    /// thread records): every way into the search comes through here.
+    fn configure_and_think<R: Recorder>(
+        &mut self,
+        id: u64,
+        board: Board,
+        limits: &Limits,
+        options: &SearchOptions,
+        emit: &mut dyn FnMut(SearchEvent),
+        rec: &mut R,
+    ) -> SearchResult {
+        self.configure(options, emit, id);
+        self.think_threads(id, board, limits, options, emit, rec)
     }
 
     fn think<R: Recorder>(
