@@ -366,6 +366,36 @@ fn see_matches_a_brute_force_exchange_in_random_positions() {
     assert!(exact * 100 >= checked * 99, "{exact} of {checked} exact");
 }
 
+/// The threshold form answers exactly what comparing `see` would, for every threshold the
+/// search uses and around every value `see` takes, also where its shortcut bounds decide.
+#[test]
+fn see_at_least_agrees_with_see() {
+    let mut decided_by_bound = 0;
+    let mut checked = 0;
+    for b in random_positions(1500, 0x5EE_0002) {
+        for &m in b.legal_moves().iter() {
+            let s = order::see(&b, m);
+            for t in [-600, -360, -300, -200, -120, -100, -60, 0, s - 1, s, s + 1] {
+                assert_eq!(
+                    order::see_at_least(&b, m, t),
+                    s >= t,
+                    "{} {m}: see {s}, threshold {t}",
+                    b.to_fen()
+                );
+                checked += 1;
+            }
+            if m.is_capture() && s > 0 {
+                decided_by_bound += 1;
+            }
+        }
+    }
+    assert!(checked > 200_000, "only {checked} comparisons");
+    assert!(
+        decided_by_bound > 1000,
+        "only {decided_by_bound} winning captures"
+    );
+}
+
 // ---- vfm -------------------------------------------------------------------------------
 
 /// The page's exchange written independently: lists of attacker values, cheapest first;

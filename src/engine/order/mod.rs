@@ -27,7 +27,7 @@ use crate::engine::names::{self, not_one_of};
 
 pub use history::{HISTORY_MAX, History, PieceTo};
 pub use picker::{Picker, is_legal_quick};
-pub use see::{SEE_VALUES, exchange_gain, see};
+pub use see::{SEE_VALUES, exchange_gain, see, see_at_least};
 pub use seed::{AttackClass, AttackValues, VFM, VFM_LEN, vfm};
 
 use crate::chess::attacks::{A_ORTH, A_SLIDERS, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index};

@@ -61,44 +61,61 @@ struct Candidates {
     len: usize,
 }
 
-impl<'a> Exchange<'a> {
-    fn new(board: &'a Board, target: u8, gone: u128) -> Exchange<'a> {
+impl Candidates {
+    /// The pieces of side `color` that attack `target` or could once a line clears
+    /// (pieces on squares in `gone` have left).
+    fn collect(board: &Board, color: Color, target: u8, gone: u128) -> Candidates {
         let cells = board.cells();
-        let empty = Candidates {
+        let mut side = Candidates {
             square: [0; 16],
             kind: [0; 16],
             step: [0; 16],
             len: 0,
         };
-        let mut sides = [empty; 2];
-        for (side, color) in sides.iter_mut().zip(Color::BOTH) {
-            for &s in board.piece_squares(color) {
-                if s & 0x88 != 0 || gone & bit(s) != 0 {
-                    continue;
-                }
-                let code = cells[s as usize];
-                let d = delta_index(s, target);
-                let bits = ATTACK_BY_DELTA[d] & ATTACK_BITS_BY_CODE[code as usize];
-                if bits == 0 {
-                    continue;
-                }
-                let Some(k) = kind_index(code) else { continue };
-                let n = side.len;
-                side.square[n] = s;
-                side.kind[n] = k as u8;
-                side.step[n] = if bits & A_SLIDERS != 0 {
-                    STEP_BY_DELTA[d]
-                } else {
-                    0
-                };
-                side.len += 1;
+        for &s in board.piece_squares(color) {
+            if s & 0x88 != 0 || gone & bit(s) != 0 {
+                continue;
             }
+            let code = cells[s as usize];
+            let d = delta_index(s, target);
+            let bits = ATTACK_BY_DELTA[d] & ATTACK_BITS_BY_CODE[code as usize];
+            if bits == 0 {
+                continue;
+            }
+            let Some(k) = kind_index(code) else { continue };
+            let n = side.len;
+            side.square[n] = s;
+            side.kind[n] = k as u8;
+            side.step[n] = if bits & A_SLIDERS != 0 {
+                STEP_BY_DELTA[d]
+            } else {
+                0
+            };
+            side.len += 1;
         }
+        side
+    }
+}
+
+impl<'a> Exchange<'a> {
+    fn new(board: &'a Board, target: u8, gone: u128) -> Exchange<'a> {
+        let white = Candidates::collect(board, Color::White, target, gone);
+        let black = Candidates::collect(board, Color::Black, target, gone);
+        Exchange::with(board, target, gone, white, black)
+    }
+
+    fn with(
+        board: &'a Board,
+        target: u8,
+        gone: u128,
+        white: Candidates,
+        black: Candidates,
+    ) -> Exchange<'a> {
         Exchange {
-            cells,
+            cells: board.cells(),
             target,
             gone,
-            sides,
+            sides: [white, black],
         }
     }
 
@@ -239,8 +256,38 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         gain += pv - SEE_VALUES[PAWN];
         on_square = pv;
     }
-    let mut ex = Exchange::new(board, to, gone);
+    // Most moves land where nothing of the opponent's can ever reach: then nothing is
+    // exchanged and the first move's gain is the answer, without looking at our own pieces.
+    let theirs = Candidates::collect(board, us.flip(), to, gone);
+    if theirs.len == 0 {
+        return gain;
+    }
+    let ours = Candidates::collect(board, us, to, gone);
+    let (white, black) = match us {
+        Color::White => (ours, theirs),
+        Color::Black => (theirs, ours),
+    };
+    let mut ex = Exchange::with(board, to, gone, white, black);
     ex.resolve(gain, on_square, us.flip())
+}
+
+/// Is `see(board, mv) >= threshold`? The same answer, often without playing the exchange
+/// out: a capture never does worse than its victim minus the capturing piece (the capturer
+/// is lost at worst, and the side that captured can always stop), and a quiet move never
+/// worse than the moving piece — unless a pawn takes back on the last rank and promotes,
+/// so moves to the first and last ranks always play it out.
+pub fn see_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
+    let back_rank = matches!(mv.to().x88() >> 4, 0 | 7);
+    if !back_rank && mv.promotion().is_none() && !mv.is_en_passant() && !mv.is_castle() {
+        let cells = board.cells();
+        if let Some(mover) = kind_index(cells[mv.from().x88() as usize]) {
+            let victim = kind_index(cells[mv.to().x88() as usize]).map_or(0, |k| SEE_VALUES[k]);
+            if victim - SEE_VALUES[mover] >= threshold {
+                return true;
+            }
+        }
+    }
+    see(board, mv) >= threshold
 }
 
 /// What side `by` can win by starting an exchange on `sq` (0 when it had better not, or the

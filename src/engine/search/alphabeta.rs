@@ -271,7 +271,7 @@ impl Searcher {
                 } else {
                     -SEE_CAPTURE_MARGIN * depth
                 };
-                order::see(board, m) < threshold
+                !order::see_at_least(board, m, threshold)
             };
             board.make(m);
             let gives_check = board.in_check();
