@@ -76,6 +76,9 @@ class GameResult:
     max_overshoot_ms: float = 0.0  # worst (time used - time left) for ox88; > 0 means a loss
     min_clock_ms: float = math.inf  # the least ox88 had left after a move (its safety margin)
     pgn: str = ""
+    # Per move played after the opening: (seconds used, seconds left after the move), for
+    # the PGN's [%emt]/[%clk] comments and the time-use summary.
+    times: list = dataclasses.field(default_factory=list)
 
 
 def load_openings(path: Path) -> list[Opening]:
@@ -231,6 +234,7 @@ def play_game(number: int, opening: Opening, ox88_white: bool, args, stop: threa
             if is_ox88:
                 res.min_clock_ms = min(res.min_clock_ms, max(left, 0.0) * 1000.0)
             clocks[side] = max(left, 0.0) + inc
+            res.times.append((used, max(left, 0.0), is_ox88))
             move = played.move
             if move is None or move not in board.legal_moves:
                 if is_ox88:
@@ -278,8 +282,15 @@ def make_pgn(opening: Opening, board: chess.Board, res: GameResult, args) -> str
     if not opening.board.move_stack:
         game.setup(opening.board)
     node = game
-    for m in board.move_stack:
+    # The moves after the opening are the ones played on the clock (the last len(times)).
+    first_timed = len(board.move_stack) - len(res.times)
+    for i, m in enumerate(board.move_stack):
         node = node.add_variation(m)
+        if i >= first_timed:
+            used, left, _ = res.times[i - first_timed]
+            h, rest = divmod(left, 3600)
+            mnt, sec = divmod(rest, 60)
+            node.comment = f"[%clk {int(h)}:{int(mnt):02d}:{sec:04.1f}] [%emt {used:.3f}]"
     return str(game)
 
 
@@ -415,6 +426,16 @@ def main() -> int:
     print(f"illegal moves: {illegal}, crashes: {crashes}, time losses: {time_losses}"
           f" (worst overshoot {overshoot:.0f} ms; lowest clock after an ox88 move "
           f"{lowest:.0f} ms)")
+    # Time use: how long each side thought on average, and what it had left at the end
+    # (time not used is strength left on the table; too little is a risk).
+    for label, mine in (("ox88", True), (sf_name, False)):
+        used = [t for r in done for (t, _, ox) in r.times if ox == mine]
+        ends = [next((left for (_, left, ox) in reversed(r.times) if ox == mine), None)
+                for r in done]
+        ends = [e for e in ends if e is not None]
+        if used and ends:
+            print(f"time use, {label}: {1000 * sum(used) / len(used):.0f} ms a move on average,"
+                  f" {sum(ends) / len(ends):.1f} s left at the end of a game on average")
     if faults:
         print("Stockfish faults: " + "; ".join(faults))
     return 1 if illegal or crashes or time_losses else 0
