@@ -540,11 +540,11 @@ impl fmt::Debug for Move {
     }
 }
 
-/// A fixed-capacity move list on the stack (no position has more than 218 legal moves).
+/// A fixed-capacity move list on the stack (no position has more than 218 legal moves). Its
+/// slots are not written until used: the search makes one or two of these per node.
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; 256],
-    len: usize,
+    moves: arrayvec::ArrayVec<Move, 256>,
 }
 
 impl Default for MoveList {
@@ -557,30 +557,28 @@ impl MoveList {
     #[inline]
     pub const fn new() -> MoveList {
         MoveList {
-            moves: [Move::NONE; 256],
-            len: 0,
+            moves: arrayvec::ArrayVec::new_const(),
         }
     }
     #[inline]
     pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
-        self.len += 1;
+        self.moves.push(m);
     }
     #[inline]
     pub fn len(&self) -> usize {
-        self.len
+        self.moves.len()
     }
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &mut self.moves
     }
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
@@ -589,7 +587,7 @@ impl MoveList {
         self.as_slice().contains(&m)
     }
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.moves.clear();
     }
 }
 

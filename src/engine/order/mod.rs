@@ -648,6 +648,18 @@ fn xray_defender(board: &Board, from: u8, to: u8) -> bool {
     false
 }
 
+/// Ordering scores of a node's moves, index for index: made empty and filled as needed, so
+/// the search does not zero 256 slots per node.
+pub type Scores = arrayvec::ArrayVec<i32, 256>;
+
+/// `n` zero scores.
+#[inline]
+pub fn zero_scores(n: usize) -> Scores {
+    let mut s = Scores::new();
+    s.extend(std::iter::repeat_n(0, n.min(256)));
+    s
+}
+
 /// Scores every move of `moves` into `scores` (same indices) for the search's lazy picker.
 /// Allocation-free; per-node tables (the seed's attack matrix, the modern threat map) are
 /// computed at most once per call. If `scores` is shorter than `moves`, the extra moves are

@@ -44,7 +44,7 @@ pub struct Picker {
     /// The hash move was handed out before generation (so it is dropped from the list).
     hash_given: bool,
     moves: MoveList,
-    scores: [i32; 256],
+    scores: super::Scores,
     /// Moves `..next` have been handed out.
     next: usize,
     /// Staged: the tactical moves are `next..quiet_start` before the quiet ones.
@@ -65,7 +65,7 @@ impl Picker {
             hash,
             hash_given: false,
             moves: MoveList::new(),
-            scores: [0; 256],
+            scores: super::Scores::new(),
             next: 0,
             quiet_start: 0,
             given: 0,
@@ -193,6 +193,7 @@ impl Picker {
         for &m in all.iter().filter(|&&m| !first(m)) {
             self.moves.push(m);
         }
+        self.scores = super::zero_scores(self.moves.len());
         let range = 0..self.quiet_start;
         self.score_range(board, scheme, ctx, history, range);
         self.stage = Stage::GoodTactical;

@@ -179,12 +179,12 @@ impl Searcher {
         // generation); the root and everything else score a generated list and pick lazily.
         let mut picker =
             (full && !root && self.scheme == Scheme::Modern).then(|| Picker::staged(hash_move));
-        let mut scores = [0i32; 256];
+        let mut scores = order::Scores::new();
         let mut moves = if root {
             let mut list = MoveList::new();
             for (i, &m) in self.root_order.iter().enumerate() {
                 list.push(m);
-                scores[i] = -(i as i32);
+                scores.push(-(i as i32));
             }
             list
         } else if picker.is_some() {
@@ -196,6 +196,7 @@ impl Searcher {
             if moves.is_empty() {
                 return if in_check { -MATE + ply as i32 } else { 0 };
             }
+            scores = order::zero_scores(moves.len());
             order::score_moves(board, &moves, self.scheme, &ctx, &self.history, &mut scores);
             cx.rec
                 .order(|| order::explain_moves(board, &moves, self.scheme, &ctx, &self.history));
@@ -207,8 +208,8 @@ impl Searcher {
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
         let us = board.side_to_move();
-        let mut quiets_tried = [(Move::NONE, None); 64];
-        let mut nquiets = 0;
+        let mut quiets_tried: arrayvec::ArrayVec<(Move, Option<PieceTo>), 64> =
+            arrayvec::ArrayVec::new();
         let mut next = 0;
         loop {
             let i = next;
@@ -387,7 +388,7 @@ impl Searcher {
                         cx.rec.cut();
                         if !root {
                             let cut = quiet.then_some((m, moved));
-                            let before = &quiets_tried[..nquiets];
+                            let before = &quiets_tried[..];
                             self.note_cutoff(ply, us, depth, searched - 1, cut, before);
                         }
                         break;
@@ -397,9 +398,8 @@ impl Searcher {
                     self.stack.update_pv(0, m);
                 }
             }
-            if quiet && nquiets < quiets_tried.len() {
-                quiets_tried[nquiets] = (m, moved);
-                nquiets += 1;
+            if quiet && !quiets_tried.is_full() {
+                quiets_tried.push((m, moved));
             }
         }
         if picker.as_ref().is_some_and(Picker::no_moves) {

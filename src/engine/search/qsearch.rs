@@ -50,12 +50,15 @@ impl Searcher {
         let full = self.profile == Profile::Full;
         let key = board.hash();
         let mut hash_move = crate::chess::types::Move::NONE;
+        // The table keeps each position's static evaluation: a hit spares computing it again.
+        let mut tt_eval = None;
         if full {
             self.stats.tt_probes += 1;
         }
         if full && let Some(hit) = self.tt.probe(key, ply) {
             self.stats.tt_hits += 1;
             hash_move = hit.mv;
+            tt_eval = Some(hit.eval);
             if hit.bound.settles(hit.score, alpha, beta) {
                 cx.rec.end(Skip::Tt);
                 return hit.score;
@@ -74,7 +77,7 @@ impl Searcher {
             best = -INF;
             stand_pat = -INF;
         } else {
-            stand_pat = eval::evaluate(board, &self.eval_cfg);
+            stand_pat = tt_eval.unwrap_or_else(|| eval::evaluate(board, &self.eval_cfg));
             cx.rec.static_eval(Some(stand_pat));
             if stand_pat >= beta {
                 cx.rec.end(Skip::StandPat);
@@ -87,7 +90,7 @@ impl Searcher {
             moves = board.tactical_moves();
         }
         let original_alpha = alpha;
-        let mut scores = [0i32; 256];
+        let mut scores = order::zero_scores(moves.len());
         let ctx = OrderContext {
             pv_move: crate::chess::types::Move::NONE,
             hash_move,
