@@ -42,6 +42,8 @@ pub enum Skip {
     Lmp,
     /// Static exchange pruning: at low depth, a move that loses too much material.
     See,
+    /// History pruning: at low depth, a quiet move whose history says it keeps failing.
+    History,
     /// Quiescence: the static evaluation already reaches β.
     StandPat,
     /// Quiescence: even winning the captured piece cannot lift α.
