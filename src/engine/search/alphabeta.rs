@@ -39,6 +39,9 @@ const HISTORY_PRUNE_DEPTH: i32 = 3;
 /// A quiet move whose history (butterfly plus both continuation entries, each within
 /// ±16,384) is below minus this per ply of depth is pruned.
 const HISTORY_PRUNE_MARGIN: i32 = 4_000;
+/// Singular extension: from this remaining depth, a hash move that is a lower bound (or
+/// exact) from at least `depth - 3` is tested for being the only good move.
+const SINGULAR_DEPTH: i32 = 7;
 /// Late-move reductions shrink by one ply per this much history (the same sum), and grow
 /// by one per this much below zero.
 const HISTORY_LMR_DIVISOR: i32 = 6_000;
@@ -75,6 +78,10 @@ impl Searcher {
         let modern = full && self.scheme == Scheme::Modern;
         let key = board.hash();
         self.stack[ply].key = key;
+        // Set while this node only tests whether its hash move is singular: the result is
+        // not the position's, so the table neither settles nor stores it.
+        let excluded = self.stack[ply].excluded;
+        let testing = !excluded.is_none();
 
         if !root {
             // Draws inside the tree: repetition, fifty moves, dead material.
@@ -101,6 +108,7 @@ impl Searcher {
         let use_tt = full && !root;
         let mut hash_move = Move::NONE;
         let mut tt_eval = None;
+        let mut tt_hit = None;
         if use_tt {
             self.stats.tt_probes += 1;
         }
@@ -108,7 +116,12 @@ impl Searcher {
             self.stats.tt_hits += 1;
             hash_move = hit.mv;
             tt_eval = Some(hit.eval);
-            if !pv_node && hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
+            tt_hit = Some(hit);
+            if !pv_node
+                && !testing
+                && hit.depth >= depth
+                && hit.bound.settles(hit.score, alpha, beta)
+            {
                 cx.rec.end(Skip::Tt);
                 return hit.score;
             }
@@ -140,6 +153,7 @@ impl Searcher {
                 && static_eval >= beta
                 && board.has_non_pawn_material(board.side_to_move())
                 && !self.stack[ply].null_move
+                && !testing
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 board.make_null();
@@ -213,6 +227,18 @@ impl Searcher {
             moves
         };
 
+        // The hash move may be singular: it held β deep enough before, and a search of the
+        // other moves may show that none comes close.
+        let singular = tt_hit.filter(|hit| {
+            modern
+                && !root
+                && !testing
+                && depth >= SINGULAR_DEPTH
+                && hit.depth >= depth - 3
+                && matches!(hit.bound, Bound::Lower | Bound::Exact)
+                && hit.score.abs() < MATE_BOUND
+        });
+
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Move::NONE;
@@ -245,6 +271,9 @@ impl Searcher {
                 None => break,
             };
             next += 1;
+            if m == excluded {
+                continue;
+            }
             if root {
                 if self.excluded.contains(&m) {
                     continue;
@@ -259,6 +288,39 @@ impl Searcher {
                         mv: m,
                         number: i as u32 + 1,
                     });
+                }
+            }
+            // Singular extension: search the other moves at half depth, just below the hash
+            // move's score. If all fail low the hash move is the only good one and is
+            // searched a ply deeper; if they reach β anyway, more than one move refutes the
+            // opponent's last move and the node fails high (multi-cut).
+            let mut extend = false;
+            if let Some(hit) = singular
+                && m == hit.mv
+                && searched == 0
+            {
+                let singular_beta = hit.score - 2 * depth;
+                self.stack[ply].excluded = m;
+                cx.rec.begin_hidden();
+                let s = self.alphabeta(
+                    cx,
+                    ply,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    false,
+                );
+                cx.rec.end_hidden();
+                self.stack[ply].excluded = Move::NONE;
+                self.stack[ply].pv_len = ply;
+                if self.stopped {
+                    return 0;
+                }
+                if s < singular_beta {
+                    extend = true;
+                } else if singular_beta >= beta {
+                    cx.rec.end(Skip::MultiCut);
+                    return singular_beta;
                 }
             }
             let quiet = !m.is_tactical();
@@ -340,7 +402,7 @@ impl Searcher {
             }
             cx.rec.enter(ply + 1, m, self.stats.nodes);
             self.stats.nodes += 1;
-            let ext = i32::from(full && gives_check && ply < MAX_PLY / 2);
+            let ext = i32::from(full && (gives_check || extend) && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1].null_move = false;
             self.stack[ply].moved = moved;
@@ -431,6 +493,10 @@ impl Searcher {
                 nquiets += 1;
             }
         }
+        if testing && searched == 0 {
+            // No other move, or none worth searching: the hash move stands alone.
+            return alpha;
+        }
         if picker.as_ref().is_some_and(Picker::no_moves) {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -444,7 +510,7 @@ impl Searcher {
             return static_eval.max(alpha);
         }
 
-        if use_tt {
+        if use_tt && !testing {
             let bound = Bound::of(best, original_alpha, beta);
             let ev = if in_check { 0 } else { static_eval };
             self.tt.store(
