@@ -34,17 +34,9 @@ const SEE_PRUNE_DEPTH: i32 = 6;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 /// A quiet (non-checking) move whose SEE loses more than this per ply of depth is pruned.
 const SEE_QUIET_MARGIN: i32 = 60;
-/// History pruning works up to this remaining depth.
-const HISTORY_PRUNE_DEPTH: i32 = 3;
-/// A quiet move whose history (butterfly plus both continuation entries, each within
-/// ±16,384) is below minus this per ply of depth is pruned.
-const HISTORY_PRUNE_MARGIN: i32 = 4_000;
 /// Singular extension: from this remaining depth, a hash move that is a lower bound (or
 /// exact) from at least `depth - 3` is tested for being the only good move.
 const SINGULAR_DEPTH: i32 = 7;
-/// Late-move reductions shrink by one ply per this much history (the same sum), and grow
-/// by one per this much below zero.
-const HISTORY_LMR_DIVISOR: i32 = 6_000;
 
 impl Searcher {
     /// The score of `cx.board` at `ply` searched `depth` plies deep in the window
@@ -73,8 +65,8 @@ impl Searcher {
             return eval::evaluate(board, &self.eval_cfg);
         }
         let full = self.profile == Profile::Full;
-        // What the history tables say about quiet moves steers pruning and reductions in the
-        // `modern` scheme; the other schemes keep the older, coarser rule.
+        // The newer pruning, reductions and extensions belong to the `modern` scheme of the
+        // `full` profile; the other schemes search as they did.
         let modern = full && self.scheme == Scheme::Modern;
         let key = board.hash();
         self.stack[ply].key = key;
@@ -329,16 +321,6 @@ impl Searcher {
 
             let board = &mut *cx.board;
             let moved = PieceTo::of(board, m);
-            // How well this quiet move did here before: its butterfly entry plus its
-            // continuation entries after the last two moves.
-            let hist = match moved {
-                Some(key) if modern && quiet => {
-                    self.history.get(us, m)
-                        + self.history.cont(follow[0], key)
-                        + self.history.cont(follow[1], key)
-                }
-                _ => 0,
-            };
             // Static exchange pruning: at low depth, once a move has been searched, a capture
             // that loses more than a pawn a ply or a quiet move that loses material on its
             // square (checked below: not when it gives check). Never in check.
@@ -376,20 +358,14 @@ impl Searcher {
                 };
                 let late = depth <= 4 && searched >= lmp_count as usize;
                 let futile = depth <= 3 && static_eval + 110 * depth + 60 <= alpha && !is_killer;
-                let bad_history = modern
-                    && depth <= HISTORY_PRUNE_DEPTH
-                    && !is_killer
-                    && hist < -HISTORY_PRUNE_MARGIN * depth;
-                if late || futile || see_fails || bad_history {
+                if late || futile || see_fails {
                     board.unmake();
                     let why = if late {
                         Skip::Lmp
                     } else if futile {
                         Skip::Futility
-                    } else if see_fails {
-                        Skip::See
                     } else {
-                        Skip::History
+                        Skip::See
                     };
                     cx.rec.skip(ply + 1, m, why);
                     continue;
@@ -434,9 +410,7 @@ impl Searcher {
                     if !improving {
                         r += 1;
                     }
-                    if modern {
-                        r -= hist / HISTORY_LMR_DIVISOR;
-                    } else if self.history.get(us, m) > 2000 {
+                    if self.history.get(us, m) > 2000 {
                         r -= 1;
                     }
                     r.clamp(0, new_depth - 1)

@@ -42,8 +42,6 @@ pub enum Skip {
     Lmp,
     /// Static exchange pruning: at low depth, a move that loses too much material.
     See,
-    /// History pruning: at low depth, a quiet move whose history says it keeps failing.
-    History,
     /// Multi-cut: with the hash move left out, the other moves still reached β.
     MultiCut,
     /// Quiescence: the static evaluation already reaches β.
