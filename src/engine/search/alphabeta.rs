@@ -37,6 +37,13 @@ const SEE_QUIET_MARGIN: i32 = 60;
 /// Singular extension: from this remaining depth, a hash move that is a lower bound (or
 /// exact) from at least `depth - 3` is tested for being the only good move.
 const SINGULAR_DEPTH: i32 = 7;
+/// Internal iterative reduction: from this remaining depth, a node without a hash move is
+/// searched a ply shallower (its move order is a guess; the next iteration finds it again).
+const IIR_DEPTH: i32 = 5;
+/// Razoring: up to this remaining depth, a node whose static evaluation is this many
+/// centipawns per ply below α is settled by quiescence when quiescence agrees.
+const RAZOR_DEPTH: i32 = 2;
+const RAZOR_MARGIN: i32 = 300;
 
 impl Searcher {
     /// The score of `cx.board` at `ply` searched `depth` plies deep in the window
@@ -46,7 +53,7 @@ impl Searcher {
         &mut self,
         cx: &mut Cx<R>,
         ply: usize,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         pv_node: bool,
@@ -134,7 +141,31 @@ impl Searcher {
             before == -INF || static_eval > before
         };
 
+        if modern && !testing && depth >= IIR_DEPTH && hash_move.is_none() {
+            depth -= 1;
+        }
+
         if full && !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Razoring: far below α near the horizon, only captures can help; if quiescence
+            // finds none that reaches α, the node fails low.
+            if modern
+                && !testing
+                && depth <= RAZOR_DEPTH
+                && static_eval + RAZOR_MARGIN * depth <= alpha
+            {
+                cx.rec.begin_hidden();
+                let v = self.qsearch(cx, ply, alpha, alpha + 1);
+                cx.rec.end_hidden();
+                self.stack[ply].pv_len = ply;
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    cx.rec.end(Skip::Razor);
+                    return v;
+                }
+            }
+            let board = &mut *cx.board;
             // Reverse futility: far above beta at low depth, the opponent will not catch up.
             if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta {
                 cx.rec.end(Skip::ReverseFutility);

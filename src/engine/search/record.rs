@@ -44,6 +44,8 @@ pub enum Skip {
     See,
     /// Multi-cut: with the hash move left out, the other moves still reached β.
     MultiCut,
+    /// Razoring: far below α near the horizon, and quiescence found nothing better.
+    Razor,
     /// Quiescence: the static evaluation already reaches β.
     StandPat,
     /// Quiescence: even winning the captured piece cannot lift α.
