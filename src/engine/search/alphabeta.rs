@@ -34,6 +34,16 @@ const SEE_PRUNE_DEPTH: i32 = 6;
 const SEE_CAPTURE_MARGIN: i32 = 100;
 /// A quiet (non-checking) move whose SEE loses more than this per ply of depth is pruned.
 const SEE_QUIET_MARGIN: i32 = 60;
+/// Singular extension: from this remaining depth, a hash move that is a lower bound (or
+/// exact) from at least `depth - 3` is tested for being the only good move.
+const SINGULAR_DEPTH: i32 = 7;
+/// Internal iterative reduction: from this remaining depth, a node without a hash move is
+/// searched a ply shallower (its move order is a guess; the next iteration finds it again).
+const IIR_DEPTH: i32 = 5;
+/// Razoring: up to this remaining depth, a node whose static evaluation is this many
+/// centipawns per ply below α is settled by quiescence when quiescence agrees.
+const RAZOR_DEPTH: i32 = 2;
+const RAZOR_MARGIN: i32 = 300;
 
 impl Searcher {
     /// The score of `cx.board` at `ply` searched `depth` plies deep in the window
@@ -43,7 +53,7 @@ impl Searcher {
         &mut self,
         cx: &mut Cx<R>,
         ply: usize,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         pv_node: bool,
@@ -62,8 +72,15 @@ impl Searcher {
             return eval::evaluate(board, &self.eval_cfg);
         }
         let full = self.profile == Profile::Full;
+        // The newer pruning, reductions and extensions belong to the `modern` scheme of the
+        // `full` profile; the other schemes search as they did.
+        let modern = full && self.scheme == Scheme::Modern;
         let key = board.hash();
         self.stack[ply].key = key;
+        // Set while this node only tests whether its hash move is singular: the result is
+        // not the position's, so the table neither settles nor stores it.
+        let excluded = self.stack[ply].excluded;
+        let testing = !excluded.is_none();
 
         if !root {
             // Draws inside the tree: repetition, fifty moves, dead material.
@@ -90,6 +107,7 @@ impl Searcher {
         let use_tt = full && !root;
         let mut hash_move = Move::NONE;
         let mut tt_eval = None;
+        let mut tt_hit = None;
         if use_tt {
             self.stats.tt_probes += 1;
         }
@@ -97,7 +115,12 @@ impl Searcher {
             self.stats.tt_hits += 1;
             hash_move = hit.mv;
             tt_eval = Some(hit.eval);
-            if !pv_node && hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
+            tt_hit = Some(hit);
+            if !pv_node
+                && !testing
+                && hit.depth >= depth
+                && hit.bound.settles(hit.score, alpha, beta)
+            {
                 cx.rec.end(Skip::Tt);
                 return hit.score;
             }
@@ -118,7 +141,31 @@ impl Searcher {
             before == -INF || static_eval > before
         };
 
+        if modern && !testing && depth >= IIR_DEPTH && hash_move.is_none() {
+            depth -= 1;
+        }
+
         if full && !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Razoring: far below α near the horizon, only captures can help; if quiescence
+            // finds none that reaches α, the node fails low.
+            if modern
+                && !testing
+                && depth <= RAZOR_DEPTH
+                && static_eval + RAZOR_MARGIN * depth <= alpha
+            {
+                cx.rec.begin_hidden();
+                let v = self.qsearch(cx, ply, alpha, alpha + 1);
+                cx.rec.end_hidden();
+                self.stack[ply].pv_len = ply;
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    cx.rec.end(Skip::Razor);
+                    return v;
+                }
+            }
+            let board = &mut *cx.board;
             // Reverse futility: far above beta at low depth, the opponent will not catch up.
             if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta {
                 cx.rec.end(Skip::ReverseFutility);
@@ -129,6 +176,7 @@ impl Searcher {
                 && static_eval >= beta
                 && board.has_non_pawn_material(board.side_to_move())
                 && !self.stack[ply].null_move
+                && !testing
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 board.make_null();
@@ -203,6 +251,18 @@ impl Searcher {
             moves
         };
 
+        // The hash move may be singular: it held β deep enough before, and a search of the
+        // other moves may show that none comes close.
+        let singular = tt_hit.filter(|hit| {
+            modern
+                && !root
+                && !testing
+                && depth >= SINGULAR_DEPTH
+                && hit.depth >= depth - 3
+                && matches!(hit.bound, Bound::Lower | Bound::Exact)
+                && hit.score.abs() < MATE_BOUND
+        });
+
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Move::NONE;
@@ -235,6 +295,9 @@ impl Searcher {
                 None => break,
             };
             next += 1;
+            if m == excluded {
+                continue;
+            }
             if root {
                 if self.excluded.contains(&m) {
                     continue;
@@ -249,6 +312,39 @@ impl Searcher {
                         mv: m,
                         number: i as u32 + 1,
                     });
+                }
+            }
+            // Singular extension: search the other moves at half depth, just below the hash
+            // move's score. If all fail low the hash move is the only good one and is
+            // searched a ply deeper; if they reach β anyway, more than one move refutes the
+            // opponent's last move and the node fails high (multi-cut).
+            let mut extend = false;
+            if let Some(hit) = singular
+                && m == hit.mv
+                && searched == 0
+            {
+                let singular_beta = hit.score - 2 * depth;
+                self.stack[ply].excluded = m;
+                cx.rec.begin_hidden();
+                let s = self.alphabeta(
+                    cx,
+                    ply,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    false,
+                );
+                cx.rec.end_hidden();
+                self.stack[ply].excluded = Move::NONE;
+                self.stack[ply].pv_len = ply;
+                if self.stopped {
+                    return 0;
+                }
+                if s < singular_beta {
+                    extend = true;
+                } else if singular_beta >= beta {
+                    cx.rec.end(Skip::MultiCut);
+                    return singular_beta;
                 }
             }
             let quiet = !m.is_tactical();
@@ -314,7 +410,7 @@ impl Searcher {
             }
             cx.rec.enter(ply + 1, m, self.stats.nodes);
             self.stats.nodes += 1;
-            let ext = i32::from(full && gives_check && ply < MAX_PLY / 2);
+            let ext = i32::from(full && (gives_check || extend) && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1].null_move = false;
             self.stack[ply].moved = moved;
@@ -402,6 +498,10 @@ impl Searcher {
                 quiets_tried.push((m, moved));
             }
         }
+        if testing && searched == 0 {
+            // No other move, or none worth searching: the hash move stands alone.
+            return alpha;
+        }
         if picker.as_ref().is_some_and(Picker::no_moves) {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -415,7 +515,7 @@ impl Searcher {
             return static_eval.max(alpha);
         }
 
-        if use_tt {
+        if use_tt && !testing {
             let bound = Bound::of(best, original_alpha, beta);
             let ev = if in_check { 0 } else { static_eval };
             self.tt.store(

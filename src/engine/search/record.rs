@@ -42,6 +42,10 @@ pub enum Skip {
     Lmp,
     /// Static exchange pruning: at low depth, a move that loses too much material.
     See,
+    /// Multi-cut: with the hash move left out, the other moves still reached β.
+    MultiCut,
+    /// Razoring: far below α near the horizon, and quiescence found nothing better.
+    Razor,
     /// Quiescence: the static evaluation already reaches β.
     StandPat,
     /// Quiescence: even winning the captured piece cannot lift α.
@@ -91,6 +95,13 @@ pub(crate) trait Recorder {
     /// The current node ended early, for `why`.
     #[inline(always)]
     fn end(&mut self, _why: Skip) {}
+    /// A search of the current node's position that is none of its passes (the singular
+    /// test) starts: its nodes count, nothing of it is recorded.
+    #[inline(always)]
+    fn begin_hidden(&mut self) {}
+    /// The search begun by `begin_hidden` ended.
+    #[inline(always)]
+    fn end_hidden(&mut self) {}
     /// The current node's static evaluation (`None` in check).
     #[inline(always)]
     fn static_eval(&mut self, _eval: Option<i32>) {}
@@ -433,6 +444,18 @@ impl Recorder for TreeRecorder {
                 p.score = Some(score);
             }
         }
+    }
+
+    fn begin_hidden(&mut self) {
+        // The node's count includes nodes none of its recorded children holds.
+        if let Some(rec) = self.current() {
+            rec.node.children_complete = false;
+        }
+        self.hidden += 1;
+    }
+
+    fn end_hidden(&mut self) {
+        self.hidden -= 1;
     }
 
     fn leave(&mut self, score: i32, nodes: u64) {

@@ -31,6 +31,9 @@ pub(crate) struct Ply {
     /// The piece and destination of the move being searched from this ply (`None` for a
     /// null move): continuation history and counter-moves of the plies below key on it.
     pub moved: Option<PieceTo>,
+    /// The move left out while this ply's position is searched to test whether its hash
+    /// move is singular (`Move::NONE` otherwise).
+    pub excluded: Move,
 }
 
 impl Ply {
@@ -45,6 +48,7 @@ impl Ply {
             on_pv: false,
             cut_at: 0,
             moved: None,
+            excluded: Move::NONE,
         }
     }
 }

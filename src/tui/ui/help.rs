@@ -43,7 +43,7 @@ const TREE_NOTES: [(&str, &str); 4] = [
     ),
     (
         "tree marks",
-        "✂cut: the child that reached β (cut at #N); R2: searched 2 plies shallower first; tt, null-move, reverse-futility, futility, lmp, stand-pat, delta, …: why a move was skipped or a node ended early; — not searched",
+        "✂cut: the child that reached β (cut at #N); R2: searched 2 plies shallower first; tt, null-move, multi-cut, razor, reverse-futility, futility, lmp, see, stand-pat, delta, …: why a move was skipped or a node ended early; — not searched",
     ),
     (
         "tree updates",
