@@ -190,7 +190,7 @@ def play_game(number: int, opening: Opening, ox88_white: bool, args, stop: threa
                 return finish("1/2-1/2", f"adjudicated after {MAX_PLIES} plies")
             side = board.turn
             is_ox88 = side == ox88_color
-            name = "ox88" if is_ox88 else "stockfish"
+            name = "ox88" if is_ox88 else opponent_label(args)
             lose = "0-1" if side == chess.WHITE else "1-0"
             limit = chess.engine.Limit(
                 white_clock=clocks[chess.WHITE],
@@ -437,7 +437,7 @@ def main() -> int:
             print(f"time use, {label}: {1000 * sum(used) / len(used):.0f} ms a move on average,"
                   f" {sum(ends) / len(ends):.1f} s left at the end of a game on average")
     if faults:
-        print("Stockfish faults: " + "; ".join(faults))
+        print(f"{sf_name} faults: " + "; ".join(faults))
     return 1 if illegal or crashes or time_losses else 0
 
 
