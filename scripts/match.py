@@ -76,7 +76,8 @@ class GameResult:
     max_overshoot_ms: float = 0.0  # worst (time used - time left) for ox88; > 0 means a loss
     min_clock_ms: float = math.inf  # the least ox88 had left after a move (its safety margin)
     pgn: str = ""
-    # Per move played after the opening: (seconds used, seconds left after the move), for
+    # Per move played after the opening: (seconds used, seconds left after the move, whether
+    # ox88 played it), for
     # the PGN's [%emt]/[%clk] comments and the time-use summary.
     times: list = dataclasses.field(default_factory=list)
 
