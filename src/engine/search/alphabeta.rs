@@ -471,6 +471,9 @@ impl Searcher {
                 break;
             }
             if root {
+                if let Some(n) = self.root_nodes.get_mut(i) {
+                    *n += self.stats.nodes - self.root_move_start;
+                }
                 self.root_move_done(cx, i, score, alpha, beta, searched);
             }
             searched += 1;

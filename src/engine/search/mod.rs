@@ -25,7 +25,7 @@ use crate::chess::types::{Color, Move};
 use record::{NoRecord, Recorder, TreeLimits, TreeNode, TreeRecorder};
 use stack::Stack;
 pub use threads::MAX_THREADS;
-use time::{Budget, budget};
+use time::{Budget, Stability, another_iteration, budget};
 
 pub const MAX_PLY: usize = 128;
 const INF: i32 = MATE + 1;
@@ -232,6 +232,8 @@ pub struct Searcher {
     root_rows: Vec<RootMoveRow>,
     /// The node count when the root move being searched was made.
     root_move_start: u64,
+    /// Nodes spent this iteration under each root move, in `root_order` (for the clock).
+    root_nodes: Vec<u64>,
     /// Keep the root rows (`report_root_moves`): sent with each iteration and, during long
     /// ones, as `SearchEvent::RootMoves`.
     report_root: bool,
@@ -276,6 +278,7 @@ impl Searcher {
             threads: threads::Threads::default(),
             root_rows: Vec::new(),
             root_move_start: 0,
+            root_nodes: Vec::new(),
             report_root: false,
             root_depth: 0,
             rows_sent: Duration::ZERO,
@@ -474,6 +477,7 @@ impl Searcher {
         let mut prev_nodes = 0u64;
         let mut score: i32 = 0;
         let mut best_move = root_moves[0];
+        let mut stability = Stability::default();
         for depth in 1..=max_depth {
             if self.threads.skips(depth) {
                 continue;
@@ -496,6 +500,8 @@ impl Searcher {
                     .collect();
             scored.sort_by_key(|s| std::cmp::Reverse(s.score));
             self.root_order = scored.iter().map(|s| s.mv).collect();
+            self.root_nodes.clear();
+            self.root_nodes.resize(self.root_order.len(), 0);
             self.new_root_rows(&scored);
             cx.rec.begin_iteration(iteration_start_nodes);
             // The root is a node of this iteration: counted once, however many passes.
@@ -546,6 +552,12 @@ impl Searcher {
             {
                 // Even a stopped iteration's line is usable (see above): the root records a
                 // move only after searching it completely.
+                stability.same_best = if depth > 1 && lines[0].1[0] == best_move {
+                    stability.same_best + 1
+                } else {
+                    0
+                };
+                stability.drop = if depth > 1 { score - lines[0].0 } else { 0 };
                 score = lines[0].0;
                 best_move = lines[0].1[0];
                 self.prev_pv = lines[0].1.clone();
@@ -595,10 +607,17 @@ impl Searcher {
                 {
                     break; // a proven mate does not get shorter with more depth
                 }
-                if let Some(soft) = self.budget.soft
-                    && elapsed > soft / 2
-                {
-                    break;
+                if let Some(soft) = self.budget.soft {
+                    let all: u64 = self.root_nodes.iter().sum();
+                    stability.best_share = self
+                        .root_order
+                        .iter()
+                        .position(|&m| m == best_move)
+                        .filter(|_| depth >= 6 && all > 0)
+                        .map(|i| self.root_nodes[i] as f64 / all as f64);
+                    if !another_iteration(elapsed, soft, &stability) {
+                        break;
+                    }
                 }
             }
         }
