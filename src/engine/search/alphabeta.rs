@@ -141,6 +141,24 @@ impl Searcher {
             before == -INF || static_eval > before
         };
 
+        // The table's score, where its bound says it is nearer the truth than the static
+        // evaluation, stands in for it in the pruning tests below.
+        let eval = match tt_hit {
+            Some(hit)
+                if modern
+                    && !in_check
+                    && hit.score.abs() < MATE_BOUND
+                    && match hit.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => hit.score > static_eval,
+                        Bound::Upper => hit.score < static_eval,
+                    } =>
+            {
+                hit.score
+            }
+            _ => static_eval,
+        };
+
         if modern && !testing && depth >= IIR_DEPTH && hash_move.is_none() {
             depth -= 1;
         }
@@ -148,11 +166,7 @@ impl Searcher {
         if full && !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Razoring: far below α near the horizon, only captures can help; if quiescence
             // finds none that reaches α, the node fails low.
-            if modern
-                && !testing
-                && depth <= RAZOR_DEPTH
-                && static_eval + RAZOR_MARGIN * depth <= alpha
-            {
+            if modern && !testing && depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
                 cx.rec.begin_hidden();
                 let v = self.qsearch(cx, ply, alpha, alpha + 1);
                 cx.rec.end_hidden();
@@ -167,18 +181,18 @@ impl Searcher {
             }
             let board = &mut *cx.board;
             // Reverse futility: far above beta at low depth, the opponent will not catch up.
-            if depth <= 6 && static_eval - 85 * (depth - i32::from(improving)) >= beta {
+            if depth <= 6 && eval - 85 * (depth - i32::from(improving)) >= beta {
                 cx.rec.end(Skip::ReverseFutility);
-                return static_eval;
+                return eval;
             }
             // Null move: if passing still fails high, a real move will too.
             if depth >= 3
-                && static_eval >= beta
+                && eval >= beta
                 && board.has_non_pawn_material(board.side_to_move())
                 && !self.stack[ply].null_move
                 && !testing
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 board.make_null();
                 self.stack[ply].moved = None;
                 self.stats.null_tries += 1;
@@ -389,7 +403,7 @@ impl Searcher {
                     3 + depth * depth
                 };
                 let late = depth <= 4 && searched >= lmp_count as usize;
-                let futile = depth <= 3 && static_eval + 110 * depth + 60 <= alpha && !is_killer;
+                let futile = depth <= 3 && eval + 110 * depth + 60 <= alpha && !is_killer;
                 if late || futile || see_fails {
                     board.unmake();
                     let why = if late {
