@@ -1,6 +1,7 @@
 //! The alpha-beta search (seeds 000, 003): negamax with principal variation search, the
 //! transposition table, null move, futility and late-move pruning, late-move reductions and
-//! check extension in the `full` profile; plain alpha-beta with PV-first ordering in `seed`.
+//! check extension (in `modern`, not for a check that loses its piece) in the `full` profile;
+//! plain alpha-beta with PV-first ordering in `seed`.
 //! The root is the same code as any node; what only the root does (its move list ordered
 //! once per iteration with reasons, MultiPV exclusions, `searchmoves`, `currmove` reports)
 //! is switched by `ply == 0`.
@@ -386,6 +387,17 @@ impl Searcher {
             };
             board.make(m);
             let gives_check = board.in_check();
+            // A check extends the line, unless the checking piece is simply lost on its square.
+            let extend_check = gives_check && {
+                if modern {
+                    board.unmake();
+                    let safe = order::see_at_least(board, m, 0);
+                    board.make(m);
+                    safe
+                } else {
+                    true
+                }
+            };
             if full
                 && !pv_node
                 && !in_check
@@ -424,7 +436,7 @@ impl Searcher {
             }
             cx.rec.enter(ply + 1, m, self.stats.nodes);
             self.stats.nodes += 1;
-            let ext = i32::from(full && (gives_check || extend) && ply < MAX_PLY / 2);
+            let ext = i32::from(full && (extend_check || extend) && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1].null_move = false;
             self.stack[ply].moved = moved;
