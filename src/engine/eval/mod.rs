@@ -7,6 +7,7 @@
 //! same accumulator into a [`Breakdown`] table, so the number the search uses and the table
 //! the user reads can never disagree.
 
+mod cache;
 mod full;
 mod params;
 pub mod trace;
@@ -18,6 +19,7 @@ use std::fmt;
 use crate::chess::board::Board;
 use crate::chess::types::{Color, PieceKind, SEED_VALUES};
 use crate::engine::names::{self, not_one_of};
+pub use cache::EvalCache;
 pub use params::S;
 pub use params::{MATERIAL_MG, PHASE_MAX};
 
