@@ -291,6 +291,8 @@ struct Outcome {
     /// `Some(phase)` (0..=PHASE_MAX) for the tapered `full` mode.
     phase: Option<i32>,
     scale: Option<Scale>,
+    /// Σ of the terms before scaling (computed once: the scaling needs it too).
+    unscaled: i32,
     /// The scaling row: scaled sum − unscaled sum.
     scale_adjust: i32,
 }
@@ -317,7 +319,7 @@ impl Outcome {
 
     #[inline]
     fn total(&self) -> i32 {
-        Outcome::unscaled(&self.acc, self.phase) + self.scale_adjust
+        self.unscaled + self.scale_adjust
     }
 }
 
@@ -327,6 +329,7 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
         EvalMode::Material => {
             material_term(board, cfg.preset, &mut acc);
             Outcome {
+                unscaled: Outcome::unscaled(&acc, None),
                 acc,
                 phase: None,
                 scale: None,
@@ -337,6 +340,7 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
             material_term(board, cfg.preset, &mut acc);
             center_term(board, &mut acc);
             Outcome {
+                unscaled: Outcome::unscaled(&acc, None),
                 acc,
                 phase: None,
                 scale: None,
@@ -356,6 +360,7 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
                 acc,
                 phase: Some(phase),
                 scale,
+                unscaled,
                 scale_adjust,
             }
         }
