@@ -19,7 +19,8 @@
 use super::{EvalConfig, evaluate};
 use crate::chess::board::Board;
 
-/// 2^16 slots: 512 KiB, the size that measured fastest (`ox88 bench`, docs/search.md).
+/// 2^16 slots, 512 KiB: larger tables saved almost no evaluations in `ox88 bench` and cost
+/// more cache misses (docs/search.md, "Speed with the same trees").
 pub const DEFAULT_BITS: u32 = 16;
 
 const VALUE_MASK: u64 = 0xFFFF;
