@@ -7,6 +7,7 @@
 //! same accumulator into a [`Breakdown`] table, so the number the search uses and the table
 //! the user reads can never disagree.
 
+mod cache;
 mod full;
 mod params;
 pub mod trace;
@@ -18,6 +19,7 @@ use std::fmt;
 use crate::chess::board::Board;
 use crate::chess::types::{Color, PieceKind, SEED_VALUES};
 use crate::engine::names::{self, not_one_of};
+pub use cache::EvalCache;
 pub use params::S;
 pub use params::{MATERIAL_MG, PHASE_MAX};
 
@@ -289,6 +291,8 @@ struct Outcome {
     /// `Some(phase)` (0..=PHASE_MAX) for the tapered `full` mode.
     phase: Option<i32>,
     scale: Option<Scale>,
+    /// Σ of the terms before scaling (computed once: the scaling needs it too).
+    unscaled: i32,
     /// The scaling row: scaled sum − unscaled sum.
     scale_adjust: i32,
 }
@@ -315,7 +319,7 @@ impl Outcome {
 
     #[inline]
     fn total(&self) -> i32 {
-        Outcome::unscaled(&self.acc, self.phase) + self.scale_adjust
+        self.unscaled + self.scale_adjust
     }
 }
 
@@ -325,6 +329,7 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
         EvalMode::Material => {
             material_term(board, cfg.preset, &mut acc);
             Outcome {
+                unscaled: Outcome::unscaled(&acc, None),
                 acc,
                 phase: None,
                 scale: None,
@@ -335,6 +340,7 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
             material_term(board, cfg.preset, &mut acc);
             center_term(board, &mut acc);
             Outcome {
+                unscaled: Outcome::unscaled(&acc, None),
                 acc,
                 phase: None,
                 scale: None,
@@ -354,6 +360,7 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
                 acc,
                 phase: Some(phase),
                 scale,
+                unscaled,
                 scale_adjust,
             }
         }

@@ -73,13 +73,15 @@ impl Candidates {
             len: 0,
         };
         for &s in board.piece_squares(color) {
-            if s & 0x88 != 0 || gone & bit(s) != 0 {
+            if s & 0x88 != 0 {
                 continue;
             }
             let code = cells[s as usize];
             let d = delta_index(s, target);
             let bits = ATTACK_BY_DELTA[d] & ATTACK_BITS_BY_CODE[code as usize];
-            if bits == 0 {
+            // Most pieces are not on a line with the target at all: that test comes first,
+            // the rarer departed piece second.
+            if bits == 0 || gone & bit(s) != 0 {
                 continue;
             }
             let Some(k) = kind_index(code) else { continue };

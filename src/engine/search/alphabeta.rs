@@ -11,7 +11,6 @@ use std::time::Duration;
 use super::record::{Recorder, Skip};
 use super::{Cx, INF, MAX_PLY, Profile, Searcher};
 use crate::chess::types::{Color, Move, MoveList};
-use crate::engine::eval;
 use crate::engine::order::{self, OrderContext, Picker, PieceTo, Scheme};
 use crate::engine::report::SearchEvent;
 use crate::engine::score::{Bound, MATE, MATE_BOUND};
@@ -70,7 +69,7 @@ impl Searcher {
         }
         let board = &mut *cx.board;
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate(board, &self.eval_cfg);
+            return self.eval_cache.evaluate(board, &self.eval_cfg);
         }
         let full = self.profile == Profile::Full;
         // The newer pruning, reductions and extensions belong to the `modern` scheme of the
@@ -131,7 +130,7 @@ impl Searcher {
         let static_eval = if in_check {
             -INF
         } else {
-            tt_eval.unwrap_or_else(|| eval::evaluate(board, &self.eval_cfg))
+            tt_eval.unwrap_or_else(|| self.eval_cache.evaluate(board, &self.eval_cfg))
         };
         self.stack[ply].static_eval = static_eval;
         cx.rec.static_eval((!in_check).then_some(static_eval));

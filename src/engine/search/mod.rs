@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::eval::EvalConfig;
+use super::eval::{EvalCache, EvalConfig};
 use super::order::{self, History, OrderContext, Scheme, ScoredMove};
 pub use super::report::Profile;
 use super::report::{IterationInfo, Limits, RootMoveRow, SearchEvent, SearchOptions};
@@ -211,6 +211,8 @@ pub struct Searcher {
     stopped: bool,
     pondering: bool,
     eval_cfg: EvalConfig,
+    /// This searcher's own evaluation cache (never shared between threads).
+    eval_cache: EvalCache,
     scheme: Scheme,
     profile: Profile,
     /// The id of the search running (its stop is asked for by id).
@@ -267,6 +269,7 @@ impl Searcher {
             stopped: false,
             pondering: false,
             eval_cfg: EvalConfig::default(),
+            eval_cache: EvalCache::default(),
             scheme: Scheme::default(),
             profile: Profile::Full,
             id: 0,

@@ -4,7 +4,6 @@
 use super::record::{Recorder, Skip};
 use super::{Cx, INF, Profile, Searcher};
 use crate::chess::types::{MoveList, PieceKind};
-use crate::engine::eval;
 use crate::engine::order::{self, OrderContext, Scheme};
 use crate::engine::score::{Bound, MATE};
 use crate::engine::tt::TtData;
@@ -45,7 +44,7 @@ impl Searcher {
         }
         let board = &mut *cx.board;
         if ply >= super::MAX_PLY - 1 {
-            return eval::evaluate(board, &self.eval_cfg);
+            return self.eval_cache.evaluate(board, &self.eval_cfg);
         }
         let full = self.profile == Profile::Full;
         let key = board.hash();
@@ -77,7 +76,7 @@ impl Searcher {
             best = -INF;
             stand_pat = -INF;
         } else {
-            stand_pat = tt_eval.unwrap_or_else(|| eval::evaluate(board, &self.eval_cfg));
+            stand_pat = tt_eval.unwrap_or_else(|| self.eval_cache.evaluate(board, &self.eval_cfg));
             cx.rec.static_eval(Some(stand_pat));
             if stand_pat >= beta {
                 cx.rec.end(Skip::StandPat);
