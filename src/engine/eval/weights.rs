@@ -158,6 +158,20 @@ pub(crate) const HANGING: [S; 6] = [
 
 pub(crate) const TEMPO: S = s(15, 7);
 
+pub(crate) const SHELTER_MISSING: [S; 8] = [
+    s( -36,    0), s(   0,    0), s( -10,    0), s( -24,    0), s( -32,    0), s( -32,    0), s( -32,    0), s( -32,    0),
+];
+
+pub(crate) const SHELTER_OPEN_FILE: S = s(-12, 0);
+
+pub(crate) const STORM: [S; 8] = [
+    s(   0,    0), s(   0,    0), s( -30,    0), s( -18,    0), s(  -8,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
+pub(crate) const STORM_BLOCKED: [S; 8] = [
+    s(   0,    0), s(   0,    0), s( -15,    0), s(  -9,    0), s(  -4,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
 /// Every weight above in the order of `trace::GROUPS`.
 pub(crate) fn flat() -> Vec<S> {
     let mut v = Vec::new();
@@ -196,5 +210,9 @@ pub(crate) fn flat() -> Vec<S> {
     v.push(THREAT_BY_ROOK);
     v.extend_from_slice(&HANGING);
     v.push(TEMPO);
+    v.extend_from_slice(&SHELTER_MISSING);
+    v.push(SHELTER_OPEN_FILE);
+    v.extend_from_slice(&STORM);
+    v.extend_from_slice(&STORM_BLOCKED);
     v
 }
