@@ -414,6 +414,14 @@ impl<T: Tracer> Ctx<'_, T> {
                     }
                 }
                 KNIGHT | BISHOP => {
+                    // A pawn just in front shields the piece from attacks along the file
+                    // and keeps the file closed in front of it.
+                    let ahead = step(sq, FORWARD[c]);
+                    if on_board(ahead) && b.code_at(ahead) != 0 && kind_of(b.code_at(ahead)) == PAWN
+                    {
+                        minors += MINOR_BEHIND_PAWN;
+                        self.tr.add(tr::MINOR_BEHIND_PAWN_AT, c, 1);
+                    }
                     // An outpost: in the enemy half, defended by a pawn, and no enemy pawn
                     // can ever chase the piece away.
                     if (3..=5).contains(&rr)
@@ -509,6 +517,17 @@ impl<T: Tracer> Ctx<'_, T> {
             }
             let mut bonus = PASSED[rr as usize];
             self.tr.add(tr::PASSED_AT + rr as usize, c, 1);
+            // A rook behind a passed pawn: ours pushes it on, theirs holds it back from
+            // behind (it gains scope as the pawn advances).
+            let mut t = step(sq, -FORWARD[c]);
+            while on_board(t) && b.code_at(t) == 0 {
+                t = step(t, -FORWARD[c]);
+            }
+            if on_board(t) && kind_of(b.code_at(t)) == ROOK {
+                let theirs = usize::from(b.code_at(t) & 0x30 != color_bits(c));
+                bonus += ROOK_BEHIND_PASSER[theirs];
+                self.tr.add(tr::ROOK_BEHIND_PASSER_AT + theirs, c, 1);
+            }
             if rr >= 3 {
                 // The further it has come, the more the kings' distances to its path matter.
                 let w = rr - 2;

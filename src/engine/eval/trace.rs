@@ -38,7 +38,7 @@ const fn g(name: &'static str, len: usize, term: Term) -> Group {
 }
 
 /// Every tunable weight group, in the order of the flat list.
-pub const GROUPS: [Group; 39] = [
+pub const GROUPS: [Group; 41] = [
     g("MATERIAL", 6, Term::Material),
     g("PST_PAWN", 64, Term::PieceSquare),
     g("PST_KNIGHT", 64, Term::PieceSquare),
@@ -78,6 +78,8 @@ pub const GROUPS: [Group; 39] = [
     g("SHELTER_OPEN_FILE", 1, Term::KingSafety),
     g("STORM", 8, Term::KingSafety),
     g("STORM_BLOCKED", 8, Term::KingSafety),
+    g("ROOK_BEHIND_PASSER", 2, Term::PassedPawns),
+    g("MINOR_BEHIND_PAWN", 1, Term::MinorPieces),
 ];
 
 /// Where group `i` starts in the flat list.
@@ -126,6 +128,8 @@ pub(crate) const SHELTER_MISSING_AT: usize = offset(35);
 pub(crate) const SHELTER_OPEN_FILE_AT: usize = offset(36);
 pub(crate) const STORM_AT: usize = offset(37);
 pub(crate) const STORM_BLOCKED_AT: usize = offset(38);
+pub(crate) const ROOK_BEHIND_PASSER_AT: usize = offset(39);
+pub(crate) const MINOR_BEHIND_PAWN_AT: usize = offset(40);
 
 /// The group a flat index belongs to, and the index within it.
 pub fn group_of(index: usize) -> Option<(usize, usize)> {

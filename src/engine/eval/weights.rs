@@ -172,6 +172,12 @@ pub(crate) const STORM_BLOCKED: [S; 8] = [
     s(   0,    0), s(   0,    0), s( -15,    0), s(  -9,    0), s(  -4,    0), s(   0,    0), s(   0,    0), s(   0,    0),
 ];
 
+pub(crate) const ROOK_BEHIND_PASSER: [S; 2] = [
+    s(   5,   15), s(  -5,  -15),
+];
+
+pub(crate) const MINOR_BEHIND_PAWN: S = s(10, 3);
+
 /// Every weight above in the order of `trace::GROUPS`.
 pub(crate) fn flat() -> Vec<S> {
     let mut v = Vec::new();
@@ -214,5 +220,7 @@ pub(crate) fn flat() -> Vec<S> {
     v.push(SHELTER_OPEN_FILE);
     v.extend_from_slice(&STORM);
     v.extend_from_slice(&STORM_BLOCKED);
+    v.extend_from_slice(&ROOK_BEHIND_PASSER);
+    v.push(MINOR_BEHIND_PAWN);
     v
 }
