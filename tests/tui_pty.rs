@@ -210,14 +210,18 @@ fn play_a_move_change_depth_refuse_an_illegal_move_and_quit() {
         .unwrap();
 
     s.send("e2e4\r");
-    // The engine's reply (a book move at this point) appears on the board and in the log.
+    // The engine's reply (from the book or a search) appears on the board and in the log.
     s.wait_for("the engine's reply", |s| {
         s.status().starts_with("White to move") && s.screen().contains("1.e4 ")
     });
     let after_reply = s.board();
+    // Black's two home ranks are no longer as they started: a pawn or a piece moved.
     assert_ne!(
-        after_reply[1],
-        "7  ♟  ♟  ♟  ♟  ♟  ♟  ♟  ♟  ",
+        [after_reply[0].as_str(), after_reply[1].as_str()],
+        [
+            "8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜  ",
+            "7  ♟  ♟  ♟  ♟  ♟  ♟  ♟  ♟  "
+        ],
         "Black moved a pawn or a piece:\n{}",
         s.screen()
     );

@@ -414,6 +414,14 @@ impl<T: Tracer> Ctx<'_, T> {
                     }
                 }
                 KNIGHT | BISHOP => {
+                    // A pawn just in front shields the piece from attacks along the file
+                    // and keeps the file closed in front of it.
+                    let ahead = step(sq, FORWARD[c]);
+                    if on_board(ahead) && b.code_at(ahead) != 0 && kind_of(b.code_at(ahead)) == PAWN
+                    {
+                        minors += MINOR_BEHIND_PAWN;
+                        self.tr.add(tr::MINOR_BEHIND_PAWN_AT, c, 1);
+                    }
                     // An outpost: in the enemy half, defended by a pawn, and no enemy pawn
                     // can ever chase the piece away.
                     if (3..=5).contains(&rr)
@@ -509,6 +517,17 @@ impl<T: Tracer> Ctx<'_, T> {
             }
             let mut bonus = PASSED[rr as usize];
             self.tr.add(tr::PASSED_AT + rr as usize, c, 1);
+            // A rook behind a passed pawn: ours pushes it on, theirs holds it back from
+            // behind (it gains scope as the pawn advances).
+            let mut t = step(sq, -FORWARD[c]);
+            while on_board(t) && b.code_at(t) == 0 {
+                t = step(t, -FORWARD[c]);
+            }
+            if on_board(t) && kind_of(b.code_at(t)) == ROOK {
+                let theirs = usize::from(b.code_at(t) & 0x30 != color_bits(c));
+                bonus += ROOK_BEHIND_PASSER[theirs];
+                self.tr.add(tr::ROOK_BEHIND_PASSER_AT + theirs, c, 1);
+            }
             if rr >= 3 {
                 // The further it has come, the more the kings' distances to its path matter.
                 let w = rr - 2;
@@ -596,28 +615,30 @@ impl<T: Tracer> Ctx<'_, T> {
         let k = self.king[c];
         let kr = rel_rank(c, k);
         let centre = ((k & 7) as usize).clamp(1, 6);
-        let mut shelter = 0;
+        let mut safety = S::default();
         for file in centre - 1..=centre + 1 {
             let own = self.pawns.rearmost(c, file);
             let own_in_front = own > kr;
-            if own_in_front {
-                shelter += SHELTER_MISSING[own as usize];
-            } else {
-                shelter += SHELTER_MISSING[0];
-                if self.pawns.files[e] & (1 << file) == 0 {
-                    shelter += SHELTER_OPEN_FILE;
-                }
+            let at = if own_in_front { own as usize } else { 0 };
+            safety += SHELTER_MISSING[at];
+            self.tr.add(tr::SHELTER_MISSING_AT + at, c, 1);
+            if !own_in_front && self.pawns.files[e] & (1 << file) == 0 {
+                safety += SHELTER_OPEN_FILE;
+                self.tr.add(tr::SHELTER_OPEN_FILE_AT, c, 1);
             }
             let storm = self.pawns.nearest_enemy(c, file);
             if storm > kr {
-                let mut pen = STORM[storm as usize];
-                if own_in_front && own == storm - 1 {
-                    pen /= 2; // our pawn blocks it: it cannot open the file
+                // Our pawn just in front of it blocks it: it cannot open the file.
+                let storm = storm as usize;
+                if own_in_front && own as usize == storm - 1 {
+                    safety += STORM_BLOCKED[storm];
+                    self.tr.add(tr::STORM_BLOCKED_AT + storm, c, 1);
+                } else {
+                    safety += STORM[storm];
+                    self.tr.add(tr::STORM_AT + storm, c, 1);
                 }
-                shelter += pen;
             }
         }
-        let mut safety = s(-shelter, 0);
 
         let attackers = self.king_attackers[e];
         let mut danger =
@@ -628,13 +649,15 @@ impl<T: Tracer> Ctx<'_, T> {
             danger -= NO_QUEEN_RELIEF;
         }
         if danger > 0 {
-            safety += s(
+            // Quadratic, so not in the tuner's linear trace: kept as a fixed value.
+            let v = s(
                 -(danger * danger / DANGER_MG_DIV).min(DANGER_MG_CAP),
                 -danger / DANGER_EG_DIV,
             );
+            safety += v;
+            self.tr.fixed(Term::KingSafety, c, v);
         }
         acc.add(Term::KingSafety, c, safety);
-        self.tr.fixed(Term::KingSafety, c, safety);
     }
 
     /// Danger from checks the other side could give without the piece being taken: one

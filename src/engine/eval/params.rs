@@ -135,13 +135,11 @@ pub(crate) const DANGER_MG_DIV: i32 = 800;
 pub(crate) const DANGER_EG_DIV: i32 = 10;
 pub(crate) const DANGER_MG_CAP: i32 = 900;
 
-/// Shelter: penalty by the relative rank of our nearest pawn in front of the king on each of
-/// the three files around it (index 0 = no pawn in front).
-pub(crate) const SHELTER_MISSING: [i32; 8] = [36, 0, 10, 24, 32, 32, 32, 32];
-pub(crate) const SHELTER_OPEN_FILE: i32 = 12;
-/// Storm: penalty by the relative rank (our view) of the enemy pawn nearest our king on those
-/// files; halved when our own pawn blocks it.
-pub(crate) const STORM: [i32; 8] = [0, 0, 30, 18, 8, 0, 0, 0];
+// Shelter and storm (weights.rs, tuned): on each of the three files around the king, by the
+// relative rank of our rearmost pawn in front of it (`SHELTER_MISSING`, index 0 = none, plus
+// `SHELTER_OPEN_FILE` when the enemy has no pawn there either), and by the relative rank (our
+// view) of the enemy pawn nearest our king (`STORM`, or `STORM_BLOCKED` when our own pawn
+// stands just in front of it and it cannot open the file).
 
 // ---- endgames ------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
 //! fast as hand-written constants. Every place that adds a weight also tells a [`Tracer`]
 //! "weight `i` counts `n` times for side `c`"; the search's tracer does nothing (and is
 //! compiled away), the tuner's [`Trace`] keeps the counts. E is then a linear function of
-//! the weights, apart from the terms listed as fixed (king safety, whose danger is
+//! the weights, apart from the terms listed as fixed (king danger, which is
 //! quadratic, and the mating bonus against a bare king), which the trace keeps as plain
 //! values, and the drawish-ending scale factor, which it keeps as a multiplier.
 
@@ -38,7 +38,7 @@ const fn g(name: &'static str, len: usize, term: Term) -> Group {
 }
 
 /// Every tunable weight group, in the order of the flat list.
-pub const GROUPS: [Group; 35] = [
+pub const GROUPS: [Group; 41] = [
     g("MATERIAL", 6, Term::Material),
     g("PST_PAWN", 64, Term::PieceSquare),
     g("PST_KNIGHT", 64, Term::PieceSquare),
@@ -74,6 +74,12 @@ pub const GROUPS: [Group; 35] = [
     g("THREAT_BY_ROOK", 1, Term::Threats),
     g("HANGING", 6, Term::Threats),
     g("TEMPO", 1, Term::Tempo),
+    g("SHELTER_MISSING", 8, Term::KingSafety),
+    g("SHELTER_OPEN_FILE", 1, Term::KingSafety),
+    g("STORM", 8, Term::KingSafety),
+    g("STORM_BLOCKED", 8, Term::KingSafety),
+    g("ROOK_BEHIND_PASSER", 2, Term::PassedPawns),
+    g("MINOR_BEHIND_PAWN", 1, Term::MinorPieces),
 ];
 
 /// Where group `i` starts in the flat list.
@@ -118,6 +124,12 @@ pub(crate) const THREAT_BY_MINOR_AT: usize = offset(31);
 pub(crate) const THREAT_BY_ROOK_AT: usize = offset(32);
 pub(crate) const HANGING_AT: usize = offset(33);
 pub(crate) const TEMPO_AT: usize = offset(34);
+pub(crate) const SHELTER_MISSING_AT: usize = offset(35);
+pub(crate) const SHELTER_OPEN_FILE_AT: usize = offset(36);
+pub(crate) const STORM_AT: usize = offset(37);
+pub(crate) const STORM_BLOCKED_AT: usize = offset(38);
+pub(crate) const ROOK_BEHIND_PASSER_AT: usize = offset(39);
+pub(crate) const MINOR_BEHIND_PAWN_AT: usize = offset(40);
 
 /// The group a flat index belongs to, and the index within it.
 pub fn group_of(index: usize) -> Option<(usize, usize)> {
