@@ -19,15 +19,16 @@ pub const A_WPAWN: u8 = 16;
 pub const A_BPAWN: u8 = 32;
 pub const A_SLIDERS: u8 = A_ORTH | A_DIAG;
 
-/// `to - from + 119` for two 0x88 indices.
+/// `to - from + 119` for two 0x88 indices (0..=238), kept below 256 by a mask so that the
+/// 256-entry tables below are indexed without a bounds check.
 #[inline]
 pub const fn delta_index(from: u8, to: u8) -> usize {
-    (to as usize + 119) - from as usize
+    ((to as usize + 119).wrapping_sub(from as usize)) & 0xFF
 }
 
-const fn build_tables() -> ([u8; 239], [i8; 239]) {
-    let mut kinds = [0u8; 239];
-    let mut steps = [0i8; 239];
+const fn build_tables() -> ([u8; 256], [i8; 256]) {
+    let mut kinds = [0u8; 256];
+    let mut steps = [0i8; 256];
     // Walk from a central square in each direction; the differences are what matter.
     let mut d = 0;
     while d < 8 {
@@ -61,11 +62,11 @@ const fn build_tables() -> ([u8; 239], [i8; 239]) {
     (kinds, steps)
 }
 
-const TABLES: ([u8; 239], [i8; 239]) = build_tables();
-/// Which attack kinds can reach along a square difference.
-pub const ATTACK_BY_DELTA: [u8; 239] = TABLES.0;
+const TABLES: ([u8; 256], [i8; 256]) = build_tables();
+/// Which attack kinds can reach along a square difference (entries 239.. are padding: 0).
+pub const ATTACK_BY_DELTA: [u8; 256] = TABLES.0;
 /// The unit step along a square difference (0 where no line exists).
-pub const STEP_BY_DELTA: [i8; 239] = TABLES.1;
+pub const STEP_BY_DELTA: [i8; 256] = TABLES.1;
 
 const fn build_code_bits() -> [u8; 256] {
     let mut t = [0u8; 256];
@@ -112,7 +113,7 @@ pub fn piece_attacks(cells: &[u8; 128], code: u8, from: u8, to: u8, ignore: u8) 
     let step = STEP_BY_DELTA[d];
     let mut s = from.wrapping_add(step as u8);
     while s != to {
-        if cells[s as usize] != 0 && s != ignore {
+        if cells[(s & 0x7F) as usize] != 0 && s != ignore {
             return false;
         }
         s = s.wrapping_add(step as u8);

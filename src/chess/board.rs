@@ -473,7 +473,7 @@ impl Board {
         let ci = by.index();
         let list = &self.list[ci];
         for &from in &list[..self.count[ci] as usize] {
-            let code = self.cells[from as usize];
+            let code = self.cells[(from & 0x7F) as usize];
             if attacks::piece_attacks(&self.cells, code, from, sq, ignore) {
                 return true;
             }

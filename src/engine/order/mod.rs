@@ -686,16 +686,29 @@ pub fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) {
     if i >= n {
         return;
     }
-    let mut best = i;
-    for j in i + 1..n {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
+    let best = i + best_index(&scores[i..n]);
     if best != i {
         moves.as_mut_slice().swap(i, best);
         scores.swap(i, best);
     }
+}
+
+/// Index of the first highest score of a slice (0 for an empty one): one pass that keeps the
+/// best value in a register (no reload, no bounds check per step), so the first of equal
+/// scores wins.
+#[inline]
+pub(crate) fn best_index(scores: &[i32]) -> usize {
+    let Some((&first, rest)) = scores.split_first() else {
+        return 0;
+    };
+    let (mut best, mut best_score) = (0, first);
+    for (j, &s) in rest.iter().enumerate() {
+        if s > best_score {
+            best_score = s;
+            best = j + 1;
+        }
+    }
+    best
 }
 
 /// Every legal move of the position with score and reasons, in generator order (sort a copy
@@ -731,4 +744,42 @@ pub fn explain_moves(
 /// Sorts scored moves best first; equal scores keep their order (stable).
 pub fn sort_scored(moves: &mut [ScoredMove]) {
     moves.sort_by_key(|s| std::cmp::Reverse(s.score));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::best_index;
+
+    /// The index the search's selection used before `best_index`: the first strictly
+    /// greater score wins, so the first of equal highest scores.
+    fn first_highest(scores: &[i32]) -> usize {
+        let mut best = 0;
+        for (j, &s) in scores.iter().enumerate() {
+            if s > scores[best] {
+                best = j;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn best_index_is_the_first_highest_score() {
+        assert_eq!(best_index(&[]), 0);
+        assert_eq!(best_index(&[5]), 0);
+        assert_eq!(best_index(&[1, 7, 3, 7]), 1);
+        assert_eq!(best_index(&[-3, -1, -1, -2]), 1);
+        // Small value ranges make ties common, which is where the two could differ.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..300 {
+            let scores: Vec<i32> = (0..len % 70)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % 9) as i32 - 4
+                })
+                .collect();
+            assert_eq!(best_index(&scores), first_highest(&scores), "{scores:?}");
+        }
+    }
 }

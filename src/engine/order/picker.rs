@@ -215,12 +215,7 @@ impl Picker {
 
     /// Picks the best of `next..end` into `next`.
     fn pick_in(&mut self, end: usize) {
-        let mut best = self.next;
-        for j in self.next + 1..end {
-            if self.scores[j] > self.scores[best] {
-                best = j;
-            }
-        }
+        let best = self.next + super::best_index(&self.scores[self.next..end]);
         self.moves.as_mut_slice().swap(self.next, best);
         self.scores.swap(self.next, best);
     }

@@ -16,7 +16,7 @@ use crate::chess::attacks::{
     A_SLIDERS, ATTACK_BITS_BY_CODE, ATTACK_BY_DELTA, STEP_BY_DELTA, delta_index,
 };
 use crate::chess::board::Board;
-use crate::chess::types::{Color, Move, PieceKind};
+use crate::chess::types::{Color, KIND_INDEX_BY_CODE, Move, PieceKind};
 
 /// Exchange values by dense kind index (pawn, knight, bishop, rook, queen, king). Knight and
 /// bishop are equal so that a bishop-for-knight trade counts as even, not as losing (with the
@@ -72,11 +72,9 @@ impl Candidates {
             step: [0; 16],
             len: 0,
         };
+        // Piece lists hold board squares only (the masks just spare bounds checks).
         for &s in board.piece_squares(color) {
-            if s & 0x88 != 0 {
-                continue;
-            }
-            let code = cells[s as usize];
+            let code = cells[(s & 0x7F) as usize];
             let d = delta_index(s, target);
             let bits = ATTACK_BY_DELTA[d] & ATTACK_BITS_BY_CODE[code as usize];
             // Most pieces are not on a line with the target at all: that test comes first,
@@ -84,10 +82,11 @@ impl Candidates {
             if bits == 0 || gone & bit(s) != 0 {
                 continue;
             }
-            let Some(k) = kind_index(code) else { continue };
-            let n = side.len;
+            // Non-zero attack bits mean a real piece code, so the kind is a valid index.
+            let k = KIND_INDEX_BY_CODE[(code & 0x0F) as usize];
+            let n = side.len & 15;
             side.square[n] = s;
-            side.kind[n] = k as u8;
+            side.kind[n] = k;
             side.step[n] = if bits & A_SLIDERS != 0 {
                 STEP_BY_DELTA[d]
             } else {
