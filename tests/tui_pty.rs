@@ -218,10 +218,7 @@ fn play_a_move_change_depth_refuse_an_illegal_move_and_quit() {
     // Black's two home ranks are no longer as they started: a pawn or a piece moved.
     assert_ne!(
         [after_reply[0].as_str(), after_reply[1].as_str()],
-        [
-            "8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜  ",
-            "7  ♟  ♟  ♟  ♟  ♟  ♟  ♟  ♟  "
-        ],
+        ["8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜  ", "7  ♟  ♟  ♟  ♟  ♟  ♟  ♟  ♟  "],
         "Black moved a pawn or a piece:\n{}",
         s.screen()
     );
