@@ -207,3 +207,30 @@ proptest! {
         let _ = data::parse_line(&line, 1);
     }
 }
+
+/// The counts (White, Black) of the weight at `at` within the group `name`, in `fen`.
+fn counts(fen: &str, name: &str, at: usize) -> [i32; 2] {
+    let g = trace::GROUPS.iter().position(|g| g.name == name).unwrap();
+    let index = trace::offset(g) + at;
+    let t = trace::trace(&Board::from_fen(fen).unwrap());
+    t.coefs
+        .iter()
+        .find(|&&(i, _)| i == index)
+        .map_or([0, 0], |&(_, c)| c)
+}
+
+#[test]
+fn a_rook_behind_a_passed_pawn_and_a_minor_behind_a_pawn_are_counted_for_their_side() {
+    // White's passed d-pawn with White's rook behind it (own, index 0); Black's passed
+    // a-pawn with White's rook behind it, on a8 (the enemy's, index 1).
+    let fen = "R7/7k/8/3P4/p7/8/8/3RK3 w - - 0 1";
+    assert_eq!(counts(fen, "ROOK_BEHIND_PASSER", 0), [1, 0]);
+    assert_eq!(counts(fen, "ROOK_BEHIND_PASSER", 1), [0, 1]);
+    // A rook in front of a passed pawn is neither: Black's rook on a8 stops White's a-pawn.
+    let fen = "r6k/8/8/8/P7/8/8/4K3 w - - 0 1";
+    assert_eq!(counts(fen, "ROOK_BEHIND_PASSER", 0), [0, 0]);
+    assert_eq!(counts(fen, "ROOK_BEHIND_PASSER", 1), [0, 0]);
+    // A knight with a pawn just in front of it (either colour's); a bishop without one.
+    let fen = "4k3/8/8/4p3/4N3/8/3P4/2B1K3 w - - 0 1";
+    assert_eq!(counts(fen, "MINOR_BEHIND_PAWN", 0), [1, 0]);
+}
