@@ -164,6 +164,8 @@ fn ten_thousand_positions_agree_with_shakmaty() {
             promos += usize::from(m.promotion().is_some());
             let before = (b.to_fen(), b.hash());
             b.make(m);
+            // The pawn key follows captures of pawns, pushes, en passant and promotions.
+            assert_eq!(b.pawn_hash(), b.compute_pawn_hash(), "pawn key after {m}");
             checks += usize::from(b.in_check());
             trail.push((m, before));
         }
@@ -173,6 +175,11 @@ fn ten_thousand_positions_agree_with_shakmaty() {
             assert_eq!(b.to_fen(), fen, "unmake of {m}");
             assert_eq!(b.hash(), hash, "hash after unmake of {m}");
             assert_eq!(b.hash(), b.compute_hash());
+            assert_eq!(
+                b.pawn_hash(),
+                b.compute_pawn_hash(),
+                "pawn key after unmake of {m}"
+            );
         }
     }
     println!(

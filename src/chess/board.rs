@@ -139,6 +139,7 @@ struct Undo {
     ep: u8,
     halfmove: u16,
     hash: u64,
+    pawn_hash: u64,
     null: bool,
 }
 
@@ -180,6 +181,9 @@ pub struct Board {
     pub(super) halfmove: u16,
     pub(super) fullmove: u16,
     pub(super) hash: u64,
+    /// The pawns' share of the Zobrist key (pawns of both sides, nothing else): the key of
+    /// the pawn structure, for tables that learn by it (the search's correction history).
+    pub(super) pawn_hash: u64,
     /// Piece counts per side and kind (dense kind index): the incremental material record.
     counts: [[u8; 6]; 2],
     /// Material in the seed's values (pawn 100 ... queen 1000), per side, updated on captures
@@ -254,6 +258,7 @@ impl Board {
             halfmove: 0,
             fullmove: 1,
             hash: 0,
+            pawn_hash: 0,
             counts: [[0; 6]; 2],
             material: [0; 2],
             history: Vec::with_capacity(256),
@@ -292,6 +297,7 @@ impl Board {
             }
         }
         self.hash = self.compute_hash();
+        self.pawn_hash = self.compute_pawn_hash();
     }
 
     // ---- queries -------------------------------------------------------------------
@@ -332,6 +338,12 @@ impl Board {
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The key of the pawn structure: the Zobrist keys of both sides' pawns only.
+    #[inline]
+    pub fn pawn_hash(&self) -> u64 {
+        self.pawn_hash
     }
 
     #[inline]
@@ -517,6 +529,21 @@ impl Board {
         h
     }
 
+    /// The pawn key computed from scratch (tests compare it with the incremental one).
+    pub fn compute_pawn_hash(&self) -> u64 {
+        let mut h = 0u64;
+        for c in 0..2 {
+            for i in 0..self.count[c] as usize {
+                let s = self.list[c][i];
+                let code = self.cells[s as usize];
+                if code & 0x0F == 0x1 {
+                    h ^= piece_key(code, s);
+                }
+            }
+        }
+        h
+    }
+
     /// Material recounted from the board (tests compare it with the incremental record).
     pub fn recount_material(&self) -> [i32; 2] {
         let mut m = [0; 2];
@@ -639,10 +666,12 @@ impl Board {
             ep: self.ep,
             halfmove: self.halfmove,
             hash: self.hash,
+            pawn_hash: self.pawn_hash,
             null: false,
         };
 
         let mut h = self.hash;
+        let mut ph = self.pawn_hash;
         if self.ep != NO_SQ {
             h ^= ep_key(self.ep);
             self.ep = NO_SQ;
@@ -652,6 +681,9 @@ impl Board {
             undo.captured_index = self.remove_from_list(captured_sq);
             self.cells[captured_sq as usize] = 0;
             h ^= piece_key(captured, captured_sq);
+            if captured & 0x0F == 0x1 {
+                ph ^= piece_key(captured, captured_sq);
+            }
             let tc = them.index();
             self.counts[tc][kind_index(captured)] -= 1;
             self.material[tc] -= material_value(captured);
@@ -671,6 +703,12 @@ impl Board {
         }
         self.cells[to as usize] = placed;
         h ^= piece_key(placed, to);
+        if moved & 0x0F == 0x1 {
+            ph ^= piece_key(moved, from);
+            if placed & 0x0F == 0x1 {
+                ph ^= piece_key(placed, to);
+            }
+        }
 
         if m.is_castle() {
             let (rf, rt) = if to > from {
@@ -711,6 +749,7 @@ impl Board {
         self.side = them;
         h ^= SIDE_KEY;
         self.hash = h;
+        self.pawn_hash = ph;
         self.history.push(undo);
     }
 
@@ -737,6 +776,7 @@ impl Board {
         self.castling = undo.castling;
         self.ep = undo.ep;
         self.hash = undo.hash;
+        self.pawn_hash = undo.pawn_hash;
 
         if m.is_castle() {
             let (rf, rt) = if to > from {
@@ -790,6 +830,7 @@ impl Board {
             ep: self.ep,
             halfmove: self.halfmove,
             hash: self.hash,
+            pawn_hash: self.pawn_hash,
             null: true,
         };
         let mut h = self.hash;

@@ -296,6 +296,7 @@ impl Board {
             )));
         }
         b.hash = b.compute_hash();
+        b.pawn_hash = b.compute_pawn_hash();
         Ok(b)
     }
 

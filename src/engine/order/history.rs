@@ -57,6 +57,13 @@ fn bonus(depth: u32) -> i32 {
     (16 * d * d).min(BONUS_CAP)
 }
 
+/// Correction history: slots per side, indexed by the low bits of the pawn key.
+const CORR_SLOTS: usize = 16_384;
+/// Corrections are kept in 1/`CORR_GRAIN` centipawns, so small errors still move them.
+const CORR_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORR_LIMIT: i32 = 64;
+
 #[derive(Clone)]
 pub struct History {
     table: Box<[[i32; 64 * 64]; 2]>,
@@ -65,6 +72,10 @@ pub struct History {
     cont: Vec<i32>,
     /// By the previous move's piece-to: the quiet move that last refuted it.
     counter: Vec<Move>,
+    /// Correction history: by side to move and pawn structure, a running average of how far
+    /// the searched score lay from the static evaluation (in 1/`CORR_GRAIN` cp). Where the
+    /// evaluation misjudges a pawn structure, the search's pruning learns to see past it.
+    corr: Vec<i32>,
 }
 
 impl Default for History {
@@ -73,6 +84,7 @@ impl Default for History {
             table: Box::new([[0; 64 * 64]; 2]),
             cont: vec![0; PIECE_TO * PIECE_TO],
             counter: vec![Move::NONE; PIECE_TO],
+            corr: vec![0; 2 * CORR_SLOTS],
         }
     }
 }
@@ -152,6 +164,29 @@ impl History {
         self.update(side, m, -bonus(depth));
     }
 
+    #[inline]
+    fn corr_index(side: Color, pawn_key: u64) -> usize {
+        side.index() * CORR_SLOTS + (pawn_key as usize & (CORR_SLOTS - 1))
+    }
+
+    /// What to add to the static evaluation (side to move's view) of a position with this
+    /// side to move and pawn key, in centipawns (within ±`CORR_LIMIT`).
+    #[inline]
+    pub fn correction(&self, side: Color, pawn_key: u64) -> i32 {
+        self.corr[Self::corr_index(side, pawn_key)] / CORR_GRAIN
+    }
+
+    /// A search `depth` plies deep found the position `error` centipawns better (for the side
+    /// to move) than its static evaluation said: move the average towards it, deeper
+    /// searches counting more.
+    pub fn learn_correction(&mut self, side: Color, pawn_key: u64, error: i32, depth: i32) {
+        let w = (depth + 1).clamp(1, 16);
+        let target = error.clamp(-4 * CORR_LIMIT, 4 * CORR_LIMIT) * CORR_GRAIN;
+        let e = &mut self.corr[Self::corr_index(side, pawn_key)];
+        *e = ((*e * (256 - w) + target * w) / 256)
+            .clamp(-CORR_LIMIT * CORR_GRAIN, CORR_LIMIT * CORR_GRAIN);
+    }
+
     /// Halves every entry: between searches, so the last game phase counts less.
     pub fn age(&mut self) {
         for t in self.table.iter_mut() {
@@ -170,6 +205,7 @@ impl History {
         }
         self.cont.fill(0);
         self.counter.fill(Move::NONE);
+        self.corr.fill(0);
     }
 }
 

@@ -128,10 +128,18 @@ impl Searcher {
         }
 
         let in_check = board.in_check();
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INF
         } else {
             tt_eval.unwrap_or_else(|| self.eval_cache.evaluate(board, &self.eval_cfg))
+        };
+        // Under `modern`, the static evaluation is corrected by what searches of this pawn
+        // structure found (correction history); the table keeps the raw one.
+        let pawn_key = board.pawn_hash();
+        let static_eval = if modern && !in_check {
+            raw_eval + self.history.correction(board.side_to_move(), pawn_key)
+        } else {
+            raw_eval
         };
         self.stack[ply].static_eval = static_eval;
         cx.rec.static_eval((!in_check).then_some(static_eval));
@@ -544,9 +552,28 @@ impl Searcher {
             return static_eval.max(alpha);
         }
 
+        if modern
+            && !root
+            && !testing
+            && !in_check
+            && !best_move.is_tactical()
+            && best.abs() < MATE_BOUND
+        {
+            // Learn the evaluation's error where the result says which way it lies: an
+            // exact score, a fail high above it, a fail low below it.
+            let telling = match Bound::of(best, original_alpha, beta) {
+                Bound::Exact => true,
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+            };
+            if telling {
+                self.history
+                    .learn_correction(us, pawn_key, best - raw_eval, depth);
+            }
+        }
         if use_tt && !testing {
             let bound = Bound::of(best, original_alpha, beta);
-            let ev = if in_check { 0 } else { static_eval };
+            let ev = if in_check { 0 } else { raw_eval };
             self.tt.store(
                 key,
                 ply,

@@ -67,6 +67,7 @@ impl Searcher {
         let in_check = board.in_check();
         let mut best;
         let stand_pat;
+        let mut raw_eval = 0;
         let mut moves: MoveList;
         if in_check {
             moves = board.legal_moves();
@@ -76,7 +77,16 @@ impl Searcher {
             best = -INF;
             stand_pat = -INF;
         } else {
-            stand_pat = tt_eval.unwrap_or_else(|| self.eval_cache.evaluate(board, &self.eval_cfg));
+            raw_eval = tt_eval.unwrap_or_else(|| self.eval_cache.evaluate(board, &self.eval_cfg));
+            // Corrected by the pawn structure's history under `modern` (as in the main search).
+            stand_pat = if full && self.scheme == Scheme::Modern {
+                raw_eval
+                    + self
+                        .history
+                        .correction(board.side_to_move(), board.pawn_hash())
+            } else {
+                raw_eval
+            };
             cx.rec.static_eval(Some(stand_pat));
             if stand_pat >= beta {
                 cx.rec.end(Skip::StandPat);
@@ -167,7 +177,7 @@ impl Searcher {
         }
         if full {
             let bound = Bound::of(best, original_alpha, beta);
-            let ev = if in_check { 0 } else { stand_pat };
+            let ev = if in_check { 0 } else { raw_eval };
             self.tt.store(
                 key,
                 ply,
