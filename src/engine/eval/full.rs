@@ -276,6 +276,15 @@ impl<T: Tracer> Ctx<'_, T> {
             m += *value * n;
             self.tr.add(tr::MATERIAL_AT + k, c, n);
         }
+        // A knight gains with pawns on the board (outposts, closed lines), a rook loses
+        // (fewer open files): per piece, per own pawn above or below five.
+        let counts = self.b.kind_counts(side(c));
+        let pawns_over_five = counts[PAWN] as i32 - 5;
+        let knights = counts[KNIGHT] as i32 * pawns_over_five;
+        let rooks = counts[ROOK] as i32 * pawns_over_five;
+        m += KNIGHT_PAWNS * knights + ROOK_PAWNS * rooks;
+        self.tr.add(tr::KNIGHT_PAWNS_AT, c, knights);
+        self.tr.add(tr::ROOK_PAWNS_AT, c, rooks);
         acc.add(Term::Material, c, m);
         if self.b.kind_counts(side(c))[BISHOP] >= 2 {
             acc.add(Term::BishopPair, c, BISHOP_PAIR);
@@ -407,6 +416,11 @@ impl<T: Tracer> Ctx<'_, T> {
                             self.tr.add(tr::ROOK_HALF_OPEN_FILE_AT, c, 1);
                         }
                     }
+                    // On the enemy king's file, with none of our pawns in the way.
+                    if file == (enemy_king & 7) as usize && self.pawns.files[c] & (1 << file) == 0 {
+                        rooks += ROOK_ON_KING_FILE;
+                        self.tr.add(tr::ROOK_ON_KING_FILE_AT, c, 1);
+                    }
                     // The 7th rank matters when it holds enemy pawns or cuts off the king.
                     if rr == 6 && (self.pawns.home[e] > 0 || rel_rank(c, enemy_king) == 7) {
                         rooks += ROOK_ON_SEVENTH;
@@ -517,6 +531,11 @@ impl<T: Tracer> Ctx<'_, T> {
             }
             let mut bonus = PASSED[rr as usize];
             self.tr.add(tr::PASSED_AT + rr as usize, c, 1);
+            // Connected: a pawn beside it or behind it on the next file carries it on.
+            if supported || phalanx {
+                bonus += PASSED_CONNECTED[rr as usize];
+                self.tr.add(tr::PASSED_CONNECTED_AT + rr as usize, c, 1);
+            }
             // A rook behind a passed pawn: ours pushes it on, theirs holds it back from
             // behind (it gains scope as the pawn advances).
             let mut t = step(sq, -FORWARD[c]);
@@ -553,6 +572,32 @@ impl<T: Tracer> Ctx<'_, T> {
             passed += UNSTOPPABLE;
             self.tr.add(tr::UNSTOPPABLE_AT, c, 1);
         }
+        // Space: the centre files' squares on our 2nd to 4th ranks that no enemy pawn
+        // guards and no pawn of ours stands on: room to bring the pieces behind the pawns.
+        let mut space = 0;
+        for rr in 1..=3 {
+            let rank = if c == 0 { rr } else { 7 - rr };
+            for file in 2..=5u8 {
+                let sq = (rank << 4) | file;
+                if b.code_at(sq) & 0x3F != own_pawn && self.att[e][ix(sq)] & P_BIT == 0 {
+                    space += 1;
+                }
+            }
+        }
+        structure += SPACE * space;
+        self.tr.add(tr::SPACE_AT, c, space);
+        // The king's distance to the nearest pawn (either side's): in the ending it must
+        // go where the pawns are.
+        let k = self.king[c];
+        let near = [0, 1]
+            .into_iter()
+            .flat_map(|p| b.piece_squares(side(p))[1..].iter())
+            .filter(|&&sq| kind_of(b.code_at(sq)) == PAWN)
+            .map(|&sq| distance(k, sq))
+            .min()
+            .unwrap_or(0);
+        structure += KING_PAWN_DISTANCE * near;
+        self.tr.add(tr::KING_PAWN_DISTANCE_AT, c, near);
         acc.add(Term::PawnStructure, c, structure);
         acc.add(Term::PassedPawns, c, passed);
     }
@@ -640,6 +685,18 @@ impl<T: Tracer> Ctx<'_, T> {
             }
         }
 
+        // The squares around the king that the enemy attacks and nothing but the king
+        // (or the queen) defends.
+        let mut weak = 0;
+        for d in KING_STEPS {
+            let t = step(k, d);
+            if on_board(t) && self.att[e][ix(t)] != 0 && self.att[c][ix(t)] & !(K_BIT | Q_BIT) == 0
+            {
+                weak += 1;
+            }
+        }
+        safety += WEAK_KING_RING * weak;
+        self.tr.add(tr::WEAK_KING_RING_AT, c, weak);
         let attackers = self.king_attackers[e];
         let mut danger =
             self.king_attack_weight[e] * KING_ATTACKERS_PERCENT[attackers.min(7) as usize] / 100

@@ -38,7 +38,7 @@ const fn g(name: &'static str, len: usize, term: Term) -> Group {
 }
 
 /// Every tunable weight group, in the order of the flat list.
-pub const GROUPS: [Group; 41] = [
+pub const GROUPS: [Group; 48] = [
     g("MATERIAL", 6, Term::Material),
     g("PST_PAWN", 64, Term::PieceSquare),
     g("PST_KNIGHT", 64, Term::PieceSquare),
@@ -80,6 +80,13 @@ pub const GROUPS: [Group; 41] = [
     g("STORM_BLOCKED", 8, Term::KingSafety),
     g("ROOK_BEHIND_PASSER", 2, Term::PassedPawns),
     g("MINOR_BEHIND_PAWN", 1, Term::MinorPieces),
+    g("KNIGHT_PAWNS", 1, Term::Material),
+    g("ROOK_PAWNS", 1, Term::Material),
+    g("PASSED_CONNECTED", 8, Term::PassedPawns),
+    g("SPACE", 1, Term::PawnStructure),
+    g("KING_PAWN_DISTANCE", 1, Term::PawnStructure),
+    g("WEAK_KING_RING", 1, Term::KingSafety),
+    g("ROOK_ON_KING_FILE", 1, Term::Rooks),
 ];
 
 /// Where group `i` starts in the flat list.
@@ -130,6 +137,13 @@ pub(crate) const STORM_AT: usize = offset(37);
 pub(crate) const STORM_BLOCKED_AT: usize = offset(38);
 pub(crate) const ROOK_BEHIND_PASSER_AT: usize = offset(39);
 pub(crate) const MINOR_BEHIND_PAWN_AT: usize = offset(40);
+pub(crate) const KNIGHT_PAWNS_AT: usize = offset(41);
+pub(crate) const ROOK_PAWNS_AT: usize = offset(42);
+pub(crate) const PASSED_CONNECTED_AT: usize = offset(43);
+pub(crate) const SPACE_AT: usize = offset(44);
+pub(crate) const KING_PAWN_DISTANCE_AT: usize = offset(45);
+pub(crate) const WEAK_KING_RING_AT: usize = offset(46);
+pub(crate) const ROOK_ON_KING_FILE_AT: usize = offset(47);
 
 /// The group a flat index belongs to, and the index within it.
 pub fn group_of(index: usize) -> Option<(usize, usize)> {

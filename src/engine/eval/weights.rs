@@ -178,6 +178,22 @@ pub(crate) const ROOK_BEHIND_PASSER: [S; 2] = [
 
 pub(crate) const MINOR_BEHIND_PAWN: S = s(9, 6);
 
+pub(crate) const KNIGHT_PAWNS: S = s(0, 0);
+
+pub(crate) const ROOK_PAWNS: S = s(0, 0);
+
+pub(crate) const PASSED_CONNECTED: [S; 8] = [
+    s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
+pub(crate) const SPACE: S = s(0, 0);
+
+pub(crate) const KING_PAWN_DISTANCE: S = s(0, 0);
+
+pub(crate) const WEAK_KING_RING: S = s(0, 0);
+
+pub(crate) const ROOK_ON_KING_FILE: S = s(0, 0);
+
 /// Every weight above in the order of `trace::GROUPS`.
 pub(crate) fn flat() -> Vec<S> {
     let mut v = Vec::new();
@@ -222,5 +238,12 @@ pub(crate) fn flat() -> Vec<S> {
     v.extend_from_slice(&STORM_BLOCKED);
     v.extend_from_slice(&ROOK_BEHIND_PASSER);
     v.push(MINOR_BEHIND_PAWN);
+    v.push(KNIGHT_PAWNS);
+    v.push(ROOK_PAWNS);
+    v.extend_from_slice(&PASSED_CONNECTED);
+    v.push(SPACE);
+    v.push(KING_PAWN_DISTANCE);
+    v.push(WEAK_KING_RING);
+    v.push(ROOK_ON_KING_FILE);
     v
 }
