@@ -234,3 +234,45 @@ fn a_rook_behind_a_passed_pawn_and_a_minor_behind_a_pawn_are_counted_for_their_s
     let fen = "4k3/8/8/4p3/4N3/8/3P4/2B1K3 w - - 0 1";
     assert_eq!(counts(fen, "MINOR_BEHIND_PAWN", 0), [1, 0]);
 }
+
+#[test]
+fn the_fourth_fits_terms_are_counted_for_their_side() {
+    // Knights and rooks by own pawns above or below five: White's knight with eight pawns
+    // (+3), Black's rook with two pawns (−3), White's rook with eight (+3).
+    let fen = "r3k3/pp6/8/8/8/8/PPPPPPPP/RN2K3 w - - 0 1";
+    assert_eq!(counts(fen, "KNIGHT_PAWNS", 0), [3, 0]);
+    assert_eq!(counts(fen, "ROOK_PAWNS", 0), [3, -3]);
+    // Two passed pawns side by side on the fifth rank (relative rank 4); a lone passed pawn
+    // is not connected.
+    let fen = "4k3/8/8/3PP3/8/8/p7/4K3 w - - 0 1";
+    assert_eq!(counts(fen, "PASSED_CONNECTED", 4), [2, 0]);
+    assert_eq!(counts(fen, "PASSED_CONNECTED", 6), [0, 0]);
+    // The kings' distances to the nearest pawn (either side's): h1–a2 is 7, e8–a2 is 6.
+    let fen = "4k3/8/8/8/8/8/P7/7K w - - 0 1";
+    assert_eq!(counts(fen, "KING_PAWN_DISTANCE", 0), [7, 6]);
+    // Black's rook on a1 attacks f1 beside White's king, which only the king defends; h1
+    // lies behind the king and is not attacked.
+    let fen = "6k1/8/8/8/8/8/8/r5K1 w - - 0 1";
+    assert_eq!(counts(fen, "WEAK_KING_RING", 0), [1, 0]);
+    // A rook on the enemy king's file with no pawn of its own on it (an enemy pawn may
+    // stand there); a pawn of its own on the file takes it away.
+    assert_eq!(
+        counts("4k3/4p3/8/8/8/8/8/4RK2 w - - 0 1", "ROOK_ON_KING_FILE", 0),
+        [1, 0]
+    );
+    assert_eq!(
+        counts("4k3/4p3/8/8/8/8/4P3/4RK2 w - - 0 1", "ROOK_ON_KING_FILE", 0),
+        [0, 0]
+    );
+    // Space: on the centre files' 2nd–4th ranks, squares without a pawn of ours that no
+    // enemy pawn guards. Twelve for each side with no pawns at all; White's pawns on c2 and
+    // d2 take two, Black's pawn on e5 guards d4 and f4 from White.
+    assert_eq!(
+        counts("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "SPACE", 0),
+        [12, 12]
+    );
+    assert_eq!(
+        counts("4k3/8/8/4p3/8/8/2PP4/4K3 w - - 0 1", "SPACE", 0),
+        [8, 11]
+    );
+}
