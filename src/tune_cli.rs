@@ -81,7 +81,8 @@ pub struct TuneArgs {
     /// Pull towards the starting weights (lambda · Σ (w − w₀)², w in centipawns).
     #[arg(long, default_value_t = Settings::default().lambda)]
     pub lambda: f64,
-    /// Weight groups to leave as they are, by name in weights.rs (MATERIAL,PST_KING,...).
+    /// Weight groups to leave as they are, by name in weights.rs (MATERIAL,PST_KING,...;
+    /// the king-danger groups too, e.g. KING_ATTACKERS_PERCENT).
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
     /// Hold out this share of the positions (the file's tail: other games) and report the
@@ -123,6 +124,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         &ds,
         held.as_ref(),
         &trace::current(),
+        &trace::current_danger(),
         &settings,
         |step, err| eprintln!("step {step}: error {err:.8}"),
     )
@@ -134,8 +136,11 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let header = fit::header(&fitted, &name, ds.len(), &settings);
     println!("{header}");
     if let Some(out) = &args.out {
-        std::fs::write(out, trace::write_weights(&fitted.weights, &header))
-            .with_context(|| format!("cannot write {}", out.display()))?;
+        std::fs::write(
+            out,
+            trace::write_weights(&fitted.weights, &fitted.danger, &header),
+        )
+        .with_context(|| format!("cannot write {}", out.display()))?;
         println!("weights written to {}", out.display());
     }
     Ok(())

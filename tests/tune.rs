@@ -2,7 +2,7 @@
 //! data parser refuses bad lines with the line's number.
 
 use ox88::chess::Board;
-use ox88::engine::eval::trace::{self, N_WEIGHTS};
+use ox88::engine::eval::trace::{self, N_DANGER, N_WEIGHTS};
 use ox88::engine::eval::{EvalConfig, evaluate_white};
 use ox88::tune::data;
 use ox88::tune::fit::{self, Dataset, Settings};
@@ -29,7 +29,15 @@ fn the_sample_fit_reproduces_the_committed_result() {
     assert_eq!(positions.len(), 2000);
     let ds = Dataset::new(&positions);
     let settings = sample_settings();
-    let fitted = fit::fit(&ds, None, &trace::current(), &settings, |_, _| {}).unwrap();
+    let fitted = fit::fit(
+        &ds,
+        None,
+        &trace::current(),
+        &trace::current_danger(),
+        &settings,
+        |_, _| {},
+    )
+    .unwrap();
     assert!(
         fitted.error_after < fitted.error_before,
         "{} → {}",
@@ -38,7 +46,7 @@ fn the_sample_fit_reproduces_the_committed_result() {
     );
     assert!(fitted.error_rounded < fitted.error_before);
     let header = fit::header(&fitted, "tune_sample.epd", ds.len(), &settings);
-    let text = trace::write_weights(&fitted.weights, &header);
+    let text = trace::write_weights(&fitted.weights, &fitted.danger, &header);
     assert!(
         text == EXPECTED,
         "the fit of the sample differs from tests/data/tune_sample_expected.rs.txt:\n{header}"
@@ -50,22 +58,40 @@ fn frozen_groups_stay_and_unknown_names_are_refused() {
     let positions = data::parse(SAMPLE).unwrap();
     let ds = Dataset::new(&positions[..400]);
     let start = trace::current();
+    let danger = trace::current_danger();
     let settings = Settings {
         iterations: 20,
         rate: 1.0,
         lambda: 0.0,
-        frozen: vec!["MATERIAL".into(), "pst_king".into()],
+        frozen: vec![
+            "MATERIAL".into(),
+            "pst_king".into(),
+            "KING_ATTACKERS_PERCENT".into(),
+        ],
     };
-    let fitted = fit::fit(&ds, None, &start, &settings, |_, _| {}).unwrap();
+    let fitted = fit::fit(&ds, None, &start, &danger, &settings, |_, _| {}).unwrap();
     let king = trace::offset(6);
     assert_eq!(fitted.weights[..6], start[..6]);
     assert_eq!(fitted.weights[king..king + 64], start[king..king + 64]);
     assert_ne!(fitted.weights, start, "the other weights moved");
+    let percent = trace::KING_ATTACKERS_PERCENT_AT;
+    assert_eq!(
+        fitted.danger[percent..percent + 8],
+        danger[percent..percent + 8]
+    );
+    assert_ne!(fitted.danger, danger, "the other danger parameters moved");
+    // The pinned entries stay without being named: no pawn or king attacks, 4 attackers
+    // count 100%.
+    for (i, pinned) in trace::danger_pinned().into_iter().enumerate() {
+        if pinned {
+            assert_eq!(fitted.danger[i], danger[i], "pinned danger parameter {i}");
+        }
+    }
     let bad = Settings {
         frozen: vec!["MATERIALS".into()],
         ..settings
     };
-    let err = fit::fit(&ds, None, &start, &bad, |_, _| {}).unwrap_err();
+    let err = fit::fit(&ds, None, &start, &danger, &bad, |_, _| {}).unwrap_err();
     assert!(err.contains("'MATERIALS'"), "{err}");
 }
 
@@ -73,7 +99,7 @@ fn frozen_groups_stay_and_unknown_names_are_refused() {
 fn k_fit_is_deterministic_and_lowers_the_error() {
     let positions = data::parse(SAMPLE).unwrap();
     let ds = Dataset::new(&positions[..500]);
-    let w = fit::to_floats(&trace::current());
+    let w = fit::to_params(&trace::current(), &trace::current_danger());
     let k1 = fit::fit_k(&ds, &w);
     let k2 = fit::fit_k(&ds, &w);
     assert_eq!(k1.to_bits(), k2.to_bits());
@@ -122,7 +148,9 @@ fn positions() -> Vec<Board> {
 #[test]
 fn the_trace_rebuilds_the_evaluation_exactly() {
     let weights = trace::current();
+    let danger = trace::current_danger();
     assert_eq!(weights.len(), N_WEIGHTS);
+    let mut in_danger = 0;
     let full = EvalConfig::default();
     let mut scaled = 0;
     let boards = positions();
@@ -131,10 +159,12 @@ fn the_trace_rebuilds_the_evaluation_exactly() {
         let t = trace::trace(b);
         let e = evaluate_white(b, &full);
         assert_eq!(t.eval, e, "{}", b.to_fen());
-        assert_eq!(t.rebuild(&weights), e, "{}", b.to_fen());
+        assert_eq!(t.rebuild(&weights, &danger), e, "{}", b.to_fen());
         scaled += (t.scale != 64) as usize;
+        in_danger += t.danger.iter().filter(|d| d.value(&danger) > 0).count();
     }
     assert!(scaled > 0, "some positions are scaled");
+    assert!(in_danger > 100, "kings in danger: {in_danger}");
 }
 
 #[test]
@@ -143,13 +173,14 @@ fn the_trace_follows_a_change_of_weights() {
     // trace is linear in the weights, so rebuilding with other weights predicts it.
     let b = Board::from_fen("4k3/pp6/8/8/8/8/PP6/1NN1K3 w - - 0 1").unwrap();
     let mut w = trace::current();
+    let danger = trace::current_danger();
     let t = trace::trace(&b);
-    let base = t.rebuild(&w);
+    let base = t.rebuild(&w, &danger);
     w[1].mg += 100; // MATERIAL[KNIGHT]
     w[1].eg += 100;
     // White has two knights and Black none: +200 in both phases (no scale factor here).
     assert_eq!(t.scale, 64);
-    assert_eq!(t.rebuild(&w) - base, 200);
+    assert_eq!(t.rebuild(&w, &danger) - base, 200);
 }
 
 #[test]
@@ -162,7 +193,11 @@ fn the_committed_weights_file_is_what_the_writer_writes() {
         .take_while(|l| l.starts_with("//! "))
         .map(|l| &l[4..])
         .collect();
-    let text = trace::write_weights(&trace::current(), &header.join("\n"));
+    let text = trace::write_weights(
+        &trace::current(),
+        &trace::current_danger(),
+        &header.join("\n"),
+    );
     assert!(
         text == file,
         "src/engine/eval/weights.rs is not in the writer's form"
@@ -275,4 +310,94 @@ fn the_fourth_fits_terms_are_counted_for_their_side() {
         counts("4k3/8/8/4p3/8/8/2PP4/4K3 w - - 0 1", "SPACE", 0),
         [8, 11]
     );
+}
+
+#[test]
+fn the_danger_gradient_matches_a_finite_difference() {
+    // The king danger is squared and capped, so its parameters' gradient is not the linear
+    // one: check the analytic gradient against the error's central difference.
+    let positions = data::parse(SAMPLE).unwrap();
+    let ds = Dataset::new(&positions[..400]);
+    let mut w = fit::to_params(&trace::current(), &trace::current_danger());
+    let from = 2 * N_WEIGHTS;
+    assert_eq!(w.len(), from + N_DANGER);
+    // Off the whole numbers, so that no position sits exactly on a kink (a danger of 0).
+    for (i, x) in w[from..].iter_mut().enumerate() {
+        *x += 0.31 + 0.07 * i as f64;
+    }
+    let k = 0.0068;
+    let mut grad = vec![0.0; w.len()];
+    ds.gradient(&w, k, &mut grad);
+    let pinned = trace::danger_pinned();
+    let h = 1e-3;
+    let mut moving = 0;
+    for j in (0..N_DANGER).filter(|&j| !pinned[j]) {
+        let (mut up, mut down) = (w.clone(), w.clone());
+        up[from + j] += h;
+        down[from + j] -= h;
+        let fd = (ds.error(&up, k) - ds.error(&down, k)) / (2.0 * h);
+        let g = grad[from + j];
+        assert!(
+            (g - fd).abs() <= 1e-3 * fd.abs() + 1e-10,
+            "danger parameter {j}: analytic {g:e}, finite difference {fd:e}"
+        );
+        moving += (g != 0.0) as usize;
+    }
+    // Most danger parameters are used by some position (5 to 7 attackers are rare).
+    assert!(moving >= 12, "{moving} danger parameters have a gradient");
+    for at in [
+        trace::KING_ZONE_HIT_AT,
+        trace::KING_ATTACK_WEIGHT_AT + 4,
+        trace::SAFE_CHECK_AT + 1,
+        trace::NO_QUEEN_RELIEF_AT,
+    ] {
+        assert_ne!(grad[from + at], 0.0, "danger parameter {at}");
+    }
+    // The pinned ones have none to follow.
+    for j in (0..N_DANGER).filter(|&j| pinned[j] && j != trace::KING_ATTACKERS_PERCENT_AT + 4) {
+        assert_eq!(grad[from + j], 0.0, "pinned danger parameter {j}");
+    }
+}
+
+#[test]
+fn the_danger_to_a_king_counts_against_its_side() {
+    // Black's queen, knight and bishop bear on White's castled king; then the same position
+    // with the colours swapped.
+    let attacked = "6k1/5ppp/3b4/8/6nq/8/5PPP/R5K1 w - - 0 1";
+    let mirrored = "r5k1/5ppp/8/6NQ/8/3B4/5PPP/6K1 b - - 0 1";
+    let danger = trace::current_danger();
+    let weights = trace::current();
+    let mut more = danger.clone();
+    more[trace::KING_ZONE_HIT_AT] += 5;
+    more[trace::KING_ATTACK_WEIGHT_AT + 4] += 10;
+    let labelled: Vec<data::Labelled> = [attacked, mirrored]
+        .iter()
+        .map(|fen| data::Labelled {
+            board: Board::from_fen(fen).unwrap(),
+            result: 0.5,
+        })
+        .collect();
+    let ds = Dataset::new(&labelled);
+    let (w, w_more) = (
+        fit::to_params(&weights, &danger),
+        fit::to_params(&weights, &more),
+    );
+    for (i, (p, white_attacked)) in labelled.iter().zip([true, false]).enumerate() {
+        let t = trace::trace(&p.board);
+        let (king, other) = if white_attacked { (0, 1) } else { (1, 0) };
+        assert_eq!(t.danger[king].attackers[1..5], [0, 1, 1, 0, 1][1..5]);
+        assert_eq!(t.danger[king].attacker_count(), 3);
+        assert!(t.danger[king].value(&danger) > 0);
+        assert_eq!(t.danger[other].attacker_count(), 0);
+        // More danger: lower E for White when White's king is attacked, higher otherwise,
+        // in the evaluation's integer arithmetic and in the fit's floating point.
+        let sign = if white_attacked { -1 } else { 1 };
+        let (e, e_more) = (t.rebuild(&weights, &danger), t.rebuild(&weights, &more));
+        assert_eq!(e, t.eval);
+        assert_eq!((e_more - e).signum(), sign, "{}", p.board.to_fen());
+        let (f, f_more) = (ds.evaluation(i, &w), ds.evaluation(i, &w_more));
+        assert_eq!((f_more - f).signum() as i32, sign, "{}", p.board.to_fen());
+        // And the fit's E is the evaluation's up to its integer rounding.
+        assert!((f - e as f64).abs() < 3.0, "{f} vs {e}");
+    }
 }

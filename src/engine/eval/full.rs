@@ -401,6 +401,7 @@ impl<T: Tracer> Ctx<'_, T> {
                 self.king_attackers[c] += 1;
                 self.king_attack_weight[c] += KING_ATTACK_WEIGHT[kind];
                 self.king_zone_hits[c] += hits;
+                self.tr.king_attacker(e, kind);
             }
 
             let file = (sq & 7) as usize;
@@ -698,28 +699,28 @@ impl<T: Tracer> Ctx<'_, T> {
         safety += WEAK_KING_RING * weak;
         self.tr.add(tr::WEAK_KING_RING_AT, c, weak);
         let attackers = self.king_attackers[e];
+        let checks = self.safe_checks(c);
+        let no_queen = b.kind_counts(side(e))[QUEEN] == 0;
         let mut danger =
             self.king_attack_weight[e] * KING_ATTACKERS_PERCENT[attackers.min(7) as usize] / 100
                 + KING_ZONE_HIT * self.king_zone_hits[e]
-                + self.safe_checks(c);
-        if b.kind_counts(side(e))[QUEEN] == 0 {
+                + (KNIGHT..=QUEEN)
+                    .map(|k| checks[k] * SAFE_CHECK[k])
+                    .sum::<i32>();
+        if no_queen {
             danger -= NO_QUEEN_RELIEF;
         }
-        if danger > 0 {
-            // Quadratic, so not in the tuner's linear trace: kept as a fixed value.
-            let v = s(
-                -(danger * danger / DANGER_MG_DIV).min(DANGER_MG_CAP),
-                -danger / DANGER_EG_DIV,
-            );
-            safety += v;
-            self.tr.fixed(Term::KingSafety, c, v);
-        }
+        // Quadratic, so not in the tuner's linear trace: the trace keeps its features, from
+        // which the tuner computes it with any parameters (`trace::Danger`).
+        self.tr
+            .king_danger(c, self.king_zone_hits[e], checks, no_queen);
+        safety += danger_penalty(danger);
         acc.add(Term::KingSafety, c, safety);
     }
 
-    /// Danger from checks the other side could give without the piece being taken: one
-    /// count per kind of checking piece.
-    fn safe_checks(&self, c: usize) -> i32 {
+    /// Checks the other side could give without the piece being taken: 1 for each kind
+    /// (dense index, knight … queen) that has one, else 0.
+    fn safe_checks(&self, c: usize) -> [i32; 6] {
         let b = self.b;
         let e = 1 - c;
         let k = self.king[c];
@@ -750,16 +751,11 @@ impl<T: Tracer> Ctx<'_, T> {
                 t = step(t, d);
             }
         }
-        [
-            (N_BIT, KNIGHT),
-            (B_BIT, BISHOP),
-            (R_BIT, ROOK),
-            (Q_BIT, QUEEN),
-        ]
-        .into_iter()
-        .filter(|&(bit, _)| kinds & bit != 0)
-        .map(|(_, kind)| SAFE_CHECK[kind])
-        .sum()
+        let mut by_kind = [0; 6];
+        for kind in KNIGHT..=QUEEN {
+            by_kind[kind] = i32::from(kinds & KIND_BIT[kind] != 0);
+        }
+        by_kind
     }
 
     /// Against a bare king, mating material is not enough: the lone king must be driven to

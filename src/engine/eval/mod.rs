@@ -21,6 +21,7 @@ use crate::chess::types::{Color, PieceKind, SEED_VALUES};
 use crate::engine::names::{self, not_one_of};
 pub use cache::EvalCache;
 pub use params::S;
+pub(crate) use params::{DANGER_EG_DIV, DANGER_MG_CAP, DANGER_MG_DIV};
 pub use params::{MATERIAL_MG, PHASE_MAX};
 
 /// Which evaluation to use, by name (`material`, `center`, `full`; any case).

@@ -1,9 +1,10 @@
 //! The numbers of the `full` evaluation, each weight a middlegame/endgame pair (`S`). The
-//! tunable ones (material, piece-square tables, mobility, pawn, piece and threat terms,
-//! tempo) live in the generated `weights.rs` and are re-exported here; `ox88 tune` fits
-//! them to self-play results (issue 15). The ones below are not linear in one weight
-//! (king danger is quadratic) or need no fitting (mating a bare king, scale factors) and
-//! stay as designed by chess reasoning; seed 002 gives the idea (E = Σ Kᵢ·Fᵢ).
+//! tunable ones (material, piece-square tables, mobility, pawn, piece, threat and king
+//! terms, tempo, and the king danger's whole-number parameters) live in the generated
+//! `weights.rs` and are re-exported here; `ox88 tune` fits them to self-play results
+//! (issue 15). The ones below shape the danger's square (its divisors and cap) or need no
+//! fitting (mating a bare king, scale factors) and stay as designed by chess reasoning;
+//! seed 002 gives the idea (E = Σ Kᵢ·Fᵢ).
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub};
 
@@ -119,21 +120,31 @@ pub(crate) static PST: [[[S; 128]; 6]; 2] = build_pst();
 
 // ---- king safety ---------------------------------------------------------------------------
 
-/// Danger each attacking piece brings to the king zone (knight, bishop, rook, queen).
-pub(crate) const KING_ATTACK_WEIGHT: [i32; 6] = [0, 25, 22, 35, 60, 0];
-/// How much of the summed weight counts, in percent, by number of attackers: one piece alone
-/// rarely mates, so its weight is mostly discounted.
-pub(crate) const KING_ATTACKERS_PERCENT: [i32; 8] = [0, 30, 70, 90, 100, 105, 110, 115];
-/// Danger per attacked square of the king zone.
-pub(crate) const KING_ZONE_HIT: i32 = 9;
-/// Danger of a check that the defender cannot simply capture (knight, bishop, rook, queen).
-pub(crate) const SAFE_CHECK: [i32; 6] = [0, 45, 35, 50, 70, 0];
-/// Danger removed when the attacker has no queen.
-pub(crate) const NO_QUEEN_RELIEF: i32 = 60;
+// The danger from attacking pieces (weights.rs, tuned; whole numbers, not pairs): per piece
+// reaching the king zone, by kind (`KING_ATTACK_WEIGHT`: knight, bishop, rook, queen), of
+// which only a share counts by the number of such pieces (`KING_ATTACKERS_PERCENT`: one
+// piece alone rarely mates), plus `KING_ZONE_HIT` per attacked zone square and `SAFE_CHECK`
+// per kind of check the defender cannot simply capture, less `NO_QUEEN_RELIEF` when the
+// attacker has no queen. The sum is squared for the middlegame and taken as it is for the
+// endgame (`danger_penalty`).
+
 /// Quadratic danger → middlegame penalty divisor; linear endgame divisor; cap.
 pub(crate) const DANGER_MG_DIV: i32 = 800;
 pub(crate) const DANGER_EG_DIV: i32 = 10;
 pub(crate) const DANGER_MG_CAP: i32 = 900;
+
+/// What a king danger of `danger` costs the king's side (nothing unless it is above 0).
+#[inline]
+pub(crate) fn danger_penalty(danger: i32) -> S {
+    if danger > 0 {
+        s(
+            -(danger * danger / DANGER_MG_DIV).min(DANGER_MG_CAP),
+            -danger / DANGER_EG_DIV,
+        )
+    } else {
+        S::default()
+    }
+}
 
 // Shelter and storm (weights.rs, tuned): on each of the three files around the king, by the
 // relative rank of our rearmost pawn in front of it (`SHELTER_MISSING`, index 0 = none, plus

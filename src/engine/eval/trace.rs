@@ -5,13 +5,15 @@
 //! fast as hand-written constants. Every place that adds a weight also tells a [`Tracer`]
 //! "weight `i` counts `n` times for side `c`"; the search's tracer does nothing (and is
 //! compiled away), the tuner's [`Trace`] keeps the counts. E is then a linear function of
-//! the weights, apart from the terms listed as fixed (king danger, which is
-//! quadratic, and the mating bonus against a bare king), which the trace keeps as plain
-//! values, and the drawish-ending scale factor, which it keeps as a multiplier.
+//! the weights, apart from the king's danger from attacking pieces, which is quadratic
+//! and which the trace keeps as its raw features per side ([`Danger`]; its parameters,
+//! whole numbers, are the [`DANGER_GROUPS`]), the mating bonus against a bare king, which
+//! it keeps as a plain value, and the drawish-ending scale factor, which it keeps as a
+//! multiplier.
 
 use std::fmt::Write as _;
 
-use super::params::{S, SCALE_NORMAL};
+use super::params::{S, SCALE_NORMAL, danger_penalty};
 use super::{Acc, Scale, TERM_COUNT, Term, blend, weights};
 use crate::chess::board::Board;
 
@@ -145,6 +147,127 @@ pub(crate) const KING_PAWN_DISTANCE_AT: usize = offset(45);
 pub(crate) const WEAK_KING_RING_AT: usize = offset(46);
 pub(crate) const ROOK_ON_KING_FILE_AT: usize = offset(47);
 
+/// A group of the king-danger parameters: whole numbers (not middlegame/endgame pairs),
+/// one constant or one table of `weights.rs`. The danger they make is squared (see
+/// `full.rs::king_safety`), so the tuner fits them through the square, not through the
+/// linear trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DangerGroup {
+    /// The constant's name in `weights.rs`.
+    pub name: &'static str,
+    /// 1 for a single number, else the table's length (a table whenever above 1).
+    pub len: usize,
+    /// Entries the tuner never moves: those no position uses (a pawn or a king is no
+    /// attacker, nobody has 0 attackers with a weight) and the attacker-count table's
+    /// anchor (4 attackers = 100%, since the table multiplies the attack weights and only
+    /// their product is determined by the data).
+    pub pinned: &'static [usize],
+}
+
+/// Every king-danger parameter group, in the order of the flat danger list.
+pub const DANGER_GROUPS: [DangerGroup; 5] = [
+    DangerGroup {
+        name: "KING_ATTACK_WEIGHT",
+        len: 6,
+        pinned: &[0, 5],
+    },
+    DangerGroup {
+        name: "KING_ATTACKERS_PERCENT",
+        len: 8,
+        pinned: &[0, 4],
+    },
+    DangerGroup {
+        name: "KING_ZONE_HIT",
+        len: 1,
+        pinned: &[],
+    },
+    DangerGroup {
+        name: "SAFE_CHECK",
+        len: 6,
+        pinned: &[0, 5],
+    },
+    DangerGroup {
+        name: "NO_QUEEN_RELIEF",
+        len: 1,
+        pinned: &[],
+    },
+];
+
+/// Where danger group `i` starts in the flat danger list.
+pub const fn danger_offset(i: usize) -> usize {
+    let mut o = 0;
+    let mut k = 0;
+    while k < i {
+        o += DANGER_GROUPS[k].len;
+        k += 1;
+    }
+    o
+}
+
+/// How many king-danger parameters there are (pinned ones included).
+pub const N_DANGER: usize = danger_offset(DANGER_GROUPS.len());
+
+// Offsets of the danger groups in the flat danger list.
+pub const KING_ATTACK_WEIGHT_AT: usize = danger_offset(0);
+pub const KING_ATTACKERS_PERCENT_AT: usize = danger_offset(1);
+pub const KING_ZONE_HIT_AT: usize = danger_offset(2);
+pub const SAFE_CHECK_AT: usize = danger_offset(3);
+pub const NO_QUEEN_RELIEF_AT: usize = danger_offset(4);
+
+/// Which entries of the flat danger list the tuner never moves.
+pub fn danger_pinned() -> Vec<bool> {
+    let mut mask = vec![false; N_DANGER];
+    for (i, gr) in DANGER_GROUPS.iter().enumerate() {
+        for &p in gr.pinned {
+            mask[danger_offset(i) + p] = true;
+        }
+    }
+    mask
+}
+
+/// The king-danger parameters the evaluation uses now (those of `weights.rs`), flat.
+pub fn current_danger() -> Vec<i32> {
+    let d = weights::flat_danger();
+    debug_assert_eq!(d.len(), N_DANGER);
+    d
+}
+
+/// The raw features of the danger to one side's king from the other side's pieces: what
+/// the tuner needs to compute the danger (and its gradient) with any parameters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Danger {
+    /// Enemy pieces reaching the king zone, by dense kind (knight 1 … queen 4).
+    pub attackers: [i32; 6],
+    /// Attacked squares of the king zone, summed over those pieces.
+    pub hits: i32,
+    /// 1 for each kind (knight … queen) that has a safe check, else 0.
+    pub checks: [i32; 6],
+    /// Whether the attacking side has no queen.
+    pub no_queen: bool,
+}
+
+impl Danger {
+    /// How many enemy pieces reach the zone.
+    pub fn attacker_count(&self) -> i32 {
+        self.attackers.iter().sum()
+    }
+
+    /// The danger with the parameters `d` (flat, as [`current_danger`]), in the
+    /// evaluation's integer arithmetic.
+    pub fn value(&self, d: &[i32]) -> i32 {
+        let weight: i32 = (0..6)
+            .map(|k| self.attackers[k] * d[KING_ATTACK_WEIGHT_AT + k])
+            .sum();
+        let percent = d[KING_ATTACKERS_PERCENT_AT + self.attacker_count().min(7) as usize];
+        let checks: i32 = (0..6).map(|k| self.checks[k] * d[SAFE_CHECK_AT + k]).sum();
+        let mut danger = weight * percent / 100 + d[KING_ZONE_HIT_AT] * self.hits + checks;
+        if self.no_queen {
+            danger -= d[NO_QUEEN_RELIEF_AT];
+        }
+        danger
+    }
+}
+
 /// The group a flat index belongs to, and the index within it.
 pub fn group_of(index: usize) -> Option<(usize, usize)> {
     let mut start = 0;
@@ -170,6 +293,11 @@ pub(crate) trait Tracer {
     fn add(&mut self, index: usize, side: usize, n: i32);
     /// A value of a term that is not linear in any tunable weight.
     fn fixed(&mut self, term: Term, side: usize, v: S);
+    /// A piece of kind `kind` reaches the zone of side `king_side`'s king.
+    fn king_attacker(&mut self, king_side: usize, kind: usize);
+    /// The rest of the danger to side `king_side`'s king: attacked zone squares, the kinds
+    /// with a safe check (1 or 0 each), whether the attacker has no queen.
+    fn king_danger(&mut self, king_side: usize, hits: i32, checks: [i32; 6], no_queen: bool);
 }
 
 /// The search's tracer: does nothing, costs nothing.
@@ -180,14 +308,22 @@ impl Tracer for NoTrace {
     fn add(&mut self, _: usize, _: usize, _: i32) {}
     #[inline(always)]
     fn fixed(&mut self, _: Term, _: usize, _: S) {}
+    #[inline(always)]
+    fn king_attacker(&mut self, _: usize, _: usize) {}
+    #[inline(always)]
+    fn king_danger(&mut self, _: usize, _: i32, _: [i32; 6], _: bool) {}
 }
 
 /// What the `full` evaluation of one position is made of: per weight and side, how often
-/// the weight counts; the fixed (non-tunable) part per term and side; the phase and scale.
+/// the weight counts; the king danger's features per side; the fixed (non-tunable) part per
+/// term and side; the phase and scale.
 #[derive(Clone, Debug)]
 pub struct Trace {
     /// `(index, [white count, black count])` for every weight that counts at all.
     pub coefs: Vec<(usize, [i32; 2])>,
+    /// Per side: the danger to that side's king from the other side's pieces. It counts
+    /// for the side whose king it is (a penalty in its `KingSafety` term).
+    pub danger: [Danger; 2],
     /// Per term and side: the part not made of tunable weights.
     pub fixed: [[S; 2]; TERM_COUNT],
     /// 0..=PHASE_MAX.
@@ -201,6 +337,7 @@ pub struct Trace {
 #[derive(Default)]
 struct Recorder {
     counts: Vec<[i32; 2]>,
+    danger: [Danger; 2],
     fixed: [[S; 2]; TERM_COUNT],
 }
 
@@ -210,6 +347,15 @@ impl Tracer for Recorder {
     }
     fn fixed(&mut self, term: Term, side: usize, v: S) {
         self.fixed[term as usize][side] += v;
+    }
+    fn king_attacker(&mut self, king_side: usize, kind: usize) {
+        self.danger[king_side].attackers[kind] += 1;
+    }
+    fn king_danger(&mut self, king_side: usize, hits: i32, checks: [i32; 6], no_queen: bool) {
+        let d = &mut self.danger[king_side];
+        d.hits = hits;
+        d.checks = checks;
+        d.no_queen = no_queen;
     }
 }
 
@@ -235,6 +381,7 @@ pub fn trace(board: &Board) -> Trace {
             .filter(|(_, c)| c[0] != 0 || c[1] != 0)
             .map(|(i, &c)| (i, c))
             .collect(),
+        danger: rec.danger,
         fixed: rec.fixed,
         phase,
         scale: scale.map_or(SCALE_NORMAL, |s| s.factor),
@@ -243,11 +390,16 @@ pub fn trace(board: &Board) -> Trace {
 }
 
 impl Trace {
-    /// E rebuilt from the trace with `weights`, with the evaluation's own integer rounding:
-    /// per term and side Σ weight × count plus the fixed part, blended by the phase, summed,
-    /// then scaled. With the evaluation's weights it is exactly [`Trace::eval`].
-    pub fn rebuild(&self, weights: &[S]) -> i32 {
+    /// E rebuilt from the trace with `weights` and the danger parameters `danger`, with the
+    /// evaluation's own integer rounding: per term and side Σ weight × count plus the fixed
+    /// part plus (king safety) the penalty for the danger computed from its features,
+    /// blended by the phase, summed, then scaled. With the evaluation's weights it is
+    /// exactly [`Trace::eval`].
+    pub fn rebuild(&self, weights: &[S], danger: &[i32]) -> i32 {
         let mut per_term = self.fixed;
+        for (c, d) in self.danger.iter().enumerate() {
+            per_term[Term::KingSafety as usize][c] += danger_penalty(d.value(danger));
+        }
         for &(i, [w, b]) in &self.coefs {
             let t = GROUPS[group_of(i).expect("trace indices are in range").0].term as usize;
             per_term[t][0] += weights[i] * w;
@@ -261,8 +413,9 @@ impl Trace {
     }
 }
 
-/// `weights` as the Rust source of `weights.rs` (what the tuner writes and we commit).
-pub fn write_weights(weights: &[S], header: &str) -> String {
+/// `weights` and the king-danger parameters `danger` as the Rust source of `weights.rs`
+/// (what the tuner writes and we commit).
+pub fn write_weights(weights: &[S], danger: &[i32], header: &str) -> String {
     let mut out = String::new();
     out.push_str(
         "//! The weights of the `full` evaluation: generated by `ox88 tune` (src/tune/), do not\n",
@@ -297,9 +450,35 @@ pub fn write_weights(weights: &[S], header: &str) -> String {
         }
         out.push_str("];\n");
     }
+    out.push_str("\n// King danger from attacking pieces: whole numbers, not pairs. The danger they add up to\n// is squared for the middlegame penalty (`full.rs::king_safety`, `params::danger_penalty`).\n");
+    let mut at = 0;
+    for gr in &DANGER_GROUPS {
+        let vals = &danger[at..at + gr.len];
+        at += gr.len;
+        out.push('\n');
+        if gr.len == 1 {
+            let _ = writeln!(out, "pub(crate) const {}: i32 = {};", gr.name, vals[0]);
+            continue;
+        }
+        let _ = writeln!(out, "pub(crate) const {}: [i32; {}] = [", gr.name, gr.len);
+        for row in vals.chunks(8) {
+            let cells: Vec<String> = row.iter().map(|v| format!("{v:>4},")).collect();
+            let _ = writeln!(out, "    {}", cells.join(" "));
+        }
+        out.push_str("];\n");
+    }
     out.push_str("\n/// Every weight above in the order of `trace::GROUPS`.\npub(crate) fn flat() -> Vec<S> {\n    let mut v = Vec::new();\n");
     for gr in GROUPS.iter().filter(|g| g.len > 0) {
         if gr.table {
+            let _ = writeln!(out, "    v.extend_from_slice(&{});", gr.name);
+        } else {
+            let _ = writeln!(out, "    v.push({});", gr.name);
+        }
+    }
+    out.push_str("    v\n}\n");
+    out.push_str("\n/// Every king-danger parameter above in the order of `trace::DANGER_GROUPS`.\npub(crate) fn flat_danger() -> Vec<i32> {\n    let mut v = Vec::new();\n");
+    for gr in &DANGER_GROUPS {
+        if gr.len > 1 {
             let _ = writeln!(out, "    v.extend_from_slice(&{});", gr.name);
         } else {
             let _ = writeln!(out, "    v.push({});", gr.name);

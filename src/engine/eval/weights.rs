@@ -194,6 +194,25 @@ pub(crate) const WEAK_KING_RING: S = s(0, 0);
 
 pub(crate) const ROOK_ON_KING_FILE: S = s(0, 0);
 
+// King danger from attacking pieces: whole numbers, not pairs. The danger they add up to
+// is squared for the middlegame penalty (`full.rs::king_safety`, `params::danger_penalty`).
+
+pub(crate) const KING_ATTACK_WEIGHT: [i32; 6] = [
+       0,   25,   22,   35,   60,    0,
+];
+
+pub(crate) const KING_ATTACKERS_PERCENT: [i32; 8] = [
+       0,   30,   70,   90,  100,  105,  110,  115,
+];
+
+pub(crate) const KING_ZONE_HIT: i32 = 9;
+
+pub(crate) const SAFE_CHECK: [i32; 6] = [
+       0,   45,   35,   50,   70,    0,
+];
+
+pub(crate) const NO_QUEEN_RELIEF: i32 = 60;
+
 /// Every weight above in the order of `trace::GROUPS`.
 pub(crate) fn flat() -> Vec<S> {
     let mut v = Vec::new();
@@ -245,5 +264,16 @@ pub(crate) fn flat() -> Vec<S> {
     v.push(KING_PAWN_DISTANCE);
     v.push(WEAK_KING_RING);
     v.push(ROOK_ON_KING_FILE);
+    v
+}
+
+/// Every king-danger parameter above in the order of `trace::DANGER_GROUPS`.
+pub(crate) fn flat_danger() -> Vec<i32> {
+    let mut v = Vec::new();
+    v.extend_from_slice(&KING_ATTACK_WEIGHT);
+    v.extend_from_slice(&KING_ATTACKERS_PERCENT);
+    v.push(KING_ZONE_HIT);
+    v.extend_from_slice(&SAFE_CHECK);
+    v.push(NO_QUEEN_RELIEF);
     v
 }
