@@ -50,13 +50,12 @@ fn finds_mates_with_the_right_distance() {
             };
             // Plain alpha-beta proves the shortest mate at 2n-1 plies; with reductions and
             // pruning the full profile needs some nominal depth in hand (KQ v K's mate in 4
-            // shows from depth 17 with the fourth stop's late-move reductions, 16 before;
-            // with correction history's changed pruning it showed as a mate in 5 until
-            // depth 22 on the third fit's weights, 18 on the fourth's).
+            // shows from depth 17 with the fourth stop's late-move reductions, 16 before, and
+            // from depth 18 with the sixth stop's fourth fit of the evaluation).
             let depth = if profile == Profile::Seed {
                 2 * n
             } else {
-                2 * n + 14
+                2 * n + 12
             };
             let r = search(fen, depth as u32, &opts);
             assert_eq!(r.score, Score::Mate(n), "{fen} ({profile})");

@@ -81,7 +81,8 @@ impl DangerRow {
     }
 
     /// The blended penalty (≤ 0) for the danger with `th`, at phase `rho`, and its
-    /// derivative with respect to the danger; also the danger and the attack weight.
+    /// derivative with respect to the danger; also the attack weight (the gradient of the
+    /// share table needs it).
     fn penalty(&self, th: &[f64], rho: f64) -> Penalty {
         let (d, weight) = self.danger(th);
         if d <= 0.0 {

@@ -216,3 +216,37 @@ fn gravity(e: &mut i32, delta: i32) {
     *e += delta - *e * delta.abs() / HISTORY_MAX;
     *e = (*e).clamp(-HISTORY_MAX, HISTORY_MAX);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corrections_settle_within_their_limit_per_side_and_clear() {
+        let mut h = History::default();
+        let key = 0x1234_5678_9ABC_DEF0;
+        // Repeated large errors settle at the limit, not past it, whatever the depth.
+        for depth in [1, 8, 40] {
+            for _ in 0..2000 {
+                h.learn_correction(Color::White, key, 10_000, depth);
+                h.learn_correction(Color::Black, key, -10_000, depth);
+            }
+            assert_eq!(h.correction(Color::White, key), CORR_LIMIT);
+            assert_eq!(h.correction(Color::Black, key), -CORR_LIMIT);
+        }
+        // A steady small error is learnt as it is; the other side's entry keeps its own.
+        for _ in 0..2000 {
+            h.learn_correction(Color::White, key, 20, 10);
+        }
+        assert_eq!(h.correction(Color::White, key), 20);
+        assert_eq!(h.correction(Color::Black, key), -CORR_LIMIT);
+        // A deeper search moves the average further in one step than a shallow one.
+        let (mut a, mut b) = (History::default(), History::default());
+        a.learn_correction(Color::White, key, 64, 1);
+        b.learn_correction(Color::White, key, 64, 12);
+        assert!(b.correction(Color::White, key) > a.correction(Color::White, key));
+        h.clear();
+        assert_eq!(h.correction(Color::White, key), 0);
+        assert_eq!(h.correction(Color::Black, key), 0);
+    }
+}

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use super::record::{Recorder, Skip};
 use super::{Cx, INF, MAX_PLY, Profile, Searcher};
+use crate::chess::Board;
 use crate::chess::types::{Color, Move, MoveList};
 use crate::engine::order::{self, OrderContext, Picker, PieceTo, Scheme};
 use crate::engine::report::SearchEvent;
@@ -136,10 +137,10 @@ impl Searcher {
         // Under `modern`, the static evaluation is corrected by what searches of this pawn
         // structure found (correction history); the table keeps the raw one.
         let pawn_key = board.pawn_hash();
-        let static_eval = if modern && !in_check {
-            raw_eval + self.history.correction(board.side_to_move(), pawn_key)
-        } else {
+        let static_eval = if in_check {
             raw_eval
+        } else {
+            self.corrected(board, raw_eval)
         };
         self.stack[ply].static_eval = static_eval;
         cx.rec.static_eval((!in_check).then_some(static_eval));
@@ -552,7 +553,8 @@ impl Searcher {
             return static_eval.max(alpha);
         }
 
-        if modern
+        if self.corrects()
+            && pawn_key != 0
             && !root
             && !testing
             && !in_check
@@ -587,6 +589,27 @@ impl Searcher {
             );
         }
         best
+    }
+
+    /// Whether the static evaluation is corrected by the pawn structure's history: the
+    /// `modern` scheme in profile `full` (the other schemes and `seed` search as they did).
+    #[inline]
+    fn corrects(&self) -> bool {
+        self.profile == Profile::Full && self.scheme == Scheme::Modern
+    }
+
+    /// `raw`, the static evaluation of `board` (side to move's view, not in check), with the
+    /// correction its pawn structure has learnt. Positions without pawns share one key, so
+    /// they are left as they are: one average over every pawnless ending would steer them
+    /// all alike.
+    #[inline]
+    pub(super) fn corrected(&self, board: &Board, raw: i32) -> i32 {
+        let key = board.pawn_hash();
+        if self.corrects() && key != 0 {
+            raw + self.history.correction(board.side_to_move(), key)
+        } else {
+            raw
+        }
     }
 
     /// Is the position at `ply` (key `key`, `clock` plies since the last capture or pawn

@@ -78,15 +78,8 @@ impl Searcher {
             stand_pat = -INF;
         } else {
             raw_eval = tt_eval.unwrap_or_else(|| self.eval_cache.evaluate(board, &self.eval_cfg));
-            // Corrected by the pawn structure's history under `modern` (as in the main search).
-            stand_pat = if full && self.scheme == Scheme::Modern {
-                raw_eval
-                    + self
-                        .history
-                        .correction(board.side_to_move(), board.pawn_hash())
-            } else {
-                raw_eval
-            };
+            // Corrected by the pawn structure's history, as in the main search.
+            stand_pat = self.corrected(board, raw_eval);
             cx.rec.static_eval(Some(stand_pat));
             if stand_pat >= beta {
                 cx.rec.end(Skip::StandPat);
