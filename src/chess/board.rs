@@ -512,13 +512,7 @@ impl Board {
 
     /// The full hash computed from scratch (tests compare it with the incremental one).
     pub fn compute_hash(&self) -> u64 {
-        let mut h = 0u64;
-        for c in 0..2 {
-            for i in 0..self.count[c] as usize {
-                let s = self.list[c][i];
-                h ^= piece_key(self.cells[s as usize], s);
-            }
-        }
+        let mut h = self.pieces_key(|_| true);
         h ^= CASTLE_KEYS[self.castling as usize];
         if self.ep != NO_SQ {
             h ^= ep_key(self.ep);
@@ -531,12 +525,16 @@ impl Board {
 
     /// The pawn key computed from scratch (tests compare it with the incremental one).
     pub fn compute_pawn_hash(&self) -> u64 {
+        self.pieces_key(|code| code & 0x0F == 0x1)
+    }
+
+    /// The Zobrist keys of the pieces whose codes `keep` accepts, both sides.
+    fn pieces_key(&self, keep: impl Fn(u8) -> bool) -> u64 {
         let mut h = 0u64;
         for c in 0..2 {
-            for i in 0..self.count[c] as usize {
-                let s = self.list[c][i];
+            for &s in &self.list[c][..self.count[c] as usize] {
                 let code = self.cells[s as usize];
-                if code & 0x0F == 0x1 {
+                if keep(code) {
                     h ^= piece_key(code, s);
                 }
             }

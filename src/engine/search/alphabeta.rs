@@ -553,7 +553,7 @@ impl Searcher {
             return static_eval.max(alpha);
         }
 
-        if self.corrects()
+        if modern
             && pawn_key != 0
             && !root
             && !testing
