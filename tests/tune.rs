@@ -313,6 +313,115 @@ fn the_fourth_fits_terms_are_counted_for_their_side() {
 }
 
 #[test]
+fn the_seventh_stops_terms_are_counted_for_their_side() {
+    // Pins to the king: a knight by a rook on the file, a pawn by a bishop on the diagonal;
+    // two pieces in the way, or a rook on a diagonal, pin nothing.
+    assert_eq!(
+        counts("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", "PINNED", 1),
+        [1, 0]
+    );
+    assert_eq!(
+        counts("4k3/4r3/8/8/8/4B3/4N3/4K3 w - - 0 1", "PINNED", 1),
+        [0, 0]
+    );
+    assert_eq!(
+        counts("4k3/8/8/b7/8/8/3P4/4K3 w - - 0 1", "PINNED", 0),
+        [1, 0]
+    );
+    assert_eq!(
+        counts("4k3/8/8/r7/8/8/3P4/4K3 w - - 0 1", "PINNED", 0),
+        [0, 0]
+    );
+    // The king attacks an undefended knight (counted for the attacker, White); a pawn
+    // defending it takes the threat away.
+    let fen = "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1";
+    assert_eq!(counts(fen, "THREAT_BY_KING", 0), [1, 0]);
+    assert_eq!(
+        counts("4k3/8/8/8/8/4p3/3n4/4K3 w - - 0 1", "THREAT_BY_KING", 0),
+        [0, 0]
+    );
+    // The same threat counts on the move only for the side to move.
+    assert_eq!(counts(fen, "THREAT_ON_MOVE", 0), [1, 0]);
+    assert_eq!(
+        counts("4k3/8/8/8/8/8/3n4/4K3 b - - 0 1", "THREAT_ON_MOVE", 0),
+        [0, 0]
+    );
+    // A passed pawn on the fifth (weight 2): the path d6–d8 is free of the kings' reach;
+    // a king beside it defends its stop square.
+    let fen = "7k/8/8/3P4/8/8/8/K7 w - - 0 1";
+    assert_eq!(counts(fen, "PASSED_SAFE_PATH", 0), [2, 0]);
+    assert_eq!(counts(fen, "PASSED_STOP_DEFENDED", 0), [0, 0]);
+    let fen = "7k/8/8/3PK3/8/8/8/8 w - - 0 1";
+    assert_eq!(counts(fen, "PASSED_STOP_DEFENDED", 0), [2, 0]);
+    // The black king on e8 reaches d7 and d8: the path is not safe.
+    assert_eq!(
+        counts("4k3/8/8/3P4/8/8/8/K7 w - - 0 1", "PASSED_SAFE_PATH", 0),
+        [0, 0]
+    );
+    // White's c3 is backward (b4 and d4 have gone on, Black's b5 guards c4); with no black
+    // pawn on the c-file it is open to rooks.
+    let open = "4k3/8/8/1p6/1P1P4/2P5/8/4K3 w - - 0 1";
+    assert_eq!(counts(open, "BACKWARD", 0), [1, 0]);
+    assert_eq!(counts(open, "BACKWARD_OPEN", 0), [1, 0]);
+    let closed = "4k3/8/2p5/1p6/1P1P4/2P5/8/4K3 w - - 0 1";
+    assert_eq!(counts(closed, "BACKWARD", 0), [1, 1]); // Black's c6 too: b5 has gone on, c5 is guarded
+    assert_eq!(counts(closed, "BACKWARD_OPEN", 0), [0, 0]);
+    // Kings on wings without pawns: White's on g1 (e–h), Black's on e8 (c–f); Black's king
+    // on b8 has the a-pawn on its wing.
+    assert_eq!(
+        counts("4k3/8/8/8/8/8/P7/6K1 w - - 0 1", "PAWNLESS_FLANK", 0),
+        [1, 1]
+    );
+    assert_eq!(
+        counts("1k6/8/8/8/8/8/P7/6K1 w - - 0 1", "PAWNLESS_FLANK", 0),
+        [1, 0]
+    );
+    // A rook shut in on h1 by its own king on f1; on a1 it is free.
+    assert_eq!(
+        counts("4k3/8/8/8/8/8/5PPP/5K1R w - - 0 1", "TRAPPED_ROOK", 0),
+        [1, 0]
+    );
+    assert_eq!(
+        counts("4k3/8/8/8/8/8/5PPP/R4K2 w - - 0 1", "TRAPPED_ROOK", 0),
+        [0, 0]
+    );
+    // A bishop on the long diagonal that sees d4 and e5; a pawn on c3 blocks it.
+    assert_eq!(
+        counts("4k3/8/8/8/8/8/1B6/4K3 w - - 0 1", "BISHOP_LONG_DIAGONAL", 0),
+        [1, 0]
+    );
+    assert_eq!(
+        counts(
+            "4k3/8/8/8/8/2P5/1B6/4K3 w - - 0 1",
+            "BISHOP_LONG_DIAGONAL",
+            0
+        ),
+        [0, 0]
+    );
+}
+
+/// The danger features of side `side`'s king in `fen`.
+fn danger(fen: &str, side: usize) -> trace::Danger {
+    trace::trace(&Board::from_fen(fen).unwrap()).danger[side]
+}
+
+#[test]
+fn the_new_danger_features_are_counted_for_the_king_they_threaten() {
+    // Black's knight on b4 reaches the checking squares c2 and d3; White's queen on d1
+    // guards both, so the knight's checks are unsafe; without the queen they are safe.
+    let d = danger("4k3/8/8/8/1n6/8/8/3QK3 w - - 0 1", 0);
+    assert_eq!((d.checks[1], d.unsafe_checks), (0, 1));
+    let d = danger("4k3/8/8/8/1n6/8/8/4K3 w - - 0 1", 0);
+    assert_eq!((d.checks[1], d.unsafe_checks), (1, 0));
+    // A knight pinned to White's king by a rook is a blocker; Black's king has none.
+    let fen = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1";
+    assert_eq!((danger(fen, 0).blockers, danger(fen, 1).blockers), (1, 0));
+    // A knight on f3 and a bishop on g2 defend the king on g1; a knight on a3 does not.
+    let fen = "4k3/8/8/8/8/N4N2/6B1/6K1 w - - 0 1";
+    assert_eq!((danger(fen, 0).defenders, danger(fen, 1).defenders), (2, 0));
+}
+
+#[test]
 fn the_danger_gradient_matches_a_finite_difference() {
     // The king danger is squared and capped, so its parameters' gradient is not the linear
     // one: check the analytic gradient against the error's central difference.

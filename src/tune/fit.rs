@@ -20,8 +20,9 @@
 
 use super::data::Labelled;
 use crate::engine::eval::trace::{
-    self, Danger, KING_ATTACK_WEIGHT_AT, KING_ATTACKERS_PERCENT_AT, KING_ZONE_HIT_AT, N_DANGER,
-    N_WEIGHTS, NO_QUEEN_RELIEF_AT, SAFE_CHECK_AT,
+    self, Danger, KING_ATTACK_WEIGHT_AT, KING_ATTACKERS_PERCENT_AT, KING_BLOCKERS_AT,
+    KING_DEFENDERS_AT, KING_ZONE_HIT_AT, N_DANGER, N_WEIGHTS, NO_QUEEN_RELIEF_AT, SAFE_CHECK_AT,
+    UNSAFE_CHECK_AT,
 };
 use crate::engine::eval::{DANGER_EG_DIV, DANGER_MG_CAP, DANGER_MG_DIV, PHASE_MAX, S};
 
@@ -37,6 +38,9 @@ struct DangerRow {
     hits: u8,
     checks: u8,
     no_queen: bool,
+    unsafe_checks: u8,
+    blockers: u8,
+    defenders: u8,
 }
 
 impl DangerRow {
@@ -52,12 +56,21 @@ impl DangerRow {
             hits: small(d.hits),
             checks,
             no_queen: d.no_queen,
+            unsafe_checks: small(d.unsafe_checks),
+            blockers: small(d.blockers),
+            defenders: small(d.defenders),
         }
     }
 
     /// Nothing can make a danger here whatever the parameters.
     fn is_empty(&self) -> bool {
-        self.count == 0 && self.hits == 0 && self.checks == 0 && !self.no_queen
+        self.count == 0
+            && self.hits == 0
+            && self.checks == 0
+            && !self.no_queen
+            && self.unsafe_checks == 0
+            && self.blockers == 0
+            && self.defenders == 0
     }
 
     /// The danger with the parameters `th` (the danger part of the parameter vector), in
@@ -77,6 +90,9 @@ impl DangerRow {
         if self.no_queen {
             d -= th[NO_QUEEN_RELIEF_AT];
         }
+        d += th[UNSAFE_CHECK_AT] * self.unsafe_checks as f64
+            + th[KING_BLOCKERS_AT] * self.blockers as f64
+            + th[KING_DEFENDERS_AT] * self.defenders as f64;
         (d, weight)
     }
 
@@ -128,6 +144,9 @@ impl DangerRow {
         if self.no_queen {
             grad[NO_QUEEN_RELIEF_AT] -= g;
         }
+        grad[UNSAFE_CHECK_AT] += g * self.unsafe_checks as f64;
+        grad[KING_BLOCKERS_AT] += g * self.blockers as f64;
+        grad[KING_DEFENDERS_AT] += g * self.defenders as f64;
     }
 }
 

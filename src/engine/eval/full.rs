@@ -11,7 +11,9 @@
 use super::params::*;
 use super::trace::{self as tr, Tracer};
 use super::{Acc, Scale, ScaleReason, Term};
-use crate::chess::attacks::{KING_STEPS, KNIGHT_STEPS, delta_index};
+use crate::chess::attacks::{
+    A_DIAG, A_ORTH, ATTACK_BY_DELTA, KING_STEPS, KNIGHT_STEPS, STEP_BY_DELTA, delta_index,
+};
 use crate::chess::board::Board;
 use crate::chess::types::{Color, KIND_INDEX_BY_CODE, PieceKind};
 
@@ -127,6 +129,9 @@ const fn king_zone(forward: i32) -> [bool; 256] {
 static KING_ZONE: [[bool; 256]; 2] = [king_zone(16), king_zone(-16)];
 
 const PAWN_CAPTURES: [[i8; 2]; 2] = [[15, 17], [-15, -17]];
+
+/// The files of the king's wing, by the king's file: a–d, c–f or e–h.
+const KING_FLANK: [u8; 8] = [0x0F, 0x0F, 0x0F, 0x3C, 0x3C, 0xF0, 0xF0, 0xF0];
 const FORWARD: [i8; 2] = [16, -16];
 
 /// Per side, per file: where the pawns are.
@@ -210,7 +215,12 @@ struct Ctx<'a, T> {
     king_attackers: [i32; 2],
     king_attack_weight: [i32; 2],
     king_zone_hits: [i32; 2],
+    /// Each king's distance to the nearest pawn of either side (`NO_PAWN` when none).
+    nearest_pawn: [i32; 2],
 }
+
+/// `Ctx::nearest_pawn` before any pawn is seen.
+const NO_PAWN: i32 = i32::MAX;
 
 /// Writes every `full` term into `acc`; returns the game phase (0..=PHASE_MAX).
 pub(super) fn evaluate<T: Tracer>(b: &Board, acc: &mut Acc, tracer: &mut T) -> i32 {
@@ -229,6 +239,7 @@ pub(super) fn evaluate<T: Tracer>(b: &Board, acc: &mut Acc, tracer: &mut T) -> i
         king_attackers: [0; 2],
         king_attack_weight: [0; 2],
         king_zone_hits: [0; 2],
+        nearest_pawn: [NO_PAWN; 2],
     };
     for c in 0..2 {
         cx.material(acc, c);
@@ -310,6 +321,9 @@ impl<T: Tracer> Ctx<'_, T> {
                 p.files[c] |= 1 << file;
                 p.light[c] += is_light(sq) as i32;
                 p.home[c] += (rel_rank(c, sq) == 1) as i32;
+                for (near, &k) in self.nearest_pawn.iter_mut().zip(&self.king) {
+                    *near = (*near).min(distance(k, sq));
+                }
                 for d in PAWN_CAPTURES[c] {
                     let t = step(sq, d);
                     if on_board(t) {
@@ -422,6 +436,18 @@ impl<T: Tracer> Ctx<'_, T> {
                         rooks += ROOK_ON_KING_FILE;
                         self.tr.add(tr::ROOK_ON_KING_FILE_AT, c, 1);
                     }
+                    // Shut in beside its own uncastled king on the back rank: the king
+                    // stands between it and the rest of the board.
+                    let k = self.king[c];
+                    let kf = (k & 7) as usize;
+                    if rr == 0
+                        && rel_rank(c, k) == 0
+                        && moves <= 3
+                        && ((kf >= 4 && file > kf) || (kf < 4 && file < kf))
+                    {
+                        rooks += TRAPPED_ROOK;
+                        self.tr.add(tr::TRAPPED_ROOK_AT, c, 1);
+                    }
                     // The 7th rank matters when it holds enemy pawns or cuts off the king.
                     if rr == 6 && (self.pawns.home[e] > 0 || rel_rank(c, enemy_king) == 7) {
                         rooks += ROOK_ON_SEVENTH;
@@ -450,6 +476,10 @@ impl<T: Tracer> Ctx<'_, T> {
                             minors += BISHOP_OUTPOST;
                             self.tr.add(tr::BISHOP_OUTPOST_AT, c, 1);
                         }
+                    }
+                    if kind == BISHOP && self.long_diagonal(sq) {
+                        minors += BISHOP_LONG_DIAGONAL;
+                        self.tr.add(tr::BISHOP_LONG_DIAGONAL_AT, c, 1);
                     }
                     if kind == BISHOP {
                         let same_colour = if is_light(sq) {
@@ -514,6 +544,11 @@ impl<T: Tracer> Ctx<'_, T> {
                 if neighbours_ahead && self.att[e][ix(stop)] & P_BIT != 0 {
                     structure += BACKWARD;
                     self.tr.add(tr::BACKWARD_AT, c, 1);
+                    // No enemy pawn in front on its file: the weakness lies open to rooks.
+                    if self.pawns.files[e] & (1 << file) == 0 {
+                        structure += BACKWARD_OPEN;
+                        self.tr.add(tr::BACKWARD_OPEN_AT, c, 1);
+                    }
                 }
             }
             let supported = self.att[c][ix(sq)] & P_BIT != 0;
@@ -563,6 +598,16 @@ impl<T: Tracer> Ctx<'_, T> {
                     bonus += PASSED_FREE * w;
                     self.tr.add(tr::PASSED_FREE_AT, c, w);
                 }
+                // The whole way to the last rank empty and out of the enemy's reach.
+                if self.path_is_safe(c, stop) {
+                    bonus += PASSED_SAFE_PATH * w;
+                    self.tr.add(tr::PASSED_SAFE_PATH_AT, c, w);
+                }
+                // Our own pieces or pawns cover the next square.
+                if self.att[c][ix(stop)] != 0 {
+                    bonus += PASSED_STOP_DEFENDED * w;
+                    self.tr.add(tr::PASSED_STOP_DEFENDED_AT, c, w);
+                }
             }
             passed += bonus;
             if !enemy_has_pieces && !unstoppable {
@@ -589,14 +634,10 @@ impl<T: Tracer> Ctx<'_, T> {
         self.tr.add(tr::SPACE_AT, c, space);
         // The king's distance to the nearest pawn (either side's): in the ending it must
         // go where the pawns are.
-        let k = self.king[c];
-        let near = [0, 1]
-            .into_iter()
-            .flat_map(|p| b.piece_squares(side(p))[1..].iter())
-            .filter(|&&sq| kind_of(b.code_at(sq)) == PAWN)
-            .map(|&sq| distance(k, sq))
-            .min()
-            .unwrap_or(0);
+        let near = match self.nearest_pawn[c] {
+            NO_PAWN => 0,
+            n => n,
+        };
         structure += KING_PAWN_DISTANCE * near;
         self.tr.add(tr::KING_PAWN_DISTANCE_AT, c, near);
         acc.add(Term::PawnStructure, c, structure);
@@ -629,12 +670,15 @@ impl<T: Tracer> Ctx<'_, T> {
         let b = self.b;
         let e = 1 - c;
         let mut t = S::default();
+        let mut threatened = 0;
         for &sq in &b.piece_squares(side(c))[1..] {
             let a = self.att[e][ix(sq)];
             if a == 0 {
                 continue;
             }
+            let defended = self.att[c][ix(sq)] != 0;
             let kind = kind_of(b.code_at(sq));
+            let mut threat = true;
             if kind != PAWN && a & P_BIT != 0 {
                 t += THREAT_BY_PAWN[kind];
                 self.tr.add(tr::THREAT_BY_PAWN_AT + kind, e, 1);
@@ -644,11 +688,23 @@ impl<T: Tracer> Ctx<'_, T> {
             } else if kind == QUEEN && a & R_BIT != 0 {
                 t += THREAT_BY_ROOK;
                 self.tr.add(tr::THREAT_BY_ROOK_AT, e, 1);
+            } else {
+                threat = !defended;
             }
-            if self.att[c][ix(sq)] == 0 {
+            if !defended {
                 t += HANGING[kind];
                 self.tr.add(tr::HANGING_AT + kind, e, 1);
+                if a & K_BIT != 0 {
+                    t += THREAT_BY_KING;
+                    self.tr.add(tr::THREAT_BY_KING_AT, e, 1);
+                }
             }
+            threatened += i32::from(threat);
+        }
+        // A threat is worth more to the side that can carry it out at once.
+        if b.side_to_move().index() == e {
+            t += THREAT_ON_MOVE * threatened;
+            self.tr.add(tr::THREAT_ON_MOVE_AT, e, threatened);
         }
         acc.add(Term::Threats, e, t);
     }
@@ -698,29 +754,134 @@ impl<T: Tracer> Ctx<'_, T> {
         }
         safety += WEAK_KING_RING * weak;
         self.tr.add(tr::WEAK_KING_RING_AT, c, weak);
+        // Our pieces pinned to the king by an enemy slider, by kind.
+        let mut blockers = 0;
+        for &sq in &b.piece_squares(side(e))[1..] {
+            if let Some(kind) = self.pinned_by(c, sq) {
+                safety += PINNED[kind];
+                self.tr.add(tr::PINNED_AT + kind, c, 1);
+                blockers += 1;
+            }
+        }
+        // Our knights and bishops in our own king's zone: defenders.
+        let zone = &KING_ZONE[c];
+        let defenders = b.piece_squares(side(c))[1..]
+            .iter()
+            .filter(|&&sq| {
+                matches!(kind_of(b.code_at(sq)), KNIGHT | BISHOP) && zone[delta_index(k, sq) & 0xFF]
+            })
+            .count() as i32;
+        // A king on a wing with no pawn of either side: open to the enemy's pieces.
+        let flank = KING_FLANK[(k & 7) as usize];
+        if (self.pawns.files[0] | self.pawns.files[1]) & flank == 0 {
+            safety += PAWNLESS_FLANK;
+            self.tr.add(tr::PAWNLESS_FLANK_AT, c, 1);
+        }
         let attackers = self.king_attackers[e];
-        let checks = self.safe_checks(c);
+        let (checks, unsafe_checks) = self.checks(c);
         let no_queen = b.kind_counts(side(e))[QUEEN] == 0;
         let mut danger =
             self.king_attack_weight[e] * KING_ATTACKERS_PERCENT[attackers.min(7) as usize] / 100
                 + KING_ZONE_HIT * self.king_zone_hits[e]
                 + (KNIGHT..=QUEEN)
                     .map(|k| checks[k] * SAFE_CHECK[k])
-                    .sum::<i32>();
+                    .sum::<i32>()
+                + UNSAFE_CHECK * unsafe_checks
+                + KING_BLOCKERS * blockers
+                + KING_DEFENDERS * defenders;
         if no_queen {
             danger -= NO_QUEEN_RELIEF;
         }
         // Quadratic, so not in the tuner's linear trace: the trace keeps its features, from
         // which the tuner computes it with any parameters (`trace::Danger`).
-        self.tr
-            .king_danger(c, self.king_zone_hits[e], checks, no_queen);
+        self.tr.king_danger(
+            c,
+            &tr::Danger {
+                hits: self.king_zone_hits[e],
+                checks,
+                no_queen,
+                unsafe_checks,
+                blockers,
+                defenders,
+                ..tr::Danger::default()
+            },
+        );
         safety += danger_penalty(danger);
         acc.add(Term::KingSafety, c, safety);
     }
 
-    /// Checks the other side could give without the piece being taken: 1 for each kind
-    /// (dense index, knight … queen) that has one, else 0.
-    fn safe_checks(&self, c: usize) -> [i32; 6] {
+    /// The kind of `c`'s piece that the enemy piece on `from` pins to `c`'s king, if it is
+    /// a rook, bishop or queen on a line to the king with just that piece between.
+    fn pinned_by(&self, c: usize, from: u8) -> Option<usize> {
+        let b = self.b;
+        let code = b.code_at(from);
+        let k = self.king[c];
+        let delta = delta_index(from, k);
+        let line = ATTACK_BY_DELTA[delta];
+        // Rook and queen codes have bit 0x4, bishop and queen 0x8.
+        let slides =
+            (line & A_ORTH != 0 && code & 0x4 != 0) || (line & A_DIAG != 0 && code & 0x8 != 0);
+        if !slides {
+            return None;
+        }
+        let d = STEP_BY_DELTA[delta];
+        let mut t = step(from, d);
+        let mut pinned = None;
+        while t != k {
+            let between = b.code_at(t);
+            if between != 0 {
+                if pinned.is_some() || between & 0x30 != color_bits(c) {
+                    return None;
+                }
+                pinned = Some(kind_of(between));
+            }
+            t = step(t, d);
+        }
+        pinned
+    }
+
+    /// Is every square from `stop` to the last rank empty and unattacked by the enemy of
+    /// `c` (whose passed pawn stands behind `stop`)?
+    fn path_is_safe(&self, c: usize, stop: u8) -> bool {
+        let mut t = stop;
+        while on_board(t) {
+            if self.b.code_at(t) != 0 || self.att[1 - c][ix(t)] != 0 {
+                return false;
+            }
+            t = step(t, FORWARD[c]);
+        }
+        true
+    }
+
+    /// Does the bishop on `sq` stand on a long diagonal and see both of its centre squares,
+    /// no pawn in the way (pieces move; pawns stay)?
+    fn long_diagonal(&self, sq: u8) -> bool {
+        let (f, r) = ((sq & 7) as i32, (sq >> 4) as i32);
+        let centre: [u8; 2] = if f == r {
+            [0x33, 0x44]
+        } else if f + r == 7 {
+            [0x34, 0x43]
+        } else {
+            return false;
+        };
+        centre.iter().all(|&target| {
+            let d: i8 = if f == r { 17 } else { 15 };
+            let d = if target > sq { d } else { -d };
+            let mut t = sq;
+            while t != target {
+                t = step(t, d);
+                if t != target && kind_of(self.b.code_at(t)) == PAWN && self.b.code_at(t) != 0 {
+                    return false;
+                }
+            }
+            true
+        })
+    }
+
+    /// Checks the other side could give: 1 for each kind (dense index, knight … queen) that
+    /// has one where the checking piece cannot be taken, else 0; and how many kinds have a
+    /// check only on squares we defend (unsafe checks, still a threat to reckon with).
+    fn checks(&self, c: usize) -> ([i32; 6], i32) {
         let b = self.b;
         let e = 1 - c;
         let k = self.king[c];
@@ -728,10 +889,15 @@ impl<T: Tracer> Ctx<'_, T> {
         let ours = &self.att[c];
         let e_bits = color_bits(e);
         let mut kinds = 0u8;
+        let mut defended = 0u8;
         for d in KNIGHT_STEPS {
             let t = step(k, d);
-            if on_board(t) && ours[ix(t)] == 0 && b.code_at(t) & 0x30 != e_bits {
-                kinds |= theirs[ix(t)] & N_BIT;
+            if on_board(t) && b.code_at(t) & 0x30 != e_bits {
+                if ours[ix(t)] == 0 {
+                    kinds |= theirs[ix(t)] & N_BIT;
+                } else {
+                    defended |= theirs[ix(t)] & N_BIT;
+                }
             }
         }
         for (i, d) in KING_STEPS.into_iter().enumerate() {
@@ -744,6 +910,8 @@ impl<T: Tracer> Ctx<'_, T> {
                 }
                 if ours[ix(t)] == 0 {
                     kinds |= theirs[ix(t)] & line;
+                } else {
+                    defended |= theirs[ix(t)] & line;
                 }
                 if code != 0 {
                     break;
@@ -755,7 +923,7 @@ impl<T: Tracer> Ctx<'_, T> {
         for kind in KNIGHT..=QUEEN {
             by_kind[kind] = i32::from(kinds & KIND_BIT[kind] != 0);
         }
-        by_kind
+        (by_kind, (defended & !kinds).count_ones() as i32)
     }
 
     /// Against a bare king, mating material is not enough: the lone king must be driven to

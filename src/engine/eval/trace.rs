@@ -40,7 +40,7 @@ const fn g(name: &'static str, len: usize, term: Term) -> Group {
 }
 
 /// Every tunable weight group, in the order of the flat list.
-pub const GROUPS: [Group; 48] = [
+pub const GROUPS: [Group; 57] = [
     g("MATERIAL", 6, Term::Material),
     g("PST_PAWN", 64, Term::PieceSquare),
     g("PST_KNIGHT", 64, Term::PieceSquare),
@@ -89,6 +89,15 @@ pub const GROUPS: [Group; 48] = [
     g("KING_PAWN_DISTANCE", 1, Term::PawnStructure),
     g("WEAK_KING_RING", 1, Term::KingSafety),
     g("ROOK_ON_KING_FILE", 1, Term::Rooks),
+    g("PINNED", 6, Term::KingSafety),
+    g("THREAT_BY_KING", 1, Term::Threats),
+    g("THREAT_ON_MOVE", 1, Term::Threats),
+    g("PASSED_SAFE_PATH", 1, Term::PassedPawns),
+    g("PASSED_STOP_DEFENDED", 1, Term::PassedPawns),
+    g("BACKWARD_OPEN", 1, Term::PawnStructure),
+    g("PAWNLESS_FLANK", 1, Term::KingSafety),
+    g("TRAPPED_ROOK", 1, Term::Rooks),
+    g("BISHOP_LONG_DIAGONAL", 1, Term::MinorPieces),
 ];
 
 /// Where group `i` starts in the flat list.
@@ -146,6 +155,15 @@ pub(crate) const SPACE_AT: usize = offset(44);
 pub(crate) const KING_PAWN_DISTANCE_AT: usize = offset(45);
 pub(crate) const WEAK_KING_RING_AT: usize = offset(46);
 pub(crate) const ROOK_ON_KING_FILE_AT: usize = offset(47);
+pub(crate) const PINNED_AT: usize = offset(48);
+pub(crate) const THREAT_BY_KING_AT: usize = offset(49);
+pub(crate) const THREAT_ON_MOVE_AT: usize = offset(50);
+pub(crate) const PASSED_SAFE_PATH_AT: usize = offset(51);
+pub(crate) const PASSED_STOP_DEFENDED_AT: usize = offset(52);
+pub(crate) const BACKWARD_OPEN_AT: usize = offset(53);
+pub(crate) const PAWNLESS_FLANK_AT: usize = offset(54);
+pub(crate) const TRAPPED_ROOK_AT: usize = offset(55);
+pub(crate) const BISHOP_LONG_DIAGONAL_AT: usize = offset(56);
 
 /// A group of the king-danger parameters: whole numbers (not middlegame/endgame pairs),
 /// one constant or one table of `weights.rs`. The danger they make is squared (see
@@ -165,7 +183,7 @@ pub struct DangerGroup {
 }
 
 /// Every king-danger parameter group, in the order of the flat danger list.
-pub const DANGER_GROUPS: [DangerGroup; 5] = [
+pub const DANGER_GROUPS: [DangerGroup; 8] = [
     DangerGroup {
         name: "KING_ATTACK_WEIGHT",
         len: 6,
@@ -191,6 +209,21 @@ pub const DANGER_GROUPS: [DangerGroup; 5] = [
         len: 1,
         pinned: &[],
     },
+    DangerGroup {
+        name: "UNSAFE_CHECK",
+        len: 1,
+        pinned: &[],
+    },
+    DangerGroup {
+        name: "KING_BLOCKERS",
+        len: 1,
+        pinned: &[],
+    },
+    DangerGroup {
+        name: "KING_DEFENDERS",
+        len: 1,
+        pinned: &[],
+    },
 ];
 
 /// Where danger group `i` starts in the flat danger list.
@@ -213,6 +246,9 @@ pub const KING_ATTACKERS_PERCENT_AT: usize = danger_offset(1);
 pub const KING_ZONE_HIT_AT: usize = danger_offset(2);
 pub const SAFE_CHECK_AT: usize = danger_offset(3);
 pub const NO_QUEEN_RELIEF_AT: usize = danger_offset(4);
+pub const UNSAFE_CHECK_AT: usize = danger_offset(5);
+pub const KING_BLOCKERS_AT: usize = danger_offset(6);
+pub const KING_DEFENDERS_AT: usize = danger_offset(7);
 
 /// Which entries of the flat danger list the tuner never moves.
 pub fn danger_pinned() -> Vec<bool> {
@@ -244,6 +280,12 @@ pub struct Danger {
     pub checks: [i32; 6],
     /// Whether the attacking side has no queen.
     pub no_queen: bool,
+    /// Kinds (knight … queen) whose only checks land on squares we defend.
+    pub unsafe_checks: i32,
+    /// Our pieces pinned to our king.
+    pub blockers: i32,
+    /// Our knights and bishops in our king's zone.
+    pub defenders: i32,
 }
 
 impl Danger {
@@ -260,7 +302,12 @@ impl Danger {
             .sum();
         let percent = d[KING_ATTACKERS_PERCENT_AT + self.attacker_count().min(7) as usize];
         let checks: i32 = (0..6).map(|k| self.checks[k] * d[SAFE_CHECK_AT + k]).sum();
-        let mut danger = weight * percent / 100 + d[KING_ZONE_HIT_AT] * self.hits + checks;
+        let mut danger = weight * percent / 100
+            + d[KING_ZONE_HIT_AT] * self.hits
+            + checks
+            + d[UNSAFE_CHECK_AT] * self.unsafe_checks
+            + d[KING_BLOCKERS_AT] * self.blockers
+            + d[KING_DEFENDERS_AT] * self.defenders;
         if self.no_queen {
             danger -= d[NO_QUEEN_RELIEF_AT];
         }
@@ -295,9 +342,9 @@ pub(crate) trait Tracer {
     fn fixed(&mut self, term: Term, side: usize, v: S);
     /// A piece of kind `kind` reaches the zone of side `king_side`'s king.
     fn king_attacker(&mut self, king_side: usize, kind: usize);
-    /// The rest of the danger to side `king_side`'s king: attacked zone squares, the kinds
-    /// with a safe check (1 or 0 each), whether the attacker has no queen.
-    fn king_danger(&mut self, king_side: usize, hits: i32, checks: [i32; 6], no_queen: bool);
+    /// The rest of the danger to side `king_side`'s king: every feature of `rest` but the
+    /// attackers (which `king_attacker` counted).
+    fn king_danger(&mut self, king_side: usize, rest: &Danger);
 }
 
 /// The search's tracer: does nothing, costs nothing.
@@ -311,7 +358,7 @@ impl Tracer for NoTrace {
     #[inline(always)]
     fn king_attacker(&mut self, _: usize, _: usize) {}
     #[inline(always)]
-    fn king_danger(&mut self, _: usize, _: i32, _: [i32; 6], _: bool) {}
+    fn king_danger(&mut self, _: usize, _: &Danger) {}
 }
 
 /// What the `full` evaluation of one position is made of: per weight and side, how often
@@ -351,11 +398,12 @@ impl Tracer for Recorder {
     fn king_attacker(&mut self, king_side: usize, kind: usize) {
         self.danger[king_side].attackers[kind] += 1;
     }
-    fn king_danger(&mut self, king_side: usize, hits: i32, checks: [i32; 6], no_queen: bool) {
+    fn king_danger(&mut self, king_side: usize, rest: &Danger) {
         let d = &mut self.danger[king_side];
-        d.hits = hits;
-        d.checks = checks;
-        d.no_queen = no_queen;
+        *d = Danger {
+            attackers: d.attackers,
+            ..*rest
+        };
     }
 }
 

@@ -194,6 +194,26 @@ pub(crate) const WEAK_KING_RING: S = s(-7, 2);
 
 pub(crate) const ROOK_ON_KING_FILE: S = s(-1, -1);
 
+pub(crate) const PINNED: [S; 6] = [
+    s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
+];
+
+pub(crate) const THREAT_BY_KING: S = s(0, 0);
+
+pub(crate) const THREAT_ON_MOVE: S = s(0, 0);
+
+pub(crate) const PASSED_SAFE_PATH: S = s(0, 0);
+
+pub(crate) const PASSED_STOP_DEFENDED: S = s(0, 0);
+
+pub(crate) const BACKWARD_OPEN: S = s(0, 0);
+
+pub(crate) const PAWNLESS_FLANK: S = s(0, 0);
+
+pub(crate) const TRAPPED_ROOK: S = s(0, 0);
+
+pub(crate) const BISHOP_LONG_DIAGONAL: S = s(0, 0);
+
 // King danger from attacking pieces: whole numbers, not pairs. The danger they add up to
 // is squared for the middlegame penalty (`full.rs::king_safety`, `params::danger_penalty`).
 
@@ -212,6 +232,12 @@ pub(crate) const SAFE_CHECK: [i32; 6] = [
 ];
 
 pub(crate) const NO_QUEEN_RELIEF: i32 = 60;
+
+pub(crate) const UNSAFE_CHECK: i32 = 0;
+
+pub(crate) const KING_BLOCKERS: i32 = 0;
+
+pub(crate) const KING_DEFENDERS: i32 = 0;
 
 /// Every weight above in the order of `trace::GROUPS`.
 pub(crate) fn flat() -> Vec<S> {
@@ -264,6 +290,15 @@ pub(crate) fn flat() -> Vec<S> {
     v.push(KING_PAWN_DISTANCE);
     v.push(WEAK_KING_RING);
     v.push(ROOK_ON_KING_FILE);
+    v.extend_from_slice(&PINNED);
+    v.push(THREAT_BY_KING);
+    v.push(THREAT_ON_MOVE);
+    v.push(PASSED_SAFE_PATH);
+    v.push(PASSED_STOP_DEFENDED);
+    v.push(BACKWARD_OPEN);
+    v.push(PAWNLESS_FLANK);
+    v.push(TRAPPED_ROOK);
+    v.push(BISHOP_LONG_DIAGONAL);
     v
 }
 
@@ -275,5 +310,8 @@ pub(crate) fn flat_danger() -> Vec<i32> {
     v.push(KING_ZONE_HIT);
     v.extend_from_slice(&SAFE_CHECK);
     v.push(NO_QUEEN_RELIEF);
+    v.push(UNSAFE_CHECK);
+    v.push(KING_BLOCKERS);
+    v.push(KING_DEFENDERS);
     v
 }
