@@ -400,6 +400,38 @@ fn the_seventh_stops_terms_are_counted_for_their_side() {
     );
 }
 
+#[test]
+fn the_eighth_stops_threat_terms_are_counted_for_the_attacker() {
+    // e3–e4 would attack the knight on d5; a black pawn on f5 guards e4, so not safely.
+    let push = |fen| counts(fen, "THREAT_PAWN_PUSH", 0);
+    assert_eq!(push("4k3/8/8/3n4/8/4P3/8/4K3 w - - 0 1"), [1, 0]);
+    assert_eq!(push("4k3/8/8/3n1p2/8/4P3/8/4K3 w - - 0 1"), [0, 0]);
+    // From its second rank the pawn may go two squares, but not through a piece.
+    assert_eq!(push("4k3/8/8/3n4/8/8/4P3/4K3 w - - 0 1"), [1, 0]);
+    assert_eq!(push("4k3/8/8/3n4/8/4b3/4P3/4K3 w - - 0 1"), [0, 0]);
+    // The kings both reach c4, d4 and e4; White's b3 pawn guards c4, so Black's reach
+    // restricts White on two of them and White's restricts Black on all three.
+    assert_eq!(
+        counts("8/8/8/3k4/8/1P1K4/8/8 w - - 0 1", "RESTRICTED", 0),
+        [3, 2]
+    );
+    // The knight on d4, attacked by the rook, is guarded by the queen alone; a pawn on e5
+    // guards it too.
+    let weak = |fen| counts(fen, "WEAK_QUEEN_DEFENCE", 0);
+    assert_eq!(weak("3qk3/8/8/8/3n4/8/8/3RK3 w - - 0 1"), [1, 0]);
+    assert_eq!(weak("3qk3/8/8/4p3/3n4/8/8/3RK3 w - - 0 1"), [0, 0]);
+    // The knight on b1 reaches c3, a knight's move from the queen on d5, unless a black
+    // pawn guards c3.
+    let knight = |fen| counts(fen, "KNIGHT_ON_QUEEN", 0);
+    assert_eq!(knight("4k3/8/8/3q4/8/8/8/1N2K3 w - - 0 1"), [1, 0]);
+    assert_eq!(knight("4k3/8/8/3q4/3p4/8/8/1N2K3 w - - 0 1"), [0, 0]);
+    // The bishop on e2 reaches f3 and c4 on the queen's diagonals; they count only where a
+    // second piece (the knight on e5) reaches them too.
+    let slider = |fen| counts(fen, "SLIDER_ON_QUEEN", 0);
+    assert_eq!(slider("4k3/8/8/3qN3/8/8/4B3/4K3 w - - 0 1"), [2, 0]);
+    assert_eq!(slider("4k3/8/8/3q4/8/8/4B3/4K3 w - - 0 1"), [0, 0]);
+}
+
 /// The danger features of side `side`'s king in `fen`.
 fn danger(fen: &str, side: usize) -> trace::Danger {
     trace::trace(&Board::from_fen(fen).unwrap()).danger[side]

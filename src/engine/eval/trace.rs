@@ -40,7 +40,7 @@ const fn g(name: &'static str, len: usize, term: Term) -> Group {
 }
 
 /// Every tunable weight group, in the order of the flat list.
-pub const GROUPS: [Group; 57] = [
+pub const GROUPS: [Group; 62] = [
     g("MATERIAL", 6, Term::Material),
     g("PST_PAWN", 64, Term::PieceSquare),
     g("PST_KNIGHT", 64, Term::PieceSquare),
@@ -98,6 +98,11 @@ pub const GROUPS: [Group; 57] = [
     g("PAWNLESS_FLANK", 1, Term::KingSafety),
     g("TRAPPED_ROOK", 1, Term::Rooks),
     g("BISHOP_LONG_DIAGONAL", 1, Term::MinorPieces),
+    g("THREAT_PAWN_PUSH", 1, Term::Threats),
+    g("RESTRICTED", 1, Term::Threats),
+    g("WEAK_QUEEN_DEFENCE", 1, Term::Threats),
+    g("KNIGHT_ON_QUEEN", 1, Term::Threats),
+    g("SLIDER_ON_QUEEN", 1, Term::Threats),
 ];
 
 /// Where group `i` starts in the flat list.
@@ -164,6 +169,11 @@ pub(crate) const BACKWARD_OPEN_AT: usize = offset(53);
 pub(crate) const PAWNLESS_FLANK_AT: usize = offset(54);
 pub(crate) const TRAPPED_ROOK_AT: usize = offset(55);
 pub(crate) const BISHOP_LONG_DIAGONAL_AT: usize = offset(56);
+pub(crate) const THREAT_PAWN_PUSH_AT: usize = offset(57);
+pub(crate) const RESTRICTED_AT: usize = offset(58);
+pub(crate) const WEAK_QUEEN_DEFENCE_AT: usize = offset(59);
+pub(crate) const KNIGHT_ON_QUEEN_AT: usize = offset(60);
+pub(crate) const SLIDER_ON_QUEEN_AT: usize = offset(61);
 
 /// A group of the king-danger parameters: whole numbers (not middlegame/endgame pairs),
 /// one constant or one table of `weights.rs`. The danger they make is squared (see

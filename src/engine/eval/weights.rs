@@ -214,6 +214,16 @@ pub(crate) const TRAPPED_ROOK: S = s(4, 0);
 
 pub(crate) const BISHOP_LONG_DIAGONAL: S = s(4, -5);
 
+pub(crate) const THREAT_PAWN_PUSH: S = s(0, 0);
+
+pub(crate) const RESTRICTED: S = s(0, 0);
+
+pub(crate) const WEAK_QUEEN_DEFENCE: S = s(0, 0);
+
+pub(crate) const KNIGHT_ON_QUEEN: S = s(0, 0);
+
+pub(crate) const SLIDER_ON_QUEEN: S = s(0, 0);
+
 // King danger from attacking pieces: whole numbers, not pairs. The danger they add up to
 // is squared for the middlegame penalty (`full.rs::king_safety`, `params::danger_penalty`).
 
@@ -299,6 +309,11 @@ pub(crate) fn flat() -> Vec<S> {
     v.push(PAWNLESS_FLANK);
     v.push(TRAPPED_ROOK);
     v.push(BISHOP_LONG_DIAGONAL);
+    v.push(THREAT_PAWN_PUSH);
+    v.push(RESTRICTED);
+    v.push(WEAK_QUEEN_DEFENCE);
+    v.push(KNIGHT_ON_QUEEN);
+    v.push(SLIDER_ON_QUEEN);
     v
 }
 
