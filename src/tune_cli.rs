@@ -89,6 +89,10 @@ pub struct TuneArgs {
     /// error on them before and after.
     #[arg(long, default_value_t = 0.0)]
     pub hold_out: f64,
+    /// Report the error before and after on the positions of this file instead (other
+    /// games that the fit never sees, e.g. a later self-play run); excludes --hold-out.
+    #[arg(long, conflicts_with = "hold_out")]
+    pub validate: Option<PathBuf>,
     /// Write the fitted weights here as Rust source (src/engine/eval/weights.rs to adopt
     /// them); without it, only the errors are printed.
     #[arg(long)]
@@ -116,7 +120,17 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         "--hold-out must be at least 0 and below 1"
     );
     let cut = positions.len() - (positions.len() as f64 * args.hold_out) as usize;
-    let held = (cut < positions.len()).then(|| fit::Dataset::new(&positions[cut..]));
+    let held = match &args.validate {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let other =
+                data::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            anyhow::ensure!(!other.is_empty(), "{}: no positions", path.display());
+            Some(fit::Dataset::new(&other))
+        }
+        None => (cut < positions.len()).then(|| fit::Dataset::new(&positions[cut..])),
+    };
     let positions = &positions[..cut];
     let ds = fit::Dataset::new(positions);
     eprintln!("{} positions traced", ds.len());

@@ -538,3 +538,51 @@ fn the_danger_to_a_king_counts_against_its_side() {
         assert!((f - e as f64).abs() < 3.0, "{f} vs {e}");
     }
 }
+
+#[test]
+fn tune_reports_the_error_on_another_file_given_by_validate() {
+    let dir = std::env::temp_dir().join(format!("ox88-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Train on the sample's first half, validate on its second (other games).
+    let lines: Vec<&str> = SAMPLE.lines().collect();
+    let (train, other) = lines.split_at(lines.len() / 2);
+    let train_path = dir.join("train.epd");
+    let other_path = dir.join("other.epd");
+    std::fs::write(&train_path, train.join("\n")).unwrap();
+    std::fs::write(&other_path, other.join("\n")).unwrap();
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .arg("tune")
+            .arg(&train_path)
+            .args(["--iterations", "5"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--validate", other_path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Held-out positions: error"))
+        .unwrap_or_else(|| panic!("no held-out line in:\n{text}"));
+    // Two errors, both of a win/draw/loss prediction: between 0 and 1.
+    let errors: Vec<f64> = line
+        .split(|c: char| c == ' ' || c == ',')
+        .filter_map(|w| w.trim_end_matches('.').parse().ok())
+        .collect();
+    assert_eq!(errors.len(), 2, "{line}");
+    assert!(errors.iter().all(|e| (0.0..1.0).contains(e)), "{line}");
+    // Without --validate there is no held-out report; with --hold-out as well, an error.
+    let plain = run(&[]);
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("Held-out"));
+    let both = run(&["--validate", other_path.to_str().unwrap(), "--hold-out", "0.2"]);
+    assert!(!both.status.success());
+    // A file that is not there: a clear message naming it, no panic.
+    let missing = dir.join("missing.epd");
+    let gone = run(&["--validate", missing.to_str().unwrap()]);
+    assert!(!gone.status.success());
+    let err = String::from_utf8_lossy(&gone.stderr);
+    assert!(err.contains("missing.epd") && !err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
