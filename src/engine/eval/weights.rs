@@ -2,22 +2,22 @@
 //! edit by hand. Each is a middlegame/endgame pair. Piece-square tables are board diagrams
 //! from White's side, rank 8 first; Black reads them with the ranks flipped.
 //! Fitted to 690270 positions of s5all.txt: 400 Adam steps of 1 cp, lambda 3e-7;
-//! K = 0.00730193; mean squared error 0.07305401 before, 0.07243179 after (0.07244977 rounded).
+//! K = 0.00748295; mean squared error 0.07231217 before, 0.07202161 after (0.07203962 rounded).
 
 use super::params::{S, s};
 
 pub(crate) const MATERIAL: [S; 6] = [
-    s(  82,  103), s( 325,  306), s( 346,  339), s( 491,  529), s( 954,  994), s(   0,    0),
+    s(  82,  102), s( 325,  306), s( 346,  339), s( 490,  527), s( 956,  996), s(   0,    0),
 ];
 
 pub(crate) const PST_PAWN: [S; 64] = [
     s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
-    s(  28,   41), s(  32,   40), s(  34,   38), s(  39,   39), s(  38,   35), s(  34,   38), s(  32,   40), s(  28,   40),
-    s(  10,   27), s(  11,   23), s(  20,   22), s(  27,   19), s(  26,   18), s(  21,   22), s(  15,   24), s(  11,   21),
-    s(  -2,   10), s(   2,   14), s(   3,    8), s(  12,   -3), s(  19,    8), s(  10,    5), s(   2,    9), s(   1,    7),
-    s(  -2,    7), s(   7,   11), s(  14,    0), s(  11,    0), s(  13,    1), s(   3,    6), s(  -2,    4), s(  -6,   -5),
-    s(  -1,    4), s(  -3,   -3), s(  -3,  -11), s(   5,    7), s(   5,    2), s(  -7,   -3), s(   9,    0), s(  -2,    2),
-    s(  -6,   -4), s(  -6,    3), s(  -7,    3), s( -12,    0), s( -11,    6), s(  18,    4), s(   7,    1), s( -14,   -5),
+    s(  28,   41), s(  32,   40), s(  34,   38), s(  39,   39), s(  38,   35), s(  34,   38), s(  32,   40), s(  28,   39),
+    s(  10,   27), s(  10,   24), s(  21,   22), s(  27,   19), s(  26,   18), s(  21,   22), s(  15,   24), s(  12,   20),
+    s(  -3,   10), s(   3,   16), s(   2,    9), s(  12,   -4), s(  19,    9), s(  10,    4), s(   2,    9), s(   2,    5),
+    s(  -1,    8), s(   7,   12), s(  13,   -2), s(  10,    0), s(  12,    0), s(   3,    7), s(  -1,    5), s(  -7,   -7),
+    s(   0,    4), s(  -2,   -2), s(  -3,  -11), s(   4,    9), s(   4,    0), s(  -7,   -1), s(  10,   -1), s(  -4,    2),
+    s(  -3,   -4), s(  -8,    2), s(  -8,    4), s( -12,    1), s( -11,    8), s(  18,    4), s(   7,    2), s( -14,   -5),
     s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   0,    0),
 ];
 
@@ -25,75 +25,75 @@ pub(crate) const PST_KNIGHT: [S; 64] = [
     s( -60,  -45), s( -35,  -30), s( -25,  -20), s( -20,  -15), s( -20,  -15), s( -25,  -20), s( -35,  -30), s( -60,  -45),
     s( -30,  -30), s( -15,  -15), s(   0,   -5), s(   6,    0), s(   6,    0), s(   0,   -5), s( -15,  -15), s( -30,  -30),
     s( -20,  -20), s(   5,   -5), s(  16,    7), s(  24,   15), s(  23,   12), s(  17,    9), s(   5,   -5), s( -20,  -20),
-    s( -14,  -15), s(   5,   -1), s(  21,   14), s(  29,   18), s(  24,   17), s(  22,   13), s(   9,    0), s( -13,  -15),
-    s( -17,  -16), s(   3,    0), s(  14,   12), s(  20,   14), s(  19,   18), s(  15,   12), s(   2,    0), s( -12,  -13),
-    s( -23,  -21), s(  -5,   -5), s(  -3,    5), s(   9,   13), s(  13,   10), s(   6,    7), s(  -3,   -6), s( -25,  -20),
-    s( -35,  -30), s( -20,  -15), s(  -5,   -5), s(   2,    2), s(  -2,   -1), s(  -6,   -5), s( -19,  -14), s( -35,  -30),
+    s( -14,  -15), s(   5,   -1), s(  21,   15), s(  29,   17), s(  22,   17), s(  23,   13), s(   9,    0), s( -12,  -15),
+    s( -16,  -16), s(   3,    0), s(  14,   12), s(  19,   13), s(  20,   18), s(  16,   12), s(   2,    0), s( -10,  -12),
+    s( -23,  -21), s(  -5,   -5), s(  -2,    4), s(   8,   13), s(  13,    9), s(   4,    6), s(  -2,   -6), s( -25,  -20),
+    s( -35,  -30), s( -20,  -15), s(  -5,   -5), s(   0,    2), s(  -3,   -1), s(  -6,   -5), s( -19,  -14), s( -35,  -30),
     s( -55,  -45), s( -27,  -30), s( -27,  -20), s( -22,  -15), s( -21,  -14), s( -26,  -19), s( -31,  -30), s( -55,  -45),
 ];
 
 pub(crate) const PST_BISHOP: [S; 64] = [
     s( -20,  -18), s( -10,  -10), s( -12,   -8), s( -14,   -6), s( -14,   -6), s( -12,   -8), s( -10,  -10), s( -20,  -18),
-    s( -10,  -10), s(   2,   -4), s(  -1,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   2,   -4), s( -10,  -10),
-    s(  -6,   -8), s(   7,    3), s(  10,    4), s(   8,    5), s(   8,    6), s(  10,    5), s(   6,    1), s(  -6,   -8),
-    s(  -4,   -6), s(  13,   -1), s(   9,    7), s(  14,    9), s(  12,    9), s(   8,    5), s(   8,    1), s(  -4,   -6),
-    s(  -6,   -6), s(   7,   -2), s(   7,    8), s(  12,    9), s(  14,    9), s(  10,    7), s(   6,    0), s(  -3,   -7),
-    s(  -1,   -8), s(   9,    0), s(  10,    7), s(   3,    3), s(  13,    7), s(  10,    3), s(  14,    1), s(  -2,   -6),
-    s(  -5,  -10), s(   9,   -2), s(   9,    0), s(   3,    2), s(   7,    0), s(   7,    0), s(  17,   -4), s(  -5,  -10),
-    s( -19,  -18), s(  -6,  -10), s(  -6,   -8), s( -10,   -6), s(  -9,   -5), s(  -9,   -9), s(  -6,  -10), s( -18,  -18),
+    s( -10,  -10), s(   2,   -4), s(  -2,    0), s(   0,    0), s(   0,    0), s(   0,    0), s(   2,   -4), s( -10,  -10),
+    s(  -6,   -8), s(   7,    3), s(  10,    4), s(   7,    4), s(   8,    6), s(  10,    5), s(   6,    1), s(  -6,   -8),
+    s(  -4,   -6), s(  14,   -1), s(   9,    7), s(  14,    9), s(  11,    9), s(   8,    5), s(   8,    1), s(  -4,   -6),
+    s(  -7,   -6), s(   7,   -2), s(   7,    9), s(  12,    9), s(  14,    9), s(  10,    8), s(   6,    0), s(  -2,   -7),
+    s(  -2,   -8), s(   9,    0), s(   9,    7), s(   2,    2), s(  15,    8), s(  10,    3), s(  14,    1), s(  -2,   -6),
+    s(  -6,  -10), s(   9,   -2), s(   9,    0), s(   3,    2), s(   7,    0), s(   8,    0), s(  16,   -5), s(  -5,  -10),
+    s( -19,  -18), s(  -6,  -10), s(  -5,   -8), s( -10,   -6), s(  -8,   -4), s(  -8,   -9), s(  -6,  -10), s( -18,  -18),
 ];
 
 pub(crate) const PST_ROOK: [S; 64] = [
-    s(   4,    6), s(   6,    7), s(   8,    6), s(  10,    7), s(  10,    6), s(   8,    6), s(   6,    6), s(   4,    6),
+    s(   4,    5), s(   6,    8), s(   8,    6), s(  10,    7), s(  10,    6), s(   8,    6), s(   6,    6), s(   4,    6),
     s(  14,    8), s(  18,   10), s(  20,    9), s(  21,    9), s(  22,   10), s(  20,   10), s(  18,   11), s(  14,    9),
-    s(  -1,    2), s(   2,    3), s(   5,    5), s(   6,    3), s(   6,    2), s(   4,    3), s(   2,    2), s(  -2,    2),
-    s(  -6,    2), s(   0,    3), s(   1,    6), s(   2,    4), s(   3,    3), s(   0,    3), s(  -2,    1), s(  -5,    2),
-    s(  -8,    0), s(  -4,   -1), s(  -1,    3), s(   1,    1), s(  -1,    0), s(  -1,    1), s(  -4,    0), s(  -8,   -1),
-    s( -11,    0), s(  -7,   -2), s(  -4,   -1), s(  -3,    0), s(  -3,   -1), s(  -2,    0), s(  -7,   -1), s( -10,   -2),
-    s( -13,   -4), s(  -7,   -3), s(  -4,    0), s(  -4,   -4), s(  -5,   -4), s(  -6,   -2), s(  -8,   -2), s( -11,   -3),
-    s(  -4,   -6), s(  -2,   -5), s(   2,    0), s(   4,   -1), s(   7,   -8), s(   2,   -4), s(  -5,   -2), s(  -3,   -3),
+    s(  -1,    3), s(   2,    4), s(   5,    5), s(   6,    4), s(   6,    2), s(   4,    3), s(   2,    2), s(  -2,    2),
+    s(  -6,    3), s(   1,    4), s(   2,    7), s(   2,    4), s(   3,    3), s(   0,    3), s(  -2,    1), s(  -5,    3),
+    s(  -8,    1), s(  -4,    0), s(  -1,    3), s(   2,    1), s(  -1,    0), s(  -1,    1), s(  -4,    0), s(  -8,   -1),
+    s( -10,    1), s(  -8,   -3), s(  -4,   -1), s(  -4,    0), s(  -3,   -1), s(  -2,   -1), s(  -7,   -1), s( -10,   -2),
+    s( -13,   -5), s(  -7,   -3), s(  -4,    0), s(  -4,   -5), s(  -6,   -5), s(  -6,   -2), s(  -9,   -2), s( -11,   -3),
+    s(  -4,   -6), s(  -1,   -4), s(   1,   -1), s(   4,   -1), s(   7,  -10), s(   2,   -5), s(  -5,   -2), s(  -2,   -3),
 ];
 
 pub(crate) const PST_QUEEN: [S; 64] = [
     s( -15,  -27), s( -10,  -15), s(  -8,  -12), s(  -4,   -9), s(  -4,   -9), s(  -8,  -12), s( -10,  -15), s( -15,  -27),
     s( -10,  -15), s(  -8,   -6), s(  -2,    0), s(   0,    0), s(   0,    0), s(  -2,    0), s(  -8,   -6), s( -10,  -15),
     s(  -8,  -12), s(  -1,    1), s(   2,    6), s(   4,    9), s(   4,    9), s(   3,    7), s(  -2,    0), s(  -7,  -12),
-    s(  -6,   -9), s(   1,    0), s(   5,    9), s(   6,   15), s(   6,   15), s(   4,    9), s(   2,    1), s(  -3,   -9),
-    s(  -4,   -9), s(   0,    0), s(   3,    8), s(   5,   15), s(   6,   15), s(   2,    8), s(   0,    0), s(  -4,   -9),
-    s( -10,  -12), s(   2,    0), s(   2,    6), s(  -5,    8), s(   3,    9), s(  -1,    6), s(   5,    0), s(  -8,  -12),
-    s( -11,  -15), s(   2,   -6), s(   3,    0), s(  -2,    0), s(   7,    0), s(   1,    0), s(   0,   -6), s( -10,  -15),
-    s( -16,  -27), s(  -9,  -15), s(  -8,  -13), s(   2,  -10), s(  -4,   -9), s( -10,  -12), s(  -8,  -15), s( -16,  -27),
+    s(  -6,   -9), s(   1,    0), s(   5,    9), s(   6,   15), s(   6,   15), s(   4,    9), s(   3,    1), s(  -2,   -9),
+    s(  -3,   -9), s(   0,    0), s(   4,    8), s(   4,   15), s(   6,   15), s(   1,    8), s(   1,    0), s(  -4,   -9),
+    s( -10,  -12), s(   2,    0), s(   2,    6), s(  -5,    8), s(   3,    9), s(  -2,    6), s(   5,    0), s(  -8,  -12),
+    s( -11,  -15), s(   2,   -6), s(   3,    0), s(  -2,    0), s(   8,    0), s(   1,    0), s(   0,   -6), s( -10,  -15),
+    s( -16,  -27), s(  -9,  -15), s(  -8,  -13), s(  -2,  -11), s(  -4,   -9), s( -11,  -12), s(  -8,  -15), s( -16,  -27),
 ];
 
 pub(crate) const PST_KING: [S; 64] = [
     s( -60,  -50), s( -65,  -35), s( -70,  -28), s( -80,  -22), s( -80,  -22), s( -70,  -28), s( -65,  -35), s( -60,  -50),
     s( -50,  -30), s( -55,  -15), s( -60,   -8), s( -70,   -2), s( -70,   -2), s( -60,   -8), s( -55,  -14), s( -50,  -30),
-    s( -45,  -25), s( -50,   -5), s( -55,   10), s( -65,   16), s( -65,   16), s( -55,   11), s( -50,   -5), s( -45,  -25),
-    s( -40,  -23), s( -45,   -2), s( -50,   15), s( -60,   23), s( -60,   23), s( -50,   17), s( -45,    0), s( -40,  -22),
-    s( -35,  -20), s( -40,   -3), s( -45,   13), s( -55,   20), s( -55,   21), s( -45,   14), s( -40,   -1), s( -35,  -22),
-    s( -20,  -25), s( -25,   -9), s( -30,    3), s( -40,    6), s( -40,   10), s( -29,    5), s( -25,   -7), s( -20,  -25),
-    s(   5,  -32), s(   5,  -17), s( -10,   -9), s( -25,   -5), s( -24,   -3), s(  -9,   -8), s(   9,  -13), s(   9,  -28),
-    s(  20,  -50), s(  28,  -35), s(  11,  -25), s( -11,  -22), s(  -2,  -21), s( -11,  -24), s(  32,  -37), s(  21,  -51),
+    s( -45,  -25), s( -50,   -5), s( -55,   10), s( -65,   16), s( -65,   16), s( -55,   12), s( -50,   -5), s( -45,  -25),
+    s( -40,  -23), s( -45,   -2), s( -50,   15), s( -60,   22), s( -60,   22), s( -50,   17), s( -45,    0), s( -40,  -22),
+    s( -35,  -20), s( -40,   -3), s( -45,   13), s( -55,   19), s( -55,   21), s( -45,   14), s( -40,   -1), s( -35,  -22),
+    s( -20,  -25), s( -25,   -9), s( -30,    3), s( -40,    5), s( -40,   10), s( -29,    5), s( -25,   -7), s( -20,  -25),
+    s(   5,  -32), s(   5,  -17), s( -10,   -9), s( -25,   -5), s( -24,   -3), s(  -9,   -9), s(  10,  -12), s(  10,  -27),
+    s(  20,  -50), s(  28,  -35), s(  11,  -25), s( -11,  -22), s(  -3,  -21), s( -11,  -23), s(  30,  -35), s(  21,  -51),
 ];
 
 pub(crate) const MOBILITY_KNIGHT: [S; 9] = [
-    s( -38,  -45), s( -17,  -26), s(  -5,  -13), s(   2,   -2), s(   4,    4), s(   8,   15), s(  16,   16), s(  20,   21),
-    s(  22,   16),
+    s( -38,  -45), s( -17,  -26), s(  -3,  -13), s(   2,   -2), s(   4,    3), s(   7,   15), s(  16,   16), s(  19,   22),
+    s(  22,   15),
 ];
 
 pub(crate) const MOBILITY_BISHOP: [S; 14] = [
-    s( -38,  -50), s( -21,  -33), s( -12,  -19), s(  -5,   -9), s(   6,   -1), s(   8,    8), s(  11,   15), s(  11,   20),
-    s(  16,   18), s(  18,   23), s(  21,   23), s(  24,   26), s(  26,   30), s(  28,   29),
+    s( -38,  -50), s( -20,  -33), s( -11,  -19), s(  -3,   -8), s(   5,   -1), s(   7,    8), s(  12,   17), s(   9,   20),
+    s(  15,   18), s(  18,   22), s(  21,   22), s(  24,   25), s(  26,   30), s(  28,   28),
 ];
 
 pub(crate) const MOBILITY_ROOK: [S; 15] = [
-    s( -25,  -55), s( -15,  -38), s(   0,  -24), s(  -2,  -14), s(   0,   -6), s(   1,    3), s(   0,   11), s(   5,   15),
-    s(  10,   19), s(  14,   25), s(  14,   30), s(  16,   29), s(  19,   33), s(  20,   30), s(  21,   35),
+    s( -25,  -55), s( -14,  -38), s(   0,  -24), s(  -1,  -14), s(  -1,   -6), s(   2,    2), s(  -1,   11), s(   5,   15),
+    s(   9,   18), s(  14,   25), s(  13,   31), s(  16,   29), s(  19,   33), s(  20,   30), s(  21,   34),
 ];
 
 pub(crate) const MOBILITY_QUEEN: [S; 28] = [
-    s( -25,  -50), s( -18,  -38), s( -12,  -27), s(  -7,  -18), s(  -3,  -10), s(   0,   -4), s(   7,    2), s(   5,    7),
-    s(   9,   12), s(  12,   16), s(  13,   19), s(  17,   23), s(  21,   26), s(  21,   30), s(  21,   31), s(  23,   34),
+    s( -25,  -50), s( -18,  -38), s( -12,  -27), s(  -7,  -18), s(  -3,  -10), s(   0,   -4), s(   6,    2), s(   4,    7),
+    s(   9,   12), s(  11,   16), s(  14,   19), s(  18,   23), s(  22,   26), s(  22,   30), s(  21,   31), s(  23,   34),
     s(  25,   36), s(  25,   39), s(  26,   40), s(  27,   41), s(  28,   43), s(  29,   44), s(  30,   46), s(  30,   47),
     s(  31,   48), s(  32,   50), s(  32,   51), s(  33,   52),
 ];
@@ -102,143 +102,143 @@ pub(crate) const DOUBLED: S = s(-9, -20);
 
 pub(crate) const ISOLATED: S = s(-8, -7);
 
-pub(crate) const ISOLATED_OPEN: S = s(-9, -9);
+pub(crate) const ISOLATED_OPEN: S = s(-8, -9);
 
-pub(crate) const BACKWARD: S = s(-8, -15);
+pub(crate) const BACKWARD: S = s(-6, -14);
 
 pub(crate) const SUPPORTED: [S; 8] = [
-    s(   0,    0), s(   0,    0), s(  19,    9), s(  14,    4), s(   1,    8), s(  22,   22), s(  45,   50), s(   0,    0),
+    s(   0,    0), s(   0,    0), s(  19,    9), s(  14,    5), s(   1,    8), s(  22,   21), s(  45,   50), s(   0,    0),
 ];
 
 pub(crate) const PHALANX: [S; 8] = [
-    s(   0,    0), s(   7,    1), s(   6,   -3), s(   9,   10), s(  18,   17), s(  24,   22), s(  40,   45), s(   0,    0),
+    s(   0,    0), s(   8,    1), s(   5,   -2), s(   9,   10), s(  18,   18), s(  24,   22), s(  40,   45), s(   0,    0),
 ];
 
 pub(crate) const PASSED: [S; 8] = [
-    s(   0,    0), s(   6,   13), s(   4,   15), s(   9,   25), s(  33,   52), s(  54,   81), s(  85,  128), s(   0,    0),
+    s(   0,    0), s(   6,   14), s(   4,   15), s(   6,   25), s(  34,   51), s(  54,   80), s(  85,  128), s(   0,    0),
 ];
 
 pub(crate) const PASSED_ENEMY_KING_DIST: S = s(0, 13);
 
-pub(crate) const PASSED_OWN_KING_DIST: S = s(1, -9);
+pub(crate) const PASSED_OWN_KING_DIST: S = s(0, -9);
 
-pub(crate) const PASSED_BLOCKED: S = s(-5, -10);
+pub(crate) const PASSED_BLOCKED: S = s(-5, -9);
 
-pub(crate) const PASSED_FREE: S = s(2, 11);
+pub(crate) const PASSED_FREE: S = s(1, 10);
 
 pub(crate) const UNSTOPPABLE: S = s(300, 450);
 
-pub(crate) const BISHOP_PAIR: S = s(31, 53);
+pub(crate) const BISHOP_PAIR: S = s(28, 53);
 
-pub(crate) const ROOK_OPEN_FILE: S = s(25, 4);
+pub(crate) const ROOK_OPEN_FILE: S = s(24, 1);
 
-pub(crate) const ROOK_HALF_OPEN_FILE: S = s(13, 10);
+pub(crate) const ROOK_HALF_OPEN_FILE: S = s(12, 10);
 
-pub(crate) const ROOK_ON_SEVENTH: S = s(12, 19);
+pub(crate) const ROOK_ON_SEVENTH: S = s(10, 16);
 
-pub(crate) const KNIGHT_OUTPOST: S = s(24, 11);
+pub(crate) const KNIGHT_OUTPOST: S = s(24, 10);
 
-pub(crate) const BISHOP_OUTPOST: S = s(14, 6);
+pub(crate) const BISHOP_OUTPOST: S = s(14, 5);
 
-pub(crate) const BAD_BISHOP_PAWN: S = s(-2, -8);
+pub(crate) const BAD_BISHOP_PAWN: S = s(-3, -8);
 
 pub(crate) const THREAT_BY_PAWN: [S; 6] = [
-    s(   0,    0), s(  44,   35), s(  44,   35), s(  60,   40), s(  67,   45), s(   0,    0),
+    s(   0,    0), s(  44,   35), s(  43,   35), s(  60,   40), s(  66,   45), s(   0,    0),
 ];
 
 pub(crate) const THREAT_BY_MINOR: [S; 6] = [
-    s(   0,    0), s(   0,    0), s(   0,    0), s(  35,   28), s(  43,   35), s(   0,    0),
+    s(   0,    0), s(   0,    0), s(   0,    0), s(  35,   27), s(  42,   35), s(   0,    0),
 ];
 
-pub(crate) const THREAT_BY_ROOK: S = s(38, 30);
+pub(crate) const THREAT_BY_ROOK: S = s(37, 30);
 
 pub(crate) const HANGING: [S; 6] = [
-    s(  12,   31), s(  28,   23), s(  29,   25), s(  32,   22), s(  32,   32), s(   0,    0),
+    s(  12,   32), s(  28,   23), s(  28,   25), s(  31,   20), s(  30,   31), s(   0,    0),
 ];
 
-pub(crate) const TEMPO: S = s(11, 8);
+pub(crate) const TEMPO: S = s(10, 8);
 
 pub(crate) const SHELTER_MISSING: [S; 8] = [
-    s( -30,   13), s(  -5,   -4), s( -11,   -3), s( -27,   -3), s( -33,   -1), s( -31,   -1), s( -32,    0), s( -32,    0),
+    s( -29,   13), s(  -5,   -3), s( -11,   -3), s( -28,   -3), s( -33,   -2), s( -30,   -1), s( -32,    0), s( -32,    0),
 ];
 
-pub(crate) const SHELTER_OPEN_FILE: S = s(-11, -7);
+pub(crate) const SHELTER_OPEN_FILE: S = s(-11, -8);
 
 pub(crate) const STORM: [S; 8] = [
-    s(   0,    0), s(   0,    1), s( -30,    4), s( -15,    1), s(  -6,   -5), s(   2,    0), s(  -4,   -2), s(   0,    0),
+    s(   0,    0), s(   0,    1), s( -30,    6), s( -15,    1), s(  -7,   -6), s(   3,   -1), s(  -4,   -2), s(   0,    0),
 ];
 
 pub(crate) const STORM_BLOCKED: [S; 8] = [
-    s(   0,    0), s(   0,    0), s( -18,   -1), s(  -9,    1), s(  -4,   -2), s(   1,    0), s(   1,    0), s(   0,    0),
+    s(   0,    0), s(   0,    0), s( -19,   -1), s(  -9,    0), s(  -4,   -3), s(   2,    0), s(   1,    0), s(   0,    0),
 ];
 
 pub(crate) const ROOK_BEHIND_PASSER: [S; 2] = [
-    s(   4,   15), s(  -7,  -20),
+    s(   3,   15), s(  -8,  -22),
 ];
 
-pub(crate) const MINOR_BEHIND_PAWN: S = s(7, 10);
+pub(crate) const MINOR_BEHIND_PAWN: S = s(5, 12);
 
-pub(crate) const KNIGHT_PAWNS: S = s(2, 2);
+pub(crate) const KNIGHT_PAWNS: S = s(2, 1);
 
-pub(crate) const ROOK_PAWNS: S = s(-2, -1);
+pub(crate) const ROOK_PAWNS: S = s(-4, -2);
 
 pub(crate) const PASSED_CONNECTED: [S; 8] = [
-    s(   0,    0), s(   0,    0), s(   0,   -2), s(  -3,   -2), s(   2,    3), s(  -1,   -1), s(   0,    0), s(   0,    0),
+    s(   0,    0), s(   0,    0), s(   0,   -2), s(  -4,   -2), s(   2,    4), s(  -1,   -1), s(   0,    0), s(   0,    0),
 ];
 
 pub(crate) const SPACE: S = s(-1, -7);
 
-pub(crate) const KING_PAWN_DISTANCE: S = s(-2, -10);
+pub(crate) const KING_PAWN_DISTANCE: S = s(-3, -10);
 
 pub(crate) const WEAK_KING_RING: S = s(-9, 1);
 
-pub(crate) const ROOK_ON_KING_FILE: S = s(0, -1);
+pub(crate) const ROOK_ON_KING_FILE: S = s(1, -1);
 
 pub(crate) const PINNED: [S; 6] = [
-    s(   0,    0), s(  -9,  -16), s( -12,  -19), s(  -4,   -7), s(  -6,   -5), s(   0,    0),
+    s(   0,    0), s(  -9,  -16), s( -12,  -20), s(  -4,   -7), s(  -6,   -5), s(   0,    0),
 ];
 
 pub(crate) const THREAT_BY_KING: S = s(3, 2);
 
 pub(crate) const THREAT_ON_MOVE: S = s(8, 13);
 
-pub(crate) const PASSED_SAFE_PATH: S = s(-6, 5);
+pub(crate) const PASSED_SAFE_PATH: S = s(-6, 7);
 
-pub(crate) const PASSED_STOP_DEFENDED: S = s(10, 2);
+pub(crate) const PASSED_STOP_DEFENDED: S = s(11, 3);
 
-pub(crate) const BACKWARD_OPEN: S = s(-4, -5);
+pub(crate) const BACKWARD_OPEN: S = s(-5, -6);
 
-pub(crate) const PAWNLESS_FLANK: S = s(-8, -30);
+pub(crate) const PAWNLESS_FLANK: S = s(-8, -31);
 
-pub(crate) const TRAPPED_ROOK: S = s(4, 0);
+pub(crate) const TRAPPED_ROOK: S = s(3, 0);
 
-pub(crate) const BISHOP_LONG_DIAGONAL: S = s(4, -5);
+pub(crate) const BISHOP_LONG_DIAGONAL: S = s(5, -6);
 
-pub(crate) const THREAT_PAWN_PUSH: S = s(0, 0);
+pub(crate) const THREAT_PAWN_PUSH: S = s(5, 12);
 
-pub(crate) const RESTRICTED: S = s(0, 0);
+pub(crate) const RESTRICTED: S = s(4, -2);
 
-pub(crate) const WEAK_QUEEN_DEFENCE: S = s(0, 0);
+pub(crate) const WEAK_QUEEN_DEFENCE: S = s(8, 9);
 
-pub(crate) const KNIGHT_ON_QUEEN: S = s(0, 0);
+pub(crate) const KNIGHT_ON_QUEEN: S = s(6, -10);
 
-pub(crate) const SLIDER_ON_QUEEN: S = s(0, 0);
+pub(crate) const SLIDER_ON_QUEEN: S = s(8, -1);
 
 // King danger from attacking pieces: whole numbers, not pairs. The danger they add up to
 // is squared for the middlegame penalty (`full.rs::king_safety`, `params::danger_penalty`).
 
 pub(crate) const KING_ATTACK_WEIGHT: [i32; 6] = [
-       0,   25,   21,   35,   60,    0,
+       0,   25,   20,   35,   60,    0,
 ];
 
 pub(crate) const KING_ATTACKERS_PERCENT: [i32; 8] = [
-       0,   30,   70,   90,  100,  105,  110,  115,
+       0,   30,   70,   89,  100,  105,  110,  115,
 ];
 
-pub(crate) const KING_ZONE_HIT: i32 = 20;
+pub(crate) const KING_ZONE_HIT: i32 = 22;
 
 pub(crate) const SAFE_CHECK: [i32; 6] = [
-       0,   45,   35,   51,   74,    0,
+       0,   45,   35,   51,   76,    0,
 ];
 
 pub(crate) const NO_QUEEN_RELIEF: i32 = 60;
