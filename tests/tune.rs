@@ -560,7 +560,11 @@ fn tune_reports_the_error_on_another_file_given_by_validate() {
             .unwrap()
     };
     let out = run(&["--validate", other_path.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text
         .lines()
@@ -576,13 +580,21 @@ fn tune_reports_the_error_on_another_file_given_by_validate() {
     // Without --validate there is no held-out report; with --hold-out as well, an error.
     let plain = run(&[]);
     assert!(!String::from_utf8_lossy(&plain.stdout).contains("Held-out"));
-    let both = run(&["--validate", other_path.to_str().unwrap(), "--hold-out", "0.2"]);
+    let both = run(&[
+        "--validate",
+        other_path.to_str().unwrap(),
+        "--hold-out",
+        "0.2",
+    ]);
     assert!(!both.status.success());
     // A file that is not there: a clear message naming it, no panic.
     let missing = dir.join("missing.epd");
     let gone = run(&["--validate", missing.to_str().unwrap()]);
     assert!(!gone.status.success());
     let err = String::from_utf8_lossy(&gone.stderr);
-    assert!(err.contains("missing.epd") && !err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("missing.epd") && !err.contains("panicked"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
