@@ -5,7 +5,7 @@ use super::record::{Recorder, Skip};
 use super::{Cx, INF, Profile, Searcher};
 use crate::chess::types::{MoveList, PieceKind};
 use crate::engine::order::{self, OrderContext, Scheme};
-use crate::engine::score::{Bound, MATE};
+use crate::engine::score::{Bound, MATE, MATE_BOUND};
 use crate::engine::tt::TtData;
 
 /// Rough piece values for delta pruning (pawn, knight, bishop, rook, queen).
@@ -51,6 +51,7 @@ impl Searcher {
         let mut hash_move = crate::chess::types::Move::NONE;
         // The table keeps each position's static evaluation: a hit spares computing it again.
         let mut tt_eval = None;
+        let mut tt_hit = None;
         if full {
             self.stats.tt_probes += 1;
         }
@@ -58,6 +59,7 @@ impl Searcher {
             self.stats.tt_hits += 1;
             hash_move = hit.mv;
             tt_eval = Some(hit.eval);
+            tt_hit = Some(hit);
             if hit.bound.settles(hit.score, alpha, beta) {
                 cx.rec.end(Skip::Tt);
                 return hit.score;
@@ -79,7 +81,23 @@ impl Searcher {
         } else {
             raw_eval = tt_eval.unwrap_or_else(|| self.eval_cache.evaluate(board, &self.eval_cfg));
             // Corrected by the pawn structure's history, as in the main search.
-            stand_pat = self.corrected(board, raw_eval);
+            let corrected = self.corrected(board, raw_eval);
+            // Under `modern`, the table's score stands in for the static evaluation where its
+            // bound says it is nearer the truth (as in the main search's pruning).
+            stand_pat = match tt_hit {
+                Some(hit)
+                    if self.scheme == Scheme::Modern
+                        && hit.score.abs() < MATE_BOUND
+                        && match hit.bound {
+                            Bound::Exact => true,
+                            Bound::Lower => hit.score > corrected,
+                            Bound::Upper => hit.score < corrected,
+                        } =>
+                {
+                    hit.score
+                }
+                _ => corrected,
+            };
             cx.rec.static_eval(Some(stand_pat));
             if stand_pat >= beta {
                 cx.rec.end(Skip::StandPat);
