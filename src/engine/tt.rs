@@ -117,6 +117,21 @@ pub struct TtData {
     pub bound: Bound,
 }
 
+impl TtData {
+    /// The stored score where its bound says it is nearer the truth than `eval` (an exact
+    /// score, a lower bound above `eval`, an upper bound below it); `eval` otherwise, and
+    /// for mate scores. The search's pruning and quiescence's stand-pat use it.
+    pub fn nearer_than(&self, eval: i32) -> i32 {
+        let nearer = self.score.abs() < MATE_BOUND
+            && match self.bound {
+                Bound::Exact => true,
+                Bound::Lower => self.score > eval,
+                Bound::Upper => self.score < eval,
+            };
+        if nearer { self.score } else { eval }
+    }
+}
+
 /// The table. Every method takes `&self`, so threads share it behind an `Arc`.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -292,6 +307,19 @@ mod tests {
             depth,
             bound,
         }
+    }
+
+    #[test]
+    fn the_stored_score_replaces_the_evaluation_only_where_its_bound_points_nearer() {
+        let at = |score, bound| data(Move::NONE, score, 0, 5, bound).nearer_than(40);
+        assert_eq!(at(10, Bound::Exact), 10);
+        assert_eq!(at(90, Bound::Lower), 90); // at least 90: above the evaluation
+        assert_eq!(at(10, Bound::Lower), 40); // at least 10 says nothing against 40
+        assert_eq!(at(10, Bound::Upper), 10); // at most 10: below the evaluation
+        assert_eq!(at(90, Bound::Upper), 40);
+        // Mate scores never stand in for an evaluation.
+        assert_eq!(at(MATE_BOUND + 5, Bound::Lower), 40);
+        assert_eq!(at(-MATE_BOUND - 5, Bound::Exact), 40);
     }
     use crate::engine::score::MATE;
 

@@ -154,18 +154,7 @@ impl Searcher {
         // The table's score, where its bound says it is nearer the truth than the static
         // evaluation, stands in for it in the pruning tests below.
         let eval = match tt_hit {
-            Some(hit)
-                if modern
-                    && !in_check
-                    && hit.score.abs() < MATE_BOUND
-                    && match hit.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => hit.score > static_eval,
-                        Bound::Upper => hit.score < static_eval,
-                    } =>
-            {
-                hit.score
-            }
+            Some(hit) if modern && !in_check => hit.nearer_than(static_eval),
             _ => static_eval,
         };
 

@@ -5,7 +5,7 @@ use super::record::{Recorder, Skip};
 use super::{Cx, INF, Profile, Searcher};
 use crate::chess::types::{MoveList, PieceKind};
 use crate::engine::order::{self, OrderContext, Scheme};
-use crate::engine::score::{Bound, MATE, MATE_BOUND};
+use crate::engine::score::{Bound, MATE};
 use crate::engine::tt::TtData;
 
 /// Rough piece values for delta pruning (pawn, knight, bishop, rook, queen).
@@ -85,17 +85,7 @@ impl Searcher {
             // Under `modern`, the table's score stands in for the static evaluation where its
             // bound says it is nearer the truth (as in the main search's pruning).
             stand_pat = match tt_hit {
-                Some(hit)
-                    if self.scheme == Scheme::Modern
-                        && hit.score.abs() < MATE_BOUND
-                        && match hit.bound {
-                            Bound::Exact => true,
-                            Bound::Lower => hit.score > corrected,
-                            Bound::Upper => hit.score < corrected,
-                        } =>
-                {
-                    hit.score
-                }
+                Some(hit) if self.scheme == Scheme::Modern => hit.nearer_than(corrected),
                 _ => corrected,
             };
             cx.rec.static_eval(Some(stand_pat));
