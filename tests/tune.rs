@@ -572,7 +572,7 @@ fn tune_reports_the_error_on_another_file_given_by_validate() {
         .unwrap_or_else(|| panic!("no held-out line in:\n{text}"));
     // Two errors, both of a win/draw/loss prediction: between 0 and 1.
     let errors: Vec<f64> = line
-        .split(|c: char| c == ' ' || c == ',')
+        .split([' ', ','])
         .filter_map(|w| w.trim_end_matches('.').parse().ok())
         .collect();
     assert_eq!(errors.len(), 2, "{line}");
