@@ -99,16 +99,18 @@ pub struct TuneArgs {
     pub out: Option<PathBuf>,
 }
 
+/// The labelled positions of `path`, or an error naming the file: unreadable, a bad line, or
+/// none at all.
+fn load_positions(path: &std::path::Path) -> Result<Vec<data::Labelled>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let positions = data::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    anyhow::ensure!(!positions.is_empty(), "{}: no positions", path.display());
+    Ok(positions)
+}
+
 pub fn tune(args: TuneArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.data)
-        .with_context(|| format!("cannot read {}", args.data.display()))?;
-    let positions =
-        data::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.data.display()))?;
-    anyhow::ensure!(
-        !positions.is_empty(),
-        "{}: no positions",
-        args.data.display()
-    );
+    let positions = load_positions(&args.data)?;
     let settings = Settings {
         iterations: args.iterations,
         rate: args.rate,
@@ -121,14 +123,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     );
     let cut = positions.len() - (positions.len() as f64 * args.hold_out) as usize;
     let held = match &args.validate {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let other =
-                data::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            anyhow::ensure!(!other.is_empty(), "{}: no positions", path.display());
-            Some(fit::Dataset::new(&other))
-        }
+        Some(path) => Some(fit::Dataset::new(&load_positions(path)?)),
         None => (cut < positions.len()).then(|| fit::Dataset::new(&positions[cut..])),
     };
     let positions = &positions[..cut];

@@ -596,5 +596,14 @@ fn tune_reports_the_error_on_another_file_given_by_validate() {
         err.contains("missing.epd") && !err.contains("panicked"),
         "{err}"
     );
+    // A file with a bad line, or with no positions: the same, naming the file.
+    for (name, text) in [("bad.epd", "not a position [0.5]\n"), ("empty.epd", "")] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = run(&["--validate", path.to_str().unwrap()]);
+        assert!(!out.status.success(), "{name} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(name) && !err.contains("panicked"), "{err}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

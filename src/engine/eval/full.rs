@@ -735,9 +735,10 @@ impl<T: Tracer> Ctx<'_, T> {
     }
 
     /// Pawn pushes of side `e` that would attack a piece: a pawn's square one step ahead (or
-    /// two, from its second rank, over an empty square) that is empty and safe (no enemy
-    /// pawn guards it, and the enemy does not reach it or we do too), from which it would
-    /// attack an enemy knight, bishop, rook or queen that none of our pawns attacks yet.
+    /// two, from its second rank, over an empty square), empty, short of the last rank (a
+    /// promotion is more than a threat) and safe (no enemy pawn guards it, and the enemy
+    /// does not reach it or we do too), from which it would attack an enemy knight, bishop,
+    /// rook or queen that none of our pawns attacks yet.
     fn pawn_push_threats(&self, e: usize) -> i32 {
         let b = self.b;
         let c = 1 - e;
