@@ -710,14 +710,13 @@ impl<T: Tracer> Ctx<'_, T> {
         self.tr.add(tr::THREAT_PAWN_PUSH_AT, e, pushes);
         // Squares both sides reach where no pawn of ours guards: where our pieces cannot go
         // without being taken on the way.
-        let mut restricted = 0;
-        for r in 0..8u8 {
-            for f in 0..8u8 {
-                let i = (r * 16 + f) as usize;
-                let ours = self.att[c][i];
-                restricted += i32::from(self.att[e][i] != 0 && ours != 0 && ours & P_BIT == 0);
-            }
-        }
+        // Over all 128 entries of the 0x88 maps at once (the off-board ones stay empty),
+        // which the compiler turns into a few vector instructions.
+        let restricted = self.att[c]
+            .iter()
+            .zip(&self.att[e])
+            .map(|(&ours, &theirs)| i32::from(theirs != 0 && ours != 0 && ours & P_BIT == 0))
+            .sum::<i32>();
         t += RESTRICTED * restricted;
         self.tr.add(tr::RESTRICTED_AT, e, restricted);
         if self.b.kind_counts(side(c))[QUEEN] == 1 {
