@@ -219,6 +219,30 @@ struct Ctx<'a, T> {
     nearest_pawn: [i32; 2],
 }
 
+/// What the pawns alone are worth for each side (the [`PAWN_TABLE`]'s entries).
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    /// The pawn key these values belong to.
+    key: u64,
+    /// Doubled, isolated, backward, supported, phalanx and space terms.
+    structure: [S; 2],
+    /// The passed pawns' bonuses by rank and for being connected.
+    passed: [S; 2],
+    /// The passed pawns, a bit per square (rank × 8 + file).
+    passers: [u64; 2],
+}
+
+/// Slots of the pawn table, per thread: 4,096 entries of 64 bytes (256 KiB).
+const PAWN_SLOTS: usize = 1 << 12;
+
+thread_local! {
+    /// The pawn table: pawn key → [`PawnEntry`], one per thread (each search thread and
+    /// each test has its own; nothing shared, no locks). The values are a pure function of
+    /// the pawns, so a hit gives exactly what computing them would.
+    static PAWN_TABLE: std::cell::RefCell<Vec<Option<PawnEntry>>> =
+        std::cell::RefCell::new(vec![None; PAWN_SLOTS]);
+}
+
 /// `Ctx::nearest_pawn` before any pawn is seen.
 const NO_PAWN: i32 = i32::MAX;
 
@@ -248,8 +272,9 @@ pub(super) fn evaluate<T: Tracer>(b: &Board, acc: &mut Acc, tracer: &mut T) -> i
     for c in 0..2 {
         cx.pieces(acc, c);
     }
+    let pawns = cx.pawn_entry();
     for c in 0..2 {
-        cx.pawn_structure(acc, c);
+        cx.pawn_structure(acc, c, &pawns);
         cx.threats(acc, c);
         cx.king_safety(acc, c);
         cx.mating(acc, c);
@@ -499,15 +524,48 @@ impl<T: Tracer> Ctx<'_, T> {
         acc.add(Term::MinorPieces, c, minors);
     }
 
-    /// Pass 3: doubled, isolated, backward, connected and passed pawns of side `c`.
-    fn pawn_structure(&mut self, acc: &mut Acc, c: usize) {
+    /// The part of both sides' pawn structure that depends on the pawns alone, from the
+    /// pawn table when the search evaluates (the same values, computed once per pawn
+    /// structure), computed afresh when the tuner traces the features.
+    fn pawn_entry(&mut self) -> PawnEntry {
+        if T::ACTIVE {
+            return self.compute_pawn_entry();
+        }
+        let key = self.b.pawn_hash();
+        let slot = key as usize & (PAWN_SLOTS - 1);
+        if let Some(e) = PAWN_TABLE.with_borrow(|t| t[slot].filter(|e| e.key == key)) {
+            return e;
+        }
+        let e = self.compute_pawn_entry();
+        PAWN_TABLE.with_borrow_mut(|t| t[slot] = Some(e));
+        e
+    }
+
+    /// Doubled, isolated, backward, supported and phalanx pawns, the passed pawns with their
+    /// base and connected bonuses, and space, for both sides.
+    fn compute_pawn_entry(&mut self) -> PawnEntry {
+        let mut entry = PawnEntry {
+            key: self.b.pawn_hash(),
+            ..PawnEntry::default()
+        };
+        for c in 0..2 {
+            let (structure, passed, passers) = self.pawns_alone(c);
+            entry.structure[c] = structure;
+            entry.passed[c] = passed;
+            entry.passers[c] = passers;
+        }
+        entry
+    }
+
+    /// Side `c`'s share of [`Ctx::compute_pawn_entry`]: the structure, the passed pawns'
+    /// base bonuses, and the passed pawns (a bit per square, rank × 8 + file).
+    fn pawns_alone(&mut self, c: usize) -> (S, S, u64) {
         let b = self.b;
         let e = 1 - c;
         let own_pawn = color_bits(c) | 0x1;
-        let enemy_has_pieces = piece_material(b, e) > 0;
         let mut structure = S::default();
         let mut passed = S::default();
-        let mut unstoppable = false;
+        let mut passers = 0u64;
         for &sq in &b.piece_squares(side(c))[1..] {
             if kind_of(b.code_at(sq)) != PAWN {
                 continue;
@@ -565,13 +623,49 @@ impl<T: Tracer> Ctx<'_, T> {
             if doubled || self.pawns.enemy_in_front(c, file, rank, true) {
                 continue;
             }
-            let mut bonus = PASSED[rr as usize];
+            passers |= 1 << (((sq >> 4) << 3) | (sq & 7));
+            passed += PASSED[rr as usize];
             self.tr.add(tr::PASSED_AT + rr as usize, c, 1);
             // Connected: a pawn beside it or behind it on the next file carries it on.
             if supported || phalanx {
-                bonus += PASSED_CONNECTED[rr as usize];
+                passed += PASSED_CONNECTED[rr as usize];
                 self.tr.add(tr::PASSED_CONNECTED_AT + rr as usize, c, 1);
             }
+        }
+        // Space: the centre files' squares on our 2nd to 4th ranks that no enemy pawn
+        // guards and no pawn of ours stands on: room to bring the pieces behind the pawns.
+        let mut space = 0;
+        for rr in 1..=3 {
+            let rank = if c == 0 { rr } else { 7 - rr };
+            for file in 2..=5u8 {
+                let sq = (rank << 4) | file;
+                if b.code_at(sq) & 0x3F != own_pawn && self.att[e][ix(sq)] & P_BIT == 0 {
+                    space += 1;
+                }
+            }
+        }
+        structure += SPACE * space;
+        self.tr.add(tr::SPACE_AT, c, space);
+        (structure, passed, passers)
+    }
+
+    /// Pass 3: side `c`'s pawn structure (`pawns`, the pawns-only part) and what its passed
+    /// pawns are worth with the pieces and kings where they stand.
+    fn pawn_structure(&mut self, acc: &mut Acc, c: usize, pawns: &PawnEntry) {
+        let b = self.b;
+        let e = 1 - c;
+        let enemy_has_pieces = piece_material(b, e) > 0;
+        let mut structure = pawns.structure[c];
+        let mut passed = pawns.passed[c];
+        let mut unstoppable = false;
+        let mut passers = pawns.passers[c];
+        while passers != 0 {
+            let i = passers.trailing_zeros() as u8;
+            passers &= passers - 1;
+            let sq = ((i >> 3) << 4) | (i & 7);
+            let rr = rel_rank(c, sq);
+            let stop = step(sq, FORWARD[c]);
+            let mut bonus = S::default();
             // A rook behind a passed pawn: ours pushes it on, theirs holds it back from
             // behind (it gains scope as the pawn advances).
             let mut t = step(sq, -FORWARD[c]);
@@ -618,20 +712,6 @@ impl<T: Tracer> Ctx<'_, T> {
             passed += UNSTOPPABLE;
             self.tr.add(tr::UNSTOPPABLE_AT, c, 1);
         }
-        // Space: the centre files' squares on our 2nd to 4th ranks that no enemy pawn
-        // guards and no pawn of ours stands on: room to bring the pieces behind the pawns.
-        let mut space = 0;
-        for rr in 1..=3 {
-            let rank = if c == 0 { rr } else { 7 - rr };
-            for file in 2..=5u8 {
-                let sq = (rank << 4) | file;
-                if b.code_at(sq) & 0x3F != own_pawn && self.att[e][ix(sq)] & P_BIT == 0 {
-                    space += 1;
-                }
-            }
-        }
-        structure += SPACE * space;
-        self.tr.add(tr::SPACE_AT, c, space);
         // The king's distance to the nearest pawn (either side's): in the ending it must
         // go where the pawns are.
         let near = match self.nearest_pawn[c] {

@@ -346,6 +346,9 @@ pub fn current() -> Vec<S> {
 
 /// Hears which weights count in a position. The evaluation calls it at every weight it adds.
 pub(crate) trait Tracer {
+    /// Whether this tracer listens (the tuner's does; the search's does not, and then the
+    /// evaluation may serve values from its tables instead of recounting the features).
+    const ACTIVE: bool = true;
     /// Weight `index` counts `n` times for side `side` (0 White, 1 Black).
     fn add(&mut self, index: usize, side: usize, n: i32);
     /// A value of a term that is not linear in any tunable weight.
@@ -361,6 +364,7 @@ pub(crate) trait Tracer {
 pub(crate) struct NoTrace;
 
 impl Tracer for NoTrace {
+    const ACTIVE: bool = false;
     #[inline(always)]
     fn add(&mut self, _: usize, _: usize, _: i32) {}
     #[inline(always)]
