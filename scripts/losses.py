@@ -9,11 +9,12 @@ is that game's drop: printed as one JSON line with the position before ox88's mo
 move played, Stockfish's choice there, the two scores and the non-pawn material left
 (3 a minor piece, 5 a rook, 9 a queen; 62 at the start). With `--recheck BIN`, ox88 (that
 binary) also searches each drop's position at `--recheck-nodes` budgets, and Stockfish
-scores the move it then picks: did more search avoid the drop, and what did ox88 think?
-A summary by phase goes to standard error at the end.
+scores the move it then picks: what did ox88 think, and did more search avoid the drop (the
+move keeps ox88 within half the threshold of the score before)? A summary by phase goes to
+standard error at the end. Games where neither player is `--name` are skipped.
 
 Needs python-chess (`pip install chess`) and Stockfish (`apt-get install stockfish`).
-Takes minutes: two Stockfish searches per ox88 move of every lost game.
+Takes minutes: one Stockfish search per ox88 move of every lost game, up to its drop.
 
 Examples:
     python3 scripts/losses.py --pgn sf2500.pgn > drops.jsonl
@@ -74,13 +75,16 @@ def first_drop(game: chess.pgn.Game, ox: chess.Color, sf, limit, threshold: int)
     return None
 
 
-def recheck(drop: dict, ox88, sf, sf_limit, budgets: list[int]) -> list[dict]:
+def recheck(drop: dict, ox88, sf, sf_limit, budgets: list[int], margin: int) -> list[dict]:
     board = chess.Board(drop["fen"])
     side = board.turn
     out = []
     for nodes in budgets:
-        info = ox88.analyse(board, chess.engine.Limit(nodes=nodes), game=object())
-        move = info["pv"][0]
+        # A fresh game each time (ucinewgame): no table entries from the last budget.
+        played = ox88.play(board, chess.engine.Limit(nodes=nodes), info=chess.engine.INFO_SCORE, game=object())
+        move = played.move
+        if move is None:
+            continue
         board.push(move)
         judged = score_for(sf.analyse(board, sf_limit), side)
         board.pop()
@@ -88,9 +92,9 @@ def recheck(drop: dict, ox88, sf, sf_limit, budgets: list[int]) -> list[dict]:
             {
                 "nodes": nodes,
                 "move": move.uci(),
-                "ox88_score": score_for(info, side),
+                "ox88_score": score_for(played.info, side),
                 "stockfish_score": judged,
-                "avoids_drop": judged is not None and drop["before"] - judged <= 60,
+                "avoids_drop": judged is not None and drop["before"] - judged <= margin,
             }
         )
     return out
@@ -118,7 +122,12 @@ def main() -> int:
             number = 0
             while (game := chess.pgn.read_game(f)) is not None:
                 number += 1
-                ox = chess.WHITE if game.headers.get("White") == args.name else chess.BLACK
+                if game.headers.get("White") == args.name:
+                    ox = chess.WHITE
+                elif game.headers.get("Black") == args.name:
+                    ox = chess.BLACK
+                else:
+                    continue
                 result = game.headers.get("Result")
                 if result != ("0-1" if ox == chess.WHITE else "1-0"):
                     continue
@@ -131,7 +140,7 @@ def main() -> int:
                     key = "middlegame (40+)" if npm >= 40 else "late middlegame (20-39)" if npm >= 20 else "ending (<20)"
                     phases[key] += 1
                     if ox88 is not None:
-                        row["recheck"] = recheck(drop, ox88, sf, limit, args.recheck_nodes)
+                        row["recheck"] = recheck(drop, ox88, sf, limit, args.recheck_nodes, args.threshold // 2)
                 print(json.dumps(row), flush=True)
     finally:
         sf.quit()
