@@ -176,8 +176,12 @@ def play_game(number: int, opening: Opening, ox88_white: bool, args, stop: threa
         sf = chess.engine.SimpleEngine.popen_uci(shlex.split(args.stockfish))
         engines[not ox88_color] = sf
         # Move Overhead: python-chess and a busy machine add latency the clock here counts;
-        # the opponent must not lose on time for it (that would flatter ox88).
-        sf_options = {"Threads": "1", "Hash": "16", "Move Overhead": "100"}
+        # the opponent must not lose on time for it (that would flatter ox88). 100 ms at
+        # 10 s and more, a hundredth of the base below that (at least 10 ms): Stockfish
+        # reserves the overhead for each of the ~50 moves it plans, so a fixed 100 ms at
+        # 2 s + 0.02 s left it 1 ms a move and it lost every game.
+        overhead = max(10, min(100, int(args.base * 10)))
+        sf_options = {"Threads": "1", "Hash": "16", "Move Overhead": str(overhead)}
         if args.elo:
             sf_options.update({"UCI_LimitStrength": "true", "UCI_Elo": str(args.elo)})
         sf_options.update(args.sf_options)
