@@ -790,8 +790,8 @@ impl<T: Tracer> Ctx<'_, T> {
         self.tr.add(tr::THREAT_PAWN_PUSH_AT, e, pushes);
         // Squares both sides reach where no pawn of ours guards: where our pieces cannot go
         // without being taken on the way.
-        // Over all 128 entries of the 0x88 maps at once (the off-board ones stay empty),
-        // which the compiler turns into a few vector instructions.
+        // Over all 128 entries of the 0x88 maps at once (the off-board ones stay empty): a
+        // straight loop the compiler can vectorise (−0.8% instructions at bench depth 8).
         let restricted = self.att[c]
             .iter()
             .zip(&self.att[e])
