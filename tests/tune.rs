@@ -245,6 +245,13 @@ fn bad_lines_are_refused_with_their_number() {
         let line = format!("4k3/8/8/8/8/8/8/4K2R w K - 0 1 {r}");
         assert!(data::parse(&line).is_ok(), "{line}");
     }
+    // an expected score in between is a label too; outside 0..1, or not a number, is not
+    let scored = data::parse("4k3/8/8/8/8/8/8/4K2R w K - 0 1 [0.731]").unwrap();
+    assert_eq!(scored[0].result, 0.731);
+    for r in ["[-0.1]", "[1.01]", "[NaN]", "[inf]", "[0.5x]", "[]"] {
+        let err = data::parse(&format!("4k3/8/8/8/8/8/8/4K2R w K - 0 1 {r}")).unwrap_err();
+        assert!(err.to_string().contains(&format!("'{r}'")), "{err}");
+    }
 }
 
 proptest! {

@@ -1,13 +1,15 @@
 //! The labelled-position file the tuner reads and `ox88 selfplay` writes: one position a
 //! line, a FEN (four to six fields) followed by the game's result from White's view in
-//! brackets: `[1.0]` White won, `[0.5]` draw, `[0.0]` Black won. Blank lines and lines
-//! starting with `#` are skipped.
+//! brackets: `[1.0]` White won, `[0.5]` draw, `[0.0]` Black won. Any other number from 0 to 1
+//! (`[0.73]`) is an expected score, for positions labelled by an evaluation rather than by a
+//! game's result. Blank lines and lines starting with `#` are skipped.
 
 use std::fmt;
 
 use crate::chess::board::Board;
 
-/// One position and the result of the game it came from (1 White won, 0.5, 0).
+/// One position and the result of the game it came from (1 White won, 0.5, 0), or White's
+/// expected score from 0 to 1.
 #[derive(Clone, Debug)]
 pub struct Labelled {
     pub board: Board,
@@ -62,11 +64,17 @@ pub fn parse_line(text: &str, line_no: usize) -> Result<Option<Labelled>, DataEr
         "[1.0]" | "[1]" | "[1-0]" => 1.0,
         "[0.5]" | "[1/2-1/2]" => 0.5,
         "[0.0]" | "[0]" | "[0-1]" => 0.0,
-        other => {
-            return Err(err(format!(
-                "result '{other}' is not [1.0], [0.5] or [0.0]"
-            )));
-        }
+        other => match other[1..]
+            .strip_suffix(']')
+            .map(|x| x.trim().parse::<f64>())
+        {
+            Some(Ok(x)) if (0.0..=1.0).contains(&x) => x,
+            _ => {
+                return Err(err(format!(
+                    "result '{other}' is not [1.0], [0.5], [0.0] or a score from 0 to 1"
+                )));
+            }
+        },
     };
     let board = Board::from_fen(fen).map_err(|e| err(format!("bad FEN '{fen}': {e}")))?;
     Ok(Some(Labelled { board, result }))
