@@ -196,6 +196,15 @@ impl PawnFiles {
     }
 }
 
+/// Can a piece give check on a square that the defender reaches with `ours` and the
+/// attacker with `theirs` (attack maps' kind bits) and stay there? When nothing defends the
+/// square, and when only the king does while a second kind of attacker also covers it (the
+/// king cannot take back: the mating checks next to it).
+#[inline]
+fn safe_for_checker(ours: u8, theirs: u8) -> bool {
+    ours == 0 || (ours == K_BIT && theirs.count_ones() >= 2)
+}
+
 #[inline]
 fn adjacent_files(file: usize) -> u8 {
     let f = 1u8 << file;
@@ -1077,7 +1086,7 @@ impl<T: Tracer> Ctx<'_, T> {
         for d in KNIGHT_STEPS {
             let t = step(k, d);
             if on_board(t) && b.code_at(t) & 0x30 != e_bits {
-                if ours[ix(t)] == 0 {
+                if safe_for_checker(ours[ix(t)], theirs[ix(t)]) {
                     kinds |= theirs[ix(t)] & N_BIT;
                 } else {
                     defended |= theirs[ix(t)] & N_BIT;
@@ -1092,7 +1101,7 @@ impl<T: Tracer> Ctx<'_, T> {
                 if code & 0x30 == e_bits {
                     break;
                 }
-                if ours[ix(t)] == 0 {
+                if safe_for_checker(ours[ix(t)], theirs[ix(t)]) {
                     kinds |= theirs[ix(t)] & line;
                 } else {
                     defended |= theirs[ix(t)] & line;
