@@ -70,7 +70,8 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
 /// Fit the `full` evaluation's weights to labelled positions (the Texel method).
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
-    /// Labelled positions (`FEN [result]` a line, as `ox88 selfplay` writes).
+    /// Labelled positions (`FEN [result]` a line, as `ox88 selfplay` writes; or an expected
+    /// score from 0 to 1, `FEN [0.73]`, as `scripts/sf_labels.py mix` writes).
     pub data: PathBuf,
     /// Adam steps over the whole data set.
     #[arg(long, default_value_t = Settings::default().iterations)]
