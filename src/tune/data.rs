@@ -61,9 +61,10 @@ pub fn parse_line(text: &str, line_no: usize) -> Result<Option<Labelled>, DataEr
     })?;
     let (fen, label) = (t[..open].trim(), t[open..].trim());
     let result = match label {
-        "[1.0]" | "[1]" | "[1-0]" => 1.0,
-        "[0.5]" | "[1/2-1/2]" => 0.5,
-        "[0.0]" | "[0]" | "[0-1]" => 0.0,
+        "[1-0]" => 1.0,
+        "[1/2-1/2]" => 0.5,
+        "[0-1]" => 0.0,
+        // `[1.0]`, `[0.5]`, `[0.0]` and any expected score in between
         other => match other[1..]
             .strip_suffix(']')
             .map(|x| x.trim().parse::<f64>())
