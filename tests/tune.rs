@@ -475,6 +475,13 @@ fn the_new_danger_features_are_counted_for_the_king_they_threaten() {
     assert_eq!((d.checks[1], d.unsafe_checks), (0, 1));
     let d = danger("4k3/8/8/8/1n6/8/8/4K3 w - - 0 1", 0);
     assert_eq!((d.checks[1], d.unsafe_checks), (1, 0));
+    // White's queen reaches g7 next to Black's king, which alone defends it: an unsafe
+    // check, unless a second kind of white piece (the knight on e6) covers g7 too, so that
+    // the king cannot take back. Her other checks (d8, h8) stay unsafe either way.
+    let d = danger("r5k1/5p1p/4N1p1/8/3Q4/8/8/1K6 w - - 0 1", 1);
+    assert_eq!((d.checks[4], d.unsafe_checks), (1, 0));
+    let d = danger("r5k1/5p1p/6p1/8/3Q4/8/8/1K6 w - - 0 1", 1);
+    assert_eq!((d.checks[4], d.unsafe_checks), (0, 1));
     // A knight pinned to White's king by a rook is a blocker; Black's king has none.
     let fen = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1";
     assert_eq!((danger(fen, 0).blockers, danger(fen, 1).blockers), (1, 0));
