@@ -448,7 +448,7 @@ impl Settings {
             "eval" => {
                 self.eval = t
                     .parse()
-                    .map_err(|_| bad(k, t, "one of material, center, full"))?;
+                    .map_err(|_| bad(k, t, "one of material, center, full, net"))?;
                 value(self.eval.to_string())
             }
             "order" => {

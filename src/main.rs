@@ -87,7 +87,7 @@ struct PlayArgs {
     /// Pause between moves in engine-vs-engine mode, in milliseconds.
     #[arg(long, default_value_t = 500)]
     delay: u64,
-    /// Evaluation: material, center or full.
+    /// Evaluation: material, center, full or net.
     #[arg(long)]
     eval: Option<EvalMode>,
     /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
@@ -114,7 +114,7 @@ struct HowArgs {
 struct SearchArgs {
     #[command(flatten)]
     how: HowArgs,
-    /// Evaluation: material, center or full.
+    /// Evaluation: material, center, full or net.
     #[arg(long, default_value_t = EvalMode::default())]
     eval: EvalMode,
 }
@@ -208,6 +208,9 @@ enum Command {
         /// is the time to `--depth`.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(ox88::engine::search::MAX_THREADS)))]
         threads: u32,
+        /// Evaluation: material, center, full or net.
+        #[arg(long, default_value_t = EvalMode::default())]
+        eval: EvalMode,
         #[command(flatten)]
         how: HowArgs,
     },
@@ -276,7 +279,7 @@ enum Command {
     Eval {
         #[arg(long)]
         fen: Option<String>,
-        /// material, center or full.
+        /// material, center, full or net.
         #[arg(long, default_value_t = EvalMode::default())]
         mode: EvalMode,
         /// Piece values for material and center: seed, standard, fischer, kaufman,
@@ -307,6 +310,8 @@ enum Command {
     Selfplay(tune_cli::SelfplayArgs),
     /// Fit the evaluation's weights to labelled positions (Texel); writes Rust source.
     Tune(tune_cli::TuneArgs),
+    /// Train the network evaluation on positions scored by a stronger engine.
+    NnTrain(tune_cli::NnTrainArgs),
     /// Print a shell completion script: `ox88 completions bash > ~/.local/share/bash-completion/completions/ox88`.
     Completions {
         #[arg(value_enum)]
@@ -598,9 +603,10 @@ fn main() -> Result<()> {
         Some(Command::Bench {
             depth,
             threads,
+            eval,
             how,
         }) => {
-            bench::report_threads(depth, how.order, how.profile, threads, |line| {
+            bench::report_threads(depth, how.order, how.profile, threads, eval, |line| {
                 println!("{line}")
             });
         }
@@ -664,6 +670,7 @@ fn main() -> Result<()> {
         Some(Command::Uci) => return ox88::uci::run(),
         Some(Command::Selfplay(args)) => return tune_cli::selfplay(args),
         Some(Command::Tune(args)) => return tune_cli::tune(args),
+        Some(Command::NnTrain(args)) => return tune_cli::nn_train(args),
         Some(Command::Serve(args)) => return ox88::serve::run(args),
         None => {
             // GUIs start engines without arguments and speak first over a pipe.

@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use ox88::engine::eval::trace;
 use ox88::tune::data;
 use ox88::tune::fit::{self, Settings};
+use ox88::tune::nn;
 use ox88::tune::selfplay::{self, SelfplayConfig};
 
 /// Self-play games for tuning data: quiet positions labelled with the game's result.
@@ -153,5 +154,127 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .with_context(|| format!("cannot write {}", out.display()))?;
         println!("weights written to {}", out.display());
     }
+    Ok(())
+}
+
+/// Train the network evaluation on positions scored by a stronger engine.
+#[derive(clap::Args, Debug)]
+pub struct NnTrainArgs {
+    /// Scored positions, `FEN;cp` a line (the score from the side to move's view), as
+    /// `scripts/nn_data.py` writes them.
+    pub data: PathBuf,
+    /// Report the error on these positions after every epoch (other games).
+    #[arg(long)]
+    pub validate: Option<PathBuf>,
+    /// Hidden units per side.
+    #[arg(long, default_value_t = nn::TrainSettings::default().hidden)]
+    pub hidden: usize,
+    /// The hidden units' activation: clamp(x, 0, 1), or its square.
+    #[arg(long, value_enum, default_value_t = Act::Crelu)]
+    pub activation: Act,
+    #[arg(long, default_value_t = nn::TrainSettings::default().epochs)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = nn::TrainSettings::default().batch)]
+    pub batch: usize,
+    /// Adam's step size (a tenth of it for the last 30% of the epochs).
+    #[arg(long, default_value_t = nn::TrainSettings::default().lr)]
+    pub lr: f32,
+    #[arg(long, default_value_t = nn::TrainSettings::default().seed)]
+    pub seed: u64,
+    /// Threads to split each batch over (the result does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Also report how well the `full` evaluation predicts the validation scores.
+    #[arg(long)]
+    pub compare_full: bool,
+    /// Learn what the `full` evaluation, times this factor, misses (the network's output
+    /// is added to it) instead of the whole score.
+    #[arg(long)]
+    pub residual: Option<f32>,
+    /// Where to write the integer network (after every epoch).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum Act {
+    Crelu,
+    Screlu,
+}
+
+fn load_scored(path: &std::path::Path, residual: Option<f32>) -> Result<Vec<nn::Sample>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let samples =
+        nn::parse(&text, residual).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    anyhow::ensure!(!samples.is_empty(), "{}: no positions", path.display());
+    Ok(samples)
+}
+
+pub fn nn_train(args: NnTrainArgs) -> Result<()> {
+    anyhow::ensure!(
+        (1..=4096).contains(&args.hidden),
+        "--hidden must be between 1 and 4096"
+    );
+    let samples = load_scored(&args.data, args.residual)?;
+    let valid = match &args.validate {
+        Some(p) => load_scored(p, args.residual)?,
+        None => Vec::new(),
+    };
+    eprintln!(
+        "{} training positions, {} to validate",
+        samples.len(),
+        valid.len()
+    );
+    if let (true, Some(p)) = (args.compare_full, &args.validate) {
+        let text = std::fs::read_to_string(p)?;
+        let cfg = ox88::engine::eval::EvalConfig::default();
+        let pairs: Vec<(f32, f32)> = text
+            .lines()
+            .filter_map(|l| {
+                let (fen, cp) = l.rsplit_once(';')?;
+                let b = ox88::chess::board::Board::from_fen(fen).ok()?;
+                let cp: f32 = cp.trim().parse().ok()?;
+                Some((
+                    ox88::engine::eval::evaluate(&b, &cfg) as f32,
+                    cp.clamp(-3000.0, 3000.0),
+                ))
+            })
+            .collect();
+        for k in [0.5f32, 0.6, 0.7, 0.8, 0.9, 1.0] {
+            let err: f64 = pairs
+                .iter()
+                .map(|&(e, cp)| {
+                    f64::from((nn::sigmoid(e * k / 400.0) - nn::sigmoid(cp / 400.0)).powi(2))
+                })
+                .sum::<f64>()
+                / pairs.len().max(1) as f64;
+            eprintln!("full evaluation x{k}: validation error {err:.6}");
+        }
+    }
+    let settings = nn::TrainSettings {
+        hidden: args.hidden,
+        activation: match args.activation {
+            Act::Crelu => ox88::engine::eval::net::Activation::Crelu,
+            Act::Screlu => ox88::engine::eval::net::Activation::Screlu,
+        },
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let mut write_err = None;
+    nn::train(&samples, &settings, |epoch, err, net| {
+        let v = net.error(&valid);
+        eprintln!("epoch {epoch}: training error {err:.6}, validation error {v:.6}");
+        if let Err(e) = std::fs::write(&args.out, net.quantise().to_bytes()) {
+            write_err = Some(e);
+        }
+    });
+    if let Some(e) = write_err {
+        return Err(e).with_context(|| format!("cannot write {}", args.out.display()));
+    }
+    eprintln!("network written to {}", args.out.display());
     Ok(())
 }

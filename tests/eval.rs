@@ -59,9 +59,9 @@ fn cfg(mode: EvalMode, preset: ValuePreset) -> EvalConfig {
     EvalConfig { mode, preset }
 }
 
-/// Every configuration: all three modes, and every preset for the two that use presets.
+/// Every configuration: every mode, and every preset for the two that use presets.
 fn all_configs() -> Vec<EvalConfig> {
-    let mut v = vec![full()];
+    let mut v = vec![full(), cfg(EvalMode::Net, ValuePreset::Seed)];
     for mode in [EvalMode::Material, EvalMode::Center] {
         for preset in ValuePreset::ALL {
             v.push(cfg(mode, preset));
@@ -316,7 +316,7 @@ fn modes_and_presets_parse_and_print_their_names() {
     }
     assert_eq!(
         "complex".parse::<EvalMode>(),
-        Err("complex: not an evaluation mode (material, center, full)".to_string())
+        Err("complex: not an evaluation mode (material, center, full, net)".to_string())
     );
     let err = "complex".parse::<EvalMode>().unwrap_err();
     assert!(
@@ -352,7 +352,16 @@ fn a_queen_up_is_clearly_winning_in_every_mode() {
         assert!(e > 700, "{} {}: E = {e}", c.mode, c.preset);
         // and from the side to move's view when Black is to move
         let black_to_move = board("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
-        assert!(evaluate(&black_to_move, &c) < -700);
+        // The network gives the side to move about a pawn in the opening (Stockfish's
+        // scores, which it learned, do the same at low depth): a queen less still costs six.
+        let bound = if c.mode == EvalMode::Net { -600 } else { -700 };
+        let e = evaluate(&black_to_move, &c);
+        assert!(
+            e < bound,
+            "{} {}: E = {e} for Black to move",
+            c.mode,
+            c.preset
+        );
     }
 }
 

@@ -197,7 +197,14 @@ fn threads_survive_a_hash_resize_and_a_new_game() {
 
 #[test]
 fn bench_on_two_threads_reaches_the_depth_on_every_position() {
-    let rows = bench::run_threads(4, Default::default(), Default::default(), 2, |_| {});
+    let rows = bench::run_threads(
+        4,
+        Default::default(),
+        Default::default(),
+        2,
+        Default::default(),
+        |_| {},
+    );
     assert_eq!(rows.len(), bench::POSITIONS.len());
     for (row, (_, fen)) in rows.iter().zip(bench::POSITIONS) {
         assert_legal(&Board::from_fen(fen).unwrap(), row.best.unwrap());

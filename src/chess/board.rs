@@ -159,6 +159,39 @@ pub enum IllegalMove {
     NotLegal { mv: Move, reason: String },
 }
 
+/// One piece put on (`added`) or taken off a square by a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceChange {
+    pub color: Color,
+    pub kind: PieceKind,
+    pub square: Square,
+    pub added: bool,
+}
+
+/// The pieces one move put on and took off: at most four (castling: king and rook; a
+/// capture that promotes: pawn off, captured piece off, new piece on).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveChanges {
+    items: [Option<PieceChange>; 4],
+}
+
+impl MoveChanges {
+    fn push(&mut self, color: Color, kind: PieceKind, square: Square, added: bool) {
+        if let Some(slot) = self.items.iter_mut().find(|s| s.is_none()) {
+            *slot = Some(PieceChange {
+                color,
+                kind,
+                square,
+                added,
+            });
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = PieceChange> + '_ {
+        self.items.iter().map_while(|c| *c)
+    }
+}
+
 /// A chess position on the seed's 0x88 board, with its own move history so that repetition
 /// and the last capture are always known.
 ///
@@ -470,6 +503,53 @@ impl Board {
         } else {
             Piece::from_code(u.captured)
         }
+    }
+
+    /// What the move `back` moves before the last (0: the last one made) put on and took
+    /// off the board, with the hash of the position it was made in; `None` when the history
+    /// is shorter. A null move changes no piece. This is what an evaluation that keeps a
+    /// running sum over the pieces (the network's first layer) needs to follow a move
+    /// without looking at the whole board again.
+    pub fn move_changes(&self, back: usize) -> Option<(u64, MoveChanges)> {
+        let n = self.history.len();
+        let u = self.history.get(n.checked_sub(back + 1)?)?;
+        let mut ch = MoveChanges::default();
+        if u.null {
+            return Some((u.hash, ch));
+        }
+        let m = u.mv;
+        let (from, to) = (m.from(), m.to());
+        let us = Color::from_index(color_index(u.moved));
+        let moved = PieceKind::ALL[kind_index(u.moved)];
+        ch.push(us, moved, from, false);
+        ch.push(us, m.promotion().unwrap_or(moved), to, true);
+        if u.captured != 0 {
+            let sq = if m.is_en_passant() {
+                match us {
+                    Color::White => to.x88().wrapping_sub(16),
+                    Color::Black => to.x88().wrapping_add(16),
+                }
+            } else {
+                to.x88()
+            };
+            let kind = PieceKind::ALL[kind_index(u.captured)];
+            if let Some(sq) = Square::from_0x88(sq) {
+                ch.push(us.flip(), kind, sq, false);
+            }
+        }
+        if m.is_castle() {
+            let (f, t) = (from.x88(), to.x88());
+            let (rf, rt) = if t > f {
+                (f + 3, f + 1)
+            } else {
+                (f - 4, f - 1)
+            };
+            if let (Some(rf), Some(rt)) = (Square::from_0x88(rf), Square::from_0x88(rt)) {
+                ch.push(us, PieceKind::Rook, rf, false);
+                ch.push(us, PieceKind::Rook, rt, true);
+            }
+        }
+        Some((u.hash, ch))
     }
 
     /// Is `sq` attacked by any piece of `by`? (piece lists and the 0x88 difference table)

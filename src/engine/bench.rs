@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use super::eval::{EvalConfig, EvalMode};
 use super::order::Scheme;
 use super::report::{Limits, SearchOptions};
 use super::search::{Profile, SearchStats, Searcher};
@@ -85,7 +86,7 @@ pub fn run(
     profile: Profile,
     each: impl FnMut(&BenchRow),
 ) -> Vec<BenchRow> {
-    run_threads(depth, scheme, profile, 1, each)
+    run_threads(depth, scheme, profile, 1, EvalMode::Full, each)
 }
 
 /// As [`run`] on `threads` search threads (Lazy SMP): the main thread's depth decides when
@@ -96,11 +97,16 @@ pub fn run_threads(
     scheme: Scheme,
     profile: Profile,
     threads: u32,
+    eval: EvalMode,
     mut each: impl FnMut(&BenchRow),
 ) -> Vec<BenchRow> {
     let options = SearchOptions {
         scheme,
         profile,
+        eval: EvalConfig {
+            mode: eval,
+            ..EvalConfig::default()
+        },
         own_book: false,
         hash_mb: 16,
         threads,
@@ -137,22 +143,27 @@ pub fn totals(rows: &[BenchRow]) -> (SearchStats, Duration) {
 
 /// The bench as text, as `ox88 bench` and the UCI `bench` command print it.
 pub fn report(depth: u32, scheme: Scheme, profile: Profile, out: impl FnMut(&str)) -> SearchStats {
-    report_threads(depth, scheme, profile, 1, out)
+    report_threads(depth, scheme, profile, 1, EvalMode::Full, out)
 }
 
-/// As [`report`] on `threads` search threads (`ox88 bench --threads N`).
+/// As [`report`] on `threads` search threads with the evaluation `eval` (`ox88 bench
+/// --threads N --eval M`).
 pub fn report_threads(
     depth: u32,
     scheme: Scheme,
     profile: Profile,
     threads: u32,
+    eval: EvalMode,
     mut out: impl FnMut(&str),
 ) -> SearchStats {
-    let on_threads = if threads > 1 {
+    let mut on_threads = if threads > 1 {
         format!(", {threads} threads")
     } else {
         String::new()
     };
+    if eval != EvalMode::Full {
+        on_threads.push_str(&format!(", eval {eval}"));
+    }
     out(&format!(
         "bench: depth {depth}, ordering {scheme}, profile {profile}, {} positions{on_threads}",
         POSITIONS.len()
@@ -161,7 +172,7 @@ pub fn report_threads(
         "{:<14} {:>6} {:>12} {:>9} {:>11} {:>8}",
         "position", "best", "nodes", "ms", "nps", "cut1st"
     ));
-    let rows = run_threads(depth, scheme, profile, threads, |r| {
+    let rows = run_threads(depth, scheme, profile, threads, eval, |r| {
         out(&format!(
             "{:<14} {:>6} {:>12} {:>9} {:>11} {:>7.1}%",
             r.name,

@@ -3,4 +3,5 @@
 //! evaluation's weights to them.
 pub mod data;
 pub mod fit;
+pub mod nn;
 pub mod selfplay;

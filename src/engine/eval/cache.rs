@@ -31,6 +31,7 @@ pub struct EvalCache {
     mask: usize,
     /// The configuration the stored values belong to.
     cfg: EvalConfig,
+    net: super::net::NetStack,
 }
 
 impl Default for EvalCache {
@@ -48,12 +49,14 @@ impl EvalCache {
             slots: vec![0; n].into_boxed_slice(),
             mask: n - 1,
             cfg: EvalConfig::default(),
+            net: super::net::NetStack::default(),
         }
     }
 
     /// Forgets every stored value.
     pub fn clear(&mut self) {
         self.slots.fill(0);
+        self.net.clear();
     }
 
     /// Exactly `eval::evaluate(board, cfg)`, from the cache when this position was evaluated
@@ -63,6 +66,9 @@ impl EvalCache {
         if *cfg != self.cfg {
             self.clear();
             self.cfg = *cfg;
+        }
+        if let Some(v) = super::evaluate_net_incremental(board, cfg, &mut self.net) {
+            return v;
         }
         let key = board.hash();
         let i = key as usize & self.mask;

@@ -1,14 +1,16 @@
 //! Evaluation E (seed 002): a static score in centipawns, from White's point of view as the
 //! seed defines it (the search negates it for Black through [`evaluate`]).
 //!
-//! Three modes: the seed's `material` sum, `center` (material plus the seed's `areaCtrl`
-//! table) and `full`, the strong evaluation we play with. Every mode writes its terms into
+//! Four modes: the seed's `material` sum, `center` (material plus the seed's `areaCtrl`
+//! table), `full`, the strong evaluation we play with, and `net`, a learned one ([`net`])
+//! whose one number is its one term. Every mode writes its terms into
 //! one fixed-size accumulator ([`Acc`]); [`evaluate_white`] sums it and [`explain`] turns the
 //! same accumulator into a [`Breakdown`] table, so the number the search uses and the table
 //! the user reads can never disagree.
 
 mod cache;
 mod full;
+pub mod net;
 mod params;
 pub mod trace;
 #[rustfmt::skip]
@@ -52,6 +54,9 @@ pub enum EvalMode {
     /// The strong evaluation we play with.
     #[default]
     Full,
+    /// A network trained on positions Stockfish scored (docs/strength.md): one number, not
+    /// a sum of named terms.
+    Net,
 }
 
 fn not_a_mode(text: &str) -> String {
@@ -60,7 +65,7 @@ fn not_a_mode(text: &str) -> String {
 
 impl EvalMode {
     /// Every mode, in the order menus list them.
-    pub const ALL: [EvalMode; 3] = names::all(<EvalMode as strum::VariantArray>::VARIANTS);
+    pub const ALL: [EvalMode; 4] = names::all(<EvalMode as strum::VariantArray>::VARIANTS);
 
     pub fn name(self) -> &'static str {
         self.into()
@@ -72,6 +77,7 @@ impl EvalMode {
             EvalMode::Material => &[Term::Material],
             EvalMode::Center => &[Term::Material, Term::Center],
             EvalMode::Full => &FULL_TERMS,
+            EvalMode::Net => &[Term::Network],
         }
     }
 }
@@ -182,9 +188,11 @@ pub enum Term {
     Mating,
     /// The correction that pulls a drawish ending towards 0 (scale factor × sum − sum).
     Scaling,
+    /// The `net` mode's whole E.
+    Network,
 }
 
-pub(crate) const TERM_COUNT: usize = 14;
+pub(crate) const TERM_COUNT: usize = 15;
 
 const FULL_TERMS: [Term; 13] = [
     Term::Material,
@@ -219,6 +227,7 @@ impl Term {
             Term::Tempo => "tempo",
             Term::Mating => "mating",
             Term::Scaling => "scaling",
+            Term::Network => "network",
         }
     }
 }
@@ -348,6 +357,19 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
                 scale_adjust: 0,
             }
         }
+        EvalMode::Net => {
+            // One number from the side to move's view; shown on the side it favours.
+            let v = net::network().evaluate(board) * board.side_to_move().sign();
+            acc.add(Term::Network, 0, params::s(v.max(0), v.max(0)));
+            acc.add(Term::Network, 1, params::s((-v).max(0), (-v).max(0)));
+            Outcome {
+                unscaled: Outcome::unscaled(&acc, None),
+                acc,
+                phase: None,
+                scale: None,
+                scale_adjust: 0,
+            }
+        }
         EvalMode::Full => {
             let phase = full::evaluate(board, &mut acc, &mut trace::NoTrace);
             let unscaled = Outcome::unscaled(&acc, Some(phase));
@@ -424,7 +446,21 @@ fn center_term(board: &Board, acc: &mut Acc) {
 /// Static evaluation in centipawns from the side to move's point of view (what negamax wants).
 #[inline]
 pub fn evaluate(board: &Board, cfg: &EvalConfig) -> i32 {
+    if cfg.mode == EvalMode::Net {
+        return net::network().evaluate(board);
+    }
     evaluate_white(board, cfg) * board.side_to_move().sign()
+}
+
+/// [`evaluate`] for the `net` mode through the network's running sums (`None` for the
+/// other modes): the same value, carried over from the positions before.
+#[inline]
+pub(crate) fn evaluate_net_incremental(
+    board: &Board,
+    cfg: &EvalConfig,
+    stack: &mut net::NetStack,
+) -> Option<i32> {
+    (cfg.mode == EvalMode::Net).then(|| net::network().evaluate_incremental(board, stack))
 }
 
 /// The seed's E: centipawns from White's point of view. A static value: mate and draw by
@@ -506,7 +542,7 @@ pub fn explain(board: &Board, cfg: &EvalConfig) -> Breakdown {
         .collect();
     Breakdown {
         mode: cfg.mode,
-        preset: (cfg.mode != EvalMode::Full).then_some(cfg.preset),
+        preset: matches!(cfg.mode, EvalMode::Material | EvalMode::Center).then_some(cfg.preset),
         side_to_move: board.side_to_move(),
         phase: out.phase,
         scale: out.scale,
@@ -526,6 +562,10 @@ impl fmt::Display for Breakdown {
                 ", values {p} (P {} N {} B {} R {} Q {})",
                 v[0], v[1], v[2], v[3], v[4]
             )?;
+        }
+        if self.mode == EvalMode::Net {
+            let n = net::network();
+            write!(f, ", a 768-{}x2-1 network", n.hidden)?;
         }
         if let Some(ph) = self.phase {
             let mg = ph * 100 / PHASE_MAX;
@@ -596,7 +636,12 @@ mod tests {
     fn every_mode_lists_its_terms_once() {
         for m in EvalMode::ALL {
             let t = m.terms();
-            assert_eq!(t[0], Term::Material);
+            let first = if m == EvalMode::Net {
+                Term::Network
+            } else {
+                Term::Material
+            };
+            assert_eq!(t[0], first);
             for (i, a) in t.iter().enumerate() {
                 assert!(!t[i + 1..].contains(a), "{m}: {a} twice");
             }

@@ -55,7 +55,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "eval",
-        args: "material|center|full",
+        args: "material|center|full|net",
         help: "evaluation the engine uses",
     },
     CommandSpec {

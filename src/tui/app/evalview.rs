@@ -20,7 +20,7 @@ pub struct EvalView {
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalReport {
     pub now: Breakdown,
-    /// E of the board in each mode (material, center, full), White's view.
+    /// E of the board in each mode (material, center, full, net), White's view.
     pub modes: Vec<(EvalMode, i32)>,
     /// The position at the end of the PV: its breakdown and the PV's length in plies.
     pub pv_end: Option<(Breakdown, usize)>,

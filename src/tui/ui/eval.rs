@@ -92,13 +92,22 @@ pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<
             ));
         }
     }
-    out.push(Line::styled("E in each mode:", theme.dim()));
-    let modes: Vec<Span> = report
-        .modes
-        .iter()
-        .map(|(mode, e)| Span::styled(format!("{mode} {}  ", pawns(*e)), theme.text()))
-        .collect();
-    out.push(Line::from(modes));
+    // E in each mode, two modes a line after a label, so that all four fit the pane's
+    // width at 80 columns and its height at 120 × 40.
+    const LABEL: &str = "E by mode  ";
+    for (i, pair) in report.modes.chunks(2).enumerate() {
+        let label = if i == 0 {
+            LABEL.to_string()
+        } else {
+            " ".repeat(LABEL.len())
+        };
+        let mut spans = vec![Span::styled(label, theme.dim())];
+        spans.extend(
+            pair.iter()
+                .map(|(mode, e)| Span::styled(format!("{mode} {}  ", pawns(*e)), theme.text())),
+        );
+        out.push(Line::from(spans));
+    }
     out
 }
 

@@ -1,0 +1,220 @@
+//! The `net` evaluation mode (issue 15): the embedded network loads, the file format rejects
+//! what is not a network without panicking, the running sums the search keeps give exactly
+//! the value computed from scratch, and a move's piece changes are exactly the difference
+//! between the positions before and after it.
+
+use ox88::chess::board::Board;
+use ox88::chess::types::Color;
+use ox88::engine::eval::net::{self, NetError, NetStack, Network};
+use ox88::engine::eval::{EvalCache, EvalConfig, EvalMode, ValuePreset, evaluate, explain};
+use proptest::prelude::*;
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn net_cfg() -> EvalConfig {
+    EvalConfig {
+        mode: EvalMode::Net,
+        preset: ValuePreset::Seed,
+    }
+}
+
+/// The pieces on the board as (colour, kind index, square index), sorted.
+fn piece_set(b: &Board) -> Vec<(usize, usize, usize)> {
+    let mut v: Vec<_> = Color::BOTH
+        .into_iter()
+        .flat_map(|c| {
+            b.pieces(c)
+                .map(move |(sq, p)| (c.index(), p.kind().index(), sq.index64()))
+        })
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn the_embedded_network_loads_and_its_bytes_round_trip() {
+    let n = net::network();
+    assert!(n.hidden >= 1);
+    assert_eq!(n.ft_w.len(), net::INPUTS * n.hidden);
+    let bytes = n.to_bytes();
+    assert_eq!(bytes.len(), Network::byte_len(n.hidden));
+    assert_eq!(&Network::from_bytes(&bytes).unwrap(), n);
+}
+
+#[test]
+fn files_that_are_not_networks_are_refused_with_the_reason() {
+    let good = net::network().to_bytes();
+    assert_eq!(Network::from_bytes(b"hello"), Err(NetError::Magic));
+    assert_eq!(Network::from_bytes(&[]), Err(NetError::Magic));
+    let mut other = good.clone();
+    other[0] = b'X';
+    assert_eq!(Network::from_bytes(&other), Err(NetError::Magic));
+    let short = &good[..good.len() - 1];
+    assert!(matches!(
+        Network::from_bytes(short),
+        Err(NetError::Length { got, .. }) if got == good.len() - 1
+    ));
+    let mut zero = good[..12].to_vec();
+    zero[8..12].copy_from_slice(&0u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&zero), Err(NetError::Hidden(0)));
+    let msg = Network::from_bytes(short).unwrap_err().to_string();
+    assert!(msg.contains("bytes"), "{msg}");
+}
+
+proptest! {
+    #[test]
+    fn any_bytes_load_or_are_refused_without_a_panic(
+        head in prop::sample::select(vec![b"OX88NET1".to_vec(), b"OX88NET2".to_vec(), b"OX88NET3".to_vec(), Vec::new()]),
+        hidden in 0u32..6,
+        tail in prop::collection::vec(any::<u8>(), 0..8000),
+    ) {
+        let mut bytes = head.clone();
+        if !head.is_empty() {
+            bytes.extend_from_slice(&hidden.to_le_bytes());
+        }
+        bytes.extend_from_slice(&tail);
+        match Network::from_bytes(&bytes) {
+            Ok(n) => {
+                prop_assert_eq!(bytes.len(), Network::byte_len(n.hidden));
+                prop_assert_eq!(n.to_bytes(), bytes);
+                // Any weights at all evaluate without overflow panics.
+                let _ = n.evaluate(&Board::startpos());
+            }
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
+}
+
+/// Random games with moves taken back and null moves, the way a search walks: at every
+/// position the running sums give exactly the value from scratch, and the mode's value,
+/// breakdown and cache agree with the network.
+#[test]
+fn running_sums_equal_the_value_from_scratch_along_random_walks() {
+    let n = net::network();
+    let mut stack = NetStack::default();
+    let mut cache = EvalCache::default();
+    let mut rng = Rng(0x5EED_0015);
+    let mut checked = 0;
+    for game in 0..40 {
+        let mut b = Board::startpos();
+        let mut depth = 0;
+        for _ in 0..300 {
+            let moves = b.legal_moves();
+            if moves.is_empty() || b.halfmove_clock() >= 100 {
+                break;
+            }
+            let roll = rng.below(10);
+            if roll == 0 && depth > 0 {
+                b.unmake();
+                depth -= 1;
+            } else if roll == 1 && !b.in_check() && !b.last_was_null() {
+                b.make_null();
+                depth += 1;
+            } else {
+                let captures: Vec<_> = moves.iter().copied().filter(|m| m.is_capture()).collect();
+                let m = if !captures.is_empty() && rng.below(2) == 0 {
+                    captures[rng.below(captures.len())]
+                } else {
+                    moves.as_slice()[rng.below(moves.len())]
+                };
+                b.make(m);
+                depth += 1;
+            }
+            // Skip some positions, as a search skips evaluating some nodes.
+            if rng.below(4) == 0 && game % 2 == 0 {
+                continue;
+            }
+            let scratch = n.evaluate(&b);
+            assert_eq!(
+                n.evaluate_incremental(&b, &mut stack),
+                scratch,
+                "{}",
+                b.to_fen()
+            );
+            assert_eq!(evaluate(&b, &net_cfg()), scratch);
+            assert_eq!(cache.evaluate(&b, &net_cfg()), scratch);
+            let sign = b.side_to_move().sign();
+            assert_eq!(explain(&b, &net_cfg()).total, scratch * sign);
+            checked += 1;
+        }
+    }
+    assert!(checked > 5000, "only {checked} positions");
+}
+
+#[test]
+fn a_moves_changes_are_the_difference_between_the_positions() {
+    let mut rng = Rng(0x0C4A_96E5);
+    let mut kinds = [false; 4]; // castle, en passant, promotion, capture seen
+    for _ in 0..60 {
+        let mut b = Board::startpos();
+        for _ in 0..250 {
+            let moves = b.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let special: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.is_castle() || m.is_en_passant() || m.promotion().is_some())
+                .collect();
+            let m = if !special.is_empty() && rng.below(2) == 0 {
+                special[rng.below(special.len())]
+            } else {
+                moves.as_slice()[rng.below(moves.len())]
+            };
+            kinds[0] |= m.is_castle();
+            kinds[1] |= m.is_en_passant();
+            kinds[2] |= m.promotion().is_some();
+            kinds[3] |= m.is_capture();
+            let before = piece_set(&b);
+            let hash = b.hash();
+            b.make(m);
+            let (h, changes) = b.move_changes(0).expect("a move was made");
+            assert_eq!(h, hash);
+            let mut set = before;
+            for c in changes.iter() {
+                let item = (c.color.index(), c.kind.index(), c.square.index64());
+                if c.added {
+                    set.push(item);
+                } else {
+                    let i = set
+                        .iter()
+                        .position(|&x| x == item)
+                        .expect("taken off a piece that was there");
+                    set.remove(i);
+                }
+            }
+            set.sort_unstable();
+            assert_eq!(set, piece_set(&b), "{m} in {}", b.to_fen());
+        }
+    }
+    assert_eq!(kinds, [true; 4], "the walks met every kind of move");
+    let mut b = Board::startpos();
+    assert!(b.move_changes(0).is_none());
+    b.make_null();
+    assert_eq!(b.move_changes(0).map(|(_, c)| c.iter().count()), Some(0));
+    assert!(b.move_changes(1).is_none());
+}
+
+#[test]
+fn the_network_is_colour_symmetric_and_sees_material() {
+    // The same position with colours swapped and ranks flipped, the other side to move.
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let mirrored = "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4";
+    let n = net::network();
+    let a = Board::from_fen(fen).unwrap();
+    let m = Board::from_fen(mirrored).unwrap();
+    assert_eq!(n.evaluate(&a), n.evaluate(&m));
+    let queen_up =
+        Board::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+    assert!(n.evaluate(&queen_up) > 500, "{}", n.evaluate(&queen_up));
+}

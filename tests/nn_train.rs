@@ -1,0 +1,116 @@
+//! The network trainer (`ox88 nn-train`, issue 15): its data parser refuses bad lines with
+//! the line and the reason and never panics; training is reproducible to the bit whatever
+//! the number of threads; it learns (the held-out error falls); and the integer network it
+//! writes gives what the floating-point one computed.
+
+use ox88::chess::board::Board;
+use ox88::engine::eval::net::Activation;
+use ox88::tune::nn::{self, FloatNet, TrainSettings};
+use proptest::prelude::*;
+
+const SAMPLE: &str = include_str!("data/nn_sample.txt");
+
+fn settings(threads: usize, activation: Activation) -> TrainSettings {
+    TrainSettings {
+        hidden: 16,
+        activation,
+        epochs: 4,
+        batch: 256,
+        lr: 0.005,
+        seed: 7,
+        threads,
+    }
+}
+
+fn split() -> (Vec<nn::Sample>, Vec<nn::Sample>) {
+    let all = nn::parse(SAMPLE, None).expect("the sample parses");
+    assert_eq!(all.len(), SAMPLE.lines().count());
+    let (train, valid) = all.split_at(all.len() * 4 / 5);
+    (train.to_vec(), valid.to_vec())
+}
+
+#[test]
+fn bad_lines_are_refused_with_their_line_number() {
+    let good = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1;-30";
+    assert_eq!(nn::parse(good, None).unwrap().len(), 1);
+    let text = format!("# a comment\n\n{good}\n{good};x\n");
+    let e = nn::parse(&text, None).unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(e.why.contains("whole number"), "{}", e.why);
+    let e = nn::parse("no score here", None).unwrap_err();
+    assert_eq!(e.line, 1);
+    let e = nn::parse("8/8/8/8/8/8/8/8 w - - 0 1;5", None).unwrap_err();
+    assert_eq!(e.line, 1);
+}
+
+proptest! {
+    #[test]
+    fn the_parser_never_panics(text in "[ -~\n;]{0,300}") {
+        let _ = nn::parse(&text, None);
+    }
+
+    #[test]
+    fn mangled_sample_lines_never_panic(cut in 0usize..80, insert in "[ -~]{0,6}") {
+        let line = SAMPLE.lines().next().unwrap();
+        let at = cut.min(line.len());
+        let mangled = format!("{}{}{}", &line[..at], insert, &line[at..]);
+        match nn::parse(&mangled, None) {
+            Ok(v) => prop_assert_eq!(v.len(), 1),
+            Err(e) => prop_assert_eq!(e.line, 1),
+        }
+    }
+}
+
+#[test]
+fn training_is_the_same_bits_for_one_thread_or_three() {
+    for act in [Activation::Crelu, Activation::Screlu] {
+        let (train, _) = split();
+        let one = nn::train(&train, &settings(1, act), |_, _, _| {});
+        let three = nn::train(&train, &settings(3, act), |_, _, _| {});
+        assert_eq!(one.quantise().to_bytes(), three.quantise().to_bytes());
+        let again = nn::train(&train, &settings(1, act), |_, _, _| {});
+        assert_eq!(one.ft_w, again.ft_w);
+    }
+}
+
+#[test]
+fn training_lowers_the_error_on_positions_it_never_saw() {
+    for act in [Activation::Crelu, Activation::Screlu] {
+        let (train, valid) = split();
+        let untrained = FloatNet::new(16, act, 7).error(&valid);
+        let mut errors = Vec::new();
+        let net = nn::train(&train, &settings(2, act), |_, e, _| errors.push(e));
+        let trained = net.error(&valid);
+        assert!(
+            trained < untrained * 0.8,
+            "{act:?}: held-out error {trained} after training, {untrained} before"
+        );
+        assert!(errors.last() < errors.first(), "training error {errors:?}");
+    }
+}
+
+#[test]
+fn the_integer_network_gives_what_the_float_one_computed() {
+    for act in [Activation::Crelu, Activation::Screlu] {
+        let (train, _) = split();
+        let float = nn::train(&train, &settings(2, act), |_, _, _| {});
+        let int = float.quantise();
+        let (mut worst, mut total, mut n) = (0.0f32, 0.0f32, 0);
+        for line in SAMPLE.lines().take(300) {
+            let (fen, _) = line.rsplit_once(';').unwrap();
+            let board = Board::from_fen(fen).unwrap();
+            let sample = nn::parse(line, None).unwrap().remove(0);
+            let want = float.output(&sample) * ox88::engine::eval::net::SCALE as f32;
+            let diff = (int.evaluate(&board) as f32 - want).abs();
+            worst = worst.max(diff);
+            total += diff;
+            n += 1;
+        }
+        // Rounding the output weights to 1/64 moves E by a few centipawns at most.
+        let mean = total / n as f32;
+        assert!(
+            mean <= 4.0 && worst <= 20.0,
+            "{act:?}: integer and float differ by {mean:.1} cp on average, {worst:.1} at most"
+        );
+    }
+}
