@@ -318,6 +318,17 @@ fn blend(v: S, phase: Option<i32>) -> i32 {
 }
 
 impl Outcome {
+    /// The outcome of a mode without phase or scaling (`material`, `center`, `net`).
+    fn untapered(acc: Acc) -> Outcome {
+        Outcome {
+            unscaled: Outcome::unscaled(&acc, None),
+            acc,
+            phase: None,
+            scale: None,
+            scale_adjust: 0,
+        }
+    }
+
     /// Σ over the accumulated terms of (White's blended value − Black's), before scaling.
     #[inline]
     fn unscaled(acc: &Acc, phase: Option<i32>) -> i32 {
@@ -338,37 +349,19 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
     match cfg.mode {
         EvalMode::Material => {
             material_term(board, cfg.preset, &mut acc);
-            Outcome {
-                unscaled: Outcome::unscaled(&acc, None),
-                acc,
-                phase: None,
-                scale: None,
-                scale_adjust: 0,
-            }
+            Outcome::untapered(acc)
         }
         EvalMode::Center => {
             material_term(board, cfg.preset, &mut acc);
             center_term(board, &mut acc);
-            Outcome {
-                unscaled: Outcome::unscaled(&acc, None),
-                acc,
-                phase: None,
-                scale: None,
-                scale_adjust: 0,
-            }
+            Outcome::untapered(acc)
         }
         EvalMode::Net => {
             // One number from the side to move's view; shown on the side it favours.
             let v = net::network().evaluate(board) * board.side_to_move().sign();
             acc.add(Term::Network, 0, params::s(v.max(0), v.max(0)));
             acc.add(Term::Network, 1, params::s((-v).max(0), (-v).max(0)));
-            Outcome {
-                unscaled: Outcome::unscaled(&acc, None),
-                acc,
-                phase: None,
-                scale: None,
-                scale_adjust: 0,
-            }
+            Outcome::untapered(acc)
         }
         EvalMode::Full => {
             let phase = full::evaluate(board, &mut acc, &mut trace::NoTrace);

@@ -219,14 +219,22 @@ impl Network {
         for (half, a) in halves.into_iter().enumerate() {
             let w = &self.out_w[half * h..(half + 1) * h];
             sum += match self.activation {
-                Activation::Crelu => i64::from(
-                    a.iter()
-                        .zip(w)
-                        .map(|(&v, &w)| i32::from(v.clamp(0, QA as i16)) * i32::from(w))
-                        .sum::<i32>(),
-                ),
-                // c·w fits in 16 bits (|w| < 128), c·w·c in 32; the sum is divided by QA
-                // to come back to the clipped-linear scale.
+                // Summed in 32 bits 128 units at a time (at most 128 · 255 · 32767, which
+                // fits whatever the weights of a loaded file), then in 64.
+                Activation::Crelu => a
+                    .chunks(128)
+                    .zip(w.chunks(128))
+                    .map(|(a, w)| {
+                        i64::from(
+                            a.iter()
+                                .zip(w)
+                                .map(|(&v, &w)| i32::from(v.clamp(0, QA as i16)) * i32::from(w))
+                                .sum::<i32>(),
+                        )
+                    })
+                    .sum::<i64>(),
+                // c·w·c fits in 32 bits for any 16-bit weight (255 · 255 · 32767); the sum
+                // is divided by QA to come back to the clipped-linear scale.
                 Activation::Screlu => {
                     a.iter()
                         .zip(w)
