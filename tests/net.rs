@@ -218,3 +218,55 @@ fn the_network_is_colour_symmetric_and_sees_material() {
         Board::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
     assert!(n.evaluate(&queen_up) > 500, "{}", n.evaluate(&queen_up));
 }
+
+/// `OX88_EVALFILE` naming a file that is not a network: the reason on standard error, and
+/// the built-in network's E, never a panic.
+#[test]
+fn an_evalfile_that_does_not_load_is_reported_and_the_builtin_network_used() {
+    let exe = env!("CARGO_BIN_EXE_ox88");
+    let dir = std::env::temp_dir().join(format!("ox88-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, b"not a network").unwrap();
+    let run = |file: Option<&std::path::Path>| {
+        let mut cmd = std::process::Command::new(exe);
+        cmd.args(["eval", "--mode", "net"]);
+        cmd.env_remove("OX88_EVALFILE");
+        if let Some(f) = file {
+            cmd.env("OX88_EVALFILE", f);
+        }
+        let out = cmd.output().expect("ox88 runs");
+        assert!(out.status.success(), "{out:?}");
+        (
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .last()
+                .unwrap_or("")
+                .to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (builtin, quiet) = run(None);
+    assert_eq!(
+        builtin,
+        format!("E: {}", net::network().evaluate(&Board::startpos()))
+    );
+    assert!(quiet.is_empty(), "{quiet}");
+    for file in [bad.clone(), dir.join("missing.nnue")] {
+        let (e, err) = run(Some(&file));
+        assert_eq!(e, builtin);
+        assert!(
+            err.contains("OX88_EVALFILE") && err.contains("built-in"),
+            "{err}"
+        );
+    }
+    let (e, err) = run(Some(&bad));
+    assert!(err.contains("not an ox88 network file"), "{err}");
+    assert_eq!(e, builtin);
+    // A good file is used as it is.
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, net::network().to_bytes()).unwrap();
+    let (e, err) = run(Some(&good));
+    assert_eq!((e, err.is_empty()), (builtin, true));
+    std::fs::remove_dir_all(&dir).ok();
+}
