@@ -228,7 +228,10 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
     );
     if let (true, Some(p)) = (args.compare_full, &args.validate) {
         let text = std::fs::read_to_string(p)?;
-        let cfg = ox88::engine::eval::EvalConfig::default();
+        let cfg = ox88::engine::eval::EvalConfig {
+            mode: ox88::engine::eval::EvalMode::Full,
+            ..Default::default()
+        };
         let pairs: Vec<(f32, f32)> = text
             .lines()
             .filter_map(|l| {

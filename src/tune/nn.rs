@@ -73,7 +73,11 @@ impl Sample {
 
 /// Reads `FEN;cp` lines; blank lines and lines starting with `#` are skipped.
 pub fn parse(text: &str, residual: Option<f32>) -> Result<Vec<Sample>, DataError> {
-    let cfg = crate::engine::eval::EvalConfig::default();
+    // The residual is `full`'s, whichever mode is the default.
+    let cfg = crate::engine::eval::EvalConfig {
+        mode: crate::engine::eval::EvalMode::Full,
+        ..Default::default()
+    };
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
