@@ -85,13 +85,19 @@ def openings(path: str) -> list[str]:
     return fens
 
 
+def finished(board: chess.Board) -> bool:
+    """Over, or drawn by a claim. Cheaper than `is_game_over(claim_draw=True)`, which tries
+    every legal move for a repetition it would make."""
+    return board.is_game_over() or board.halfmove_clock >= 100 or board.is_repetition(3)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--nodes", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--random-plies", type=int, default=6, help="most random plies after the opening")
+    ap.add_argument("--random-plies", type=int, default=6, help="most random plies after the opening (an even number is played)")
     ap.add_argument("--random-rate", type=float, default=0.04, help="chance a move is replaced by a random one")
     ap.add_argument("--openings", default="tests/data/openings500.epd")
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
@@ -104,14 +110,16 @@ def main() -> None:
     with open(args.out, "a") as out:
         for game in range(args.games):
             board = chess.Board(rng.choice(book))
-            for _ in range(rng.randint(0, args.random_plies)):
+            # An even count: each side plays as many random moves, so the side to move is not
+            # the one a random move just favoured (an odd count left Black to move and ahead).
+            for _ in range(2 * rng.randint(0, args.random_plies // 2)):
                 moves = list(board.legal_moves)
                 if not moves:
                     break
                 board.push(rng.choice(moves))
             sf.new_game()
             quiet_streak_lost = 0
-            while not board.is_game_over(claim_draw=True) and board.ply() < 400:
+            while not finished(board) and board.ply() < 400:
                 fen = board.fen()
                 best, score = sf.search(fen, args.nodes)
                 move = chess.Move.from_uci(best)
