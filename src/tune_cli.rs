@@ -191,6 +191,11 @@ pub struct NnTrainArgs {
     /// is added to it) instead of the whole score.
     #[arg(long)]
     pub residual: Option<f32>,
+    /// Start from this network file's weights instead of random ones (its hidden units and
+    /// activation are used): a network trained on earlier data learns from new positions
+    /// without those data being kept.
+    #[arg(long, conflicts_with_all = ["hidden", "activation", "residual"])]
+    pub init: Option<PathBuf>,
     /// Where to write the integer network (after every epoch).
     #[arg(long)]
     pub out: PathBuf,
@@ -216,6 +221,16 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
         (1..=4096).contains(&args.hidden),
         "--hidden must be between 1 and 4096"
     );
+    // The starting network is read before the (long) data, so a bad file is said at once.
+    let init = match &args.init {
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+            let net = ox88::engine::eval::net::Network::from_bytes(&bytes)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+            Some(nn::FloatNet::from_network(&net))
+        }
+        None => None,
+    };
     let samples = load_scored(&args.data, args.residual)?;
     let valid = match &args.validate {
         Some(p) => load_scored(p, args.residual)?,
@@ -267,10 +282,32 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
         seed: args.seed,
         threads: args.threads,
     };
+    let start = match (init, &args.init) {
+        (Some(net), Some(p)) => {
+            eprint!(
+                "starting from {} ({} hidden units)",
+                p.display(),
+                net.hidden
+            );
+            if valid.is_empty() {
+                eprintln!();
+            } else {
+                eprintln!(", validation error {:.6}", net.error(&valid));
+            }
+            net
+        }
+        _ => nn::FloatNet::new(settings.hidden, settings.activation, settings.seed),
+    };
     let mut write_err = None;
-    nn::train(&samples, &settings, |epoch, err, net| {
-        let v = net.error(&valid);
-        eprintln!("epoch {epoch}: training error {err:.6}, validation error {v:.6}");
+    // Written after every epoch, so a long fit stopped by hand leaves its latest network,
+    // and once more at the end (with no epochs, the starting network).
+    let net = nn::train_from(start, &samples, &settings, |epoch, err, net| {
+        if valid.is_empty() {
+            eprintln!("epoch {epoch}: training error {err:.6}");
+        } else {
+            let v = net.error(&valid);
+            eprintln!("epoch {epoch}: training error {err:.6}, validation error {v:.6}");
+        }
         if let Err(e) = std::fs::write(&args.out, net.quantise().to_bytes()) {
             write_err = Some(e);
         }
@@ -278,6 +315,8 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
     if let Some(e) = write_err {
         return Err(e).with_context(|| format!("cannot write {}", args.out.display()));
     }
+    std::fs::write(&args.out, net.quantise().to_bytes())
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!("network written to {}", args.out.display());
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! The network trainer (`ox88 nn-train`, issue 15): its data parser refuses bad lines with
 //! the line and the reason and never panics; training is reproducible to the bit whatever
 //! the number of threads; it learns (the held-out error falls); and the integer network it
-//! writes gives what the floating-point one computed.
+//! writes gives what the floating-point one computed, and reads back to the same bits for
+//! training to go on from it.
 
 use ox88::chess::board::Board;
 use ox88::engine::eval::net::Activation;
@@ -113,4 +114,40 @@ fn the_integer_network_gives_what_the_float_one_computed() {
             "{act:?}: integer and float differ by {mean:.1} cp on average, {worst:.1} at most"
         );
     }
+}
+
+#[test]
+fn a_network_read_back_for_training_gives_the_same_bits() {
+    for act in [Activation::Crelu, Activation::Screlu] {
+        let (train, _) = split();
+        let int = nn::train(&train, &settings(2, act), |_, _, _| {}).quantise();
+        let back = FloatNet::from_network(&int);
+        assert_eq!(back.activation, act);
+        assert_eq!(back.quantise().to_bytes(), int.to_bytes());
+        // And it predicts what the integer network evaluates, so training goes on from it.
+        for line in SAMPLE.lines().skip(train.len()).take(50) {
+            let board = Board::from_fen(line.rsplit_once(';').unwrap().0).unwrap();
+            let sample = nn::parse(line, None).unwrap().remove(0);
+            let want = back.output(&sample) * ox88::engine::eval::net::SCALE as f32;
+            assert!((int.evaluate(&board) as f32 - want).abs() <= 20.0, "{line}");
+        }
+    }
+}
+
+#[test]
+fn training_on_from_a_network_keeps_what_it_learned_from_other_positions() {
+    // Two halves of the training positions, as two sessions' data: a network trained on the
+    // first and then on the second does better on held-out positions than one trained on the
+    // second alone, though the first half is not given to the second fit.
+    let (train, valid) = split();
+    let (first, second) = train.split_at(train.len() / 2);
+    let cfg = settings(2, Activation::Crelu);
+    let earlier = nn::train(first, &cfg, |_, _, _| {}).quantise();
+    let on = nn::train_from(FloatNet::from_network(&earlier), second, &cfg, |_, _, _| {});
+    let alone = nn::train(second, &cfg, |_, _, _| {});
+    let (on, alone) = (on.error(&valid), alone.error(&valid));
+    assert!(
+        on < alone,
+        "held-out error {on} trained on, {alone} from scratch"
+    );
 }

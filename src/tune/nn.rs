@@ -167,6 +167,21 @@ impl FloatNet {
         }
     }
 
+    /// The floating-point network an integer one stands for, to train further from: each
+    /// weight is the integer over its scale, so [`FloatNet::quantise`] gives the same bits
+    /// back.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let f = |v: i16, s: i32| f32::from(v) / s as f32;
+        FloatNet {
+            activation: net.activation,
+            hidden: net.hidden,
+            ft_w: net.ft_w.iter().map(|&v| f(v, QA)).collect(),
+            ft_b: net.ft_b.iter().map(|&v| f(v, QA)).collect(),
+            out_w: net.out_w.iter().map(|&v| f(v, QB)).collect(),
+            out_b: net.out_b as f32 / (QA * QB) as f32,
+        }
+    }
+
     fn params(&self) -> usize {
         self.ft_w.len() + self.ft_b.len() + self.out_w.len() + 1
     }
@@ -307,9 +322,24 @@ impl Default for TrainSettings {
 pub fn train(
     samples: &[Sample],
     cfg: &TrainSettings,
+    report: impl FnMut(usize, f64, &FloatNet),
+) -> FloatNet {
+    train_from(
+        FloatNet::new(cfg.hidden, cfg.activation, cfg.seed),
+        samples,
+        cfg,
+        report,
+    )
+}
+
+/// Trains on from `net` (a network trained before, on other positions) instead of random
+/// weights; `cfg.hidden` and `cfg.activation` are not used, the network's own are.
+pub fn train_from(
+    mut net: FloatNet,
+    samples: &[Sample],
+    cfg: &TrainSettings,
     mut report: impl FnMut(usize, f64, &FloatNet),
 ) -> FloatNet {
-    let mut net = FloatNet::new(cfg.hidden, cfg.activation, cfg.seed);
     let n = net.params();
     let (mut m, mut v) = (vec![0.0f32; n], vec![0.0f32; n]);
     let mut order: Vec<u32> = (0..samples.len() as u32).collect();
