@@ -151,3 +151,52 @@ fn training_on_from_a_network_keeps_what_it_learned_from_other_positions() {
         "held-out error {on} trained on, {alone} from scratch"
     );
 }
+
+#[test]
+fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_ox88");
+    let dir = std::env::temp_dir().join(format!("ox88-nn-init-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let start = dir.join("start.bin");
+    let out = dir.join("out.bin");
+    std::fs::write(
+        &data,
+        SAMPLE.lines().take(400).collect::<Vec<_>>().join("\n"),
+    )
+    .unwrap();
+    let (train, _) = split();
+    let net = nn::train(&train, &settings(1, Activation::Screlu), |_, _, _| {}).quantise();
+    std::fs::write(&start, net.to_bytes()).unwrap();
+    let run = |init: &std::path::Path, epochs: &str| {
+        Command::new(exe)
+            .arg("nn-train")
+            .arg(&data)
+            .arg("--init")
+            .arg(init)
+            .args(["--epochs", epochs, "--out"])
+            .arg(&out)
+            .env("RUST_BACKTRACE", "0")
+            .output()
+            .unwrap()
+    };
+    // No epochs: the starting network is written as it was.
+    let r = run(&start, "0");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(std::fs::read(&out).unwrap(), net.to_bytes());
+    // One epoch: a network of the same shape and activation, moved by the training.
+    let r = run(&start, "1");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let trained = std::fs::read(&out).unwrap();
+    let back = ox88::engine::eval::net::Network::from_bytes(&trained).unwrap();
+    assert_eq!((back.hidden, back.activation), (16, Activation::Screlu));
+    assert_ne!(trained, net.to_bytes());
+    // A file that is not a network is refused by name, and the output is left alone.
+    let r = run(&data, "1");
+    assert!(!r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("not an ox88 network file"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), trained);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
