@@ -227,6 +227,11 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
             let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
             let net = ox88::engine::eval::net::Network::from_bytes(&bytes)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+            eprintln!(
+                "starting from {} ({} hidden units)",
+                p.display(),
+                net.hidden
+            );
             Some(nn::FloatNet::from_network(&net))
         }
         None => None,
@@ -282,21 +287,17 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
         seed: args.seed,
         threads: args.threads,
     };
-    let start = match (init, &args.init) {
-        (Some(net), Some(p)) => {
-            eprint!(
-                "starting from {} ({} hidden units)",
-                p.display(),
-                net.hidden
-            );
-            if valid.is_empty() {
-                eprintln!();
-            } else {
-                eprintln!(", validation error {:.6}", net.error(&valid));
+    let start = match init {
+        Some(net) => {
+            if !valid.is_empty() {
+                eprintln!(
+                    "the starting network's validation error {:.6}",
+                    net.error(&valid)
+                );
             }
             net
         }
-        _ => nn::FloatNet::new(settings.hidden, settings.activation, settings.seed),
+        None => nn::FloatNet::new(settings.hidden, settings.activation, settings.seed),
     };
     let mut write_err = None;
     // Written after every epoch, so a long fit stopped by hand leaves its latest network,

@@ -198,5 +198,19 @@ fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains("not an ox88 network file"), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), trained);
+    // The starting network fixes the shape: asking for another is refused before any work.
+    let r = Command::new(exe)
+        .arg("nn-train")
+        .arg(&data)
+        .arg("--init")
+        .arg(&start)
+        .args(["--hidden", "8", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("cannot be used with"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), trained);
     std::fs::remove_dir_all(&dir).unwrap();
 }
