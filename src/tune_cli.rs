@@ -166,9 +166,10 @@ pub struct NnTrainArgs {
     /// Report the error on these positions after every epoch (other games).
     #[arg(long)]
     pub validate: Option<PathBuf>,
-    /// Hidden units per side.
-    #[arg(long, default_value_t = nn::TrainSettings::default().hidden)]
-    pub hidden: usize,
+    /// Hidden units per side (128 if not given). With `--init`, more than the starting
+    /// network has widens it: its units are kept and the new ones start with no say.
+    #[arg(long)]
+    pub hidden: Option<usize>,
     /// The hidden units' activation: clamp(x, 0, 1), or its square.
     #[arg(long, value_enum, default_value_t = Act::Crelu)]
     pub activation: Act,
@@ -191,10 +192,10 @@ pub struct NnTrainArgs {
     /// is added to it) instead of the whole score.
     #[arg(long)]
     pub residual: Option<f32>,
-    /// Start from this network file's weights instead of random ones (its hidden units and
-    /// activation are used): a network trained on earlier data learns from new positions
-    /// without those data being kept.
-    #[arg(long, conflicts_with_all = ["hidden", "activation", "residual"])]
+    /// Start from this network file's weights instead of random ones (its activation, and
+    /// its hidden units unless `--hidden` asks for more): a network trained on earlier data
+    /// learns from new positions without those data being kept.
+    #[arg(long, conflicts_with_all = ["activation", "residual"])]
     pub init: Option<PathBuf>,
     /// Where to write the integer network (after every epoch).
     #[arg(long)]
@@ -217,8 +218,9 @@ fn load_scored(path: &std::path::Path, residual: Option<f32>) -> Result<Vec<nn::
 }
 
 pub fn nn_train(args: NnTrainArgs) -> Result<()> {
+    let hidden = args.hidden.unwrap_or(nn::TrainSettings::default().hidden);
     anyhow::ensure!(
-        (1..=4096).contains(&args.hidden),
+        (1..=4096).contains(&hidden),
         "--hidden must be between 1 and 4096"
     );
     // The starting network is read before the (long) data, so a bad file is said at once.
@@ -227,12 +229,31 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
             let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
             let net = ox88::engine::eval::net::Network::from_bytes(&bytes)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
-            eprintln!(
-                "starting from {} ({} hidden units)",
-                p.display(),
-                net.hidden
-            );
-            Some(nn::FloatNet::from_network(&net))
+            let float = nn::FloatNet::from_network(&net);
+            match args.hidden {
+                Some(h) if h < net.hidden => anyhow::bail!(
+                    "--hidden {h} is fewer than the {} units of {}: a network can be widened, \
+                     not narrowed",
+                    net.hidden,
+                    p.display()
+                ),
+                Some(h) if h > net.hidden => {
+                    eprintln!(
+                        "starting from {} ({} hidden units), widened to {h}",
+                        p.display(),
+                        net.hidden
+                    );
+                    float.widen(h, args.seed)
+                }
+                _ => {
+                    eprintln!(
+                        "starting from {} ({} hidden units)",
+                        p.display(),
+                        net.hidden
+                    );
+                    Some(float)
+                }
+            }
         }
         None => None,
     };
@@ -276,7 +297,7 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
         }
     }
     let settings = nn::TrainSettings {
-        hidden: args.hidden,
+        hidden,
         activation: match args.activation {
             Act::Crelu => ox88::engine::eval::net::Activation::Crelu,
             Act::Screlu => ox88::engine::eval::net::Activation::Screlu,

@@ -153,6 +153,31 @@ fn training_on_from_a_network_keeps_what_it_learned_from_other_positions() {
 }
 
 #[test]
+fn a_widened_network_computes_what_it_did_and_then_learns_more() {
+    let (train, valid) = split();
+    let (first, second) = train.split_at(train.len() / 2);
+    let cfg = settings(2, Activation::Crelu);
+    let narrow = nn::train(first, &cfg, |_, _, _| {});
+    assert!(narrow.widen(16, 3).is_none(), "not wider than it is");
+    assert!(narrow.widen(8, 3).is_none(), "never narrower");
+    let wide = narrow.widen(40, 3).expect("wider");
+    assert_eq!(wide.hidden, 40);
+    // The new units have no say yet: the same outputs, and the same integer evaluations.
+    for s in &valid {
+        assert_eq!(wide.output(s), narrow.output(s));
+    }
+    let (ni, wi) = (narrow.quantise(), wide.quantise());
+    for line in SAMPLE.lines().take(200) {
+        let board = Board::from_fen(line.rsplit_once(';').unwrap().0).unwrap();
+        assert_eq!(wi.evaluate(&board), ni.evaluate(&board), "{line}");
+    }
+    // Trained on, the new units take part: their output weights move off 0.
+    let trained = nn::train_from(wide, second, &cfg, |_, _, _| {});
+    let new_units = |half: usize| &trained.out_w[half * 40 + 16..(half + 1) * 40];
+    assert!(new_units(0).iter().chain(new_units(1)).any(|&w| w != 0.0));
+}
+
+#[test]
 fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
     use std::process::Command;
     let exe = env!("CARGO_BIN_EXE_ox88");
@@ -198,19 +223,31 @@ fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains("not an ox88 network file"), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), trained);
-    // The starting network fixes the shape: asking for another is refused before any work.
-    let r = Command::new(exe)
-        .arg("nn-train")
-        .arg(&data)
-        .arg("--init")
-        .arg(&start)
-        .args(["--hidden", "8", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let with_hidden = |hidden: &str| {
+        Command::new(exe)
+            .arg("nn-train")
+            .arg(&data)
+            .arg("--init")
+            .arg(&start)
+            .args(["--epochs", "0", "--hidden", hidden, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    // Fewer units than the starting network has is refused before any work.
+    let r = with_hidden("8");
     assert!(!r.status.success());
     let err = String::from_utf8_lossy(&r.stderr);
-    assert!(err.contains("cannot be used with"), "{err}");
+    assert!(err.contains("not narrowed"), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), trained);
+    // More widens it: 24 units that evaluate every position as the 16 did.
+    let r = with_hidden("24");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let wide = ox88::engine::eval::net::Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!((wide.hidden, wide.activation), (24, Activation::Screlu));
+    for line in SAMPLE.lines().take(100) {
+        let board = Board::from_fen(line.rsplit_once(';').unwrap().0).unwrap();
+        assert_eq!(wide.evaluate(&board), net.evaluate(&board), "{line}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

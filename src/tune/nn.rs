@@ -182,6 +182,39 @@ impl FloatNet {
         }
     }
 
+    /// The same network with `hidden` units a side instead of its own: the units it has keep
+    /// their weights, and each new one starts with random input weights and an output weight
+    /// of 0, so the widened network computes exactly what this one did until training gives
+    /// the new units a say. `None` if `hidden` is not more than the network has.
+    pub fn widen(&self, hidden: usize, seed: u64) -> Option<FloatNet> {
+        let h = self.hidden;
+        if hidden <= h {
+            return None;
+        }
+        let fresh = FloatNet::new(hidden - h, self.activation, seed);
+        let n = hidden - h;
+        let mut ft_w = Vec::with_capacity(INPUTS * hidden);
+        for f in 0..INPUTS {
+            ft_w.extend_from_slice(&self.ft_w[f * h..(f + 1) * h]);
+            ft_w.extend_from_slice(&fresh.ft_w[f * n..(f + 1) * n]);
+        }
+        let mut ft_b = self.ft_b.clone();
+        ft_b.extend_from_slice(&fresh.ft_b);
+        let mut out_w = Vec::with_capacity(2 * hidden);
+        for half in 0..2 {
+            out_w.extend_from_slice(&self.out_w[half * h..(half + 1) * h]);
+            out_w.extend(std::iter::repeat_n(0.0, n));
+        }
+        Some(FloatNet {
+            activation: self.activation,
+            hidden,
+            ft_w,
+            ft_b,
+            out_w,
+            out_b: self.out_b,
+        })
+    }
+
     fn params(&self) -> usize {
         self.ft_w.len() + self.ft_b.len() + self.out_w.len() + 1
     }
