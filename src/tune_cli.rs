@@ -170,6 +170,10 @@ pub struct NnTrainArgs {
     /// network has widens it: its units are kept and the new ones start with no say.
     #[arg(long)]
     pub hidden: Option<usize>,
+    /// Output buckets, by the number of pieces on the board (1 if not given). With `--init`
+    /// from a network of one output, each bucket starts as a copy of it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub buckets: Option<u32>,
     /// The hidden units' activation: clamp(x, 0, 1), or its square.
     #[arg(long, value_enum, default_value_t = Act::Crelu)]
     pub activation: Act,
@@ -230,6 +234,22 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
             let net = ox88::engine::eval::net::Network::from_bytes(&bytes)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
             let float = nn::FloatNet::from_network(&net);
+            let float = match args.buckets {
+                Some(b) if b as usize != net.buckets => {
+                    anyhow::ensure!(
+                        net.buckets == 1,
+                        "--buckets {b}: {} has {} output buckets already; only a network of \
+                         one output can be given buckets",
+                        p.display(),
+                        net.buckets
+                    );
+                    eprintln!("{b} output buckets, each a copy of the network's output");
+                    float
+                        .with_buckets(b as usize)
+                        .expect("from one output to 2..=32 buckets")
+                }
+                _ => float,
+            };
             match args.hidden {
                 Some(h) if h < net.hidden => anyhow::bail!(
                     "--hidden {h} is fewer than the {} units of {}: a network can be widened, \
@@ -298,6 +318,7 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
     }
     let settings = nn::TrainSettings {
         hidden,
+        buckets: args.buckets.unwrap_or(1) as usize,
         activation: match args.activation {
             Act::Crelu => ox88::engine::eval::net::Activation::Crelu,
             Act::Screlu => ox88::engine::eval::net::Activation::Screlu,
@@ -318,7 +339,15 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
             }
             net
         }
-        None => nn::FloatNet::new(settings.hidden, settings.activation, settings.seed),
+        None => {
+            let net = nn::FloatNet::new(settings.hidden, settings.activation, settings.seed);
+            match settings.buckets {
+                1 => net,
+                b => net
+                    .with_buckets(b)
+                    .expect("2..=32 buckets, checked by clap"),
+            }
+        }
     };
     let mut write_err = None;
     // Written after every epoch, so a long fit stopped by hand leaves its latest network,

@@ -46,8 +46,41 @@ fn the_embedded_network_loads_and_its_bytes_round_trip() {
     assert!(n.hidden >= 1);
     assert_eq!(n.ft_w.len(), net::INPUTS * n.hidden);
     let bytes = n.to_bytes();
-    assert_eq!(bytes.len(), Network::byte_len(n.hidden));
+    assert_eq!(bytes.len(), Network::byte_len(n.hidden, n.buckets));
     assert_eq!(&Network::from_bytes(&bytes).unwrap(), n);
+}
+
+#[test]
+fn a_network_with_output_buckets_round_trips_and_reads_its_bucket() {
+    // The embedded network given four buckets: the same bytes back, and each bucket used for
+    // its share of the material.
+    let one = net::network();
+    let mut four = one.clone();
+    four.buckets = 4;
+    four.out_w = one.out_w.repeat(4);
+    four.out_b = vec![one.out_b[0]; 4];
+    let h = one.hidden;
+    // Bucket 3 (the most material) adds 100 to its bias; the others are copies.
+    four.out_b[3] += 100 * net::QA * net::QB / net::SCALE;
+    let bytes = four.to_bytes();
+    assert_eq!(&bytes[..8], b"OX88NET3");
+    assert_eq!(bytes.len(), Network::byte_len(h, 4));
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), four);
+    let start = Board::startpos();
+    assert_eq!(four.evaluate(&start), one.evaluate(&start) + 100);
+    let ending = Board::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+    assert_eq!(four.evaluate(&ending), one.evaluate(&ending));
+    // The buckets split 2..=32 pieces in order, each one used.
+    for b in [1, 4, 8] {
+        let all: Vec<usize> = (2..=32).map(|p| net::bucket(p, b)).collect();
+        assert!(all.windows(2).all(|w| w[0] <= w[1]), "{all:?}");
+        assert_eq!((all[0], all[30]), (0, b - 1));
+        assert!((0..b).all(|i| all.contains(&i)), "{b}: {all:?}");
+    }
+    // A bucket count out of range is refused by name.
+    let mut bad = bytes.clone();
+    bad[12..16].copy_from_slice(&40u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Buckets(40)));
 }
 
 #[test]
@@ -73,18 +106,29 @@ fn files_that_are_not_networks_are_refused_with_the_reason() {
 proptest! {
     #[test]
     fn any_bytes_load_or_are_refused_without_a_panic(
-        head in prop::sample::select(vec![b"OX88NET1".to_vec(), b"OX88NET2".to_vec(), b"OX88NET3".to_vec(), Vec::new()]),
+        head in prop::sample::select(vec![
+            b"OX88NET1".to_vec(),
+            b"OX88NET2".to_vec(),
+            b"OX88NET3".to_vec(),
+            b"OX88NET4".to_vec(),
+            b"OX88NET5".to_vec(),
+            Vec::new(),
+        ]),
         hidden in 0u32..6,
+        buckets in 0u32..5,
         tail in prop::collection::vec(any::<u8>(), 0..8000),
     ) {
         let mut bytes = head.clone();
         if !head.is_empty() {
             bytes.extend_from_slice(&hidden.to_le_bytes());
         }
+        if head == b"OX88NET3" || head == b"OX88NET4" {
+            bytes.extend_from_slice(&buckets.to_le_bytes());
+        }
         bytes.extend_from_slice(&tail);
         match Network::from_bytes(&bytes) {
             Ok(n) => {
-                prop_assert_eq!(bytes.len(), Network::byte_len(n.hidden));
+                prop_assert_eq!(bytes.len(), Network::byte_len(n.hidden, n.buckets));
                 prop_assert_eq!(n.to_bytes(), bytes);
                 // Any weights at all evaluate without overflow panics.
                 let _ = n.evaluate(&Board::startpos());

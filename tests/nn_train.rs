@@ -5,7 +5,7 @@
 //! training to go on from it.
 
 use ox88::chess::board::Board;
-use ox88::engine::eval::net::Activation;
+use ox88::engine::eval::net::{Activation, Network};
 use ox88::tune::nn::{self, FloatNet, TrainSettings};
 use proptest::prelude::*;
 
@@ -14,6 +14,7 @@ const SAMPLE: &str = include_str!("data/nn_sample.txt");
 fn settings(threads: usize, activation: Activation) -> TrainSettings {
     TrainSettings {
         hidden: 16,
+        buckets: 1,
         activation,
         epochs: 4,
         batch: 256,
@@ -178,6 +179,62 @@ fn a_widened_network_computes_what_it_did_and_then_learns_more() {
 }
 
 #[test]
+fn output_buckets_start_as_copies_and_learn_apart() {
+    let (train, valid) = split();
+    let (first, second) = train.split_at(train.len() / 2);
+    let cfg = settings(2, Activation::Crelu);
+    let one = nn::train(first, &cfg, |_, _, _| {});
+    assert!(one.with_buckets(1).is_none() && one.with_buckets(33).is_none());
+    let four = one.with_buckets(4).expect("from one output");
+    assert!(
+        four.with_buckets(8).is_none(),
+        "only a network of one output"
+    );
+    for s in &valid {
+        assert_eq!(four.output(s), one.output(s));
+    }
+    let trained = nn::train_from(four, second, &cfg, |_, _, _| {});
+    let h2 = 2 * trained.hidden;
+    let layers: Vec<&[f32]> = trained.out_w.chunks(h2).collect();
+    assert_eq!(layers.len(), 4);
+    assert!(
+        layers.iter().any(|l| *l != layers[0]),
+        "the buckets moved apart"
+    );
+    // The integer network reads each position through its own bucket, as the float one does.
+    let int = trained.quantise();
+    assert_eq!(int.buckets, 4);
+    assert_eq!(Network::from_bytes(&int.to_bytes()).unwrap(), int);
+    let (mut total, mut n) = (0.0f32, 0);
+    for line in SAMPLE.lines().skip(train.len()) {
+        let board = Board::from_fen(line.rsplit_once(';').unwrap().0).unwrap();
+        let sample = nn::parse(line, None).unwrap().remove(0);
+        let want = trained.output(&sample) * ox88::engine::eval::net::SCALE as f32;
+        total += (int.evaluate(&board) as f32 - want).abs();
+        n += 1;
+    }
+    assert!(
+        total / n as f32 <= 4.0,
+        "{} cp apart on average",
+        total / n as f32
+    );
+    // From scratch, the settings' buckets are used.
+    let fresh = nn::train(
+        second,
+        &TrainSettings {
+            buckets: 3,
+            epochs: 1,
+            ..cfg
+        },
+        |_, _, _| {},
+    );
+    assert_eq!(
+        (fresh.buckets, fresh.out_w.len(), fresh.out_b.len()),
+        (3, 3 * 32, 3)
+    );
+}
+
+#[test]
 fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
     use std::process::Command;
     let exe = env!("CARGO_BIN_EXE_ox88");
@@ -214,7 +271,7 @@ fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
     let r = run(&start, "1");
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let trained = std::fs::read(&out).unwrap();
-    let back = ox88::engine::eval::net::Network::from_bytes(&trained).unwrap();
+    let back = Network::from_bytes(&trained).unwrap();
     assert_eq!((back.hidden, back.activation), (16, Activation::Screlu));
     assert_ne!(trained, net.to_bytes());
     // A file that is not a network is refused by name, and the output is left alone.
@@ -243,11 +300,40 @@ fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
     // More widens it: 24 units that evaluate every position as the 16 did.
     let r = with_hidden("24");
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    let wide = ox88::engine::eval::net::Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    let wide = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!((wide.hidden, wide.activation), (24, Activation::Screlu));
     for line in SAMPLE.lines().take(100) {
         let board = Board::from_fen(line.rsplit_once(';').unwrap().0).unwrap();
         assert_eq!(wide.evaluate(&board), net.evaluate(&board), "{line}");
     }
+    // Buckets: each a copy of the one output, so again the same evaluations.
+    let with_buckets = |init: &std::path::Path, buckets: &str| {
+        Command::new(exe)
+            .arg("nn-train")
+            .arg(&data)
+            .arg("--init")
+            .arg(init)
+            .args(["--epochs", "0", "--buckets", buckets, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let r = with_buckets(&start, "4");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let bucketed = std::fs::read(&out).unwrap();
+    let four = Network::from_bytes(&bucketed).unwrap();
+    assert_eq!((four.hidden, four.buckets), (16, 4));
+    for line in SAMPLE.lines().take(100) {
+        let board = Board::from_fen(line.rsplit_once(';').unwrap().0).unwrap();
+        assert_eq!(four.evaluate(&board), net.evaluate(&board), "{line}");
+    }
+    // A network that has buckets is not given others; the output is left alone.
+    let four_file = dir.join("four.bin");
+    std::fs::write(&four_file, &bucketed).unwrap();
+    let r = with_buckets(&four_file, "2");
+    assert!(!r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("has 4 output buckets already"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), bucketed);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -57,6 +57,11 @@ impl Sample {
         })
     }
 
+    /// The pieces on the board, kings included (they choose the output bucket).
+    pub fn pieces(&self) -> usize {
+        self.n as usize
+    }
+
     /// The inputs of each perspective (White's, Black's).
     fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.pieces[..self.n as usize].iter().map(|&p| {
@@ -120,10 +125,12 @@ fn activate(activation: Activation, x: f32) -> f32 {
 pub struct FloatNet {
     pub activation: Activation,
     pub hidden: usize,
+    pub buckets: usize,
     pub ft_w: Vec<f32>,
     pub ft_b: Vec<f32>,
+    /// `buckets × 2 × hidden`, as [`Network::out_w`].
     pub out_w: Vec<f32>,
-    pub out_b: f32,
+    pub out_b: Vec<f32>,
 }
 
 /// Weights are held within this bound so that the integer network cannot overflow.
@@ -158,12 +165,13 @@ impl FloatNet {
         FloatNet {
             activation,
             hidden,
+            buckets: 1,
             ft_w: (0..INPUTS * hidden).map(|_| rng.uniform(0.15)).collect(),
             ft_b: (0..hidden).map(|_| 0.25 + rng.uniform(0.05)).collect(),
             out_w: (0..2 * hidden)
                 .map(|_| rng.uniform(1.0 / (2.0 * hidden as f32).sqrt()))
                 .collect(),
-            out_b: 0.0,
+            out_b: vec![0.0],
         }
     }
 
@@ -175,10 +183,15 @@ impl FloatNet {
         FloatNet {
             activation: net.activation,
             hidden: net.hidden,
+            buckets: net.buckets,
             ft_w: net.ft_w.iter().map(|&v| f(v, QA)).collect(),
             ft_b: net.ft_b.iter().map(|&v| f(v, QA)).collect(),
             out_w: net.out_w.iter().map(|&v| f(v, QB)).collect(),
-            out_b: net.out_b as f32 / (QA * QB) as f32,
+            out_b: net
+                .out_b
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
         }
     }
 
@@ -200,23 +213,45 @@ impl FloatNet {
         }
         let mut ft_b = self.ft_b.clone();
         ft_b.extend_from_slice(&fresh.ft_b);
-        let mut out_w = Vec::with_capacity(2 * hidden);
-        for half in 0..2 {
-            out_w.extend_from_slice(&self.out_w[half * h..(half + 1) * h]);
+        let mut out_w = Vec::with_capacity(self.buckets * 2 * hidden);
+        for half in self.out_w.chunks_exact(h) {
+            out_w.extend_from_slice(half);
             out_w.extend(std::iter::repeat_n(0.0, n));
         }
         Some(FloatNet {
             activation: self.activation,
             hidden,
+            buckets: self.buckets,
             ft_w,
             ft_b,
             out_w,
-            out_b: self.out_b,
+            out_b: self.out_b.clone(),
         })
     }
 
+    /// The same network with `buckets` output layers, each a copy of its one: it computes
+    /// exactly what it did until training sets the buckets apart. `None` unless the network
+    /// has one output and `buckets` is from 2 to [`net::MAX_BUCKETS`].
+    pub fn with_buckets(&self, buckets: usize) -> Option<FloatNet> {
+        if self.buckets != 1 || !(2..=net::MAX_BUCKETS).contains(&buckets) {
+            return None;
+        }
+        Some(FloatNet {
+            buckets,
+            out_w: self.out_w.repeat(buckets),
+            out_b: self.out_b.repeat(buckets),
+            ..self.clone()
+        })
+    }
+
+    /// The output layer `s` is read through: its weights and the index of its bias.
+    fn out_layer(&self, s: &Sample) -> (usize, usize) {
+        let b = net::bucket(s.pieces(), self.buckets);
+        (b * 2 * self.hidden, b)
+    }
+
     fn params(&self) -> usize {
-        self.ft_w.len() + self.ft_b.len() + self.out_w.len() + 1
+        self.ft_w.len() + self.ft_b.len() + self.out_w.len() + self.out_b.len()
     }
 
     /// The two perspectives' sums before the activation (White's, Black's).
@@ -244,9 +279,13 @@ impl FloatNet {
     fn output_of(&self, s: &Sample, acc: &[Vec<f32>; 2]) -> f32 {
         let h = self.hidden;
         let stm = s.stm as usize;
-        let mut out = self.out_b + s.base;
+        let (at, b) = self.out_layer(s);
+        let mut out = self.out_b[b] + s.base;
         for (half, a) in [&acc[stm], &acc[1 - stm]].into_iter().enumerate() {
-            for (v, w) in a.iter().zip(&self.out_w[half * h..(half + 1) * h]) {
+            for (v, w) in a
+                .iter()
+                .zip(&self.out_w[at + half * h..at + (half + 1) * h])
+            {
                 out += activate(self.activation, *v) * w;
             }
         }
@@ -265,13 +304,14 @@ impl FloatNet {
         let g = 2.0 * diff * p * (1.0 - p);
         let (g_ftw, rest) = grad.split_at_mut(INPUTS * h);
         let (g_ftb, rest) = rest.split_at_mut(h);
-        let (g_out, g_outb) = rest.split_at_mut(2 * h);
-        g_outb[0] += g;
+        let (g_out, g_outb) = rest.split_at_mut(self.buckets * 2 * h);
+        let (at, b) = self.out_layer(s);
+        g_outb[b] += g;
         let stm = s.stm as usize;
         // The gradient at each perspective's sum, reusing `acc` for it.
         for (half, persp) in [stm, 1 - stm].into_iter().enumerate() {
-            let w = &self.out_w[half * h..(half + 1) * h];
-            let go = &mut g_out[half * h..(half + 1) * h];
+            let w = &self.out_w[at + half * h..at + (half + 1) * h];
+            let go = &mut g_out[at + half * h..at + (half + 1) * h];
             for ((a, w), go) in acc[persp].iter_mut().zip(w).zip(go) {
                 let slope = match self.activation {
                     _ if *a <= 0.0 || *a >= 1.0 => 0.0,
@@ -315,10 +355,15 @@ impl FloatNet {
         Network {
             activation: self.activation,
             hidden: self.hidden,
+            buckets: self.buckets,
             ft_w: self.ft_w.iter().map(|&v| q(v, QA)).collect(),
             ft_b: self.ft_b.iter().map(|&v| q(v, QA)).collect(),
             out_w: self.out_w.iter().map(|&v| q(v, QB)).collect(),
-            out_b: (self.out_b * (QA * QB) as f32).round() as i32,
+            out_b: self
+                .out_b
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 }
@@ -327,6 +372,8 @@ impl FloatNet {
 #[derive(Clone, Debug)]
 pub struct TrainSettings {
     pub hidden: usize,
+    /// Output buckets (1: one output layer).
+    pub buckets: usize,
     pub activation: Activation,
     pub epochs: usize,
     pub batch: usize,
@@ -339,6 +386,7 @@ impl Default for TrainSettings {
     fn default() -> Self {
         TrainSettings {
             hidden: 128,
+            buckets: 1,
             activation: Activation::Crelu,
             epochs: 10,
             batch: 8192,
@@ -357,16 +405,17 @@ pub fn train(
     cfg: &TrainSettings,
     report: impl FnMut(usize, f64, &FloatNet),
 ) -> FloatNet {
-    train_from(
-        FloatNet::new(cfg.hidden, cfg.activation, cfg.seed),
-        samples,
-        cfg,
-        report,
-    )
+    let net = FloatNet::new(cfg.hidden, cfg.activation, cfg.seed);
+    let net = match cfg.buckets {
+        0 | 1 => net,
+        b => net.with_buckets(b).unwrap_or(net),
+    };
+    train_from(net, samples, cfg, report)
 }
 
 /// Trains on from `net` (a network trained before, on other positions) instead of random
-/// weights; `cfg.hidden` and `cfg.activation` are not used, the network's own are.
+/// weights; `cfg.hidden`, `cfg.buckets` and `cfg.activation` are not used, the network's
+/// own are.
 pub fn train_from(
     mut net: FloatNet,
     samples: &[Sample],
@@ -454,22 +503,23 @@ fn adam(
     let c1 = 1.0 - B1.powi(step);
     let c2 = 1.0 - B2.powi(step);
     let scale = 1.0 / batch as f32;
-    let out_b = [net.out_b];
-    let params = net
+    let weights = net
         .ft_w
         .iter_mut()
         .chain(net.ft_b.iter_mut())
-        .chain(net.out_w.iter_mut());
-    let mut i = 0;
-    for p in params {
+        .chain(net.out_w.iter_mut())
+        .map(|p| (p, true));
+    // The output biases are not clipped: they are 32-bit in the integer network.
+    let params = weights.chain(net.out_b.iter_mut().map(|p| (p, false)));
+    for (i, (p, clip)) in params.enumerate() {
         let g = grad[i] * scale;
         m[i] = B1 * m[i] + (1.0 - B1) * g;
         v[i] = B2 * v[i] + (1.0 - B2) * g * g;
-        *p = (*p - lr * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8)).clamp(-CLIP, CLIP);
-        i += 1;
+        let stepped = *p - lr * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
+        *p = if clip {
+            stepped.clamp(-CLIP, CLIP)
+        } else {
+            stepped
+        };
     }
-    let g = grad[i] * scale;
-    m[i] = B1 * m[i] + (1.0 - B1) * g;
-    v[i] = B2 * v[i] + (1.0 - B2) * g * g;
-    net.out_b = out_b[0] - lr * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
 }

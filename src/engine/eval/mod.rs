@@ -559,6 +559,9 @@ impl fmt::Display for Breakdown {
         if self.mode == EvalMode::Net {
             let n = net::network();
             write!(f, ", a 768-{}x2-1 network", n.hidden)?;
+            if n.buckets > 1 {
+                write!(f, " with {} output buckets", n.buckets)?;
+            }
         }
         if let Some(ph) = self.phase {
             let mg = ph * 100 / PHASE_MAX;

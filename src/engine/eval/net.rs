@@ -1,6 +1,7 @@
 //! A small network for E (issue 15: "an evaluation of another kind"): 768 inputs (a piece
 //! of a kind and side on a square, seen from each side) into one hidden layer of
-//! [`HIDDEN`] clipped-linear units per side, the side to move's half first, then one output.
+//! `hidden` clipped-linear units per side, the side to move's half first, then one output
+//! (or one of a few, chosen by how many pieces are on the board: output buckets).
 //!
 //! The weights are integers (the first layer scaled by [`QA`], the output by [`QB`]), so the
 //! value of a position is exact and the same however it is reached. The weights are trained
@@ -43,12 +44,17 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The output in centipawns for a raw output of 1.0 (the logistic scale of the labels).
 pub const SCALE: i32 = 400;
-/// The file's first eight bytes: a clipped-linear hidden layer, or a squared one.
 /// |E| is held below this, far from the search's mate scores, whatever the weights.
 const LIMIT: i64 = 10_000;
+/// The most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 32;
 
+/// The file's first eight bytes: a clipped-linear hidden layer, or a squared one; with one
+/// output, or (the second pair) with output buckets.
 const MAGIC_CRELU: &[u8; 8] = b"OX88NET1";
 const MAGIC_SCRELU: &[u8; 8] = b"OX88NET2";
+const MAGIC_CRELU_BUCKETS: &[u8; 8] = b"OX88NET3";
+const MAGIC_SCRELU_BUCKETS: &[u8; 8] = b"OX88NET4";
 
 /// What a hidden unit passes on of its sum `x`: `clamp(x, 0, 1)`, or its square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -71,64 +77,95 @@ pub fn feature(persp: Color, color: Color, kind: usize, sq64: usize) -> usize {
     (other * 6 + kind) * 64 + sq
 }
 
+/// The output bucket of a position with `pieces` pieces (kings included) among `buckets`:
+/// equal shares of 2..=32 pieces, the fewest first.
+#[inline]
+pub fn bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 31).min(buckets - 1)
+}
+
 /// A network's integer weights.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     pub activation: Activation,
     pub hidden: usize,
+    /// Output buckets: one output layer per share of the material on the board.
+    pub buckets: usize,
     /// `INPUTS × hidden`, row by input.
     pub ft_w: Vec<i16>,
     pub ft_b: Vec<i16>,
-    /// `2 × hidden`: the side to move's half, then the other's.
+    /// `buckets × 2 × hidden`: per bucket, the side to move's half, then the other's.
     pub out_w: Vec<i16>,
-    pub out_b: i32,
+    /// One per bucket.
+    pub out_b: Vec<i32>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum NetError {
-    #[error("not an ox88 network file (it does not start with OX88NET1 or OX88NET2)")]
+    #[error("not an ox88 network file (it does not start with OX88NET1 to OX88NET4)")]
     Magic,
     #[error("the hidden layer size {0} is not between 1 and 4096")]
     Hidden(u32),
-    #[error("the file holds {got} bytes; a network of {hidden} hidden units needs {want}")]
+    #[error("the number of output buckets {0} is not between 1 and 32")]
+    Buckets(u32),
+    #[error(
+        "the file holds {got} bytes; a network of {hidden} hidden units and {buckets} output \
+         buckets needs {want}"
+    )]
     Length {
         hidden: usize,
+        buckets: usize,
         got: usize,
         want: usize,
     },
 }
 
 impl Network {
-    /// The bytes a network of `hidden` units takes: magic, `hidden` (u32), then the first
-    /// layer's weights and biases, the output weights (all i16) and the output bias (i32),
-    /// little-endian.
-    pub fn byte_len(hidden: usize) -> usize {
-        8 + 4 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+    /// The bytes a network of `hidden` units and `buckets` outputs takes: magic, `hidden`
+    /// (u32), with buckets their number (u32), then the first layer's weights and biases,
+    /// the output weights (all i16) and the output biases (i32), little-endian. A network
+    /// of one bucket is written as the files before buckets were (no count).
+    pub fn byte_len(hidden: usize, buckets: usize) -> usize {
+        let count = if buckets > 1 { 4 } else { 0 };
+        8 + 4 + count + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let activation = match bytes.get(..8) {
-            Some(m) if m == MAGIC_CRELU => Activation::Crelu,
-            Some(m) if m == MAGIC_SCRELU => Activation::Screlu,
+        let (activation, bucketed) = match bytes.get(..8) {
+            Some(m) if m == MAGIC_CRELU => (Activation::Crelu, false),
+            Some(m) if m == MAGIC_SCRELU => (Activation::Screlu, false),
+            Some(m) if m == MAGIC_CRELU_BUCKETS => (Activation::Crelu, true),
+            Some(m) if m == MAGIC_SCRELU_BUCKETS => (Activation::Screlu, true),
             _ => return Err(NetError::Magic),
         };
-        if bytes.len() < 12 {
-            return Err(NetError::Magic);
-        }
-        let h = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        let word = |at: usize| {
+            bytes
+                .get(at..at + 4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let h = word(8).ok_or(NetError::Magic)?;
         if !(1..=4096).contains(&h) {
             return Err(NetError::Hidden(h));
         }
         let hidden = h as usize;
-        let want = Network::byte_len(hidden);
+        let (buckets, mut at) = if bucketed {
+            let b = word(12).ok_or(NetError::Magic)?;
+            if !(2..=MAX_BUCKETS as u32).contains(&b) {
+                return Err(NetError::Buckets(b));
+            }
+            (b as usize, 16)
+        } else {
+            (1, 12)
+        };
+        let want = Network::byte_len(hidden, buckets);
         if bytes.len() != want {
             return Err(NetError::Length {
                 hidden,
+                buckets,
                 got: bytes.len(),
                 want,
             });
         }
-        let mut at = 12;
         let mut words = |n: usize| {
             let v: Vec<i16> = bytes[at..at + 2 * n]
                 .chunks_exact(2)
@@ -139,11 +176,15 @@ impl Network {
         };
         let ft_w = words(INPUTS * hidden);
         let ft_b = words(hidden);
-        let out_w = words(2 * hidden);
-        let out_b = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        let out_w = words(buckets * 2 * hidden);
+        let out_b = bytes[at..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         Ok(Network {
             activation,
             hidden,
+            buckets,
             ft_w,
             ft_b,
             out_w,
@@ -152,16 +193,24 @@ impl Network {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Network::byte_len(self.hidden));
-        out.extend_from_slice(match self.activation {
-            Activation::Crelu => MAGIC_CRELU,
-            Activation::Screlu => MAGIC_SCRELU,
+        let mut out = Vec::with_capacity(Network::byte_len(self.hidden, self.buckets));
+        let bucketed = self.buckets > 1;
+        out.extend_from_slice(match (self.activation, bucketed) {
+            (Activation::Crelu, false) => MAGIC_CRELU,
+            (Activation::Screlu, false) => MAGIC_SCRELU,
+            (Activation::Crelu, true) => MAGIC_CRELU_BUCKETS,
+            (Activation::Screlu, true) => MAGIC_SCRELU_BUCKETS,
         });
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        if bucketed {
+            out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        }
         for w in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_b.to_le_bytes());
+        for b in &self.out_b {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -207,17 +256,20 @@ impl Network {
         }
     }
 
-    /// E in centipawns from `stm`'s view, from the first layer's sums.
-    pub fn output(&self, acc: &[i16], stm: Color) -> i32 {
+    /// E in centipawns from `stm`'s view, from the first layer's sums, with `pieces` pieces
+    /// on the board (kings included; it picks the output bucket).
+    pub fn output(&self, acc: &[i16], stm: Color, pieces: usize) -> i32 {
         let h = self.hidden;
         let (white, black) = acc.split_at(h);
         let halves = match stm {
             Color::White => [white, &black[..h]],
             Color::Black => [&black[..h], white],
         };
-        let mut sum = i64::from(self.out_b);
+        let b = bucket(pieces, self.buckets);
+        let out_w = &self.out_w[b * 2 * h..(b + 1) * 2 * h];
+        let mut sum = i64::from(self.out_b[b]);
         for (half, a) in halves.into_iter().enumerate() {
-            let w = &self.out_w[half * h..(half + 1) * h];
+            let w = &out_w[half * h..(half + 1) * h];
             sum += match self.activation {
                 // Summed in 32 bits 128 units at a time (at most 128 · 255 · 32767, which
                 // fits whatever the weights of a loaded file), then in 64.
@@ -254,7 +306,7 @@ impl Network {
     pub fn evaluate(&self, board: &Board) -> i32 {
         let mut acc = vec![0i16; 2 * self.hidden];
         self.refresh(board, &mut acc);
-        self.output(&acc, board.side_to_move())
+        self.output(&acc, board.side_to_move(), pieces(board))
     }
 
     /// Exactly [`Network::evaluate`], but the first layer's sums are kept in `stack` by the
@@ -305,8 +357,17 @@ impl Network {
             target.key = key;
             target.valid = true;
         }
-        self.output(&stack.entries[n].acc, board.side_to_move())
+        self.output(&stack.entries[n].acc, board.side_to_move(), pieces(board))
     }
+}
+
+/// The pieces on the board, kings included.
+#[inline]
+fn pieces(board: &Board) -> usize {
+    Color::BOTH
+        .iter()
+        .map(|&c| board.piece_squares(c).len())
+        .sum()
 }
 
 /// How many moves back [`Network::evaluate_incremental`] looks for sums to start from.
