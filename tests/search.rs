@@ -78,8 +78,9 @@ fn finds_mates_with_the_right_distance() {
 
 #[test]
 fn getting_mated_is_reported_as_negative_mate() {
-    // Black to move, mated next move whatever it does (Ra8 mate after any king move).
-    let r = search("k7/8/1K6/8/8/8/8/R7 b - - 0 1", 6, &no_book());
+    // Black to move, mated in two whatever it does: Kb8 is forced, and after a waiting
+    // move the rook mates on the back rank.
+    let r = search("k7/8/1K6/8/8/8/8/R7 b - - 0 1", 8, &no_book());
     assert!(matches!(r.score, Score::Mate(n) if n < 0), "{:?}", r.score);
 }
 
@@ -509,7 +510,7 @@ fn a_position_seen_once_before_the_root_is_not_yet_a_draw() {
         let mut s = Searcher::standalone();
         let r = s.search_sync(&b, &Limits::depth(depth), &no_book(), &mut |_| {});
         assert!(
-            r.score.as_ordinal() < -500,
+            r.score.as_ordinal() < -300,
             "depth {depth}: {:?} {:?}",
             r.score,
             r.pv

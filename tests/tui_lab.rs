@@ -76,6 +76,15 @@ fn nodes_of(scheme: Scheme, profile: Profile, depth: u32) -> u64 {
         .nodes
 }
 
+/// The `full` evaluation, whose terms the evaluation pane and the chart show whatever mode
+/// the engine plays.
+fn full_cfg() -> EvalConfig {
+    EvalConfig {
+        mode: EvalMode::Full,
+        ..EvalConfig::default()
+    }
+}
+
 #[test]
 fn the_lab_table_shows_every_run_with_the_searches_own_node_counts() {
     let modern_full = nodes_of(Scheme::Modern, Profile::Full, 3).to_string();
@@ -162,7 +171,7 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
     enter(&mut app, "e4");
     enter(&mut app, "d5");
     let board = app.game.board().clone();
-    let full = explain(&board, &EvalConfig::default());
+    let full = explain(&board, &full_cfg());
     for (w, h, open) in [(80, 24, true), (120, 40, false)] {
         if open {
             enter(&mut app, ":view eval");
@@ -202,7 +211,7 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
     enter(&mut app, ":undo");
     enter(&mut app, ":view eval");
     let text = screen(&mut app, 80, 24).join("\n");
-    let e = evaluate_white(app.game.board(), &EvalConfig::default());
+    let e = evaluate_white(app.game.board(), &full_cfg());
     assert!(text.contains(&format!("full {}", e_text(e))), "{text}");
 }
 
@@ -249,8 +258,8 @@ fn the_pv_end_toggle_shows_the_difference_to_the_current_position() {
         end.make(*m);
     }
     let (now_e, end_e) = (
-        evaluate_white(&board, &EvalConfig::default()),
-        evaluate_white(&end, &EvalConfig::default()),
+        evaluate_white(&board, &full_cfg()),
+        evaluate_white(&end, &full_cfg()),
     );
     assert!(text.contains("PV end"), "{text}");
     assert!(text.contains("3 plies ahead"), "{text}");
@@ -279,7 +288,7 @@ fn the_chart_plots_every_ply_marks_mates_and_review_marks() {
     let mut b = Board::startpos();
     for (ply, m) in ["e2e4", "e7e5", "g1f3", "b8c6"].iter().enumerate() {
         b.make(b.parse_uci_move(m).unwrap());
-        let e = (evaluate_white(&b, &EvalConfig::default()) as f64 / 100.0).clamp(-5.0, 5.0);
+        let e = (evaluate_white(&b, &full_cfg()) as f64 / 100.0).clamp(-5.0, 5.0);
         assert_eq!(chart.static_e[ply + 1], ((ply + 1) as f64, e));
     }
     // The marks row puts each mark under its ply: ply 2 of 4 at the middle of the plot.

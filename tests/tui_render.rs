@@ -178,7 +178,7 @@ fn start_screen_at_80x24() {
     assert_eq!(lines[22].trim(), "");
     assert!(
         lines[23]
-            .starts_with("White to move │ you: White │ depth 5 │ eval full │ order modern │ idle"),
+            .starts_with("White to move │ you: White │ depth 5 │ eval net │ order modern │ idle"),
         "{}",
         lines[23]
     );

@@ -164,7 +164,10 @@ fn the_trace_rebuilds_the_evaluation_exactly() {
     let danger = trace::current_danger();
     assert_eq!(weights.len(), N_WEIGHTS);
     let mut in_danger = 0;
-    let full = EvalConfig::default();
+    let full = EvalConfig {
+        mode: ox88::engine::eval::EvalMode::Full,
+        ..EvalConfig::default()
+    };
     let mut scaled = 0;
     let mut siblings = 0;
     let boards = positions();

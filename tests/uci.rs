@@ -690,9 +690,16 @@ fn a_book_move_names_its_opening_just_before_bestmove() {
 #[test]
 fn eval_prints_the_term_table_and_bench_runs() {
     let mut uci = Uci::start();
+    // The default, the network: one row, and E.
     uci.send("eval");
     let lines = uci.until(ANSWER, "E line", |l| l.starts_with("E: "));
-    assert!(lines.len() > 2, "{lines:?}");
+    assert!(lines[0].starts_with("Evaluation: mode net"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("network ")), "{lines:?}");
+    // `full`: a row per term.
+    uci.expect_ok("setoption name Eval value full");
+    uci.send("eval");
+    let lines = uci.until(ANSWER, "E line", |l| l.starts_with("E: "));
+    assert!(lines.len() > 10, "{lines:?}");
     assert!(lines[0].starts_with("Evaluation: mode full"), "{lines:?}");
     uci.send("bench 1");
     let lines = uci.until(ANSWER, "bench total", |l| l.starts_with("Nodes/second: "));

@@ -347,7 +347,7 @@ mod tests {
         assert!(lines.contains(&"option name BookFile type string default <empty>".to_string()));
         assert!(
             lines.contains(
-                &"option name Eval type combo default full var material var center var full var net"
+                &"option name Eval type combo default net var material var center var full var net"
                     .to_string()
             )
         );

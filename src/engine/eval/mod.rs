@@ -51,11 +51,11 @@ pub enum EvalMode {
     Material,
     /// Material plus the seed's `areaCtrl` centre table.
     Center,
-    /// The strong evaluation we play with.
-    #[default]
+    /// The strongest hand-made evaluation: every term named and shown.
     Full,
     /// A network trained on positions Stockfish scored (docs/strength.md): one number, not
-    /// a sum of named terms.
+    /// a sum of named terms. The evaluation ox88 plays with unless told otherwise.
+    #[default]
     Net,
 }
 
