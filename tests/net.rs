@@ -52,9 +52,14 @@ fn the_embedded_network_loads_and_its_bytes_round_trip() {
 
 #[test]
 fn a_network_with_output_buckets_round_trips_and_reads_its_bucket() {
-    // The embedded network given four buckets: the same bytes back, and each bucket used for
-    // its share of the material.
-    let one = net::network();
+    // The embedded network cut to one output (its first bucket's), then given four buckets:
+    // the same bytes back, and each bucket used for its share of the material.
+    let mut one = net::network().clone();
+    one.out_w.truncate(2 * one.hidden);
+    one.out_b.truncate(1);
+    one.buckets = 1;
+    let one = &one;
+    assert_eq!(&one.to_bytes()[..8], b"OX88NET1");
     let mut four = one.clone();
     four.buckets = 4;
     four.out_w = one.out_w.repeat(4);
