@@ -255,7 +255,7 @@ fn review_of(pgn: &str) -> (Game, Review) {
 
 #[test]
 fn comments_and_nags_of_the_input_are_kept() {
-    let pgn = "[Event \"Kept\"]\n\n1. e4 {the usual} e5 2. Qh5 $14 Nc6 3. Qxe5+ !! {a bold idea} (3. a3 a6) Nxe5 *";
+    let pgn = "[Event \"Kept\"]\n\n1. e4 {the usual} e5 2. Qh5 $14 Nc6 3. Qxe5+ !! {a bold idea} (3. Kd1 a6) Nxe5 *";
     let (game, review) = review(pgn);
     let annotated = review.annotate(&game, "t");
     let m = annotated.moves();
