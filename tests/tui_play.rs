@@ -401,8 +401,11 @@ fn problems_in_the_settings_file_are_shown_in_the_log_at_start() {
 
 #[test]
 fn review_marks_a_hanging_queen_and_shows_the_better_move() {
+    // The hand-made evaluation, which marks only the queen's move in this game (the network
+    // also finds fault with 1... d5).
     let (mut app, _) = app_with(Options {
         mode: Mode::HumanHuman,
+        eval: ox88::engine::eval::EvalMode::Full,
         ..options()
     });
     for m in ["e4", "d5", "Qg4"] {
