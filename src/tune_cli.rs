@@ -339,15 +339,8 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
             }
             net
         }
-        None => {
-            let net = nn::FloatNet::new(settings.hidden, settings.activation, settings.seed);
-            match settings.buckets {
-                1 => net,
-                b => net
-                    .with_buckets(b)
-                    .expect("2..=32 buckets, checked by clap"),
-            }
-        }
+        // The bucket count is checked by clap (1..=32).
+        None => nn::FloatNet::fresh(&settings),
     };
     let mut write_err = None;
     // Written after every epoch, so a long fit stopped by hand leaves its latest network,

@@ -229,6 +229,16 @@ impl FloatNet {
         })
     }
 
+    /// The untrained network `cfg` describes: random weights from its seed, its units, its
+    /// activation and its output buckets (0 or 1: one output).
+    pub fn fresh(cfg: &TrainSettings) -> FloatNet {
+        let net = FloatNet::new(cfg.hidden, cfg.activation, cfg.seed);
+        match cfg.buckets {
+            0 | 1 => net,
+            b => net.with_buckets(b).unwrap_or(net),
+        }
+    }
+
     /// The same network with `buckets` output layers, each a copy of its one: it computes
     /// exactly what it did until training sets the buckets apart. `None` unless the network
     /// has one output and `buckets` is from 2 to [`net::MAX_BUCKETS`].
@@ -405,12 +415,7 @@ pub fn train(
     cfg: &TrainSettings,
     report: impl FnMut(usize, f64, &FloatNet),
 ) -> FloatNet {
-    let net = FloatNet::new(cfg.hidden, cfg.activation, cfg.seed);
-    let net = match cfg.buckets {
-        0 | 1 => net,
-        b => net.with_buckets(b).unwrap_or(net),
-    };
-    train_from(net, samples, cfg, report)
+    train_from(FloatNet::fresh(cfg), samples, cfg, report)
 }
 
 /// Trains on from `net` (a network trained before, on other positions) instead of random
