@@ -6,7 +6,9 @@
 use ox88::chess::board::Board;
 use ox88::chess::types::Color;
 use ox88::engine::eval::net::{self, NetError, NetStack, Network};
-use ox88::engine::eval::{EvalCache, EvalConfig, EvalMode, ValuePreset, evaluate, explain};
+use ox88::engine::eval::{
+    EvalCache, EvalConfig, EvalMode, NET_TEMPO, ValuePreset, evaluate, explain,
+};
 use proptest::prelude::*;
 
 struct Rng(u64);
@@ -189,10 +191,13 @@ fn running_sums_equal_the_value_from_scratch_along_random_walks() {
                 "{}",
                 b.to_fen()
             );
-            assert_eq!(evaluate(&b, &net_cfg()), scratch);
-            assert_eq!(cache.evaluate(&b, &net_cfg()), scratch);
+            // The mode's E is the network's output less the side to move's trim, however
+            // it is reached.
+            let e = scratch - NET_TEMPO;
+            assert_eq!(evaluate(&b, &net_cfg()), e);
+            assert_eq!(cache.evaluate(&b, &net_cfg()), e);
             let sign = b.side_to_move().sign();
-            assert_eq!(explain(&b, &net_cfg()).total, scratch * sign);
+            assert_eq!(explain(&b, &net_cfg()).total, e * sign);
             checked += 1;
         }
     }
@@ -298,7 +303,11 @@ fn an_evalfile_that_does_not_load_is_reported_and_the_builtin_network_used() {
     let (builtin, quiet) = run(None);
     assert_eq!(
         builtin,
-        format!("E: {}", net::network().evaluate(&Board::startpos()))
+        // White is to move: White's view is the side to move's.
+        format!(
+            "E: {}",
+            net::network().evaluate(&Board::startpos()) - NET_TEMPO
+        )
     );
     assert!(quiet.is_empty(), "{quiet}");
     for file in [bad.clone(), dir.join("missing.nnue")] {

@@ -79,8 +79,9 @@ fn finds_mates_with_the_right_distance() {
 #[test]
 fn getting_mated_is_reported_as_negative_mate() {
     // Black to move, mated in two whatever it does: Kb8 is forced, and after a waiting
-    // move the rook mates on the back rank.
-    let r = search("k7/8/1K6/8/8/8/8/R7 b - - 0 1", 8, &no_book());
+    // move the rook mates on the back rank. Deep enough for the pruning to let the quiet
+    // waiting move through (the default evaluation finds it at depth 9).
+    let r = search("k7/8/1K6/8/8/8/8/R7 b - - 0 1", 10, &no_book());
     assert!(matches!(r.score, Score::Mate(n) if n < 0), "{:?}", r.score);
 }
 
