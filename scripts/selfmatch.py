@@ -23,6 +23,7 @@ import argparse
 import math
 import signal
 import sys
+import time
 from pathlib import Path
 
 try:
@@ -96,6 +97,7 @@ def play_game(engines: dict[str, chess.engine.SimpleEngine], white: str, start: 
             limit = chess.engine.Limit(white_clock=clock[chess.WHITE],
                                        black_clock=clock[chess.BLACK],
                                        white_inc=inc, black_inc=inc)
+        started = time.monotonic()
         try:
             played = engines[who].play(board, limit, game=game_id)
         except chess.engine.EngineError as e:
@@ -105,6 +107,15 @@ def play_game(engines: dict[str, chess.engine.SimpleEngine], white: str, start: 
         mv = played.move
         if mv is None or mv not in board.legal_moves:
             raise Failure(f"game {game_id}: {who} played illegal move {mv} in {board.fen()}")
+        if clock is not None:
+            # The mover's clock runs while it thinks; the increment comes after the move.
+            clock[board.turn] -= time.monotonic() - started
+            if clock[board.turn] < 0:
+                flagged = board.turn
+                result = "0-1" if flagged == chess.WHITE else "1-0"
+                termination = "time forfeit"
+                break
+            clock[board.turn] += inc
         board.push(mv)
     game = chess.pgn.Game.from_board(board)
     game.headers["Event"] = "ox88 selfmatch"
