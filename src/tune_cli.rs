@@ -339,8 +339,14 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
             }
             net
         }
-        // The bucket count is checked by clap (1..=32).
-        None => nn::FloatNet::fresh(&settings),
+        // clap already keeps the bucket count to 1..=32.
+        None => nn::FloatNet::fresh(&settings).ok_or_else(|| {
+            anyhow::anyhow!(
+                "--buckets {}: a network has at most {} output buckets",
+                settings.buckets,
+                ox88::engine::eval::net::MAX_BUCKETS
+            )
+        })?,
     };
     let mut write_err = None;
     // Written after every epoch, so a long fit stopped by hand leaves its latest network,

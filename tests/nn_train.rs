@@ -24,6 +24,15 @@ fn settings(threads: usize, activation: Activation) -> TrainSettings {
     }
 }
 
+/// `nn::train` with settings every test keeps within the limits.
+fn fit(
+    samples: &[nn::Sample],
+    cfg: &TrainSettings,
+    report: impl FnMut(usize, f64, &FloatNet),
+) -> FloatNet {
+    nn::train(samples, cfg, report).expect("the settings are within the limits")
+}
+
 fn split() -> (Vec<nn::Sample>, Vec<nn::Sample>) {
     let all = nn::parse(SAMPLE, None).expect("the sample parses");
     assert_eq!(all.len(), SAMPLE.lines().count());
@@ -67,10 +76,10 @@ proptest! {
 fn training_is_the_same_bits_for_one_thread_or_three() {
     for act in [Activation::Crelu, Activation::Screlu] {
         let (train, _) = split();
-        let one = nn::train(&train, &settings(1, act), |_, _, _| {});
-        let three = nn::train(&train, &settings(3, act), |_, _, _| {});
+        let one = fit(&train, &settings(1, act), |_, _, _| {});
+        let three = fit(&train, &settings(3, act), |_, _, _| {});
         assert_eq!(one.quantise().to_bytes(), three.quantise().to_bytes());
-        let again = nn::train(&train, &settings(1, act), |_, _, _| {});
+        let again = fit(&train, &settings(1, act), |_, _, _| {});
         assert_eq!(one.ft_w, again.ft_w);
     }
 }
@@ -81,7 +90,7 @@ fn training_lowers_the_error_on_positions_it_never_saw() {
         let (train, valid) = split();
         let untrained = FloatNet::new(16, act, 7).error(&valid);
         let mut errors = Vec::new();
-        let net = nn::train(&train, &settings(2, act), |_, e, _| errors.push(e));
+        let net = fit(&train, &settings(2, act), |_, e, _| errors.push(e));
         let trained = net.error(&valid);
         assert!(
             trained < untrained * 0.8,
@@ -95,7 +104,7 @@ fn training_lowers_the_error_on_positions_it_never_saw() {
 fn the_integer_network_gives_what_the_float_one_computed() {
     for act in [Activation::Crelu, Activation::Screlu] {
         let (train, _) = split();
-        let float = nn::train(&train, &settings(2, act), |_, _, _| {});
+        let float = fit(&train, &settings(2, act), |_, _, _| {});
         let int = float.quantise();
         let (mut worst, mut total, mut n) = (0.0f32, 0.0f32, 0);
         for line in SAMPLE.lines().take(300) {
@@ -121,7 +130,7 @@ fn the_integer_network_gives_what_the_float_one_computed() {
 fn a_network_read_back_for_training_gives_the_same_bits() {
     for act in [Activation::Crelu, Activation::Screlu] {
         let (train, _) = split();
-        let int = nn::train(&train, &settings(2, act), |_, _, _| {}).quantise();
+        let int = fit(&train, &settings(2, act), |_, _, _| {}).quantise();
         let back = FloatNet::from_network(&int);
         assert_eq!(back.activation, act);
         assert_eq!(back.quantise().to_bytes(), int.to_bytes());
@@ -143,9 +152,9 @@ fn training_on_from_a_network_keeps_what_it_learned_from_other_positions() {
     let (train, valid) = split();
     let (first, second) = train.split_at(train.len() / 2);
     let cfg = settings(2, Activation::Crelu);
-    let earlier = nn::train(first, &cfg, |_, _, _| {}).quantise();
+    let earlier = fit(first, &cfg, |_, _, _| {}).quantise();
     let on = nn::train_from(FloatNet::from_network(&earlier), second, &cfg, |_, _, _| {});
-    let alone = nn::train(second, &cfg, |_, _, _| {});
+    let alone = fit(second, &cfg, |_, _, _| {});
     let (on, alone) = (on.error(&valid), alone.error(&valid));
     assert!(
         on < alone,
@@ -158,7 +167,7 @@ fn a_widened_network_computes_what_it_did_and_then_learns_more() {
     let (train, valid) = split();
     let (first, second) = train.split_at(train.len() / 2);
     let cfg = settings(2, Activation::Crelu);
-    let narrow = nn::train(first, &cfg, |_, _, _| {});
+    let narrow = fit(first, &cfg, |_, _, _| {});
     assert!(narrow.widen(16, 3).is_none(), "not wider than it is");
     assert!(narrow.widen(8, 3).is_none(), "never narrower");
     let wide = narrow.widen(40, 3).expect("wider");
@@ -183,7 +192,7 @@ fn output_buckets_start_as_copies_and_learn_apart() {
     let (train, valid) = split();
     let (first, second) = train.split_at(train.len() / 2);
     let cfg = settings(2, Activation::Crelu);
-    let one = nn::train(first, &cfg, |_, _, _| {});
+    let one = fit(first, &cfg, |_, _, _| {});
     assert!(one.with_buckets(1).is_none() && one.with_buckets(33).is_none());
     let four = one.with_buckets(4).expect("from one output");
     assert!(
@@ -219,7 +228,7 @@ fn output_buckets_start_as_copies_and_learn_apart() {
         total / n as f32
     );
     // From scratch, the settings' buckets are used.
-    let fresh = nn::train(
+    let fresh = fit(
         second,
         &TrainSettings {
             buckets: 3,
@@ -231,6 +240,21 @@ fn output_buckets_start_as_copies_and_learn_apart() {
     assert_eq!(
         (fresh.buckets, fresh.out_w.len(), fresh.out_b.len()),
         (3, 3 * 32, 3)
+    );
+    // More buckets than the file format holds: refused, not quietly one output.
+    let too_many = TrainSettings {
+        buckets: ox88::engine::eval::net::MAX_BUCKETS + 1,
+        ..cfg
+    };
+    assert!(FloatNet::fresh(&too_many).is_none());
+    assert!(nn::train(second, &too_many, |_, _, _| {}).is_none());
+    let most = TrainSettings {
+        buckets: ox88::engine::eval::net::MAX_BUCKETS,
+        ..cfg
+    };
+    assert_eq!(
+        FloatNet::fresh(&most).map(|n| n.buckets),
+        Some(ox88::engine::eval::net::MAX_BUCKETS)
     );
 }
 
@@ -249,7 +273,7 @@ fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
     )
     .unwrap();
     let (train, _) = split();
-    let net = nn::train(&train, &settings(1, Activation::Screlu), |_, _, _| {}).quantise();
+    let net = fit(&train, &settings(1, Activation::Screlu), |_, _, _| {}).quantise();
     std::fs::write(&start, net.to_bytes()).unwrap();
     let run = |init: &std::path::Path, epochs: &str| {
         Command::new(exe)

@@ -230,12 +230,13 @@ impl FloatNet {
     }
 
     /// The untrained network `cfg` describes: random weights from its seed, its units, its
-    /// activation and its output buckets (0 or 1: one output).
-    pub fn fresh(cfg: &TrainSettings) -> FloatNet {
+    /// activation and its output buckets (0 or 1: one output). `None` when the buckets are
+    /// more than [`net::MAX_BUCKETS`] (the file format's limit), rather than quietly one.
+    pub fn fresh(cfg: &TrainSettings) -> Option<FloatNet> {
         let net = FloatNet::new(cfg.hidden, cfg.activation, cfg.seed);
         match cfg.buckets {
-            0 | 1 => net,
-            b => net.with_buckets(b).unwrap_or(net),
+            0 | 1 => Some(net),
+            b => net.with_buckets(b),
         }
     }
 
@@ -410,12 +411,13 @@ impl Default for TrainSettings {
 /// Trains a network from scratch; `report` hears each epoch's number, its mean training
 /// error and the network so far. The result depends only on the samples and the settings
 /// (the threads split each batch in a fixed way and their gradients are summed in order).
+/// `None` when the settings name more output buckets than a network can have.
 pub fn train(
     samples: &[Sample],
     cfg: &TrainSettings,
     report: impl FnMut(usize, f64, &FloatNet),
-) -> FloatNet {
-    train_from(FloatNet::fresh(cfg), samples, cfg, report)
+) -> Option<FloatNet> {
+    Some(train_from(FloatNet::fresh(cfg)?, samples, cfg, report))
 }
 
 /// Trains on from `net` (a network trained before, on other positions) instead of random
