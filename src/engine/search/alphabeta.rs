@@ -366,15 +366,40 @@ impl Searcher {
 
             let board = &mut *cx.board;
             let moved = PieceTo::of(board, m);
+            // Late-move pruning and futility: quiet, non-checking moves far down the list at
+            // low depth rarely matter. Never while a mate score is at stake. (Whether the move
+            // gives check is known only once it is made: below.)
+            let quiet_prunable = full
+                && !pv_node
+                && !in_check
+                && quiet
+                && searched > 0
+                && best > -MATE_BOUND
+                && alpha.abs() < MATE_BOUND;
+            let (late, futile) = if quiet_prunable {
+                let lmp_count = if improving {
+                    3 + 2 * depth * depth
+                } else {
+                    3 + depth * depth
+                };
+                (
+                    depth <= 4 && searched >= lmp_count as usize,
+                    depth <= 3 && eval + 110 * depth + 60 <= alpha && !is_killer,
+                )
+            } else {
+                (false, false)
+            };
             // Static exchange pruning: at low depth, once a move has been searched, a capture
             // that loses more than a pawn a ply or a quiet move that loses material on its
-            // square (checked below: not when it gives check). Never in check.
+            // square (checked below: not when it gives check). Never in check. A quiet move
+            // that late-move pruning or futility already drops needs no exchange worked out.
             let see_prunable = full
                 && !pv_node
                 && !in_check
                 && searched > 0
                 && best > -MATE_BOUND
-                && depth <= SEE_PRUNE_DEPTH;
+                && depth <= SEE_PRUNE_DEPTH
+                && (!quiet || (quiet_prunable && !late && !futile));
             let see_fails = see_prunable && {
                 let threshold = if quiet {
                     -SEE_QUIET_MARGIN * depth
@@ -396,36 +421,17 @@ impl Searcher {
                     true
                 }
             };
-            if full
-                && !pv_node
-                && !in_check
-                && !gives_check
-                && quiet
-                && searched > 0
-                && best > -MATE_BOUND
-                && alpha.abs() < MATE_BOUND
-            {
-                // Late-move pruning and futility: quiet, non-checking moves far down the list
-                // at low depth rarely matter. Never while a mate score is at stake.
-                let lmp_count = if improving {
-                    3 + 2 * depth * depth
+            if quiet_prunable && !gives_check && (late || futile || see_fails) {
+                board.unmake();
+                let why = if late {
+                    Skip::Lmp
+                } else if futile {
+                    Skip::Futility
                 } else {
-                    3 + depth * depth
+                    Skip::See
                 };
-                let late = depth <= 4 && searched >= lmp_count as usize;
-                let futile = depth <= 3 && eval + 110 * depth + 60 <= alpha && !is_killer;
-                if late || futile || see_fails {
-                    board.unmake();
-                    let why = if late {
-                        Skip::Lmp
-                    } else if futile {
-                        Skip::Futility
-                    } else {
-                        Skip::See
-                    };
-                    cx.rec.skip(ply + 1, m, why);
-                    continue;
-                }
+                cx.rec.skip(ply + 1, m, why);
+                continue;
             }
             if see_fails && !quiet {
                 board.unmake();
