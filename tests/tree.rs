@@ -313,6 +313,29 @@ fn the_full_profile_records_its_pruning() {
 }
 
 #[test]
+fn probcut_and_history_pruning_are_recorded_and_their_trees_add_up() {
+    // Deep enough for ProbCut (5 plies left at a non-PV node) and the history to have
+    // learnt which quiet moves fail.
+    let mut kinds = std::collections::BTreeSet::new();
+    fn walk(n: &TreeNode, kinds: &mut std::collections::BTreeSet<&'static str>) {
+        if let Some(k) = n.skipped {
+            kinds.insert(k.name());
+        }
+        n.children.iter().for_each(|c| walk(c, kinds));
+    }
+    for fen in POSITIONS {
+        let (tree, searched) = record(fen, 10, Scheme::Modern, Profile::Full);
+        assert_eq!(tree.nodes, searched, "root nodes = the iteration's ({fen})");
+        let mut board = Board::from_fen(fen).unwrap();
+        assert_eq!(check(&tree, &mut board), tree.recorded());
+        walk(&tree, &mut kinds);
+    }
+    for k in ["prob-cut", "history"] {
+        assert!(kinds.contains(k), "{k} recorded: {kinds:?}");
+    }
+}
+
+#[test]
 fn limits_bound_the_recording_and_nodes_stay_counted() {
     let fen = POSITIONS[1];
     let limits = TreeLimits {

@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::record::{Recorder, Skip};
 use super::{Cx, INF, MAX_PLY, Profile, Searcher};
 use crate::chess::Board;
-use crate::chess::types::{Color, Move, MoveList};
+use crate::chess::types::{Color, Move, MoveList, PieceKind};
 use crate::engine::order::{self, OrderContext, Picker, PieceTo, Scheme};
 use crate::engine::report::SearchEvent;
 use crate::engine::score::{Bound, MATE, MATE_BOUND};
@@ -46,6 +46,17 @@ const IIR_DEPTH: i32 = 5;
 /// centipawns per ply below α is settled by quiescence when quiescence agrees.
 const RAZOR_DEPTH: i32 = 2;
 const RAZOR_MARGIN: i32 = 300;
+/// Late-move reduction: extra plies for a late quiet move at an expected cut node.
+const CUT_NODE_REDUCTION: i32 = 2;
+/// History pruning: up to this remaining depth, a late quiet non-checking move whose
+/// butterfly history is below `-HISTORY_PRUNE_MARGIN · depth` is not searched.
+const HISTORY_PRUNE_DEPTH: i32 = 3;
+const HISTORY_PRUNE_MARGIN: i32 = 1000;
+/// ProbCut: from this remaining depth, a capture that wins at least the gap to
+/// `β + PROBCUT_MARGIN` by exchange is searched 4 plies shallower against that raised
+/// bound; if it holds there, the node fails high.
+const PROBCUT_DEPTH: i32 = 5;
+const PROBCUT_MARGIN: i32 = 200;
 
 impl Searcher {
     /// The score of `cx.board` at `ply` searched `depth` plies deep in the window
@@ -64,6 +75,7 @@ impl Searcher {
             return self.qsearch(cx, ply, alpha, beta);
         }
         let root = ply == 0;
+        let cut_node = !root && self.stack[ply].cut_node;
         self.stack[ply].pv_len = ply;
         self.check_limits();
         if self.stopped {
@@ -197,6 +209,7 @@ impl Searcher {
                 self.stats.null_tries += 1;
                 self.stack[ply + 1].null_move = true;
                 self.stack[ply + 1].on_pv = false;
+                self.stack[ply + 1].cut_node = !cut_node;
                 cx.rec.enter(ply + 1, Move::NONE, self.stats.nodes);
                 self.stats.nodes += 1;
                 cx.rec.pass(-beta, -beta + 1, r);
@@ -210,6 +223,37 @@ impl Searcher {
                     self.stats.null_cutoffs += 1;
                     cx.rec.end(Skip::NullMove);
                     return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+            // ProbCut: a capture that holds a bound well above β at reduced depth shows the
+            // node would fail high; tried unless the table already says the node is below it.
+            if modern && !testing && depth >= PROBCUT_DEPTH {
+                let pc_beta = beta + PROBCUT_MARGIN;
+                let below = tt_hit.is_some_and(|h| {
+                    h.depth >= depth - 3
+                        && h.score < pc_beta
+                        && matches!(h.bound, Bound::Upper | Bound::Exact)
+                });
+                if !below
+                    && let Some((m, s)) =
+                        self.probcut(cx, ply, depth, pc_beta, static_eval, cut_node)
+                {
+                    self.tt.store(
+                        key,
+                        ply,
+                        TtData {
+                            mv: m,
+                            score: s,
+                            eval: raw_eval,
+                            depth: depth - 3,
+                            bound: Bound::Lower,
+                        },
+                    );
+                    cx.rec.end(Skip::ProbCut);
+                    return s;
+                }
+                if self.stopped {
+                    return 0;
                 }
             }
         }
@@ -376,7 +420,7 @@ impl Searcher {
                 && searched > 0
                 && best > -MATE_BOUND
                 && alpha.abs() < MATE_BOUND;
-            let (late, futile) = if quiet_prunable {
+            let (late, futile, unpromising) = if quiet_prunable {
                 let lmp_count = if improving {
                     3 + 2 * depth * depth
                 } else {
@@ -385,9 +429,13 @@ impl Searcher {
                 (
                     depth <= 4 && searched >= lmp_count as usize,
                     depth <= 3 && eval + 110 * depth + 60 <= alpha && !is_killer,
+                    modern
+                        && depth <= HISTORY_PRUNE_DEPTH
+                        && !is_killer
+                        && self.history.get(us, m) < -HISTORY_PRUNE_MARGIN * depth,
                 )
             } else {
-                (false, false)
+                (false, false, false)
             };
             // Static exchange pruning: at low depth, once a move has been searched, a capture
             // that loses more than a pawn a ply or a quiet move that loses material on its
@@ -399,7 +447,7 @@ impl Searcher {
                 && searched > 0
                 && best > -MATE_BOUND
                 && depth <= SEE_PRUNE_DEPTH
-                && (!quiet || (quiet_prunable && !late && !futile));
+                && (!quiet || (quiet_prunable && !late && !futile && !unpromising));
             let see_fails = see_prunable && {
                 let threshold = if quiet {
                     -SEE_QUIET_MARGIN * depth
@@ -421,12 +469,14 @@ impl Searcher {
                     true
                 }
             };
-            if quiet_prunable && !gives_check && (late || futile || see_fails) {
+            if quiet_prunable && !gives_check && (late || futile || unpromising || see_fails) {
                 board.unmake();
                 let why = if late {
                     Skip::Lmp
                 } else if futile {
                     Skip::Futility
+                } else if unpromising {
+                    Skip::History
                 } else {
                     Skip::See
                 };
@@ -447,6 +497,7 @@ impl Searcher {
             self.stack[ply + 1].on_pv = on_pv && m == ctx.pv_move;
             let score = if searched == 0 || !full {
                 cx.rec.pass(-beta, -alpha, 0);
+                self.stack[ply + 1].cut_node = !pv_node && !cut_node;
                 -self.alphabeta(cx, ply + 1, new_depth, -beta, -alpha, pv_node)
             } else {
                 let r = if root {
@@ -475,6 +526,9 @@ impl Searcher {
                     if self.history.get(us, m) > 2000 {
                         r -= 1;
                     }
+                    if cut_node && modern {
+                        r += CUT_NODE_REDUCTION;
+                    }
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -483,14 +537,18 @@ impl Searcher {
                     self.stats.reduced += 1;
                 }
                 cx.rec.pass(-alpha - 1, -alpha, r);
+                // A reduced move is expected to fail low, so its reply to fail high.
+                self.stack[ply + 1].cut_node = r > 0 || !cut_node;
                 let mut s = -self.alphabeta(cx, ply + 1, new_depth - r, -alpha - 1, -alpha, false);
                 if s > alpha && r > 0 {
                     self.stats.researched += 1;
                     cx.rec.pass(-alpha - 1, -alpha, 0);
+                    self.stack[ply + 1].cut_node = !cut_node;
                     s = -self.alphabeta(cx, ply + 1, new_depth, -alpha - 1, -alpha, false);
                 }
                 if pv_node && s > alpha && s < beta {
                     cx.rec.pass(-beta, -alpha, 0);
+                    self.stack[ply + 1].cut_node = false;
                     s = -self.alphabeta(cx, ply + 1, new_depth, -beta, -alpha, true);
                 }
                 s
@@ -584,6 +642,58 @@ impl Searcher {
             );
         }
         best
+    }
+
+    /// ProbCut's trial at `ply` (`depth` plies left, a non-PV node not in check): each
+    /// capture or queen promotion that wins at least `pc_beta - static_eval` by exchange is
+    /// made, checked by quiescence against `pc_beta`, and if that holds, searched
+    /// `depth - 4` plies deep in the null window at `pc_beta`. The first that reaches it,
+    /// with its score; the tree records none of these searches (as with razoring).
+    fn probcut<R: Recorder>(
+        &mut self,
+        cx: &mut Cx<R>,
+        ply: usize,
+        depth: i32,
+        pc_beta: i32,
+        static_eval: i32,
+        cut_node: bool,
+    ) -> Option<(Move, i32)> {
+        let captures = cx.board.tactical_moves();
+        cx.rec.begin_hidden();
+        let mut found = None;
+        for &m in captures.as_slice() {
+            if m.promotion().is_some_and(|p| p != PieceKind::Queen)
+                || !order::see_at_least(cx.board, m, pc_beta - static_eval)
+            {
+                continue;
+            }
+            let moved = PieceTo::of(cx.board, m);
+            cx.board.make(m);
+            self.stack[ply].moved = moved;
+            self.stack[ply + 1].null_move = false;
+            self.stack[ply + 1].on_pv = false;
+            self.stack[ply + 1].cut_node = !cut_node;
+            cx.rec.enter(ply + 1, m, self.stats.nodes);
+            self.stats.nodes += 1;
+            cx.rec.pass(-pc_beta, -pc_beta + 1, 0);
+            let mut s = -self.qsearch(cx, ply + 1, -pc_beta, -pc_beta + 1);
+            if s >= pc_beta && !self.stopped {
+                cx.rec.pass(-pc_beta, -pc_beta + 1, 4);
+                s = -self.alphabeta(cx, ply + 1, depth - 4, -pc_beta, -pc_beta + 1, false);
+            }
+            cx.rec.leave(-s, self.stats.nodes);
+            cx.board.unmake();
+            if self.stopped {
+                break;
+            }
+            if s >= pc_beta {
+                found = Some((m, s));
+                break;
+            }
+        }
+        cx.rec.end_hidden();
+        self.stack[ply].pv_len = ply;
+        found
     }
 
     /// Whether the static evaluation is corrected by the pawn structure's history: the

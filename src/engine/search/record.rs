@@ -46,6 +46,10 @@ pub enum Skip {
     MultiCut,
     /// Razoring: far below α near the horizon, and quiescence found nothing better.
     Razor,
+    /// ProbCut: a capture held a bound well above β at reduced depth.
+    ProbCut,
+    /// History pruning: a quiet move at low depth whose history says it rarely works.
+    History,
     /// Quiescence: the static evaluation already reaches β.
     StandPat,
     /// Quiescence: even winning the captured piece cannot lift α.

@@ -34,6 +34,10 @@ pub(crate) struct Ply {
     /// The move left out while this ply's position is searched to test whether its hash
     /// move is singular (`Move::NONE` otherwise).
     pub excluded: Move,
+    /// Whether this ply's node is expected to fail high (a cut node): the child of a
+    /// reduced null-window search, or a full-depth null-window child of an expected all
+    /// node. Late quiet moves are reduced harder there.
+    pub cut_node: bool,
 }
 
 impl Ply {
@@ -49,6 +53,7 @@ impl Ply {
             cut_at: 0,
             moved: None,
             excluded: Move::NONE,
+            cut_node: false,
         }
     }
 }
