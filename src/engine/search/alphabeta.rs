@@ -1,7 +1,8 @@
 //! The alpha-beta search (seeds 000, 003): negamax with principal variation search, the
 //! transposition table, null move, futility and late-move pruning, late-move reductions and
-//! check extension (in `modern`, not for a check that loses its piece) in the `full` profile;
-//! plain alpha-beta with PV-first ordering in `seed`.
+//! check extension (in `modern`, not for a check that loses its piece) in the `full` profile,
+//! and under `modern` also singular extension, razoring, ProbCut, history pruning and deeper
+//! reductions at expected cut nodes; plain alpha-beta with PV-first ordering in `seed`.
 //! The root is the same code as any node; what only the root does (its move list ordered
 //! once per iteration with reasons, MultiPV exclusions, `searchmoves`, `currmove` reports)
 //! is switched by `ply == 0`.
@@ -410,9 +411,10 @@ impl Searcher {
 
             let board = &mut *cx.board;
             let moved = PieceTo::of(board, m);
-            // Late-move pruning and futility: quiet, non-checking moves far down the list at
-            // low depth rarely matter. Never while a mate score is at stake. (Whether the move
-            // gives check is known only once it is made: below.)
+            // Late-move pruning, futility and history pruning: quiet, non-checking moves far
+            // down the list, far below α or with a poor history rarely matter at low depth.
+            // Never while a mate score is at stake. (Whether the move gives check is known
+            // only once it is made: below.)
             let quiet_prunable = full
                 && !pv_node
                 && !in_check
@@ -678,7 +680,8 @@ impl Searcher {
             cx.rec.pass(-pc_beta, -pc_beta + 1, 0);
             let mut s = -self.qsearch(cx, ply + 1, -pc_beta, -pc_beta + 1);
             if s >= pc_beta && !self.stopped {
-                cx.rec.pass(-pc_beta, -pc_beta + 1, 4);
+                // 3 plies below the child's full depth (`depth - 1`).
+                cx.rec.pass(-pc_beta, -pc_beta + 1, 3);
                 s = -self.alphabeta(cx, ply + 1, depth - 4, -pc_beta, -pc_beta + 1, false);
             }
             cx.rec.leave(-s, self.stats.nodes);
