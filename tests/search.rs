@@ -110,10 +110,12 @@ fn repetition_is_a_draw_the_losing_side_takes() {
     let r = s.search_sync(&b, &Limits::depth(6), &no_book(), &mut |_| {});
     assert_eq!(r.best.unwrap().to_string(), "g1f3");
     assert_eq!(r.score, Score::Cp(0));
-    // Without the history, the same position is simply lost.
+    // Without the history, the same position is simply lost: a knight against a queen is
+    // worth far less than the draw (how much less is the evaluation's business: the
+    // network xb8 said -613 at this depth, xs -496).
     let fresh = Board::from_fen("3q3k/8/8/8/8/8/8/K5N1 w - - 0 1").unwrap();
     let r = s.search_sync(&fresh, &Limits::depth(6), &no_book(), &mut |_| {});
-    assert!(r.score.as_ordinal() < -500, "{:?}", r.score);
+    assert!(r.score.as_ordinal() < -300, "{:?}", r.score);
 }
 
 #[test]
