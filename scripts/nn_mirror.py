@@ -24,39 +24,40 @@ import sys
 FILES = "abcdefgh"
 
 
-def mirror(line: str) -> str | None:
-    """The mirrored `FEN;cp` line, or None for a line with castling rights or not `FEN;cp`."""
+def mirror(line: str) -> tuple[str | None, str]:
+    """The mirrored `FEN;cp` line and "", or None and why it was left out ("castling" for a
+    position with castling rights, "malformed" for a line that is not `FEN;cp`)."""
     fen, sep, cp = line.rstrip("\n").rpartition(";")
     fields = fen.split()
-    if not sep or len(fields) < 4 or fields[2] != "-":
-        return None
+    if not sep or len(fields) < 4:
+        return None, "malformed"
+    if fields[2] != "-":
+        return None, "castling"
     ranks = fields[0].split("/")
-    if len(ranks) != 8:
-        return None
-    fields[0] = "/".join(rank[::-1] for rank in ranks)
     ep = fields[3]
+    if len(ranks) != 8 or (ep != "-" and (len(ep) != 2 or ep[0] not in FILES)):
+        return None, "malformed"
+    fields[0] = "/".join(rank[::-1] for rank in ranks)
     if ep != "-":
-        if len(ep) != 2 or ep[0] not in FILES:
-            return None
         fields[3] = FILES[7 - FILES.index(ep[0])] + ep[1]
-    return " ".join(fields) + ";" + cp
+    return " ".join(fields) + ";" + cp, ""
 
 
 def main() -> None:
-    skipped = castling = 0
+    left_out = {"castling": 0, "malformed": 0}
     for line in sys.stdin:
         if not line.strip() or line.startswith("#"):
             continue
-        out = mirror(line)
+        out, why = mirror(line)
         if out is None:
-            fields = line.split()
-            if len(fields) > 2 and fields[2] != "-":
-                castling += 1
-            else:
-                skipped += 1
+            left_out[why] += 1
             continue
         sys.stdout.write(out + "\n")
-    print(f"left out: {castling} with castling rights, {skipped} not FEN;cp", file=sys.stderr)
+    print(
+        f"left out: {left_out['castling']} with castling rights, "
+        f"{left_out['malformed']} not FEN;cp",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":
