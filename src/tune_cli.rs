@@ -174,6 +174,11 @@ pub struct NnTrainArgs {
     /// from a network of one output, each bucket starts as a copy of it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
     pub buckets: Option<u32>,
+    /// Input buckets by where each side's own king stands (1, 2, 4 or 8), with the board
+    /// seen mirrored by a king on the e- to h-files: the pieces' inputs differ with the
+    /// king's place. Not with `--init` (the starting network's are kept).
+    #[arg(long, default_value_t = 1, value_parser = king_buckets, conflicts_with = "init")]
+    pub king_buckets: usize,
     /// The hidden units' activation: clamp(x, 0, 1), or its square.
     #[arg(long, value_enum, default_value_t = Act::Crelu)]
     pub activation: Act,
@@ -204,6 +209,13 @@ pub struct NnTrainArgs {
     /// Where to write the integer network (after every epoch).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+fn king_buckets(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n @ (1 | 2 | 4 | 8)) => Ok(n),
+        _ => Err(format!("`{s}` is not 1, 2, 4 or 8")),
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -319,6 +331,7 @@ pub fn nn_train(args: NnTrainArgs) -> Result<()> {
     let settings = nn::TrainSettings {
         hidden,
         buckets: args.buckets.unwrap_or(1) as usize,
+        kings: args.king_buckets,
         activation: match args.activation {
             Act::Crelu => ox88::engine::eval::net::Activation::Crelu,
             Act::Screlu => ox88::engine::eval::net::Activation::Screlu,

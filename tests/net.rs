@@ -5,10 +5,11 @@
 
 use ox88::chess::board::Board;
 use ox88::chess::types::Color;
-use ox88::engine::eval::net::{self, NetError, NetStack, Network};
+use ox88::engine::eval::net::{self, KingLayout, NetError, NetStack, Network};
 use ox88::engine::eval::{
     EvalCache, EvalConfig, EvalMode, NET_TEMPO, ValuePreset, evaluate, explain,
 };
+use ox88::tune::nn::{FloatNet, TrainSettings};
 use proptest::prelude::*;
 
 struct Rng(u64);
@@ -46,9 +47,12 @@ fn piece_set(b: &Board) -> Vec<(usize, usize, usize)> {
 fn the_embedded_network_loads_and_its_bytes_round_trip() {
     let n = net::network();
     assert!(n.hidden >= 1);
-    assert_eq!(n.ft_w.len(), net::INPUTS * n.hidden);
+    assert_eq!(n.ft_w.len(), n.kings.inputs() * n.hidden);
     let bytes = n.to_bytes();
-    assert_eq!(bytes.len(), Network::byte_len(n.hidden, n.buckets));
+    assert_eq!(
+        bytes.len(),
+        Network::byte_len_with(n.hidden, n.buckets, &n.kings)
+    );
     assert_eq!(&Network::from_bytes(&bytes).unwrap(), n);
 }
 
@@ -129,13 +133,13 @@ proptest! {
         if !head.is_empty() {
             bytes.extend_from_slice(&hidden.to_le_bytes());
         }
-        if head == b"OX88NET3" || head == b"OX88NET4" {
+        if head == b"OX88NET3" || head == b"OX88NET4" || head == b"OX88NET5" {
             bytes.extend_from_slice(&buckets.to_le_bytes());
         }
         bytes.extend_from_slice(&tail);
         match Network::from_bytes(&bytes) {
             Ok(n) => {
-                prop_assert_eq!(bytes.len(), Network::byte_len(n.hidden, n.buckets));
+                prop_assert_eq!(bytes.len(), Network::byte_len_with(n.hidden, n.buckets, &n.kings));
                 prop_assert_eq!(n.to_bytes(), bytes);
                 // Any weights at all evaluate without overflow panics.
                 let _ = n.evaluate(&Board::startpos());
@@ -150,7 +154,32 @@ proptest! {
 /// breakdown and cache agree with the network.
 #[test]
 fn running_sums_equal_the_value_from_scratch_along_random_walks() {
-    let n = net::network();
+    walk(net::network(), true);
+}
+
+/// A network of four king buckets with the mirror (random weights): each side's sums are
+/// started again when its king changes bucket or crosses to the other half of the board,
+/// and still give exactly the value from scratch.
+#[test]
+fn running_sums_follow_king_buckets_and_the_mirror() {
+    let kings = KingLayout::standard(4).unwrap();
+    assert!(KingLayout::standard(3).is_none());
+    let n = FloatNet::fresh(&TrainSettings {
+        hidden: 32,
+        buckets: 4,
+        kings: 4,
+        seed: 11,
+        ..TrainSettings::default()
+    })
+    .unwrap()
+    .quantise();
+    assert_eq!(n.kings, kings);
+    walk(&n, false);
+}
+
+/// A walk of random games for [`running_sums_equal_the_value_from_scratch_along_random_walks`];
+/// `mode`: also check the `net` mode's value, breakdown and cache (the embedded network).
+fn walk(n: &Network, mode: bool) {
     let mut stack = NetStack::default();
     let mut cache = EvalCache::default();
     let mut rng = Rng(0x5EED_0015);
@@ -191,6 +220,10 @@ fn running_sums_equal_the_value_from_scratch_along_random_walks() {
                 "{}",
                 b.to_fen()
             );
+            checked += 1;
+            if !mode {
+                continue;
+            }
             // The mode's E is the network's output less the side to move's trim, however
             // it is reached.
             let e = scratch - NET_TEMPO;
@@ -198,7 +231,6 @@ fn running_sums_equal_the_value_from_scratch_along_random_walks() {
             assert_eq!(cache.evaluate(&b, &net_cfg()), e);
             let sign = b.side_to_move().sign();
             assert_eq!(explain(&b, &net_cfg()).total, e * sign);
-            checked += 1;
         }
     }
     assert!(checked > 5000, "only {checked} positions");
@@ -327,4 +359,90 @@ fn an_evalfile_that_does_not_load_is_reported_and_the_builtin_network_used() {
     let (e, err) = run(Some(&good));
     assert_eq!((e, err.is_empty()), (builtin, true));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A position's mirror image (a-file for h-file), for one without castling rights.
+fn mirrored(b: &Board) -> Board {
+    let fen = b.to_fen();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let ranks: Vec<String> = fields[0]
+        .split('/')
+        .map(|r| r.chars().rev().collect())
+        .collect();
+    let ep: String = fields[3]
+        .chars()
+        .map(|c| match c {
+            'a'..='h' => (b'h' - (c as u8 - b'a')) as char,
+            c => c,
+        })
+        .collect();
+    let fen = format!(
+        "{} {} - {} {} {}",
+        ranks.join("/"),
+        fields[1],
+        ep,
+        fields[4],
+        fields[5]
+    );
+    Board::from_fen(&fen).unwrap()
+}
+
+/// With the mirror, a position and its mirror image are the same to each side (its king on
+/// the same half, its pieces seen from there), so any weights give them the same value; a
+/// king on g1 and one on b1 share a bucket, and one on e1 sees the board mirrored.
+#[test]
+fn the_mirror_gives_a_position_and_its_mirror_image_the_same_value() {
+    let n = FloatNet::fresh(&TrainSettings {
+        hidden: 24,
+        buckets: 2,
+        kings: 8,
+        seed: 5,
+        ..TrainSettings::default()
+    })
+    .unwrap()
+    .quantise();
+    let plain = FloatNet::fresh(&TrainSettings {
+        hidden: 24,
+        seed: 5,
+        ..TrainSettings::default()
+    })
+    .unwrap()
+    .quantise();
+    let mut rng = Rng(0x3141_5926);
+    let (mut same, mut differ) = (0, 0);
+    for _ in 0..30 {
+        let mut b =
+            Board::from_fen("r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R w - - 0 1")
+                .unwrap();
+        for _ in 0..40 {
+            let moves = b.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            b.make(moves.as_slice()[rng.below(moves.len())]);
+            let m = mirrored(&b);
+            assert_eq!(n.evaluate(&b), n.evaluate(&m), "{}", b.to_fen());
+            same += 1;
+            // Without the mirror the weights tell the two apart (the test can fail).
+            differ += usize::from(plain.evaluate(&b) != plain.evaluate(&m));
+        }
+    }
+    assert!(
+        same > 500 && differ > same / 2,
+        "{same} checked, {differ} told apart unmirrored"
+    );
+    let kings = KingLayout::standard(8).unwrap();
+    let g1 = kings.view(Color::White, 6);
+    let b1 = kings.view(Color::White, 1);
+    let g8 = kings.view(Color::Black, 62);
+    let e1 = kings.view(Color::White, 4);
+    assert_eq!(g1.bucket(), b1.bucket());
+    assert_eq!(g8.bucket(), g1.bucket());
+    assert!(g1.is_mirrored() && g8.is_mirrored() && !b1.is_mirrored());
+    assert!(e1.is_mirrored() && !kings.view(Color::White, 3).is_mirrored());
+    assert_ne!(
+        e1.bucket(),
+        g1.bucket(),
+        "a king in the centre is not a castled one"
+    );
 }

@@ -15,6 +15,7 @@ fn settings(threads: usize, activation: Activation) -> TrainSettings {
     TrainSettings {
         hidden: 16,
         buckets: 1,
+        kings: 1,
         activation,
         epochs: 4,
         batch: 256,
@@ -360,4 +361,51 @@ fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
     assert!(err.contains("has 4 output buckets already"), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), bucketed);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn king_buckets_learn_and_the_integer_network_reads_each_kings_view() {
+    let (train, valid) = split();
+    let cfg = TrainSettings {
+        kings: 4,
+        buckets: 2,
+        ..settings(2, Activation::Crelu)
+    };
+    let untrained = FloatNet::fresh(&cfg).expect("four king buckets exist");
+    assert_eq!(untrained.ft_w.len(), 4 * 768 * 16);
+    let before = untrained.error(&valid);
+    let float = fit(&train, &cfg, |_, _, _| {});
+    let after = float.error(&valid);
+    assert!(
+        after < before * 0.8,
+        "held-out error {after} after training, {before} before"
+    );
+    // The integer network reads each side's pieces through its own king's bucket, as the
+    // float one does, and its file says so.
+    let int = float.quantise();
+    assert_eq!(int.kings.buckets(), 4);
+    let bytes = int.to_bytes();
+    assert_eq!(&bytes[..8], b"OX88NET5");
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), int);
+    let (mut total, mut n) = (0.0f32, 0);
+    for line in SAMPLE.lines().take(300) {
+        let board = Board::from_fen(line.rsplit_once(';').unwrap().0).unwrap();
+        let sample = nn::parse(line, None).unwrap().remove(0);
+        let want = float.output(&sample) * ox88::engine::eval::net::SCALE as f32;
+        total += (int.evaluate(&board) as f32 - want).abs();
+        n += 1;
+    }
+    assert!(
+        total / n as f32 <= 4.0,
+        "{} cp apart on average",
+        total / n as f32
+    );
+    // Read back for training, the same bits; a count with no layout is refused.
+    assert_eq!(FloatNet::from_network(&int).quantise(), int);
+    for kings in [3, 5, 16] {
+        assert!(
+            FloatNet::fresh(&TrainSettings { kings, ..cfg }).is_none(),
+            "{kings}"
+        );
+    }
 }

@@ -8,7 +8,7 @@
 
 use crate::chess::board::Board;
 use crate::chess::types::Color;
-use crate::engine::eval::net::{self, Activation, INPUTS, Network, QA, QB, SCALE};
+use crate::engine::eval::net::{self, Activation, KingLayout, Network, QA, QB, SCALE};
 
 /// One training position: its pieces as `color * 384 + kind * 64 + square`, the side to
 /// move, and the target (a logistic of the label).
@@ -17,6 +17,8 @@ pub struct Sample {
     pieces: [u16; 32],
     n: u8,
     stm: u8,
+    /// The kings' squares (White's, Black's), for input buckets.
+    kings: [u8; 2],
     pub target: f32,
     /// What the network adds to (raw units, side to move's view): 0, or the `full`
     /// evaluation times a factor when the network learns its residual.
@@ -39,6 +41,7 @@ impl Sample {
     pub fn new(board: &Board, cp: i32) -> Option<Sample> {
         let mut pieces = [0u16; 32];
         let mut n = 0usize;
+        let kings = Color::BOTH.map(|c| board.king_square(c).index64() as u8);
         for color in Color::BOTH {
             for (sq, piece) in board.pieces(color) {
                 if n == 32 {
@@ -52,6 +55,7 @@ impl Sample {
             pieces,
             n: n as u8,
             stm: board.side_to_move().index() as u8,
+            kings,
             target: sigmoid(cp as f32 / SCALE as f32),
             base: 0.0,
         })
@@ -62,15 +66,17 @@ impl Sample {
         self.n as usize
     }
 
-    /// The inputs of each perspective (White's, Black's).
-    fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.pieces[..self.n as usize].iter().map(|&p| {
+    /// The inputs of each perspective (White's, Black's) under the king layout `kings`.
+    fn features<'a>(&'a self, kings: &KingLayout) -> impl Iterator<Item = (usize, usize)> + 'a {
+        let [vw, vb] =
+            [Color::White, Color::Black].map(|c| kings.view(c, usize::from(self.kings[c.index()])));
+        self.pieces[..self.n as usize].iter().map(move |&p| {
             let p = p as usize;
             let color = Color::from_index(p / 384);
             let (kind, sq) = ((p / 64) % 6, p % 64);
             (
-                net::feature(Color::White, color, kind, sq),
-                net::feature(Color::Black, color, kind, sq),
+                net::feature_in(vw, Color::White, color, kind, sq),
+                net::feature_in(vb, Color::Black, color, kind, sq),
             )
         })
     }
@@ -126,6 +132,8 @@ pub struct FloatNet {
     pub activation: Activation,
     pub hidden: usize,
     pub buckets: usize,
+    /// Input buckets by the kings' squares, and the mirror.
+    pub kings: KingLayout,
     pub ft_w: Vec<f32>,
     pub ft_b: Vec<f32>,
     /// `buckets × 2 × hidden`, as [`Network::out_w`].
@@ -161,12 +169,25 @@ impl Rng {
 
 impl FloatNet {
     pub fn new(hidden: usize, activation: Activation, seed: u64) -> FloatNet {
+        FloatNet::with_kings(hidden, activation, KingLayout::none(), seed)
+    }
+
+    /// Random weights for a network of input buckets `kings` (one output).
+    pub fn with_kings(
+        hidden: usize,
+        activation: Activation,
+        kings: KingLayout,
+        seed: u64,
+    ) -> FloatNet {
         let mut rng = Rng(seed);
         FloatNet {
             activation,
             hidden,
             buckets: 1,
-            ft_w: (0..INPUTS * hidden).map(|_| rng.uniform(0.15)).collect(),
+            ft_w: (0..kings.inputs() * hidden)
+                .map(|_| rng.uniform(0.15))
+                .collect(),
+            kings,
             ft_b: (0..hidden).map(|_| 0.25 + rng.uniform(0.05)).collect(),
             out_w: (0..2 * hidden)
                 .map(|_| rng.uniform(1.0 / (2.0 * hidden as f32).sqrt()))
@@ -184,6 +205,7 @@ impl FloatNet {
             activation: net.activation,
             hidden: net.hidden,
             buckets: net.buckets,
+            kings: net.kings.clone(),
             ft_w: net.ft_w.iter().map(|&v| f(v, QA)).collect(),
             ft_b: net.ft_b.iter().map(|&v| f(v, QA)).collect(),
             out_w: net.out_w.iter().map(|&v| f(v, QB)).collect(),
@@ -204,10 +226,11 @@ impl FloatNet {
         if hidden <= h {
             return None;
         }
-        let fresh = FloatNet::new(hidden - h, self.activation, seed);
+        let fresh = FloatNet::with_kings(hidden - h, self.activation, self.kings.clone(), seed);
         let n = hidden - h;
-        let mut ft_w = Vec::with_capacity(INPUTS * hidden);
-        for f in 0..INPUTS {
+        let inputs = self.kings.inputs();
+        let mut ft_w = Vec::with_capacity(inputs * hidden);
+        for f in 0..inputs {
             ft_w.extend_from_slice(&self.ft_w[f * h..(f + 1) * h]);
             ft_w.extend_from_slice(&fresh.ft_w[f * n..(f + 1) * n]);
         }
@@ -222,6 +245,7 @@ impl FloatNet {
             activation: self.activation,
             hidden,
             buckets: self.buckets,
+            kings: self.kings.clone(),
             ft_w,
             ft_b,
             out_w,
@@ -230,10 +254,15 @@ impl FloatNet {
     }
 
     /// The untrained network `cfg` describes: random weights from its seed, its units, its
-    /// activation and its output buckets (0 or 1: one output). `None` when the buckets are
-    /// more than [`net::MAX_BUCKETS`] (the file format's limit), rather than quietly one.
+    /// activation, its output buckets (0 or 1: one output) and its king buckets. `None` when
+    /// the buckets are more than [`net::MAX_BUCKETS`] (the file format's limit), or the king
+    /// buckets not a count [`KingLayout::standard`] has, rather than quietly one.
     pub fn fresh(cfg: &TrainSettings) -> Option<FloatNet> {
-        let net = FloatNet::new(cfg.hidden, cfg.activation, cfg.seed);
+        let kings = match cfg.kings {
+            0 | 1 => KingLayout::none(),
+            n => KingLayout::standard(n)?,
+        };
+        let net = FloatNet::with_kings(cfg.hidden, cfg.activation, kings, cfg.seed);
         match cfg.buckets {
             0 | 1 => Some(net),
             b => net.with_buckets(b),
@@ -270,7 +299,7 @@ impl FloatNet {
         let h = self.hidden;
         acc[0].copy_from_slice(&self.ft_b);
         acc[1].copy_from_slice(&self.ft_b);
-        for (fw, fb) in s.features() {
+        for (fw, fb) in s.features(&self.kings) {
             for (a, w) in acc[0].iter_mut().zip(&self.ft_w[fw * h..(fw + 1) * h]) {
                 *a += w;
             }
@@ -313,7 +342,7 @@ impl FloatNet {
         let p = sigmoid(out);
         let diff = p - s.target;
         let g = 2.0 * diff * p * (1.0 - p);
-        let (g_ftw, rest) = grad.split_at_mut(INPUTS * h);
+        let (g_ftw, rest) = grad.split_at_mut(self.kings.inputs() * h);
         let (g_ftb, rest) = rest.split_at_mut(h);
         let (g_out, g_outb) = rest.split_at_mut(self.buckets * 2 * h);
         let (at, b) = self.out_layer(s);
@@ -336,7 +365,7 @@ impl FloatNet {
         for (a, b) in g_ftb.iter_mut().zip(acc[0].iter().zip(&acc[1])) {
             *a += b.0 + b.1;
         }
-        for (fw, fb) in s.features() {
+        for (fw, fb) in s.features(&self.kings) {
             for (gw, d) in g_ftw[fw * h..(fw + 1) * h].iter_mut().zip(&acc[0]) {
                 *gw += d;
             }
@@ -367,6 +396,7 @@ impl FloatNet {
             activation: self.activation,
             hidden: self.hidden,
             buckets: self.buckets,
+            kings: self.kings.clone(),
             ft_w: self.ft_w.iter().map(|&v| q(v, QA)).collect(),
             ft_b: self.ft_b.iter().map(|&v| q(v, QA)).collect(),
             out_w: self.out_w.iter().map(|&v| q(v, QB)).collect(),
@@ -385,6 +415,9 @@ pub struct TrainSettings {
     pub hidden: usize,
     /// Output buckets (1: one output layer).
     pub buckets: usize,
+    /// Input buckets by the kings' squares, with the mirror (1: none; 2, 4 or 8:
+    /// [`KingLayout::standard`]).
+    pub kings: usize,
     pub activation: Activation,
     pub epochs: usize,
     pub batch: usize,
@@ -398,6 +431,7 @@ impl Default for TrainSettings {
         TrainSettings {
             hidden: 128,
             buckets: 1,
+            kings: 1,
             activation: Activation::Crelu,
             epochs: 10,
             batch: 8192,

@@ -2,6 +2,8 @@
 //! of a kind and side on a square, seen from each side) into one hidden layer of
 //! `hidden` clipped-linear units per side, the side to move's half first, then one output
 //! (or one of a few, chosen by how many pieces are on the board: output buckets).
+//! Optionally the inputs are bucketed by where each side's own king stands, and a king on
+//! the e- to h-files sees the board mirrored ([`KingLayout`]).
 //!
 //! The weights are integers (the first layer scaled by [`QA`], the output by [`QB`]), so the
 //! value of a position is exact and the same however it is reached. The weights are trained
@@ -55,6 +57,8 @@ const MAGIC_CRELU: &[u8; 8] = b"OX88NET1";
 const MAGIC_SCRELU: &[u8; 8] = b"OX88NET2";
 const MAGIC_CRELU_BUCKETS: &[u8; 8] = b"OX88NET3";
 const MAGIC_SCRELU_BUCKETS: &[u8; 8] = b"OX88NET4";
+/// With input buckets by the kings' squares (and the mirror): [`Network::to_bytes`].
+const MAGIC_KINGS: &[u8; 8] = b"OX88NET5";
 
 /// What a hidden unit passes on of its sum `x`: `clamp(x, 0, 1)`, or its square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -77,6 +81,131 @@ pub fn feature(persp: Color, color: Color, kind: usize, sq64: usize) -> usize {
     (other * 6 + kind) * 64 + sq
 }
 
+/// Where each side's king stands picks the copy of the first layer its view's inputs go
+/// to (input buckets), and with `mirror` a king on the e- to h-files sees the board
+/// mirrored (a-file for h-file), so that every bucket is a king on the a- to d-files.
+/// One bucket and no mirror is the plain network of 768 inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KingLayout {
+    /// The bucket of a king on each square, from its own side's view (rank 1 its back
+    /// rank), after the mirror.
+    pub map: [u8; 64],
+    pub mirror: bool,
+}
+
+impl Default for KingLayout {
+    fn default() -> Self {
+        KingLayout::none()
+    }
+}
+
+/// One side's view of the inputs: the offset of its bucket's inputs and what its squares
+/// are XORed with (56 for Black's view, 7 more when mirrored).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct View {
+    base: usize,
+    flip: usize,
+}
+
+impl View {
+    /// The input bucket this view reads.
+    pub fn bucket(&self) -> usize {
+        self.base / INPUTS
+    }
+
+    /// Is the board seen mirrored (a-file for h-file)?
+    pub fn is_mirrored(&self) -> bool {
+        self.flip & 7 != 0
+    }
+}
+
+impl KingLayout {
+    /// One bucket, no mirror: 768 inputs.
+    pub const fn none() -> KingLayout {
+        KingLayout {
+            map: [0; 64],
+            mirror: false,
+        }
+    }
+
+    /// A king-bucket layout with the mirror, of `n` buckets (2, 4 or 8); `None` for other
+    /// counts. From the king's own side, after the mirror (files a–d):
+    /// - 2: the back rank; any other rank.
+    /// - 4: back rank a–c (castled); back rank d (the king's own file or next to it, the
+    ///   centre); the second rank; further up.
+    /// - 8: back rank a–b, c, d; second rank a–b, c–d; third rank; fourth; fifth to eighth.
+    pub fn standard(n: usize) -> Option<KingLayout> {
+        let bucket = |rank: usize, file: usize| -> u8 {
+            match n {
+                2 => u8::from(rank > 0),
+                4 => match (rank, file) {
+                    (0, 0..=2) => 0,
+                    (0, _) => 1,
+                    (1, _) => 2,
+                    _ => 3,
+                },
+                8 => match (rank, file) {
+                    (0, 0..=1) => 0,
+                    (0, 2) => 1,
+                    (0, _) => 2,
+                    (1, 0..=1) => 3,
+                    (1, _) => 4,
+                    (2, _) => 5,
+                    (3, _) => 6,
+                    _ => 7,
+                },
+                _ => 0,
+            }
+        };
+        if ![2, 4, 8].contains(&n) {
+            return None;
+        }
+        let mut map = [0u8; 64];
+        for (sq, b) in map.iter_mut().enumerate() {
+            let file = sq % 8;
+            *b = bucket(sq / 8, file.min(7 - file));
+        }
+        Some(KingLayout { map, mirror: true })
+    }
+
+    /// How many input buckets: one more than the largest in the map.
+    pub fn buckets(&self) -> usize {
+        usize::from(self.map.iter().copied().max().unwrap_or(0)) + 1
+    }
+
+    /// The first layer's inputs: 768 per bucket.
+    pub fn inputs(&self) -> usize {
+        self.buckets() * INPUTS
+    }
+
+    /// `persp`'s view with its king on `king` (a square 0..64, a1 = 0).
+    #[inline]
+    pub fn view(&self, persp: Color, king: usize) -> View {
+        let mut flip = if persp == Color::White { 0 } else { 56 };
+        let own = king ^ flip;
+        if self.mirror && own % 8 >= 4 {
+            flip ^= 7;
+        }
+        View {
+            base: usize::from(self.map[own]) * INPUTS,
+            flip,
+        }
+    }
+
+    /// Does this layout reduce to the plain 768 inputs?
+    pub fn is_none(&self) -> bool {
+        !self.mirror && self.buckets() == 1
+    }
+}
+
+/// The input a piece makes in a view: [`feature`] within the view's bucket, squares seen
+/// through its flip.
+#[inline]
+pub fn feature_in(view: View, persp: Color, color: Color, kind: usize, sq64: usize) -> usize {
+    let other = usize::from(color != persp);
+    view.base + (other * 6 + kind) * 64 + (sq64 ^ view.flip)
+}
+
 /// The output bucket of a position with `pieces` pieces (kings included) among `buckets`:
 /// equal shares of 2..=32 pieces, the fewest first.
 #[inline]
@@ -91,7 +220,9 @@ pub struct Network {
     pub hidden: usize,
     /// Output buckets: one output layer per share of the material on the board.
     pub buckets: usize,
-    /// `INPUTS × hidden`, row by input.
+    /// Input buckets by the kings' squares, and the mirror.
+    pub kings: KingLayout,
+    /// `kings.inputs() × hidden`, row by input.
     pub ft_w: Vec<i16>,
     pub ft_b: Vec<i16>,
     /// `buckets × 2 × hidden`: per bucket, the side to move's half, then the other's.
@@ -102,8 +233,12 @@ pub struct Network {
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum NetError {
-    #[error("not an ox88 network file (it does not start with OX88NET1 to OX88NET4)")]
+    #[error("not an ox88 network file (it does not start with OX88NET1 to OX88NET5)")]
     Magic,
+    #[error("the king-bucket map names bucket {0}; a map has at most 32 buckets")]
+    KingMap(u8),
+    #[error("unknown flags {0:#x} in the network file's header")]
+    Flags(u32),
     #[error("the hidden layer size {0} is not between 1 and 4096")]
     Hidden(u32),
     #[error("the number of output buckets {0} is not between 1 and 32")]
@@ -121,43 +256,95 @@ pub enum NetError {
 }
 
 impl Network {
-    /// The bytes a network of `hidden` units and `buckets` outputs takes: magic, `hidden`
-    /// (u32), with buckets their number (u32), then the first layer's weights and biases,
-    /// the output weights (all i16) and the output biases (i32), little-endian. A network
-    /// of one bucket is written as the files before buckets were (no count).
+    /// The bytes a network of `hidden` units, `buckets` outputs and `kings` input buckets
+    /// takes. The first four kinds: magic, `hidden` (u32), with output buckets their number
+    /// (u32), then the first layer's weights and biases, the output weights (all i16) and
+    /// the output biases (i32), little-endian; a network of one bucket is written as the
+    /// files before buckets were (no count). With king buckets or the mirror (OX88NET5):
+    /// magic, `hidden`, the output buckets, flags (1: squared activation, 2: mirror), the
+    /// 64 bytes of the king map, then the weights as before.
     pub fn byte_len(hidden: usize, buckets: usize) -> usize {
-        let count = if buckets > 1 { 4 } else { 0 };
-        8 + 4 + count + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+        Network::byte_len_with(hidden, buckets, &KingLayout::none())
+    }
+
+    pub fn byte_len_with(hidden: usize, buckets: usize, kings: &KingLayout) -> usize {
+        let header = if !kings.is_none() {
+            8 + 4 + 4 + 4 + 64
+        } else if buckets > 1 {
+            8 + 4 + 4
+        } else {
+            8 + 4
+        };
+        header + 2 * (kings.inputs() * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let (activation, bucketed) = match bytes.get(..8) {
-            Some(m) if m == MAGIC_CRELU => (Activation::Crelu, false),
-            Some(m) if m == MAGIC_SCRELU => (Activation::Screlu, false),
-            Some(m) if m == MAGIC_CRELU_BUCKETS => (Activation::Crelu, true),
-            Some(m) if m == MAGIC_SCRELU_BUCKETS => (Activation::Screlu, true),
-            _ => return Err(NetError::Magic),
-        };
         let word = |at: usize| {
             bytes
                 .get(at..at + 4)
                 .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         };
+        let magic = bytes.get(..8).ok_or(NetError::Magic)?;
+        let known = [
+            MAGIC_CRELU,
+            MAGIC_SCRELU,
+            MAGIC_CRELU_BUCKETS,
+            MAGIC_SCRELU_BUCKETS,
+            MAGIC_KINGS,
+        ];
+        if !known.iter().any(|m| magic == *m) {
+            return Err(NetError::Magic);
+        }
         let h = word(8).ok_or(NetError::Magic)?;
         if !(1..=4096).contains(&h) {
             return Err(NetError::Hidden(h));
         }
         let hidden = h as usize;
-        let (buckets, mut at) = if bucketed {
-            let b = word(12).ok_or(NetError::Magic)?;
-            if !(2..=MAX_BUCKETS as u32).contains(&b) {
-                return Err(NetError::Buckets(b));
+        let output_buckets = |b: u32, least: u32| {
+            if (least..=MAX_BUCKETS as u32).contains(&b) {
+                Ok(b as usize)
+            } else {
+                Err(NetError::Buckets(b))
             }
-            (b as usize, 16)
-        } else {
-            (1, 12)
         };
-        let want = Network::byte_len(hidden, buckets);
+        let (activation, buckets, kings, mut at) = if magic == MAGIC_KINGS {
+            let buckets = output_buckets(word(12).ok_or(NetError::Magic)?, 1)?;
+            let flags = word(16).ok_or(NetError::Magic)?;
+            if flags & !3 != 0 {
+                return Err(NetError::Flags(flags));
+            }
+            let activation = if flags & 1 != 0 {
+                Activation::Screlu
+            } else {
+                Activation::Crelu
+            };
+            let raw = bytes.get(20..84).ok_or(NetError::Magic)?;
+            let mut map = [0u8; 64];
+            map.copy_from_slice(raw);
+            if let Some(&b) = map.iter().find(|&&b| usize::from(b) >= MAX_BUCKETS) {
+                return Err(NetError::KingMap(b));
+            }
+            let kings = KingLayout {
+                map,
+                mirror: flags & 2 != 0,
+            };
+            (activation, buckets, kings, 84)
+        } else {
+            let (activation, bucketed) = match magic {
+                m if m == MAGIC_CRELU => (Activation::Crelu, false),
+                m if m == MAGIC_SCRELU => (Activation::Screlu, false),
+                m if m == MAGIC_CRELU_BUCKETS => (Activation::Crelu, true),
+                m if m == MAGIC_SCRELU_BUCKETS => (Activation::Screlu, true),
+                _ => return Err(NetError::Magic),
+            };
+            if bucketed {
+                let b = output_buckets(word(12).ok_or(NetError::Magic)?, 2)?;
+                (activation, b, KingLayout::none(), 16)
+            } else {
+                (activation, 1, KingLayout::none(), 12)
+            }
+        };
+        let want = Network::byte_len_with(hidden, buckets, &kings);
         if bytes.len() != want {
             return Err(NetError::Length {
                 hidden,
@@ -174,7 +361,7 @@ impl Network {
             at += 2 * n;
             v
         };
-        let ft_w = words(INPUTS * hidden);
+        let ft_w = words(kings.inputs() * hidden);
         let ft_b = words(hidden);
         let out_w = words(buckets * 2 * hidden);
         let out_b = bytes[at..]
@@ -185,6 +372,7 @@ impl Network {
             activation,
             hidden,
             buckets,
+            kings,
             ft_w,
             ft_b,
             out_w,
@@ -193,17 +381,31 @@ impl Network {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Network::byte_len(self.hidden, self.buckets));
-        let bucketed = self.buckets > 1;
-        out.extend_from_slice(match (self.activation, bucketed) {
-            (Activation::Crelu, false) => MAGIC_CRELU,
-            (Activation::Screlu, false) => MAGIC_SCRELU,
-            (Activation::Crelu, true) => MAGIC_CRELU_BUCKETS,
-            (Activation::Screlu, true) => MAGIC_SCRELU_BUCKETS,
-        });
-        out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        if bucketed {
+        let mut out = Vec::with_capacity(Network::byte_len_with(
+            self.hidden,
+            self.buckets,
+            &self.kings,
+        ));
+        if self.kings.is_none() {
+            let bucketed = self.buckets > 1;
+            out.extend_from_slice(match (self.activation, bucketed) {
+                (Activation::Crelu, false) => MAGIC_CRELU,
+                (Activation::Screlu, false) => MAGIC_SCRELU,
+                (Activation::Crelu, true) => MAGIC_CRELU_BUCKETS,
+                (Activation::Screlu, true) => MAGIC_SCRELU_BUCKETS,
+            });
+            out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+            if bucketed {
+                out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+            }
+        } else {
+            out.extend_from_slice(MAGIC_KINGS);
+            out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
             out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+            let flags = u32::from(self.activation == Activation::Screlu)
+                | (u32::from(self.kings.mirror) << 1);
+            out.extend_from_slice(&flags.to_le_bytes());
+            out.extend_from_slice(&self.kings.map);
         }
         for w in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w) {
             out.extend_from_slice(&w.to_le_bytes());
@@ -214,46 +416,69 @@ impl Network {
         out
     }
 
+    /// Each side's view of `board`: White's, Black's.
+    #[inline]
+    fn views(&self, board: &Board) -> [View; 2] {
+        Color::BOTH.map(|c| self.kings.view(c, board.king_square(c).index64()))
+    }
+
     /// The first layer's sums for a position from scratch: White's perspective in the
     /// first `hidden` values, Black's in the next.
     pub fn refresh(&self, board: &Board, acc: &mut [i16]) {
         let h = self.hidden;
-        acc[..h].copy_from_slice(&self.ft_b);
-        acc[h..2 * h].copy_from_slice(&self.ft_b);
+        let views = self.views(board);
+        let (white, black) = acc.split_at_mut(h);
+        for (half, (persp, view)) in [white, &mut black[..h]]
+            .into_iter()
+            .zip(Color::BOTH.into_iter().zip(views))
+        {
+            self.refresh_half(board, half, persp, view);
+        }
+    }
+
+    /// One perspective's sums from scratch.
+    fn refresh_half(&self, board: &Board, half: &mut [i16], persp: Color, view: View) {
+        half.copy_from_slice(&self.ft_b);
         for color in Color::BOTH {
             for &x in board.piece_squares(color) {
                 let Some(kind) = PieceKind::index_of_code(board.code_at(x)) else {
                     continue;
                 };
                 let sq = Square::from_0x88(x).map_or(0, Square::index64);
-                self.add(acc, color, kind, sq, true);
-            }
-        }
-    }
-
-    /// Follows one piece put on or taken off.
-    #[inline]
-    pub fn apply(&self, acc: &mut [i16], c: PieceChange) {
-        self.add(acc, c.color, c.kind.index(), c.square.index64(), c.added);
-    }
-
-    #[inline]
-    fn add(&self, acc: &mut [i16], color: Color, kind: usize, sq: usize, on: bool) {
-        let h = self.hidden;
-        let (white, black) = acc.split_at_mut(h);
-        for (a, persp) in [white, &mut black[..h]].into_iter().zip(Color::BOTH) {
-            let f = feature(persp, color, kind, sq);
-            let row = &self.ft_w[f * h..(f + 1) * h];
-            if on {
-                for (v, w) in a.iter_mut().zip(row) {
+                let f = feature_in(view, persp, color, kind, sq);
+                for (v, w) in half.iter_mut().zip(&self.ft_w[f * self.hidden..]) {
                     *v = v.wrapping_add(*w);
                 }
-            } else {
-                for (v, w) in a.iter_mut().zip(row) {
-                    *v = v.wrapping_sub(*w);
-                }
             }
         }
+    }
+
+    /// Follows one piece put on (`on`) or taken off, in one perspective's sums seen through
+    /// `view`.
+    #[inline]
+    fn apply_half(&self, half: &mut [i16], persp: Color, view: View, c: PieceChange, on: bool) {
+        let h = self.hidden;
+        let f = feature_in(view, persp, c.color, c.kind.index(), c.square.index64());
+        let row = &self.ft_w[f * h..(f + 1) * h];
+        if on {
+            for (v, w) in half.iter_mut().zip(row) {
+                *v = v.wrapping_add(*w);
+            }
+        } else {
+            for (v, w) in half.iter_mut().zip(row) {
+                *v = v.wrapping_sub(*w);
+            }
+        }
+    }
+
+    /// Follows one change in both perspectives' sums: forward as the move made it, or back.
+    #[inline]
+    fn apply_both(&self, acc: &mut [i16], views: [View; 2], c: PieceChange, forward: bool) {
+        let h = self.hidden;
+        let (white, black) = acc.split_at_mut(h);
+        let on = c.added == forward;
+        self.apply_half(white, Color::White, views[0], c, on);
+        self.apply_half(black, Color::Black, views[1], c, on);
     }
 
     /// E in centipawns from `stm`'s view, from the first layer's sums, with `pieces` pieces
@@ -313,7 +538,8 @@ impl Network {
     /// board's ply count and carried over from the position a few moves back when that one
     /// was evaluated (a move changes two to four inputs, not thirty).
     pub fn evaluate_incremental(&self, board: &Board, stack: &mut NetStack) -> i32 {
-        let h2 = 2 * self.hidden;
+        let h = self.hidden;
+        let h2 = 2 * h;
         let n = board.ply_count();
         let key = board.hash();
         if stack.width != h2 {
@@ -324,6 +550,7 @@ impl Network {
             stack.entries.push(Entry {
                 key: 0,
                 valid: false,
+                views: [View::default(); 2],
                 acc: vec![0; h2],
             });
         }
@@ -339,23 +566,84 @@ impl Network {
                     break;
                 }
             }
-            let (below, above) = stack.entries.split_at_mut(n);
-            let target = &mut above[0];
+            let views = self.views(board);
+            // The last `k` moves left each side's view as it is: with one view (no king
+            // buckets, no mirror), or when no king moved.
+            let same_views = |k: usize| {
+                self.kings.is_none()
+                    || (0..k).all(|j| {
+                        board
+                            .move_changes(j)
+                            .is_some_and(|(_, ch)| ch.iter().all(|c| c.kind != PieceKind::King))
+                    })
+            };
             match from {
-                Some(k) => {
-                    target.acc.copy_from_slice(&below[n - k].acc);
-                    for j in 0..k {
-                        if let Some((_, changes)) = board.move_changes(j) {
-                            for c in changes.iter() {
-                                self.apply(&mut target.acc, c);
-                            }
+                Some(k) if stack.entries[n - k].views == views && same_views(k) => {
+                    // Each position between keeps its sums too, so that the next position
+                    // searched from one of them (a sibling) is one move away.
+                    for step in (0..k).rev() {
+                        let (_, changes) = board.move_changes(step).unwrap_or_default();
+                        let dst = n - step;
+                        let (below, above) = stack.entries.split_at_mut(dst);
+                        let e = &mut above[0];
+                        e.acc.copy_from_slice(&below[dst - 1].acc);
+                        for c in changes.iter() {
+                            self.apply_both(&mut e.acc, views, c, true);
                         }
+                        e.key = match step {
+                            0 => key,
+                            _ => board.move_changes(step - 1).map_or(0, |(hash, _)| hash),
+                        };
+                        e.views = views;
+                        e.valid = true;
                     }
                 }
-                None => self.refresh(board, &mut target.acc),
+                _ => {
+                    let (below, above) = stack.entries.split_at_mut(n);
+                    let target = &mut above[0];
+                    let (white, black) = target.acc.split_at_mut(h);
+                    for (i, (half, persp)) in
+                        [white, black].into_iter().zip(Color::BOTH).enumerate()
+                    {
+                        let view = views[i];
+                        // A perspective whose king changed bucket or side since the sums
+                        // were kept starts from scratch; the other follows the changes.
+                        match from.filter(|&k| below[n - k].views[i] == view) {
+                            Some(k) => {
+                                half.copy_from_slice(&below[n - k].acc[i * h..(i + 1) * h]);
+                                for j in 0..k {
+                                    if let Some((_, changes)) = board.move_changes(j) {
+                                        for c in changes.iter() {
+                                            self.apply_half(half, persp, view, c, c.added);
+                                        }
+                                    }
+                                }
+                            }
+                            None => self.refresh_half(board, half, persp, view),
+                        }
+                    }
+                    target.views = views;
+                    target.key = key;
+                    target.valid = true;
+                    // Computed from scratch: the position before the last move is one move
+                    // back from it, so its sums are kept too (its other moves, searched
+                    // next, then start from them rather than from scratch again).
+                    if from.is_none()
+                        && n > 0
+                        && same_views(1)
+                        && let Some((hash, changes)) = board.move_changes(0)
+                    {
+                        let parent = &mut below[n - 1];
+                        parent.acc.copy_from_slice(&above[0].acc);
+                        for c in changes.iter() {
+                            self.apply_both(&mut parent.acc, views, c, false);
+                        }
+                        parent.key = hash;
+                        parent.views = views;
+                        parent.valid = true;
+                    }
+                }
             }
-            target.key = key;
-            target.valid = true;
         }
         self.output(&stack.entries[n].acc, board.side_to_move(), pieces(board))
     }
@@ -376,6 +664,8 @@ const MAX_BACK: usize = 8;
 struct Entry {
     key: u64,
     valid: bool,
+    /// The views the sums were made in.
+    views: [View; 2],
     acc: Vec<i16>,
 }
 
