@@ -445,4 +445,19 @@ fn the_mirror_gives_a_position_and_its_mirror_image_the_same_value() {
         g1.bucket(),
         "a king in the centre is not a castled one"
     );
+    // The file keeps the layout; a bad map, unknown flags or a layout that is no layout are
+    // refused by name.
+    let bytes = n.to_bytes();
+    assert_eq!(&bytes[..8], b"OX88NET5");
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), n);
+    let mut bad = bytes.clone();
+    bad[20 + 6] = 40;
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::KingMap(40)));
+    let mut bad = bytes.clone();
+    bad[16..20].copy_from_slice(&4u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Flags(4)));
+    let mut none = bytes.clone();
+    none[16..20].copy_from_slice(&0u32.to_le_bytes());
+    none[20..84].fill(0);
+    assert_eq!(Network::from_bytes(&none), Err(NetError::NoKings));
 }

@@ -88,7 +88,8 @@ pub fn feature(persp: Color, color: Color, kind: usize, sq64: usize) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KingLayout {
     /// The bucket of a king on each square, from its own side's view (rank 1 its back
-    /// rank), after the mirror.
+    /// rank). With the mirror a king on the e- to h-files reads its own square's entry too;
+    /// [`KingLayout::standard`] gives a square and its mirror image the same bucket.
     pub map: [u8; 64],
     pub mirror: bool,
 }
@@ -239,6 +240,8 @@ pub enum NetError {
     KingMap(u8),
     #[error("unknown flags {0:#x} in the network file's header")]
     Flags(u32),
+    #[error("an OX88NET5 file with one king bucket and no mirror (that is an OX88NET1 to 4)")]
+    NoKings,
     #[error("the hidden layer size {0} is not between 1 and 4096")]
     Hidden(u32),
     #[error("the number of output buckets {0} is not between 1 and 32")]
@@ -328,6 +331,10 @@ impl Network {
                 map,
                 mirror: flags & 2 != 0,
             };
+            if kings.is_none() {
+                // Such a network is written as the plain kinds (OX88NET1 to 4).
+                return Err(NetError::NoKings);
+            }
             (activation, buckets, kings, 84)
         } else {
             let (activation, bucketed) = match magic {
