@@ -47,6 +47,12 @@ const IIR_DEPTH: i32 = 5;
 /// centipawns per ply below α is settled by quiescence when quiescence agrees.
 const RAZOR_DEPTH: i32 = 2;
 const RAZOR_MARGIN: i32 = 300;
+/// Late-move reduction under `modern`: a ply less per this much history (butterfly and the
+/// continuation entries one and two plies back, each within ±16,384), a ply more per this
+/// much below zero, at most [`LMR_HISTORY_PLIES`] either way.
+const LMR_HISTORY_DIVISOR: i32 = 8_000;
+const LMR_HISTORY_PLIES: i32 = 2;
+
 /// Late-move reduction: extra plies for a late quiet move at an expected cut node.
 const CUT_NODE_REDUCTION: i32 = 2;
 /// History pruning: up to this remaining depth, a late quiet non-checking move whose
@@ -525,7 +531,16 @@ impl Searcher {
                     if !improving {
                         r += 1;
                     }
-                    if self.history.get(us, m) > 2000 {
+                    if modern {
+                        // Butterfly and both continuation entries: a move that has cut
+                        // before here is reduced less, one that never does more.
+                        let stat = self.history.get(us, m)
+                            + moved.map_or(0, |k| {
+                                self.history.cont(follow[0], k) + self.history.cont(follow[1], k)
+                            });
+                        r -= (stat / LMR_HISTORY_DIVISOR)
+                            .clamp(-LMR_HISTORY_PLIES, LMR_HISTORY_PLIES);
+                    } else if self.history.get(us, m) > 2000 {
                         r -= 1;
                     }
                     if cut_node && modern {
