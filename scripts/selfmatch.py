@@ -112,8 +112,13 @@ def play_game(engines: dict[str, chess.engine.SimpleEngine], white: str, start: 
             clock[board.turn] -= time.monotonic() - started
             if clock[board.turn] < 0:
                 flagged = board.turn
-                result = "0-1" if flagged == chess.WHITE else "1-0"
-                termination = "time forfeit"
+                # A flag loses only if the other side could still mate (FIDE 6.9).
+                if board.has_insufficient_material(not flagged):
+                    result = "1/2-1/2"
+                    termination = "time forfeit against insufficient material"
+                else:
+                    result = "0-1" if flagged == chess.WHITE else "1-0"
+                    termination = "time forfeit"
                 break
             clock[board.turn] += inc
         board.push(mv)
