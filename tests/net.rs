@@ -164,15 +164,7 @@ fn running_sums_equal_the_value_from_scratch_along_random_walks() {
 fn running_sums_follow_king_buckets_and_the_mirror() {
     let kings = KingLayout::standard(4).unwrap();
     assert!(KingLayout::standard(3).is_none());
-    let n = FloatNet::fresh(&TrainSettings {
-        hidden: 32,
-        buckets: 4,
-        kings: 4,
-        seed: 11,
-        ..TrainSettings::default()
-    })
-    .unwrap()
-    .quantise();
+    let n = random_net(32, 4, 4, 11);
     assert_eq!(n.kings, kings);
     walk(&n, false);
 }
@@ -361,6 +353,20 @@ fn an_evalfile_that_does_not_load_is_reported_and_the_builtin_network_used() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// An untrained integer network: random weights from `seed`, `hidden` units, `buckets`
+/// outputs and `kings` input buckets ([`KingLayout::standard`], or 1: none).
+fn random_net(hidden: usize, buckets: usize, kings: usize, seed: u64) -> Network {
+    FloatNet::fresh(&TrainSettings {
+        hidden,
+        buckets,
+        kings,
+        seed,
+        ..TrainSettings::default()
+    })
+    .expect("a layout and bucket count that exist")
+    .quantise()
+}
+
 /// A position's mirror image (a-file for h-file), for one without castling rights.
 fn mirrored(b: &Board) -> Board {
     let fen = b.to_fen();
@@ -392,22 +398,8 @@ fn mirrored(b: &Board) -> Board {
 /// king on g1 and one on b1 share a bucket, and one on e1 sees the board mirrored.
 #[test]
 fn the_mirror_gives_a_position_and_its_mirror_image_the_same_value() {
-    let n = FloatNet::fresh(&TrainSettings {
-        hidden: 24,
-        buckets: 2,
-        kings: 8,
-        seed: 5,
-        ..TrainSettings::default()
-    })
-    .unwrap()
-    .quantise();
-    let plain = FloatNet::fresh(&TrainSettings {
-        hidden: 24,
-        seed: 5,
-        ..TrainSettings::default()
-    })
-    .unwrap()
-    .quantise();
+    let n = random_net(24, 2, 8, 5);
+    let plain = random_net(24, 1, 1, 5);
     let mut rng = Rng(0x3141_5926);
     let (mut same, mut differ) = (0, 0);
     for _ in 0..30 {

@@ -265,6 +265,55 @@ fn output_buckets_start_as_copies_and_learn_apart() {
 }
 
 #[test]
+fn the_command_trains_king_buckets_and_refuses_a_count_it_has_no_layout_for() {
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_ox88");
+    let dir = std::env::temp_dir().join(format!("ox88-nn-kings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let out = dir.join("out.bin");
+    std::fs::write(
+        &data,
+        SAMPLE.lines().take(200).collect::<Vec<_>>().join("\n"),
+    )
+    .unwrap();
+    let run = |kings: &str| {
+        Command::new(exe)
+            .arg("nn-train")
+            .arg(&data)
+            .args([
+                "--hidden",
+                "8",
+                "--epochs",
+                "1",
+                "--king-buckets",
+                kings,
+                "--out",
+            ])
+            .arg(&out)
+            .env("RUST_BACKTRACE", "0")
+            .output()
+            .unwrap()
+    };
+    let r = run("4");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(
+        net.kings,
+        ox88::engine::eval::net::KingLayout::standard(4).unwrap()
+    );
+    assert_eq!(net.ft_w.len(), 4 * 768 * 8);
+    let written = std::fs::read(&out).unwrap();
+    // A count without a layout is refused by name, and the output is left alone.
+    let r = run("3");
+    assert!(!r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("not 1, 2, 4 or 8"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), written);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
     use std::process::Command;
     let exe = env!("CARGO_BIN_EXE_ox88");

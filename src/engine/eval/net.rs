@@ -68,19 +68,6 @@ pub enum Activation {
     Screlu,
 }
 
-/// The input a piece makes for a perspective: own pieces first, and Black's view flipped so
-/// that each side sees itself moving up the board.
-#[inline]
-pub fn feature(persp: Color, color: Color, kind: usize, sq64: usize) -> usize {
-    let other = usize::from(color != persp);
-    let sq = if persp == Color::White {
-        sq64
-    } else {
-        sq64 ^ 56
-    };
-    (other * 6 + kind) * 64 + sq
-}
-
 /// Where each side's king stands picks the copy of the first layer its view's inputs go
 /// to (input buckets), and with `mirror` a king on the e- to h-files sees the board
 /// mirrored (a-file for h-file), so that every bucket is a king on the a- to d-files.
@@ -136,31 +123,26 @@ impl KingLayout {
     ///   centre); the second rank; further up.
     /// - 8: back rank a–b, c, d; second rank a–b, c–d; third rank; fourth; fifth to eighth.
     pub fn standard(n: usize) -> Option<KingLayout> {
-        let bucket = |rank: usize, file: usize| -> u8 {
-            match n {
-                2 => u8::from(rank > 0),
-                4 => match (rank, file) {
-                    (0, 0..=2) => 0,
-                    (0, _) => 1,
-                    (1, _) => 2,
-                    _ => 3,
-                },
-                8 => match (rank, file) {
-                    (0, 0..=1) => 0,
-                    (0, 2) => 1,
-                    (0, _) => 2,
-                    (1, 0..=1) => 3,
-                    (1, _) => 4,
-                    (2, _) => 5,
-                    (3, _) => 6,
-                    _ => 7,
-                },
-                _ => 0,
-            }
+        let bucket: fn(usize, usize) -> u8 = match n {
+            2 => |rank, _| u8::from(rank > 0),
+            4 => |rank, file| match (rank, file) {
+                (0, 0..=2) => 0,
+                (0, _) => 1,
+                (1, _) => 2,
+                _ => 3,
+            },
+            8 => |rank, file| match (rank, file) {
+                (0, 0..=1) => 0,
+                (0, 2) => 1,
+                (0, _) => 2,
+                (1, 0..=1) => 3,
+                (1, _) => 4,
+                (2, _) => 5,
+                (3, _) => 6,
+                _ => 7,
+            },
+            _ => return None,
         };
-        if ![2, 4, 8].contains(&n) {
-            return None;
-        }
         let mut map = [0u8; 64];
         for (sq, b) in map.iter_mut().enumerate() {
             let file = sq % 8;
@@ -199,8 +181,9 @@ impl KingLayout {
     }
 }
 
-/// The input a piece makes in a view: [`feature`] within the view's bucket, squares seen
-/// through its flip.
+/// The input a piece makes for a perspective seen through its view: own pieces first, then
+/// the other side's, within the view's bucket, with the squares flipped so that each side
+/// sees itself moving up the board (and mirrored where the view says).
 #[inline]
 pub fn feature_in(view: View, persp: Color, color: Color, kind: usize, sq64: usize) -> usize {
     let other = usize::from(color != persp);
