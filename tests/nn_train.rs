@@ -264,19 +264,23 @@ fn output_buckets_start_as_copies_and_learn_apart() {
     );
 }
 
+/// A scratch directory for a test of the command (`tag` tells the tests apart) holding
+/// `data.txt`, the sample's first `lines` lines; returns the directory and that file.
+fn data_dir(tag: &str, lines: usize) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("ox88-nn-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let text = SAMPLE.lines().take(lines).collect::<Vec<_>>().join("\n");
+    std::fs::write(&data, text).unwrap();
+    (dir, data)
+}
+
 #[test]
 fn the_command_trains_king_buckets_and_refuses_a_count_it_has_no_layout_for() {
     use std::process::Command;
     let exe = env!("CARGO_BIN_EXE_ox88");
-    let dir = std::env::temp_dir().join(format!("ox88-nn-kings-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("data.txt");
+    let (dir, data) = data_dir("kings", 200);
     let out = dir.join("out.bin");
-    std::fs::write(
-        &data,
-        SAMPLE.lines().take(200).collect::<Vec<_>>().join("\n"),
-    )
-    .unwrap();
     let run = |kings: &str| {
         Command::new(exe)
             .arg("nn-train")
@@ -317,16 +321,9 @@ fn the_command_trains_king_buckets_and_refuses_a_count_it_has_no_layout_for() {
 fn the_command_trains_on_from_a_network_file_and_refuses_one_that_is_not() {
     use std::process::Command;
     let exe = env!("CARGO_BIN_EXE_ox88");
-    let dir = std::env::temp_dir().join(format!("ox88-nn-init-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("data.txt");
+    let (dir, data) = data_dir("init", 400);
     let start = dir.join("start.bin");
     let out = dir.join("out.bin");
-    std::fs::write(
-        &data,
-        SAMPLE.lines().take(400).collect::<Vec<_>>().join("\n"),
-    )
-    .unwrap();
     let (train, _) = split();
     let net = fit(&train, &settings(1, Activation::Screlu), |_, _, _| {}).quantise();
     std::fs::write(&start, net.to_bytes()).unwrap();
