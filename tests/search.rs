@@ -601,3 +601,38 @@ fn go_stop_and_new_game_return_while_a_search_is_running() {
         assert_eq!(answered, vec![old, new, newest]);
     });
 }
+
+/// Singular extensions in `modern`: over the bench positions some hash moves are found
+/// singular (some of them by far, extended twice) and some are searched a ply shallower
+/// because another move came close; no other scheme extends or shortens a hash move.
+#[test]
+fn singular_hash_moves_are_extended_once_or_twice_and_shared_ones_shortened_only_in_modern() {
+    use ox88::engine::bench;
+    use ox88::engine::order::Scheme;
+    let modern = bench::report_threads(
+        10,
+        Scheme::Modern,
+        Profile::Full,
+        1,
+        Default::default(),
+        |_| {},
+    );
+    assert!(modern.singular > 0, "{modern:?}");
+    assert!(modern.doubled > 0, "{modern:?}");
+    assert!(modern.shortened > 0, "{modern:?}");
+    assert!(modern.doubled < modern.singular, "{modern:?}");
+    let seed = bench::report_threads(
+        8,
+        Scheme::Seed,
+        Profile::Full,
+        1,
+        Default::default(),
+        |_| {},
+    );
+    assert!(seed.nodes > 0);
+    assert_eq!(
+        (seed.singular, seed.doubled, seed.shortened),
+        (0, 0, 0),
+        "{seed:?}"
+    );
+}

@@ -40,6 +40,11 @@ const SEE_QUIET_MARGIN: i32 = 60;
 /// Singular extension: from this remaining depth, a hash move that is a lower bound (or
 /// exact) from at least `depth - 3` is tested for being the only good move.
 const SINGULAR_DEPTH: i32 = 7;
+/// A singular hash move whose alternatives all fall this far below the singular bound, at
+/// a node off the principal variation, is extended two plies instead of one; at most
+/// [`DOUBLE_EXTENSION_LIMIT`] times on one line.
+const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+const DOUBLE_EXTENSION_LIMIT: u8 = 6;
 /// Internal iterative reduction: from this remaining depth, a node without a hash move is
 /// searched a ply shallower (its move order is a guess; the next iteration finds it again).
 const IIR_DEPTH: i32 = 5;
@@ -83,6 +88,9 @@ impl Searcher {
         }
         let root = ply == 0;
         let cut_node = !root && self.stack[ply].cut_node;
+        if root {
+            self.stack[ply].doubles = 0;
+        }
         self.stack[ply].pv_len = ply;
         self.check_limits();
         if self.stopped {
@@ -215,6 +223,7 @@ impl Searcher {
                 self.stack[ply].moved = None;
                 self.stats.null_tries += 1;
                 self.stack[ply + 1].null_move = true;
+                self.stack[ply + 1].doubles = self.stack[ply].doubles;
                 self.stack[ply + 1].on_pv = false;
                 self.stack[ply + 1].cut_node = !cut_node;
                 cx.rec.enter(ply + 1, Move::NONE, self.stats.nodes);
@@ -380,9 +389,12 @@ impl Searcher {
             }
             // Singular extension: search the other moves at half depth, just below the hash
             // move's score. If all fail low the hash move is the only good one and is
-            // searched a ply deeper; if they reach β anyway, more than one move refutes the
-            // opponent's last move and the node fails high (multi-cut).
-            let mut extend = false;
+            // searched a ply deeper (two, off the PV, when they all fall well short); if
+            // they reach β anyway, more than one move refutes the opponent's last move and
+            // the node fails high (multi-cut). If they reach the singular bound but not β
+            // while the hash move's own score holds β, the hash move is not alone and
+            // likely holds anyway: it is searched a ply shallower.
+            let mut singular_ext = 0i32;
             if let Some(hit) = singular
                 && m == hit.mv
                 && searched == 0
@@ -405,10 +417,22 @@ impl Searcher {
                     return 0;
                 }
                 if s < singular_beta {
-                    extend = true;
+                    singular_ext = if !pv_node
+                        && s < singular_beta - DOUBLE_EXTENSION_MARGIN
+                        && self.stack[ply].doubles < DOUBLE_EXTENSION_LIMIT
+                    {
+                        self.stats.doubled += 1;
+                        2
+                    } else {
+                        1
+                    };
+                    self.stats.singular += 1;
                 } else if singular_beta >= beta {
                     cx.rec.end(Skip::MultiCut);
                     return singular_beta;
+                } else if hit.score >= beta {
+                    self.stats.shortened += 1;
+                    singular_ext = -1;
                 }
             }
             let quiet = !m.is_tactical();
@@ -498,9 +522,20 @@ impl Searcher {
             }
             cx.rec.enter(ply + 1, m, self.stats.nodes);
             self.stats.nodes += 1;
-            let ext = i32::from(full && (extend_check || extend) && ply < MAX_PLY / 2);
+            // Extensions stop halfway down the stack; a double singular extension outranks
+            // a check's, a check's outranks the singular test's reduction.
+            let ext = if !full || ply >= MAX_PLY / 2 {
+                0
+            } else if singular_ext == 2 {
+                2
+            } else if extend_check {
+                1
+            } else {
+                singular_ext
+            };
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1].null_move = false;
+            self.stack[ply + 1].doubles = self.stack[ply].doubles + u8::from(ext == 2);
             self.stack[ply].moved = moved;
             self.stack[ply + 1].on_pv = on_pv && m == ctx.pv_move;
             let score = if searched == 0 || !full {
@@ -688,6 +723,7 @@ impl Searcher {
             cx.board.make(m);
             self.stack[ply].moved = moved;
             self.stack[ply + 1].null_move = false;
+            self.stack[ply + 1].doubles = self.stack[ply].doubles;
             self.stack[ply + 1].on_pv = false;
             self.stack[ply + 1].cut_node = !cut_node;
             cx.rec.enter(ply + 1, m, self.stats.nodes);

@@ -99,6 +99,12 @@ pub struct SearchStats {
     pub researched: u64,
     /// Nodes made in quiescence (part of `nodes`).
     pub qnodes: u64,
+    /// Hash moves found singular and searched deeper (one ply or two), those of them
+    /// searched two plies deeper, and hash moves searched a ply shallower because another
+    /// move also came close.
+    pub singular: u64,
+    pub doubled: u64,
+    pub shortened: u64,
 }
 
 impl SearchStats {
@@ -143,6 +149,9 @@ impl SearchStats {
         self.reduced += o.reduced;
         self.researched += o.researched;
         self.qnodes += o.qnodes;
+        self.singular += o.singular;
+        self.doubled += o.doubled;
+        self.shortened += o.shortened;
     }
 
     /// The counters since `before` (one iteration's, from the cumulative ones).
@@ -159,6 +168,9 @@ impl SearchStats {
             reduced: self.reduced - before.reduced,
             researched: self.researched - before.researched,
             qnodes: self.qnodes - before.qnodes,
+            singular: self.singular - before.singular,
+            doubled: self.doubled - before.doubled,
+            shortened: self.shortened - before.shortened,
         }
     }
 

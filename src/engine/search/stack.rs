@@ -38,6 +38,9 @@ pub(crate) struct Ply {
     /// reduced null-window search, or a full-depth null-window child of an expected all
     /// node. Late quiet moves are reduced harder there.
     pub cut_node: bool,
+    /// Double extensions on the line from the root to this ply (they are capped per line,
+    /// so a run of singular moves cannot deepen a line without end).
+    pub doubles: u8,
 }
 
 impl Ply {
@@ -54,6 +57,7 @@ impl Ply {
             moved: None,
             excluded: Move::NONE,
             cut_node: false,
+            doubles: 0,
         }
     }
 }
