@@ -453,10 +453,12 @@ impl Searcher {
                 && best > -MATE_BOUND
                 && alpha.abs() < MATE_BOUND;
             let (late, futile, unpromising) = if quiet_prunable {
-                let lmp_count = if improving {
-                    3 + 2 * depth * depth
-                } else {
-                    3 + depth * depth
+                // `modern` keeps half as many: 3 + d² when improving, (3 + d²)/2 otherwise.
+                let lmp_count = match (modern, improving) {
+                    (true, true) => 3 + depth * depth,
+                    (true, false) => (3 + depth * depth) / 2,
+                    (false, true) => 3 + 2 * depth * depth,
+                    (false, false) => 3 + depth * depth,
                 };
                 (
                     depth <= 4 && searched >= lmp_count as usize,
