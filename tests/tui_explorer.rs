@@ -5,12 +5,11 @@
 
 mod common;
 
-use std::cell::RefCell;
 use std::path::Path;
-use std::rc::Rc;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
+use common::app::Calls;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Square};
 use ox88::config::Config;
@@ -19,9 +18,9 @@ use ox88::engine::search::{Profile, Searcher};
 use ox88::engine::{Bound, Engine, Limits, Score, SearchEvent, SearchOptions};
 use ox88::tui::app::command::Command;
 use ox88::tui::app::explorer::TUI_LIMITS;
-use ox88::tui::app::{App, EngineControl, MessageKind, Pane, thousands};
+use ox88::tui::app::{App, MessageKind, Pane, thousands};
+use ox88::tui::layout;
 use ox88::tui::theme::{ColorDepth, Theme};
-use ox88::tui::ui;
 use ox88::tui::{Mode, Options};
 use ratatui::layout::Rect;
 
@@ -57,14 +56,16 @@ fn after_engine_move(depth: u32, profile: Profile) -> App {
         mode: Mode::HumanHuman,
         ..options(depth)
     };
-    let mut app = App::new(&opts, Box::new(engine), theme(), ColorDepth::TrueColor);
-    app.set_clock(fixed_clock);
-    app.user_theme_dir = None;
-    app.profile = profile;
+    let mut app = App::builder(&opts, Box::new(engine))
+        .theme(theme(), ColorDepth::TrueColor)
+        .wall_clock(fixed_clock)
+        .user_theme_dir(None)
+        .profile(profile)
+        .build();
     // The engine takes Black, to move: it searches at once.
     app.execute(Command::Mode(Mode::HumanWhite)).unwrap();
     let deadline = Instant::now() + Duration::from_secs(120);
-    while app.game.ply() < 1 {
+    while app.game().ply() < 1 {
         let ev = rx
             .recv_timeout(deadline.saturating_duration_since(Instant::now()))
             .expect("the engine answers");
@@ -73,33 +74,9 @@ fn after_engine_move(depth: u32, profile: Profile) -> App {
     app
 }
 
-/// An engine that answers nothing by itself: the test sends its events.
-struct Silent {
-    gone: Rc<RefCell<Vec<SearchOptions>>>,
-}
-
-impl EngineControl for Silent {
-    fn go(&mut self, _: &Board, _: Limits, options: &SearchOptions) -> u64 {
-        self.gone.borrow_mut().push(options.clone());
-        self.gone.borrow().len() as u64
-    }
-    fn stop(&mut self) {}
-    fn new_game(&mut self) {}
-}
-
-fn silent_app() -> (App, Rc<RefCell<Vec<SearchOptions>>>) {
-    let gone = Rc::new(RefCell::new(Vec::new()));
-    let engine = Silent {
-        gone: Rc::clone(&gone),
-    };
-    let mut app = App::new(
-        &options(4),
-        Box::new(engine),
-        theme(),
-        ColorDepth::TrueColor,
-    );
-    app.set_clock(fixed_clock);
-    (app, gone)
+/// An app whose engine answers nothing by itself: the test sends its events.
+fn silent_app() -> (App, Calls) {
+    common::app::app_of(&options(4))
 }
 
 fn press(app: &mut App, code: KeyCode) {
@@ -118,14 +95,14 @@ fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
 }
 
 fn error_text(app: &App) -> String {
-    let m = app.message.clone().expect("a message");
+    let m = app.message().cloned().expect("a message");
     assert_eq!(m.kind, MessageKind::Error, "{}", m.text);
     m.text
 }
 
 /// The piece letter drawn on `sq` (ascii pieces, board not flipped), or ' '.
 fn drawn(lines: &[String], w: u16, h: u16, sq: Square) -> char {
-    let a = ui::layout(Rect::new(0, 0, w, h));
+    let a = layout::layout(Rect::new(0, 0, w, h));
     let (sw, sh) = (a.scale.w, a.scale.h);
     let x = a.board.x + 1 + 2 + u16::from(sq.file()) * sw + sw / 2;
     let y = a.board.y + 1 + u16::from(7 - sq.rank()) * sh + sh / 2;
@@ -187,12 +164,12 @@ fn row_of<'a>(lines: &'a [String], start: &str) -> Option<&'a String> {
 #[test]
 fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspace_esc_walk_it() {
     let mut app = after_engine_move(4, Profile::Full);
-    let game_board = app.game.board().clone();
+    let game_board = app.game().board().clone();
     for (w, h) in [(80u16, 24u16), (120, 40)] {
         press(&mut app, KeyCode::F(10));
-        assert!(app.explorer.is_open(), "F10 opens at {w}×{h}");
-        assert_eq!(app.focus, Pane::Tree);
-        let shown = app.explorer.shown().unwrap().clone();
+        assert!(app.explorer().is_open(), "F10 opens at {w}×{h}");
+        assert_eq!(app.screen().focus, Pane::Tree);
+        let shown = app.explorer().shown().unwrap().clone();
         assert_eq!(shown.root.to_fen(), FEN, "the tree is the engine's search");
         assert_eq!(shown.depth, 4, "the last complete iteration");
         let root: &TreeNode = &shown.tree;
@@ -203,7 +180,7 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
         assert!(all.contains("root"), "the path starts at the root:\n{all}");
         assert_board_shows(&lines, w, h, &shown.root);
         // The rows on screen, in the order tried, with the recorded numbers.
-        let rows = ui::tree::list_rows(ui::layout(Rect::new(0, 0, w, h)).right);
+        let rows = layout::tree_list_rows(layout::layout(Rect::new(0, 0, w, h)).right);
         let visible = root.children.len().min(rows);
         let mut at = Vec::new();
         for i in 0..visible {
@@ -222,10 +199,10 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
         }
 
         // Reopening the same tree returns to the same place (the second child, below).
-        assert_eq!(app.explorer.selected(), if w == 80 { 0 } else { 1 });
+        assert_eq!(app.explorer().selected(), if w == 80 { 0 } else { 1 });
         press(&mut app, KeyCode::End);
         let last = root.children.len() - 1;
-        assert_eq!(app.explorer.selected(), last);
+        assert_eq!(app.explorer().selected(), last);
         // Drawn smaller than the selection was made for, the selected row stays on screen.
         let small = screen(&mut app, 80, 24);
         let start = child_row_start(&shown.root, root, last);
@@ -235,12 +212,12 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
             small.join("\n")
         );
         press(&mut app, KeyCode::Home);
-        assert_eq!(app.explorer.selected(), 0);
+        assert_eq!(app.explorer().selected(), 0);
         // Into the second child: its position on the board, its move in the path.
         press(&mut app, KeyCode::Down);
-        assert_eq!(app.explorer.selected(), 1);
+        assert_eq!(app.explorer().selected(), 1);
         press(&mut app, KeyCode::Enter);
-        assert_eq!(app.explorer.path(), &[1]);
+        assert_eq!(app.explorer().path(), &[1]);
         let child = &root.children[1];
         let mut child_board = shown.root.clone();
         let san = child_board.san(child.mv.unwrap());
@@ -257,8 +234,8 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
 
         // Backspace: the root again, the child we came from selected.
         press(&mut app, KeyCode::Backspace);
-        assert!(app.explorer.path().is_empty());
-        assert_eq!(app.explorer.selected(), 1);
+        assert!(app.explorer().path().is_empty());
+        assert_eq!(app.explorer().selected(), 1);
         press(&mut app, KeyCode::Backspace);
         assert!(
             error_text(&app).contains("root"),
@@ -267,60 +244,60 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
 
         // Esc closes: the game's board and the log again.
         press(&mut app, KeyCode::Esc);
-        assert!(!app.explorer.is_open());
-        assert_eq!(app.focus, Pane::Input);
+        assert!(!app.explorer().is_open());
+        assert_eq!(app.screen().focus, Pane::Input);
         let lines = screen(&mut app, w, h);
         assert_board_shows(&lines, w, h, &game_board);
         assert!(lines.join("\n").contains(" Log "));
     }
     assert_eq!(
-        app.game.board().to_fen(),
+        app.game().board().to_fen(),
         game_board.to_fen(),
         "the game is untouched"
     );
     // A move the player types closes the browser: the game's board is wanted again.
     press(&mut app, KeyCode::F(10));
-    assert!(app.explorer.is_open());
+    assert!(app.explorer().is_open());
     let m = game_board.legal_moves().as_slice()[0];
     enter(&mut app, &m.to_string());
-    assert_eq!(app.game.ply(), 2);
-    assert!(!app.explorer.is_open());
-    assert_eq!(app.focus, Pane::Input);
+    assert_eq!(app.game().ply(), 2);
+    assert!(!app.explorer().is_open());
+    assert_eq!(app.screen().focus, Pane::Input);
 }
 
 #[test]
 fn with_no_tree_yet_the_keys_do_nothing_and_say_why() {
-    let (mut app, gone) = silent_app();
+    let (mut app, calls) = silent_app();
     assert_eq!(
-        gone.borrow()[0].record_tree,
+        calls.searches()[0].options.record_tree,
         Some(TUI_LIMITS),
         "the TUI's searches record trees"
     );
-    let before = app.game.board().to_fen();
+    let before = app.game().board().to_fen();
     press(&mut app, KeyCode::F(10));
-    assert!(!app.explorer.is_open());
+    assert!(!app.explorer().is_open());
     assert!(error_text(&app).contains("no search tree yet"));
     enter(&mut app, ":tree");
-    assert!(!app.explorer.is_open());
+    assert!(!app.explorer().is_open());
     assert!(error_text(&app).contains("no search tree yet"));
     // Enter and Backspace keep their usual meaning on the input line.
     press(&mut app, KeyCode::Backspace);
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.game.board().to_fen(), before);
-    assert_eq!(app.focus, Pane::Input);
+    assert_eq!(app.game().board().to_fen(), before);
+    assert_eq!(app.screen().focus, Pane::Input);
     for (w, h) in [(80, 24), (120, 40)] {
         let all = screen(&mut app, w, h).join("\n");
         assert!(!all.contains(" Tree "), "{all}");
     }
     // Off: the next search records nothing, and the browser says recording is off.
     enter(&mut app, ":set explorer off");
-    assert!(!app.explorer.recording);
+    assert!(!app.explorer().recording);
     enter(&mut app, ":tree");
     assert!(error_text(&app).contains("recording is off"));
-    let searches = gone.borrow().len();
+    let searches = calls.searches().len();
     enter(&mut app, ":mode analysis");
-    assert_eq!(gone.borrow().len(), searches + 1);
-    assert_eq!(gone.borrow().last().unwrap().record_tree, None);
+    assert_eq!(calls.searches().len(), searches + 1);
+    assert_eq!(calls.last_go().unwrap().options.record_tree, None);
     enter(&mut app, ":tree now");
     assert!(error_text(&app).contains(":tree takes no argument"));
 }
@@ -330,20 +307,20 @@ fn below_level_max_the_browser_says_the_level_driver_records_no_tree() {
     let (mut app, _) = silent_app();
     enter(&mut app, ":level club");
     press(&mut app, KeyCode::F(10));
-    assert!(!app.explorer.is_open());
+    assert!(!app.explorer().is_open());
     let said = error_text(&app);
     assert!(said.contains("level driver"), "{said}");
 }
 
 #[test]
 fn explorer_false_in_the_settings_file_turns_recording_off() {
-    let (mut app, gone) = silent_app();
+    let (mut app, calls) = silent_app();
     let config = Config::from_text(Path::new("c.toml"), "explorer = false\n");
     assert!(config.problems().is_empty());
     app.use_config(config);
-    assert!(!app.explorer.recording);
+    assert!(!app.explorer().recording);
     enter(&mut app, ":mode analysis");
-    assert_eq!(gone.borrow().last().unwrap().record_tree, None);
+    assert_eq!(calls.last_go().unwrap().options.record_tree, None);
     let bad = Config::from_text(Path::new("c.toml"), "explorer = \"maybe\"\n");
     assert!(
         bad.problems()
@@ -384,9 +361,9 @@ fn a_newer_tree_waits_for_r_and_r_keeps_the_place() {
         tree: Arc::clone(&t2),
     });
     enter(&mut app, ":tree");
-    assert!(app.explorer.is_open());
-    assert_eq!(app.focus, Pane::Tree);
-    let said = app.message.clone().unwrap().text;
+    assert!(app.explorer().is_open());
+    assert_eq!(app.screen().focus, Pane::Tree);
+    let said = app.message().cloned().unwrap().text;
     assert!(
         said.contains("depth 2") && said.contains("last complete"),
         "opening while the engine searches names the depth shown: {said}"
@@ -405,12 +382,12 @@ fn a_newer_tree_waits_for_r_and_r_keeps_the_place() {
         "still the tree being read:\n{all}"
     );
     assert!(all.contains("depth 3 ready — r reloads"), "{all}");
-    assert_eq!(app.explorer.path(), &[0]);
+    assert_eq!(app.explorer().path(), &[0]);
     press(&mut app, KeyCode::Char('r'));
     let all = screen(&mut app, 80, 24).join("\n");
     assert!(all.contains(" Tree d3 "), "{all}");
     let i = t3.children.iter().position(|c| c.mv == mv).unwrap();
-    assert_eq!(app.explorer.path(), &[i], "the same move in the new tree");
+    assert_eq!(app.explorer().path(), &[i], "the same move in the new tree");
     press(&mut app, KeyCode::Char('r'));
     assert!(error_text(&app).contains("newest"));
     // The engine's move keeps the browser where it is.
@@ -421,18 +398,21 @@ fn a_newer_tree_waits_for_r_and_r_keeps_the_place() {
         ponder: None,
         book: None,
     });
-    assert_eq!(app.game.ply(), 1, "the engine moved");
-    assert!(app.explorer.is_open());
-    assert_eq!(app.explorer.path(), &[i]);
+    assert_eq!(app.game().ply(), 1, "the engine moved");
+    assert!(app.explorer().is_open());
+    assert_eq!(app.explorer().path(), &[i]);
     assert!(screen(&mut app, 80, 24).join("\n").contains(" Tree d3 "));
     // Typing gives the keys back to the input line: 'r' is a letter again.
     press(&mut app, KeyCode::Char(':'));
-    assert_eq!(app.focus, Pane::Input);
+    assert_eq!(app.screen().focus, Pane::Input);
     press(&mut app, KeyCode::Char('r'));
-    assert_eq!(app.input.value(), ":r");
+    assert_eq!(app.input().value(), ":r");
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Esc);
-    assert!(!app.explorer.is_open(), "Esc clears the input, then closes");
+    assert!(
+        !app.explorer().is_open(),
+        "Esc clears the input, then closes"
+    );
 }
 
 /// The first node below the root (depth first) that cut off, with the child indices to it.
@@ -454,7 +434,7 @@ fn find_cut(node: &TreeNode, path: &mut Vec<usize>) -> bool {
 fn under_profile_seed_the_browser_shows_the_textbook_cut() {
     let mut app = after_engine_move(3, Profile::Seed);
     press(&mut app, KeyCode::F(10));
-    let shown = app.explorer.shown().unwrap().clone();
+    let shown = app.explorer().shown().unwrap().clone();
     let mut path = Vec::new();
     assert!(find_cut(&shown.tree, &mut path), "a cut below the root");
     let mut board = shown.root.clone();
@@ -467,7 +447,7 @@ fn under_profile_seed_the_browser_shows_the_textbook_cut() {
         node = &node.children[i];
         board.play(node.mv.unwrap()).unwrap();
     }
-    assert_eq!(app.explorer.path(), path.as_slice());
+    assert_eq!(app.explorer().path(), path.as_slice());
     let cut = node.cut_index.unwrap();
     // Textbook alpha-beta: nothing is tried after the move that cut off.
     assert_eq!(node.children.len(), cut + 1);

@@ -11,23 +11,11 @@ use ox88::engine::order::Scheme;
 use ox88::engine::search::{Profile, Searcher};
 use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
 use ox88::game::Game;
+use ox88::tui::app::App;
 use ox88::tui::app::lab::View;
 use ox88::tui::app::text::e_text;
-use ox88::tui::app::{App, EngineControl};
-use ox88::tui::theme::{ColorDepth, Theme};
 use ox88::tui::ui::chart::{EChart, Mark};
 use ox88::tui::{Mode, Options};
-
-struct Silent(u64);
-
-impl EngineControl for Silent {
-    fn go(&mut self, _: &Board, _: Limits, _: &SearchOptions) -> u64 {
-        self.0 += 1;
-        self.0
-    }
-    fn stop(&mut self) {}
-    fn new_game(&mut self) {}
-}
 
 fn app() -> App {
     let opts = Options {
@@ -36,11 +24,7 @@ fn app() -> App {
         mode: Mode::HumanHuman,
         ..Options::default()
     };
-    let theme = Theme::builtin("default", ColorDepth::TrueColor).unwrap();
-    let mut app = App::new(&opts, Box::new(Silent(0)), theme, ColorDepth::TrueColor);
-    app.set_clock(|| "12:00:00".to_string());
-    app.user_theme_dir = None;
-    app
+    common::app::app_of(&opts).0
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
@@ -92,7 +76,7 @@ fn the_lab_table_shows_every_run_with_the_searches_own_node_counts() {
     for (w, h) in [(80, 24), (120, 40)] {
         let mut app = app();
         enter(&mut app, ":lab 3");
-        assert_eq!(app.view, View::Lab);
+        assert_eq!(app.screen().view, View::Lab);
         app.wait_for_lab();
         let lines = screen(&mut app, w, h);
         let text = lines.join("\n");
@@ -127,16 +111,16 @@ fn the_lab_table_shows_every_run_with_the_searches_own_node_counts() {
 fn esc_stops_a_running_lab_and_keeps_the_board() {
     let mut app = app();
     enter(&mut app, ":lab 40");
-    assert!(app.lab.is_running());
+    assert!(app.lab().is_running());
     press(&mut app, KeyCode::Esc);
     app.wait_for_lab();
-    assert!(!app.lab.is_running());
-    assert!(app.lab.outcome.as_ref().unwrap().cancelled);
-    assert_eq!(app.game.board(), &Board::startpos());
+    assert!(!app.lab().is_running());
+    assert!(app.lab().outcome.as_ref().unwrap().cancelled);
+    assert_eq!(app.game().board(), &Board::startpos());
     // A bad depth is refused with the reason; nothing starts.
     enter(&mut app, ":lab 0");
-    assert!(!app.lab.is_running());
-    assert!(app.message.as_ref().unwrap().text.contains("depth"));
+    assert!(!app.lab().is_running());
+    assert!(app.message().unwrap().text.contains("depth"));
 }
 
 #[test]
@@ -170,7 +154,7 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
     let mut app = app();
     enter(&mut app, "e4");
     enter(&mut app, "d5");
-    let board = app.game.board().clone();
+    let board = app.game().board().clone();
     let full = explain(&board, &full_cfg());
     for (w, h, open) in [(80, 24, true), (120, 40, false)] {
         if open {
@@ -211,7 +195,7 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
     enter(&mut app, ":undo");
     enter(&mut app, ":view eval");
     let text = screen(&mut app, 80, 24).join("\n");
-    let e = evaluate_white(app.game.board(), &full_cfg());
+    let e = evaluate_white(app.game().board(), &full_cfg());
     assert!(text.contains(&format!("full {}", e_text(e))), "{text}");
 }
 
@@ -219,7 +203,7 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
 fn the_pv_end_toggle_shows_the_difference_to_the_current_position() {
     let mut app = app();
     enter(&mut app, ":mode analysis");
-    let board = app.game.board().clone();
+    let board = app.game().board().clone();
     let pv: Vec<Move> = ["e2e4", "e7e5", "g1f3"]
         .iter()
         .scan(board.clone(), |b, m| {
@@ -228,7 +212,7 @@ fn the_pv_end_toggle_shows_the_difference_to_the_current_position() {
             Some(mv)
         })
         .collect();
-    let id = app.session.search().map(|s| s.id).expect("analysis runs");
+    let id = app.session().search().map(|s| s.id).expect("analysis runs");
     app.on_engine_event(SearchEvent::Iteration {
         id,
         info: IterationInfo {
@@ -316,7 +300,7 @@ fn the_chart_opens_as_a_view_at_80x24_and_stays_on_screen_at_120x40() {
     assert!(!small.contains("E over the game"), "{small}");
     press(&mut app, KeyCode::F(8)); // log → eval
     press(&mut app, KeyCode::F(8)); // eval → chart
-    assert_eq!(app.view, View::Chart);
+    assert_eq!(app.screen().view, View::Chart);
     let small = screen(&mut app, 80, 24).join("\n");
     assert!(small.contains("E over the game  ply 3/4"), "{small}");
     assert!(small.contains("⣀ static E  • search"), "{small}");

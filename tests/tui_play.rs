@@ -5,9 +5,7 @@
 
 mod common;
 
-use std::cell::RefCell;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -15,43 +13,12 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Move, Square};
 use ox88::config::Config;
 use ox88::engine::levels::Level;
-use ox88::engine::{Bound, Engine, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
-use ox88::tui::app::{App, EngineControl, MessageKind};
+use ox88::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
+use ox88::tui::app::{App, MessageKind};
 use ox88::tui::theme::{ColorDepth, Theme};
 use ox88::tui::{Mode, Options};
 
-/// What the app asked the engine for.
-#[derive(Clone, Debug)]
-struct Go {
-    id: u64,
-    fen: String,
-    limits: Limits,
-    options: SearchOptions,
-}
-
-struct Recorder {
-    calls: Rc<RefCell<Vec<Go>>>,
-    next_id: u64,
-}
-
-impl EngineControl for Recorder {
-    fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64 {
-        self.next_id += 1;
-        self.calls.borrow_mut().push(Go {
-            id: self.next_id,
-            fen: board.to_fen(),
-            limits,
-            options: options.clone(),
-        });
-        self.next_id
-    }
-    fn stop(&mut self) {}
-    fn new_game(&mut self) {}
-}
-
-fn fixed_clock() -> String {
-    "12:00:00".to_string()
-}
+use common::app::Calls;
 
 fn options() -> Options {
     Options {
@@ -61,17 +28,8 @@ fn options() -> Options {
     }
 }
 
-fn app_with(opts: Options) -> (App, Rc<RefCell<Vec<Go>>>) {
-    let calls = Rc::new(RefCell::new(Vec::new()));
-    let engine = Recorder {
-        calls: Rc::clone(&calls),
-        next_id: 0,
-    };
-    let theme = Theme::builtin("default", ColorDepth::TrueColor).unwrap();
-    let mut app = App::new(&opts, Box::new(engine), theme, ColorDepth::TrueColor);
-    app.set_clock(fixed_clock);
-    app.user_theme_dir = None;
-    (app, calls)
+fn app_with(opts: Options) -> (App, Calls) {
+    common::app::app_of(&opts)
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
@@ -93,20 +51,20 @@ fn enter(app: &mut App, text: &str) {
 fn enter_refused(app: &mut App, text: &str) {
     enter(app, text);
     assert_eq!(
-        app.message.as_ref().map(|m| m.kind),
+        app.message().map(|m| m.kind),
         Some(MessageKind::Error),
         "{text}"
     );
-    assert_eq!(app.input.value(), text, "the text stays for editing");
+    assert_eq!(app.input().value(), text, "the text stays for editing");
     press(app, KeyCode::Esc);
 }
 
 fn log_texts(app: &App) -> Vec<String> {
-    app.log.lines().map(|l| l.text.clone()).collect()
+    app.log_buffer().lines().map(|l| l.text.clone()).collect()
 }
 
 fn message(app: &App) -> (MessageKind, String) {
-    let m = app.message.clone().expect("a message");
+    let m = app.message().cloned().expect("a message");
     (m.kind, m.text)
 }
 
@@ -152,14 +110,10 @@ fn temp_dir(name: &str) -> PathBuf {
 fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
     let (mut app, calls) = app_with(options());
     enter(&mut app, ":level club");
-    assert_eq!(app.level, Level::Elo(1600));
+    assert_eq!(app.prefs().level, Level::Elo(1600));
     assert_eq!(message(&app).1, "level club: about 1600 Elo");
     enter(&mut app, "e4");
-    let go = calls
-        .borrow()
-        .last()
-        .cloned()
-        .expect("the engine was asked");
+    let go = calls.last_go().expect("the engine was asked");
     assert_eq!(go.options.level, Level::Elo(1600));
     for (w, h) in [(80, 24), (120, 40)] {
         let rows = screen(&mut app, w, h);
@@ -175,21 +129,18 @@ fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
         text: "level club plays e5 (drawn by the weights)".into(),
     });
     assert!(log_texts(&app).contains(&"level club plays e5 (drawn by the weights)".to_string()));
-    assert_ne!(
-        app.message.as_ref().map(|m| m.kind),
-        Some(MessageKind::Error)
-    );
+    assert_ne!(app.message().map(|m| m.kind), Some(MessageKind::Error));
 
     // A bad level names what was wrong and changes nothing.
     enter_refused(&mut app, ":level 3000");
-    assert_eq!(app.level, Level::Elo(1600));
+    assert_eq!(app.prefs().level, Level::Elo(1600));
     let (kind, text) = message(&app);
     assert_eq!(kind, MessageKind::Error);
     assert!(text.contains("3000 is out of range"), "{text}");
 
     // Analysis shows the real search whatever the level.
     enter(&mut app, ":mode analysis");
-    let go = calls.borrow().last().cloned().unwrap();
+    let go = calls.last_go().unwrap();
     assert!(go.limits.infinite);
     assert_eq!(go.options.level, Level::Max);
 }
@@ -209,14 +160,14 @@ fn a_level_below_max_plays_a_legal_move_against_the_real_engine() {
     let mut app = App::new(&opts, Box::new(engine), theme, ColorDepth::TrueColor);
     enter(&mut app, "d4");
     let deadline = Instant::now() + Duration::from_secs(60);
-    while app.game.ply() < 2 {
+    while app.game().ply() < 2 {
         let ev = rx
             .recv_timeout(deadline.saturating_duration_since(Instant::now()))
             .expect("the engine answers");
         app.on_engine_event(ev);
     }
-    let board = app.game.position_at(1).unwrap();
-    let reply = app.game.moves()[1].mv;
+    let board = app.game().position_at(1).unwrap();
+    let reply = app.game().moves()[1].mv;
     assert!(board.legal_moves().contains(reply));
     let log = log_texts(&app);
     let san = board.san(reply);
@@ -238,7 +189,7 @@ fn multipv_three_shows_three_lines_in_the_log() {
         ..options()
     });
     enter(&mut app, ":multipv 3");
-    let go = calls.borrow().last().cloned().unwrap();
+    let go = calls.last_go().unwrap();
     assert_eq!(go.options.multipv, 3, "analysis restarts with three lines");
     let board = Board::startpos();
     for (k, (cp, pv)) in [
@@ -254,7 +205,7 @@ fn multipv_three_shows_three_lines_in_the_log() {
             info: line(&board, k as u32 + 1, 6, *cp, pv),
         });
     }
-    assert_eq!(app.pv_lines.len(), 3);
+    assert_eq!(app.screen().pv_lines.len(), 3);
     let log = log_texts(&app);
     for (k, first) in [(1, "pv e2e4"), (2, "pv d2d4"), (3, "pv g1f3")] {
         assert!(
@@ -271,18 +222,18 @@ fn multipv_three_shows_three_lines_in_the_log() {
     }
     // F3 cycles 1, 2, 3, 4 lines.
     press(&mut app, KeyCode::F(3));
-    assert_eq!(app.multipv, 4);
+    assert_eq!(app.prefs().multipv, 4);
     press(&mut app, KeyCode::F(3));
-    assert_eq!(app.multipv, 1);
+    assert_eq!(app.prefs().multipv, 1);
     enter_refused(&mut app, ":multipv 9");
-    assert_eq!(app.multipv, 1);
+    assert_eq!(app.prefs().multipv, 1);
 }
 
 #[test]
 fn a_hint_marks_two_squares_changes_nothing_and_is_noted_on_the_move_played() {
     let (mut app, calls) = app_with(options());
     press(&mut app, KeyCode::F(2));
-    let go = calls.borrow().last().cloned().expect("a hint search");
+    let go = calls.last_go().expect("a hint search");
     assert_eq!(go.fen, Board::startpos().to_fen());
     assert_eq!(go.options.level, Level::Max);
     assert!(go.limits.movetime.is_some(), "a short search");
@@ -293,7 +244,7 @@ fn a_hint_marks_two_squares_changes_nothing_and_is_noted_on_the_move_played() {
         ponder: None,
         book: None,
     });
-    assert_eq!(app.game.ply(), 0, "the hint is not played");
+    assert_eq!(app.game().ply(), 0, "the hint is not played");
     let (from, to) = app.typed_squares().expect("the hint's squares");
     assert_eq!(from, vec!["g1".parse::<Square>().unwrap()]);
     assert_eq!(to, vec!["f3".parse::<Square>().unwrap()]);
@@ -305,8 +256,8 @@ fn a_hint_marks_two_squares_changes_nothing_and_is_noted_on_the_move_played() {
         );
     }
     enter(&mut app, "e4");
-    assert_eq!(app.game.ply(), 1);
-    let pgn = app.game.to_pgn();
+    assert_eq!(app.game().ply(), 1);
+    let pgn = app.game().to_pgn();
     assert!(pgn.contains("1. e4 {hint: Nf3}"), "{pgn}");
     // The hint belonged to the old position: nothing is marked now.
     assert!(app.typed_squares().is_none());
@@ -321,12 +272,12 @@ fn set_changes_a_setting_at_once_and_set_save_round_trips_through_the_file() {
     app.use_config(Config::load(&path));
 
     enter(&mut app, ":set depth 7");
-    assert_eq!(app.depth, 7);
+    assert_eq!(app.prefs().depth, 7);
     enter(&mut app, ":set level expert");
-    assert_eq!(app.level, Level::Elo(2000));
+    assert_eq!(app.prefs().level, Level::Elo(2000));
     enter(&mut app, ":set eval material");
     enter(&mut app, "e4");
-    let go = calls.borrow().last().cloned().unwrap();
+    let go = calls.last_go().unwrap();
     assert_eq!(go.limits.depth, Some(7));
     assert_eq!(go.options.level, Level::Elo(2000));
     assert_eq!(go.options.eval.mode.to_string(), "material");
@@ -334,7 +285,7 @@ fn set_changes_a_setting_at_once_and_set_save_round_trips_through_the_file() {
     // A bad value names what was wrong and changes nothing.
     enter_refused(&mut app, ":set depth 0");
     assert_eq!(message(&app).0, MessageKind::Error);
-    assert_eq!(app.depth, 7);
+    assert_eq!(app.prefs().depth, 7);
     enter_refused(&mut app, ":set colour red");
     assert!(message(&app).1.contains("colour"), "{:?}", message(&app));
 
@@ -370,15 +321,15 @@ fn set_threads_goes_to_the_engine_and_a_count_out_of_range_changes_nothing() {
     let (mut app, calls) = app_with(options());
     app.use_config(Config::default());
     enter(&mut app, ":set threads 2");
-    assert_eq!(app.threads, 2);
+    assert_eq!(app.prefs().threads, 2);
     for bad in [":set threads 0", ":set threads 65", ":set threads two"] {
         enter_refused(&mut app, bad);
         assert_eq!(message(&app).0, MessageKind::Error, "{bad}");
         assert!(message(&app).1.contains("threads"), "{:?}", message(&app));
-        assert_eq!(app.threads, 2, "{bad}");
+        assert_eq!(app.prefs().threads, 2, "{bad}");
     }
     enter(&mut app, "e4");
-    let go = calls.borrow().last().cloned().unwrap();
+    let go = calls.last_go().unwrap();
     assert_eq!(go.options.threads, 2);
 }
 
@@ -412,19 +363,19 @@ fn review_marks_a_hanging_queen_and_shows_the_better_move() {
         enter(&mut app, m);
     }
     enter(&mut app, ":review");
-    assert!(app.review.is_running());
+    assert!(app.review().is_running());
     let rows = screen(&mut app, 120, 40).join("\n");
     assert!(
         rows.contains("review ["),
         "progress on the status line:\n{rows}"
     );
     let deadline = Instant::now() + Duration::from_secs(120);
-    while app.review.is_running() {
+    while app.review().is_running() {
         assert!(Instant::now() < deadline, "the review ends");
         std::thread::sleep(Duration::from_millis(20));
         app.on_tick(Instant::now());
     }
-    assert!(app.review.visible);
+    assert!(app.review().visible);
     let rows = ox88::tui::ui::review::rows(&app);
     let queen = rows
         .iter()
@@ -440,15 +391,15 @@ fn review_marks_a_hanging_queen_and_shows_the_better_move() {
         assert!(screen.contains("2. Qg4??  better"), "{w}×{h}:\n{screen}");
     }
     // The marks are in the game's PGN.
-    let pgn = app.game.to_pgn();
+    let pgn = app.game().to_pgn();
     assert!(pgn.contains("Qg4 $4") || pgn.contains("Qg4??"), "{pgn}");
 
     // Enter shows the position before the chosen move; Esc goes back to the end.
-    assert_eq!(app.review.selected, 2, "the first marked move is chosen");
+    assert_eq!(app.review().selected, 2, "the first marked move is chosen");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.game.ply(), 2);
-    assert!(app.review.browsing);
+    assert_eq!(app.game().ply(), 2);
+    assert!(app.review().browsing);
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.game.ply(), 3);
-    assert!(!app.review.visible);
+    assert_eq!(app.game().ply(), 3);
+    assert!(!app.review().visible);
 }

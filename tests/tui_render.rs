@@ -8,72 +8,25 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use common::app::{Call, Calls};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Move};
 use ox88::engine::eval::{EvalConfig, evaluate_white};
 use ox88::engine::order::{Reason, ReasonKind, ScoredMove};
-use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
-use ox88::tui::app::{App, EngineControl, MessageKind, Pane};
+use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent};
+use ox88::tui::app::{App, MessageKind, Pane};
 use ox88::tui::theme::{ColorDepth, Theme};
 use ox88::tui::{Mode, Options, ui};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::{Color, Modifier};
 
-#[derive(Clone, Debug, PartialEq)]
-enum Call {
-    Go {
-        fen: String,
-        limits: Limits,
-        report_root_moves: bool,
-    },
-    Stop,
-    NewGame,
+fn app_with(opts: Options, theme: &str, depth: ColorDepth) -> (App, Calls) {
+    let (builder, calls) = common::app::builder_with(&opts, theme, depth);
+    (builder.build(), calls)
 }
 
-/// An engine that records what it was asked and answers nothing by itself.
-struct Recorder {
-    calls: Rc<RefCell<Vec<Call>>>,
-    next_id: u64,
-}
-
-impl EngineControl for Recorder {
-    fn go(&mut self, board: &Board, limits: Limits, options: &SearchOptions) -> u64 {
-        self.next_id += 1;
-        self.calls.borrow_mut().push(Call::Go {
-            fen: board.to_fen(),
-            limits,
-            report_root_moves: options.report_root_moves,
-        });
-        self.next_id
-    }
-    fn stop(&mut self) {
-        self.calls.borrow_mut().push(Call::Stop);
-    }
-    fn new_game(&mut self) {
-        self.calls.borrow_mut().push(Call::NewGame);
-    }
-}
-
-fn fixed_clock() -> String {
-    "12:00:00".to_string()
-}
-
-fn app_with(opts: Options, theme: &str, depth: ColorDepth) -> (App, Rc<RefCell<Vec<Call>>>) {
-    let calls = Rc::new(RefCell::new(Vec::new()));
-    let engine = Recorder {
-        calls: Rc::clone(&calls),
-        next_id: 0,
-    };
-    let theme = Theme::builtin(theme, depth).unwrap();
-    let mut app = App::new(&opts, Box::new(engine), theme, depth);
-    app.set_clock(fixed_clock);
-    // Keep user files out of the tests.
-    app.user_theme_dir = None;
-    (app, calls)
-}
-
-fn app() -> (App, Rc<RefCell<Vec<Call>>>) {
+fn app() -> (App, Calls) {
     app_with(
         Options {
             ascii: true,
@@ -183,7 +136,7 @@ fn start_screen_at_80x24() {
         lines[23]
     );
     // Human plays White: the engine was not started.
-    assert!(calls.borrow().iter().all(|c| !matches!(c, Call::Go { .. })));
+    assert!(calls.searches().is_empty());
 }
 
 #[test]
@@ -206,20 +159,11 @@ fn a_move_redraws_the_board_logs_it_and_starts_the_engine() {
         "log shows the move with a stamp:\n{}",
         lines.join("\n")
     );
-    assert_eq!(app.input.value(), "", "a played move clears the input");
-    let go = calls
-        .borrow()
-        .iter()
-        .find(|c| matches!(c, Call::Go { .. }))
-        .cloned()
-        .unwrap();
+    assert_eq!(app.input().value(), "", "a played move clears the input");
+    let go = calls.searches().first().cloned().unwrap();
     assert_eq!(
-        go,
-        Call::Go {
-            fen: app.game.board().to_fen(),
-            limits: Limits::depth(5),
-            report_root_moves: true,
-        }
+        (go.fen, go.limits, go.options.report_root_moves),
+        (app.game().board().to_fen(), Limits::depth(5), true)
     );
     assert!(lines[23].contains("│ thinking"), "{}", lines[23]);
 }
@@ -262,13 +206,13 @@ fn iteration(board: &Board, id: u64, depth: u32) -> SearchEvent {
 fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     let (mut app, _calls) = app();
     enter(&mut app, "e2e4");
-    let board = app.game.board().clone();
-    let id = app.session.search().unwrap().id;
+    let board = app.game().board().clone();
+    let id = app.session().search().unwrap().id;
     app.on_engine_event(iteration(&board, id, 7));
     let (lines, _) = screen(&mut app, 80, 24);
     let all = lines.join("\n");
     assert_eq!(
-        app.log.last().unwrap().text,
+        app.log_buffer().last().unwrap().text,
         "d7/12 1.520s 1,234,567 n 812,345 n/s E +0.29 pv e7e5 g1f3"
     );
     // At 80 columns the log line wraps under its time stamp.
@@ -295,9 +239,9 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     let first = &lines[sort_top + 4];
     assert!(first.ends_with("│ 1 e7e5   10000 PV+10000│"), "{first}");
     // Generator order lists all 20 replies; the searched scores are carried over.
-    assert_eq!(app.sort.generated.len(), 20);
+    assert_eq!(app.sort().generated.len(), 20);
     assert_eq!(
-        app.sort
+        app.sort()
             .generated
             .iter()
             .find(|m| m.mv == mv(&board, "g8f6"))
@@ -315,7 +259,7 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
         ponder: None,
         book: None,
     });
-    assert_eq!(app.game.ply(), 1);
+    assert_eq!(app.game().ply(), 1);
     app.on_engine_event(SearchEvent::BestMove {
         id,
         best: Some(mv(&board, "e7e5")),
@@ -324,7 +268,7 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     });
     let (lines, _) = screen(&mut app, 80, 24);
     assert_eq!(board_rows(&lines)[3], "5              p           ");
-    let e = e_of(app.game.board());
+    let e = e_of(app.game().board());
     assert!(
         lines
             .join("\n")
@@ -335,15 +279,15 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
         "{}",
         lines[23]
     );
-    assert!(app.session.search().is_none());
+    assert!(app.session().search().is_none());
 }
 
 #[test]
 fn book_moves_are_logged_with_the_opening_name() {
     let (mut app, _) = app();
     enter(&mut app, "e2e4");
-    let id = app.session.search().unwrap().id;
-    let board = app.game.board().clone();
+    let id = app.session().search().unwrap().id;
+    let board = app.game().board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
         best: Some(mv(&board, "c7c5")),
@@ -351,7 +295,7 @@ fn book_moves_are_logged_with_the_opening_name() {
         book: Some("Sicilian Defence".into()),
     });
     let (lines, _) = screen(&mut app, 120, 40);
-    let e = e_of(app.game.board());
+    let e = e_of(app.game().board());
     assert!(
         lines
             .join("\n")
@@ -366,7 +310,7 @@ fn an_illegal_move_keeps_the_text_and_the_board_and_says_why() {
     let (before, _) = screen(&mut app, 80, 24);
     enter(&mut app, "e2e5");
     let (lines, buf) = screen(&mut app, 80, 24);
-    assert_eq!(*app.game.board(), Board::startpos(), "position unchanged");
+    assert_eq!(*app.game().board(), Board::startpos(), "position unchanged");
     // The kept text still marks e2's legal targets (the suggestion, on the board).
     let pieces_only = |rows: Vec<String>| {
         rows.into_iter()
@@ -390,19 +334,19 @@ fn an_illegal_move_keeps_the_text_and_the_board_and_says_why() {
         msg.contains("e3") && msg.contains("e4"),
         "suggests the pawn's moves: {msg}"
     );
-    assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
-    assert_eq!(buf[(0, 22)].fg, app.theme.error);
+    assert_eq!(app.message().unwrap().kind, MessageKind::Error);
+    assert_eq!(buf[(0, 22)].fg, app.theme().error);
     assert!(buf[(0, 22)].modifier.contains(Modifier::BOLD));
-    assert!(calls.borrow().is_empty());
+    assert!(calls.all().is_empty());
     // Editing the kept text and entering again works.
     press(&mut app, KeyCode::Backspace);
     enter(&mut app, "4");
-    assert_eq!(app.game.ply(), 1);
+    assert_eq!(app.game().ply(), 1);
     // Garbage is a syntax error, also kept.
     let (mut app, _) = self::app();
     enter(&mut app, "z9z9");
-    assert_eq!(app.input.value(), "z9z9");
-    assert!(app.message.as_ref().unwrap().text.contains("z9"));
+    assert_eq!(app.input().value(), "z9z9");
+    assert!(app.message().unwrap().text.contains("z9"));
 }
 
 #[test]
@@ -418,7 +362,7 @@ fn san_input_is_accepted() {
     );
     for m in ["Nf3", "d5", "g3", "Nc6", "Bg2", "e5", "O-O"] {
         enter(&mut app, m);
-        assert_eq!(app.input.value(), "", "{m}: {:?}", app.message);
+        assert_eq!(app.input().value(), "", "{m}: {:?}", app.message());
     }
     let (lines, _) = screen(&mut app, 80, 24);
     assert_eq!(board_rows(&lines)[7], "1  R  N  B  Q     R  K     ");
@@ -431,20 +375,24 @@ fn san_input_is_accepted() {
 fn depth_keys_change_the_status_bar() {
     let (mut app, _) = app();
     type_text(&mut app, "+");
-    assert_eq!(app.depth, 6, "'+' on an empty input raises the depth");
-    assert_eq!(app.input.value(), "");
+    assert_eq!(
+        app.prefs().depth,
+        6,
+        "'+' on an empty input raises the depth"
+    );
+    assert_eq!(app.input().value(), "");
     app.handle_key(KeyEvent::new(KeyCode::Up, KeyModifiers::CONTROL));
     let (lines, _) = screen(&mut app, 80, 24);
     assert!(lines[23].contains("│ depth 7 │"), "{}", lines[23]);
     assert!(lines[22].starts_with("depth 7"), "{}", lines[22]);
     // With text in the input '-' is typed, F5 still works.
     type_text(&mut app, "e2-");
-    assert_eq!(app.input.value(), "e2-");
+    assert_eq!(app.input().value(), "e2-");
     press(&mut app, KeyCode::F(5));
-    assert_eq!(app.depth, 6);
+    assert_eq!(app.prefs().depth, 6);
     press(&mut app, KeyCode::Esc);
     enter(&mut app, ":depth 12");
-    assert_eq!(app.depth, 12, "{:?}", app.message);
+    assert_eq!(app.prefs().depth, 12, "{:?}", app.message());
 }
 
 #[test]
@@ -453,7 +401,7 @@ fn typing_a_from_square_marks_it_and_its_targets() {
     type_text(&mut app, "g1");
     let (lines, buf) = screen(&mut app, 80, 24);
     // g1 is file 6 of rank 1 (row 8 on screen), its centre at x = 3 + 6*3 + 1.
-    let t = app.theme.clone();
+    let t = app.theme().clone();
     assert_eq!(buf[(22, 8)].bg, t.selected, "g1 selected");
     // f3 and h3: empty targets get a dot in the target colour.
     assert_eq!(buf[(19, 6)].symbol(), "·");
@@ -479,13 +427,13 @@ fn typing_a_from_square_marks_it_and_its_targets() {
     assert_eq!(buf[(7, 8)].bg, t.selected);
     assert_eq!(
         buf[(22, 8)].bg,
-        app.theme.dark,
+        app.theme().dark,
         "g1 (dark) no longer marked"
     );
     assert_eq!(buf[(10, 6)].bg, t.target);
     assert_eq!(
         buf[(19, 6)].bg,
-        app.theme.light,
+        app.theme().light,
         "f3 (light) no longer marked"
     );
 }
@@ -504,7 +452,7 @@ fn last_move_and_check_are_highlighted() {
         enter(&mut app, m);
     }
     let (lines, buf) = screen(&mut app, 80, 24);
-    let t = &app.theme;
+    let t = &app.theme();
     // h5 (file 7, rank 5 → row 4) holds the queen that just moved; e8 king in check.
     assert_eq!(buf[(25, 4)].bg, t.last_move);
     assert_eq!(
@@ -521,7 +469,7 @@ fn last_move_and_check_are_highlighted() {
     assert!(lines.join("\n").contains("12:00:00 1-0 White mates"));
     assert!(lines[23].starts_with("1-0 │"), "{}", lines[23]);
     enter(&mut app, "a7a6");
-    assert!(app.message.as_ref().unwrap().text.contains("game is over"));
+    assert!(app.message().unwrap().text.contains("game is over"));
 }
 
 #[test]
@@ -620,7 +568,7 @@ fn too_small_a_terminal_says_so() {
 fn help_overlay_lists_the_key_table() {
     let (mut app, _) = app();
     type_text(&mut app, "?");
-    assert!(app.help_visible);
+    assert!(app.screen().help_visible);
     let (lines, _) = screen(&mut app, 120, 40);
     let all = lines.join("\n");
     assert!(all.contains("Keys and commands"), "{all}");
@@ -630,7 +578,7 @@ fn help_overlay_lists_the_key_table() {
     );
     assert!(all.contains("Ctrl+C") && all.contains("quit"));
     press(&mut app, KeyCode::Esc);
-    assert!(!app.help_visible);
+    assert!(!app.screen().help_visible);
 }
 
 #[test]
@@ -649,14 +597,14 @@ fn log_scrolls_and_keeps_the_whole_session() {
         for m in moves {
             enter(&mut app, m);
         }
-        if app.game.result().is_some() {
+        if app.game().result().is_some() {
             break;
         }
     }
     // Threefold repetition ends the game after two cycles (the start position thrice).
-    assert_eq!(app.game.result().map(|r| r.result()), Some("1/2-1/2"));
+    assert_eq!(app.game().result().map(|r| r.result()), Some("1/2-1/2"));
     assert!(
-        app.log
+        app.log_buffer()
             .lines()
             .any(|l| l.text.contains("threefold repetition"))
     );
@@ -669,7 +617,8 @@ fn log_scrolls_and_keeps_the_whole_session() {
             .contains("1/2-1/2 threefold repetition")
     );
     // Scroll to the top of the log: the greeting appears, the result line does not.
-    app.focus = Pane::Log;
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.screen().focus, Pane::Log);
     for _ in 0..10 {
         press(&mut app, KeyCode::PageUp);
         let _ = screen(&mut app, 80, 24);
@@ -706,12 +655,12 @@ fn commands_complete_and_run() {
     let (mut app, _) = app();
     type_text(&mut app, ":ev");
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.input.value(), ":eval ");
+    assert_eq!(app.input().value(), ":eval ");
     type_text(&mut app, "mat");
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.input.value(), ":eval material");
+    assert_eq!(app.input().value(), ":eval material");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.eval.mode.to_string(), "material");
+    assert_eq!(app.prefs().eval.mode.to_string(), "material");
     enter(&mut app, ":order seed");
     let (lines, _) = screen(&mut app, 80, 24);
     assert!(
@@ -720,9 +669,9 @@ fn commands_complete_and_run() {
         lines[23]
     );
     enter(&mut app, ":bogus");
-    assert_eq!(app.input.value(), ":bogus");
+    assert_eq!(app.input().value(), ":bogus");
     assert!(
-        app.message
+        app.message()
             .as_ref()
             .unwrap()
             .text
@@ -730,32 +679,38 @@ fn commands_complete_and_run() {
     );
     press(&mut app, KeyCode::Esc);
     enter(&mut app, ":fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1");
-    assert_eq!(app.game.board().to_fen(), "8/8/8/4k3/8/8/8/4K2R w K - 0 1");
+    assert_eq!(
+        app.game().board().to_fen(),
+        "8/8/8/4k3/8/8/8/4K2R w K - 0 1"
+    );
     enter(&mut app, ":fen");
     assert_eq!(
-        app.message.as_ref().unwrap().text,
+        app.message().unwrap().text,
         "8/8/8/4k3/8/8/8/4K2R w K - 0 1"
     );
     enter(&mut app, ":fen not a fen");
-    assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
-    assert_eq!(app.game.board().to_fen(), "8/8/8/4k3/8/8/8/4K2R w K - 0 1");
+    assert_eq!(app.message().unwrap().kind, MessageKind::Error);
+    assert_eq!(
+        app.game().board().to_fen(),
+        "8/8/8/4k3/8/8/8/4K2R w K - 0 1"
+    );
     // Up recalls earlier input.
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Up);
-    assert_eq!(app.input.value(), ":fen not a fen");
+    assert_eq!(app.input().value(), ":fen not a fen");
     press(&mut app, KeyCode::Up);
-    assert_eq!(app.input.value(), ":fen");
+    assert_eq!(app.input().value(), ":fen");
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Down);
-    assert_eq!(app.input.value(), "");
+    assert_eq!(app.input().value(), "");
 }
 
 #[test]
 fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
     let (mut app, calls) = app();
     enter(&mut app, "e2e4");
-    let id = app.session.search().unwrap().id;
-    let board = app.game.board().clone();
+    let id = app.session().search().unwrap().id;
+    let board = app.game().board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
         best: Some(mv(&board, "e7e5")),
@@ -763,12 +718,12 @@ fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
         book: None,
     });
     enter(&mut app, "g1f3");
-    let id2 = app.session.search().unwrap().id;
+    let id2 = app.session().search().unwrap().id;
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
     // The engine was thinking on move 2: only the human's g1f3 goes; White to move again.
-    assert_eq!(app.game.ply(), 2);
-    assert!(calls.borrow().contains(&Call::Stop));
-    let b = app.game.board().clone();
+    assert_eq!(app.game().ply(), 2);
+    assert!(calls.contains(&Call::Stop));
+    let b = app.game().board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id: id2,
         best: Some(Move::NONE),
@@ -776,12 +731,12 @@ fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
         book: None,
     });
     assert_eq!(
-        *app.game.board(),
+        *app.game().board(),
         b,
         "the stopped search's answer is dropped"
     );
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
-    assert_eq!(app.game.ply(), 0, "e5 and e4 taken back together");
+    assert_eq!(app.game().ply(), 0, "e5 and e4 taken back together");
     let (lines, _) = screen(&mut app, 80, 24);
     assert_eq!(board_rows(&lines)[6], "2  P  P  P  P  P  P  P  P  ");
 }
@@ -818,8 +773,8 @@ fn mono_theme_and_sixteen_colours_render() {
 fn print_screens() {
     let (mut app, _) = app_with(Options::default(), "default", ColorDepth::TrueColor);
     enter(&mut app, "e2e4");
-    let board = app.game.board().clone();
-    let id = app.session.search().unwrap().id;
+    let board = app.game().board().clone();
+    let id = app.session().search().unwrap().id;
     app.on_engine_event(iteration(&board, id, 7));
     for (w, h) in [(80, 24), (120, 40)] {
         let (lines, _) = screen(&mut app, w, h);
@@ -832,7 +787,7 @@ fn print_screens() {
 
 // ---- games: modes, clocks, PGN, autosave ---------------------------------------------------
 
-fn human_human() -> (App, Rc<RefCell<Vec<Call>>>) {
+fn human_human() -> (App, Calls) {
     app_with(
         Options {
             mode: Mode::HumanHuman,
@@ -851,23 +806,24 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     d
 }
 
-fn gos(calls: &Rc<RefCell<Vec<Call>>>) -> Vec<Limits> {
-    calls
-        .borrow()
-        .iter()
-        .filter_map(|c| match c {
-            Call::Go { limits, .. } => Some(limits.clone()),
-            _ => None,
-        })
-        .collect()
+fn gos(calls: &Calls) -> Vec<Limits> {
+    calls.searches().into_iter().map(|go| go.limits).collect()
 }
 
 #[test]
 fn every_move_is_autosaved_and_offered_for_resuming() {
     use ox88::game::autosave::Autosave;
     let dir = temp_dir("resume");
-    let (mut app, _) = human_human();
-    app.autosave = Some(Autosave::in_dir(&dir));
+    let saving_app = || {
+        let opts = Options {
+            mode: Mode::HumanHuman,
+            ascii: true,
+            ..Options::default()
+        };
+        let (builder, _) = common::app::builder_with(&opts, "default", ColorDepth::TrueColor);
+        builder.autosave(Some(Autosave::in_dir(&dir))).build()
+    };
+    let mut app = saving_app();
     for m in ["e2e4", "c7c5", "Nf3"] {
         enter(&mut app, m);
     }
@@ -878,8 +834,7 @@ fn every_move_is_autosaved_and_offered_for_resuming() {
     assert_eq!(saved.sans(), vec!["e4", "c5", "Nf3"]);
 
     // A new session finds it and asks; 'y' resumes it.
-    let (mut next, _) = human_human();
-    next.autosave = Some(Autosave::in_dir(&dir));
+    let mut next = saving_app();
     next.offer_resume(saved.clone());
     let (lines, _) = screen(&mut next, 80, 24);
     assert!(
@@ -888,20 +843,22 @@ fn every_move_is_autosaved_and_offered_for_resuming() {
         lines[22]
     );
     type_text(&mut next, "x");
-    assert!(next.prompt.is_some(), "other keys leave the question open");
+    assert!(
+        next.play().prompt.is_some(),
+        "other keys leave the question open"
+    );
     type_text(&mut next, "y");
-    assert_eq!(next.game.sans(), vec!["e4", "c5", "Nf3"]);
+    assert_eq!(next.game().sans(), vec!["e4", "c5", "Nf3"]);
     assert_eq!(next.side_to_move(), ox88::chess::Color::Black);
 
     // Another session declines: the game is set aside in games/, not lost.
-    let (mut third, _) = human_human();
-    third.autosave = Some(Autosave::in_dir(&dir));
+    let mut third = saving_app();
     third.offer_resume(saved);
     type_text(&mut third, "n");
     assert!(Autosave::in_dir(&dir).load_unfinished().unwrap().is_none());
     let archived: Vec<_> = std::fs::read_dir(dir.join("games")).unwrap().collect();
     assert_eq!(archived.len(), 1);
-    assert!(third.message.as_ref().unwrap().text.contains("kept in"));
+    assert!(third.message().unwrap().text.contains("kept in"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -918,23 +875,26 @@ fn save_and_load_pgn_and_a_bad_file_keeps_the_game() {
     assert!(text.contains("1. d4 d5 2. c4 e6 3. Nc3 Nf6"), "{text}");
     assert!(text.contains("[Result \"*\"]"), "{text}");
     enter(&mut app, ":new");
-    assert_eq!(app.game.ply(), 0);
+    assert_eq!(app.game().ply(), 0);
     enter(&mut app, &format!(":load {}", file.display()));
-    assert_eq!(app.game.sans(), vec!["d4", "d5", "c4", "e6", "Nc3", "Nf6"]);
-    assert_eq!(app.input.value(), "");
+    assert_eq!(
+        app.game().sans(),
+        vec!["d4", "d5", "c4", "e6", "Nc3", "Nf6"]
+    );
+    assert_eq!(app.input().value(), "");
 
     std::fs::write(&file, "[Event \"x\"]\n\n1. e4 e5 2. Qxf7 *\n").unwrap();
     enter(&mut app, &format!(":load {}", file.display()));
-    let msg = app.message.as_ref().unwrap();
+    let msg = app.message().unwrap();
     assert_eq!(msg.kind, MessageKind::Error);
     assert!(
         msg.text.contains("line 3") && msg.text.contains("current game is kept"),
         "{}",
         msg.text
     );
-    assert_eq!(app.game.ply(), 6, "the game is untouched");
+    assert_eq!(app.game().ply(), 6, "the game is untouched");
     assert!(
-        app.input.value().starts_with(":load"),
+        app.input().value().starts_with(":load"),
         "the command stays for editing"
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -964,9 +924,9 @@ fn a_time_control_shows_clocks_and_reaches_the_engine() {
     let (lines, _) = screen(&mut app, 120, 40);
     assert!(lines[39].contains("│ W 5:03 [B 5:00] │"), "{}", lines[39]);
     // The clock reading goes into the game for the PGN.
-    assert!(app.game.moves()[0].clock.is_some());
+    assert!(app.game().moves()[0].clock.is_some());
     enter(&mut app, ":tc nonsense");
-    assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
+    assert_eq!(app.message().unwrap().kind, MessageKind::Error);
 }
 
 #[test]
@@ -974,18 +934,18 @@ fn analysis_thinks_without_end_and_moves_restart_it() {
     let (mut app, calls) = app();
     enter(&mut app, ":mode analysis");
     assert_eq!(gos(&calls).last().unwrap(), &Limits::infinite());
-    let id = app.session.search().unwrap().id;
+    let id = app.session().search().unwrap().id;
     enter(&mut app, "e2e4");
     assert_eq!(
-        app.game.ply(),
+        app.game().ply(),
         1,
         "moves can be entered while the engine analyses"
     );
     assert_eq!(gos(&calls).len(), 2);
-    assert!(app.session.search().unwrap().id != id);
+    assert!(app.session().search().unwrap().id != id);
     // Stepping back analyses the earlier position.
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
-    assert_eq!(app.game.ply(), 0);
+    assert_eq!(app.game().ply(), 0);
     assert_eq!(gos(&calls).len(), 3);
     let (lines, _) = screen(&mut app, 80, 24);
     assert!(lines[23].contains("analysing"), "{}", lines[23]);
@@ -997,11 +957,11 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
     enter(&mut app, ":delay 500");
     enter(&mut app, ":mode engine");
     let id = app
-        .session
+        .session()
         .search()
         .expect("White's engine thinks at once")
         .id;
-    let board = app.game.board().clone();
+    let board = app.game().board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
         best: Some(mv(&board, "d2d4")),
@@ -1009,29 +969,29 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
         book: None,
     });
     assert!(
-        app.session.search().is_none(),
+        app.session().search().is_none(),
         "waits before Black's search"
     );
-    let due = app.next_engine_start.expect("a pending start");
+    let due = app.play().next_engine_start.expect("a pending start");
     let now = std::time::Instant::now();
     assert!(app.next_wakeup(now).unwrap() <= due);
     app.on_tick(due + Duration::from_millis(1));
     assert!(
-        app.session.search().is_some(),
+        app.session().search().is_some(),
         "Black's engine thinks after the delay"
     );
     assert_eq!(gos(&calls).len(), 2);
     // Esc stops and pauses: its answer is not played.
     press(&mut app, KeyCode::Esc);
     let id = gos(&calls).len() as u64;
-    let b = app.game.board().clone();
+    let b = app.game().board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id,
         best: Some(mv(&b, "d7d5")),
         ponder: None,
         book: None,
     });
-    assert_eq!(app.game.ply(), 1);
+    assert_eq!(app.game().ply(), 1);
     let (lines, _) = screen(&mut app, 80, 24);
     assert!(lines[23].contains("paused"), "{}", lines[23]);
 }
@@ -1040,11 +1000,11 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
 fn move_now_lets_the_engine_take_over_the_side_to_move() {
     let (mut app, calls) = app();
     app.handle_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::CONTROL));
-    assert_eq!(app.mode, Mode::HumanBlack);
-    assert!(app.flipped, "Black at the bottom for the human");
+    assert_eq!(app.play().mode, Mode::HumanBlack);
+    assert!(app.screen().flipped, "Black at the bottom for the human");
     assert_eq!(gos(&calls).len(), 1);
     assert!(
-        app.message
+        app.message()
             .as_ref()
             .unwrap()
             .text
@@ -1052,26 +1012,26 @@ fn move_now_lets_the_engine_take_over_the_side_to_move() {
     );
     // While it thinks, Ctrl+G again stops it and plays its best move so far.
     app.handle_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::CONTROL));
-    assert!(calls.borrow().contains(&Call::Stop));
-    let board = app.game.board().clone();
+    assert!(calls.contains(&Call::Stop));
+    let board = app.game().board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id: 1,
         best: Some(mv(&board, "g1f3")),
         ponder: None,
         book: None,
     });
-    assert_eq!(app.game.sans(), vec!["Nf3"]);
+    assert_eq!(app.game().sans(), vec!["Nf3"]);
 }
 
 #[test]
 fn resigning_ends_the_game() {
     let (mut app, _) = app();
     enter(&mut app, ":resign");
-    assert_eq!(app.game.result().map(|r| r.result()), Some("0-1"));
+    assert_eq!(app.game().result().map(|r| r.result()), Some("0-1"));
     let (lines, _) = screen(&mut app, 80, 24);
     assert!(lines[10].starts_with("│0-1 White resigns"), "{}", lines[10]);
     enter(&mut app, ":draw");
-    assert_eq!(app.message.as_ref().unwrap().kind, MessageKind::Error);
+    assert_eq!(app.message().unwrap().kind, MessageKind::Error);
 }
 
 /// Not a check: how long one frame takes with a long session's log (`cargo test --release
@@ -1081,11 +1041,12 @@ fn resigning_ends_the_game() {
 fn frame_cost() {
     let (mut app, _) = human_human();
     for i in 0..5000 {
-        app.log(ox88::tui::app::LogKind::Iteration, format!("d{i}/20 0.012s 16,392 n 531,996 n/s E -0.04 pv g8f6 f1b5 f6e4 d2d3 e4c5 b5c6 d7c6 f3e5"));
+        app.log_line(ox88::tui::app::LogKind::Iteration, format!("d{i}/20 0.012s 16,392 n 531,996 n/s E -0.04 pv g8f6 f1b5 f6e4 d2d3 e4c5 b5c6 d7c6 f3e5"));
     }
     let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
     app.resize(ratatui::layout::Rect::new(0, 0, 120, 40));
-    app.focus = Pane::Log;
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.screen().focus, Pane::Log);
     for scrolled in [false, true] {
         // Scrolled back to the oldest line: the most rows to walk past.
         press(
@@ -1113,57 +1074,32 @@ fn frame_cost() {
 
 // ---- the UI never waits on the engine ------------------------------------------------------
 
-/// An engine whose `stop` and `go` take effect late: stopped searches go on "running" (their
-/// events are delivered by the test afterwards, as a slow search thread would send them).
-/// Nothing here blocks; the test checks the app never needs it to.
-struct SlowEngine {
-    /// Ids of searches asked for, in order.
-    started: Rc<RefCell<Vec<u64>>>,
-    stops: Rc<RefCell<u32>>,
-    next_id: u64,
-}
-
-impl EngineControl for SlowEngine {
-    fn go(&mut self, _: &Board, _: Limits, _: &SearchOptions) -> u64 {
-        self.next_id += 1;
-        self.started.borrow_mut().push(self.next_id);
-        self.next_id
-    }
-    fn stop(&mut self) {
-        *self.stops.borrow_mut() += 1;
-    }
-    fn new_game(&mut self) {}
-}
-
 #[test]
 fn keys_act_at_once_while_a_slow_engine_stops_and_its_late_events_are_ignored() {
-    let started = Rc::new(RefCell::new(Vec::new()));
-    let stops = Rc::new(RefCell::new(0));
-    let engine = SlowEngine {
-        started: Rc::clone(&started),
-        stops: Rc::clone(&stops),
-        next_id: 0,
-    };
-    let opts = Options {
-        ascii: true,
-        ..Options::default()
-    };
-    let theme = Theme::builtin("default", ColorDepth::TrueColor).unwrap();
-    let mut app = App::new(&opts, Box::new(engine), theme, ColorDepth::TrueColor);
-    app.set_clock(fixed_clock);
+    // The recording engine never answers by itself: a stopped search goes on "running"
+    // and its events are delivered by the test afterwards, as a slow search thread would
+    // send them. Nothing here blocks; the test checks the app never needs it to.
+    let (mut app, calls) = app_with(
+        Options {
+            ascii: true,
+            ..Options::default()
+        },
+        "default",
+        ColorDepth::TrueColor,
+    );
     enter(&mut app, "e2e4");
-    let first = *started.borrow().last().unwrap();
-    let after_e4 = app.game.board().clone();
+    let first = calls.last_go().unwrap().id;
+    let after_e4 = app.game().board().clone();
     // The engine still thinks (its stop will take effect late); the user takes back and
     // plays another move at once: each key is handled before any event arrives.
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
-    assert_eq!(app.game.ply(), 0, "the takeback happened at once");
-    assert_eq!(*stops.borrow(), 1, "the engine was asked to stop");
+    assert_eq!(app.game().ply(), 0, "the takeback happened at once");
+    assert_eq!(calls.stops(), 1, "the engine was asked to stop");
     enter(&mut app, "d2d4");
-    assert_eq!(app.game.sans(), vec!["d4"]);
-    let second = app.session.search().expect("a new search").id;
+    assert_eq!(app.game().sans(), vec!["d4"]);
+    let second = app.session().search().expect("a new search").id;
     assert_ne!(first, second);
-    let log_len = app.log.len();
+    let log_len = app.log_buffer().len();
     // Now the first search's events come in, late.
     app.on_engine_event(iteration(&after_e4, first, 9));
     app.on_engine_event(SearchEvent::BestMove {
@@ -1173,30 +1109,34 @@ fn keys_act_at_once_while_a_slow_engine_stops_and_its_late_events_are_ignored() 
         book: None,
     });
     assert_eq!(
-        app.game.sans(),
+        app.game().sans(),
         vec!["d4"],
         "a stale best move is never played"
     );
-    assert_eq!(app.log.len(), log_len, "a stale iteration is not logged");
-    assert_eq!(app.session.stale_dropped(), 2);
-    assert_eq!(app.session.search().map(|s| s.id), Some(second));
+    assert_eq!(
+        app.log_buffer().len(),
+        log_len,
+        "a stale iteration is not logged"
+    );
+    assert_eq!(app.session().stale_dropped(), 2);
+    assert_eq!(app.session().search().map(|s| s.id), Some(second));
     // The current search's answer is played.
-    let board = app.game.board().clone();
+    let board = app.game().board().clone();
     app.on_engine_event(SearchEvent::BestMove {
         id: second,
         best: Some(mv(&board, "d7d5")),
         ponder: None,
         book: None,
     });
-    assert_eq!(app.game.sans(), vec!["d4", "d5"]);
+    assert_eq!(app.game().sans(), vec!["d4", "d5"]);
 }
 
 #[test]
 fn a_failed_aspiration_window_is_logged_as_a_bound() {
     let (mut app, _) = app();
     enter(&mut app, "e2e4");
-    let board = app.game.board().clone();
-    let id = app.session.search().unwrap().id;
+    let board = app.game().board().clone();
+    let id = app.session().search().unwrap().id;
     let SearchEvent::Iteration { mut info, .. } = iteration(&board, id, 7) else {
         unreachable!()
     };
@@ -1204,7 +1144,7 @@ fn a_failed_aspiration_window_is_logged_as_a_bound() {
     info.bound = Bound::Lower;
     app.on_engine_event(SearchEvent::Iteration { id, info });
     assert_eq!(
-        app.log.last().unwrap().text,
+        app.log_buffer().last().unwrap().text,
         "d7/12 1.520s 1,234,567 n 812,345 n/s E ≤ +0.29 pv e7e5 g1f3"
     );
 }
@@ -1214,11 +1154,11 @@ fn games_in_a_row_start_a_new_game_after_each_end() {
     let (mut app, calls) = app();
     enter(&mut app, ":delay 0");
     enter(&mut app, ":games 2");
-    assert_eq!(app.mode, Mode::EngineEngine);
+    assert_eq!(app.play().mode, Mode::EngineEngine);
     // Fool's mate, played by "the engine" through its events.
     for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-        let id = app.session.search().expect("the engine thinks").id;
-        let board = app.game.board().clone();
+        let id = app.session().search().expect("the engine thinks").id;
+        let board = app.game().board().clone();
         app.on_engine_event(SearchEvent::BestMove {
             id,
             best: Some(mv(&board, m)),
@@ -1226,18 +1166,18 @@ fn games_in_a_row_start_a_new_game_after_each_end() {
             book: None,
         });
     }
-    assert_eq!(app.game.result().map(|r| r.result()), Some("0-1"));
-    let due = app.next_game_start.expect("the next game is due");
+    assert_eq!(app.game().result().map(|r| r.result()), Some("0-1"));
+    let due = app.play().next_game_start.expect("the next game is due");
     app.on_tick(due);
-    assert_eq!(app.game.ply(), 0, "a new game started");
-    assert!(app.session.search().is_some(), "and the engine plays it");
-    assert!(calls.borrow().contains(&Call::NewGame));
+    assert_eq!(app.game().ply(), 0, "a new game started");
+    assert!(app.session().search().is_some(), "and the engine plays it");
+    assert!(calls.contains(&Call::NewGame));
     // The second game ends by resignation: the series is over, nothing more starts.
     enter(&mut app, ":resign");
-    assert!(app.next_game_start.is_none());
-    assert_eq!(app.games_to_play, 0);
+    assert!(app.play().next_game_start.is_none());
+    assert_eq!(app.play().games_to_play, 0);
     assert!(
-        app.log
+        app.log_buffer()
             .lines()
             .any(|l| l.text == "the series of games is over")
     );
@@ -1247,9 +1187,9 @@ fn games_in_a_row_start_a_new_game_after_each_end() {
 fn the_log_shows_a_note_for_the_lines_it_dropped() {
     let (mut app, _) = human_human();
     for i in 0..ox88::tui::app::LOG_CAP + 5 {
-        app.log(ox88::tui::app::LogKind::Info, format!("line {i}"));
+        app.log_line(ox88::tui::app::LogKind::Info, format!("line {i}"));
     }
-    assert_eq!(app.log.len(), ox88::tui::app::LOG_CAP);
+    assert_eq!(app.log_buffer().len(), ox88::tui::app::LOG_CAP);
     // Scroll to the very top of the log: the note is its first row.
     app.resize(ratatui::layout::Rect::new(0, 0, 120, 40));
     press(&mut app, KeyCode::Tab);
@@ -1279,9 +1219,13 @@ fn real_engine_app(eval: &str) -> (App, std::sync::mpsc::Receiver<SearchEvent>) 
         fen: Some("r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 11".into()),
         ..Options::default()
     };
-    let theme = Theme::builtin("default", ColorDepth::TrueColor).unwrap();
-    let mut app = App::new(&opts, Box::new(engine), theme, ColorDepth::TrueColor);
-    app.set_clock(fixed_clock);
+    let mut app = App::builder(&opts, Box::new(engine))
+        .theme(
+            Theme::builtin("default", ColorDepth::TrueColor).unwrap(),
+            ColorDepth::TrueColor,
+        )
+        .wall_clock(common::app::fixed_clock)
+        .build();
     enter(&mut app, &format!(":eval {eval}"));
     (app, rx)
 }
@@ -1303,7 +1247,7 @@ fn search_once(
             last = Some((info.nodes, info.score, info.pv.clone()));
         }
         app.on_engine_event(ev);
-        if done && app.session.search().is_none() {
+        if done && app.session().search().is_none() {
             break;
         }
     }

@@ -5,25 +5,11 @@
 mod common;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ox88::chess::Board;
 use ox88::engine::search::Searcher;
 use ox88::engine::{Bound, IterationInfo, Limits, SearchEvent, SearchOptions};
 use ox88::tui::Options;
-use ox88::tui::app::{App, EngineControl};
-use ox88::tui::theme::{ColorDepth, Theme};
+use ox88::tui::app::App;
 use ox88::tui::ui::sort::{compact, root_row_text, stats_text};
-
-/// An engine that answers nothing by itself: the test feeds it a real search's events.
-struct Quiet(u64);
-
-impl EngineControl for Quiet {
-    fn go(&mut self, _: &Board, _: Limits, _: &SearchOptions) -> u64 {
-        self.0 += 1;
-        self.0
-    }
-    fn stop(&mut self) {}
-    fn new_game(&mut self) {}
-}
 
 /// An app where White played e2e4 and the engine (Black) thinks; the events of a real
 /// depth-`depth` search of that position, retagged with the app's search id.
@@ -33,16 +19,14 @@ fn thinking(depth: u32) -> (App, Vec<SearchEvent>) {
         depth: 5,
         ..Options::default()
     };
-    let theme = Theme::builtin("default", ColorDepth::TrueColor).unwrap();
-    let mut app = App::new(&opts, Box::new(Quiet(0)), theme, ColorDepth::TrueColor);
-    app.set_clock(|| "12:00:00".to_string());
-    app.user_theme_dir = None;
+    // The engine answers nothing by itself: the test feeds it a real search's events.
+    let (mut app, _) = common::app::app_of(&opts);
     for c in "e2e4".chars() {
         app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
     }
     app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-    let id = app.session.search().expect("the engine thinks").id;
-    let board = app.game.board().clone();
+    let id = app.session().search().expect("the engine thinks").id;
+    let board = app.game().board().clone();
     let options = SearchOptions {
         own_book: false,
         hash_mb: 4,
@@ -98,7 +82,7 @@ fn the_sort_pane_shows_the_searchs_root_moves_at_80x24() {
         info.branching,
         s.tt_hit_rate() * 100.0
     );
-    let logged = &app.log.last().unwrap().text;
+    let logged = &app.log_buffer().last().unwrap().text;
     assert!(logged.ends_with(&figures), "{logged} / {figures}");
     let (lines, _) = common::render(&mut app, 80, 24);
     let pane = sort_pane(&lines);
@@ -187,7 +171,7 @@ fn rows_of_a_running_iteration_say_so_and_show_unsearched_moves_blank() {
         r.best = false;
         r.nodes = 0;
     }
-    let id = app.session.search().unwrap().id;
+    let id = app.session().search().unwrap().id;
     app.on_engine_event(SearchEvent::RootMoves { id, depth: 6, rows });
     let (lines, _) = common::render(&mut app, 80, 24);
     let pane = sort_pane(&lines);

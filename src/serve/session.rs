@@ -38,7 +38,7 @@ use crate::tui::app::EngineControl;
 #[cfg(test)]
 use crate::tui::app::confined_pgn_path;
 use crate::tui::app::explorer::SERVE_TREE_CAP;
-use crate::tui::{App, ColorDepth, ColorMode, Options, Theme, ui};
+use crate::tui::{App, ColorDepth, ColorMode, Options, Theme, driver, ui};
 
 /// Frames waiting for a slow client; beyond this they are dropped.
 const OUTPUT_FRAMES: usize = 4;
@@ -299,14 +299,16 @@ fn run(
         engine,
         hash_mb: spec.hash_mb,
     };
-    let mut app = App::new(&opts, Box::new(engine), theme, depth);
-    // Only the built-in themes: a theme name must not name a file on the server.
-    app.user_theme_dir = None;
-    // `:save`/`:load` take a bare name inside the player's own directory.
-    app.file_root = Some(spec.player_dir.join("saved"));
     let store = Autosave::in_dir(&spec.player_dir);
     let unfinished = store.load_unfinished();
-    app.autosave = Some(store);
+    let mut app = App::builder(&opts, Box::new(engine))
+        .theme(theme, depth)
+        // Only the built-in themes: a theme name must not name a file on the server.
+        .user_theme_dir(None)
+        // `:save`/`:load` take a bare name inside the player's own directory.
+        .file_root(spec.player_dir.join("saved"))
+        .autosave(Some(store))
+        .build();
     match unfinished {
         Ok(Some(game)) => app.offer_resume(game),
         Ok(None) => {}
@@ -322,80 +324,19 @@ fn run(
     );
     let _ = out.try_send(start);
 
-    let Ok(mut screen) = Screen::new(spec.size) else {
+    let Ok(screen) = Screen::new(spec.size) else {
         return;
     };
-    let mut parser = Parser::new();
-    let mut last_input = Instant::now();
-    let mut esc_deadline: Option<Instant> = None;
-    let end = loop {
-        let now = Instant::now();
-        let redraw_at = match screen.frame(&app) {
-            Ok(bytes) => match offer(&out, bytes, &mut screen) {
-                Offered::Sent => None,
-                // Nothing else may happen for a while: the client must still get the last
-                // state once it catches up.
-                Offered::Dropped => Some(now + REDRAW_RETRY),
-                Offered::Closed => break End::Closed,
-            },
-            Err(_) => break End::Closed,
-        };
-        let idle_at = last_input + spec.idle_timeout;
-        let wake = [app.next_wakeup(now), esc_deadline, redraw_at, Some(idle_at)]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(idle_at);
-        let mut next = match rx.recv_timeout(wake.saturating_duration_since(now)) {
-            Ok(ev) => Some(ev),
-            Err(mpsc::RecvTimeoutError::Timeout) => None,
-            Err(mpsc::RecvTimeoutError::Disconnected) => break End::Closed,
-        };
-        let mut stop = None;
-        // Handle what is waiting (a burst of engine events) before drawing again, but not
-        // forever: the screen must keep up.
-        let frame_end = Instant::now() + crate::tui::app::FRAME;
-        while let Some(ev) = next.take() {
-            match ev {
-                SessionEvent::Bytes(bytes) => {
-                    queued_input.fetch_sub(bytes.len(), Ordering::Relaxed);
-                    last_input = Instant::now();
-                    for input in parser.feed(&bytes) {
-                        apply(&mut app, input);
-                    }
-                    esc_deadline = parser.has_pending().then(|| Instant::now() + ESC_TIMEOUT);
-                }
-                SessionEvent::Resize(w, h) => {
-                    screen.size = (w, h);
-                    screen.whole = true;
-                }
-                SessionEvent::Engine(e) => app.on_engine_event(e),
-                SessionEvent::Closed => stop = Some(End::Closed),
-                SessionEvent::Shutdown => stop = Some(End::Shutdown),
-            }
-            if stop.is_some() || app.quit || Instant::now() >= frame_end {
-                break;
-            }
-            next = rx.try_recv().ok();
-        }
-        if let Some(end) = stop {
-            break end;
-        }
-        let now = Instant::now();
-        if esc_deadline.is_some_and(|t| now >= t) {
-            esc_deadline = None;
-            for input in parser.flush() {
-                apply(&mut app, input);
-            }
-        }
-        app.on_tick(now);
-        if app.quit {
-            break End::Quit;
-        }
-        if now >= last_input + spec.idle_timeout {
-            break End::Idle;
-        }
+    let mut channel = Channel {
+        screen,
+        out: out.clone(),
+        parser: Parser::new(),
+        last_input: Instant::now(),
+        esc_deadline: None,
+        idle_timeout: spec.idle_timeout,
+        queued_input,
     };
+    let end = driver::run(&mut app, &rx, &mut channel);
     // Stops the engine; the game was saved after its last move.
     drop(app);
     if matches!(end, End::Closed) {
@@ -419,6 +360,83 @@ fn run(
 }
 
 /// One decoded key or paste into the app.
+/// One SSH channel as a front end of the shared loop: frames go out as bytes the client
+/// may not take yet (then the next frame is drawn whole), keys come in as bytes.
+struct Channel {
+    screen: Screen,
+    out: tokio::sync::mpsc::Sender<Vec<u8>>,
+    parser: Parser,
+    last_input: Instant,
+    /// A lone Esc is a key only once no escape sequence follows it in time.
+    esc_deadline: Option<Instant>,
+    idle_timeout: Duration,
+    /// Bytes received and not yet handled (the server refuses more past a cap).
+    queued_input: Arc<AtomicUsize>,
+}
+
+impl driver::Front for Channel {
+    type Event = SessionEvent;
+    type End = End;
+
+    fn draw(&mut self, app: &mut App) -> Result<Option<Instant>, End> {
+        let bytes = self.screen.frame(app).map_err(|_| End::Closed)?;
+        match offer(&self.out, bytes, &mut self.screen) {
+            Offered::Sent => Ok(None),
+            // Nothing else may happen for a while: the client must still get the last
+            // state once it catches up.
+            Offered::Dropped => Ok(Some(Instant::now() + REDRAW_RETRY)),
+            Offered::Closed => Err(End::Closed),
+        }
+    }
+
+    fn wake_at(&self) -> Option<Instant> {
+        let idle_at = self.last_input + self.idle_timeout;
+        Some(self.esc_deadline.map_or(idle_at, |t| t.min(idle_at)))
+    }
+
+    fn handle(&mut self, app: &mut App, ev: SessionEvent) -> Option<End> {
+        match ev {
+            SessionEvent::Bytes(bytes) => {
+                self.queued_input.fetch_sub(bytes.len(), Ordering::Relaxed);
+                self.last_input = Instant::now();
+                for input in self.parser.feed(&bytes) {
+                    apply(app, input);
+                }
+                self.esc_deadline = self
+                    .parser
+                    .has_pending()
+                    .then(|| Instant::now() + ESC_TIMEOUT);
+            }
+            SessionEvent::Resize(w, h) => {
+                self.screen.size = (w, h);
+                self.screen.whole = true;
+            }
+            SessionEvent::Engine(e) => app.on_engine_event(e),
+            SessionEvent::Closed => return Some(End::Closed),
+            SessionEvent::Shutdown => return Some(End::Shutdown),
+        }
+        None
+    }
+
+    fn tick(&mut self, app: &mut App, now: Instant) -> Option<End> {
+        if self.esc_deadline.is_some_and(|t| now >= t) {
+            self.esc_deadline = None;
+            for input in self.parser.flush() {
+                apply(app, input);
+            }
+        }
+        (now >= self.last_input + self.idle_timeout).then_some(End::Idle)
+    }
+
+    fn quit(&mut self) -> End {
+        End::Quit
+    }
+
+    fn disconnected(&mut self) -> End {
+        End::Closed
+    }
+}
+
 fn apply(app: &mut App, input: Input) {
     match input {
         Input::Key(key) => {

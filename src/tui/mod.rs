@@ -4,8 +4,10 @@
 //! or SIGHUP (a dropped SSH connection).
 
 pub mod app;
+pub mod driver;
 pub mod event;
 pub mod keys;
+pub mod layout;
 pub mod sgr16;
 pub mod theme;
 pub mod ui;
@@ -278,15 +280,17 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let (mut terminal, guard) = setup_terminal(depth)?;
     event::spawn_input_thread(tx);
 
-    let mut app = App::new(&opts, Box::new(engine), theme, depth);
+    let mut app = App::builder(&opts, Box::new(engine))
+        .theme(theme, depth)
+        .autosave(store)
+        .build();
     if let Some(path) = &opts.config_path {
         app.use_config(crate::config::Config::load(path));
     }
     if let Some(e) = theme_error {
-        app.log(app::LogKind::Error, e.to_string());
+        app.log_line(app::LogKind::Error, e.to_string());
         app.error(format!("{e} (using the default theme)"));
     }
-    app.autosave = store;
     match (pgn_game, unfinished) {
         (Some((game, path)), _) => app.set_game(game, &format!("loaded {path}")),
         (None, Ok(Some(game))) if opts.resume => app.set_game(game, "resumed"),
@@ -295,74 +299,65 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         (None, Ok(None)) => {}
         (None, Err(e)) => {
             // The damaged file stays where it is; the first move sets it aside.
-            app.log(app::LogKind::Error, format!("autosave: {e}"));
+            app.log_line(app::LogKind::Error, format!("autosave: {e}"));
             app.error(format!("autosave: {e}"));
         }
     }
-    let result = event_loop(&mut terminal, &mut app, &rx);
+    let result = driver::run(
+        &mut app,
+        &rx,
+        &mut TerminalFront {
+            terminal: &mut terminal,
+        },
+    );
     drop(app); // stops the engine thread
     drop(guard);
     result
 }
 
-/// Draw, wait for the next event (or the next tick while the engine thinks), handle it and
-/// whatever else is already queued, repeat. Idle, this blocks in `recv` and costs no CPU.
-fn event_loop(
-    terminal: &mut Term,
-    app: &mut App,
-    rx: &mpsc::Receiver<Event>,
-) -> anyhow::Result<()> {
-    loop {
-        terminal.draw(|f| {
+/// The terminal as a front end of the shared loop (`driver`).
+struct TerminalFront<'a> {
+    terminal: &'a mut Term,
+}
+
+impl driver::Front for TerminalFront<'_> {
+    type Event = Event;
+    type End = anyhow::Result<()>;
+
+    fn draw(&mut self, app: &mut App) -> Result<Option<Instant>, Self::End> {
+        match self.terminal.draw(|f| {
             app.resize(f.area());
             ui::draw(f, app)
-        })?;
-        let now = Instant::now();
-        let first = match app.next_wakeup(now) {
-            Some(t) => match rx.recv_timeout(t.saturating_duration_since(now)) {
-                Ok(ev) => Some(ev),
-                Err(mpsc::RecvTimeoutError::Timeout) => None,
-                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
-            },
-            None => match rx.recv() {
-                Ok(ev) => Some(ev),
-                Err(_) => return Ok(()),
-            },
-        };
-        if let Some(ev) = first {
-            handle(app, ev)?;
-            // Take what else is waiting (a burst of engine events) before drawing again,
-            // but not forever: the screen must keep up.
-            let deadline = Instant::now() + app::FRAME;
-            while Instant::now() < deadline {
-                match rx.try_recv() {
-                    Ok(ev) => handle(app, ev)?,
-                    Err(_) => break,
+        }) {
+            Ok(_) => Ok(None),
+            Err(e) => Err(Err(e.into())),
+        }
+    }
+
+    fn handle(&mut self, app: &mut App, ev: Event) -> Option<Self::End> {
+        match ev {
+            Event::Key(k) => app.handle_key(k),
+            Event::Paste(s) => app.handle_paste(&s),
+            Event::Resize => {}
+            Event::Engine(e) => app.on_engine_event(e),
+            Event::Signal(_) => app.request_quit(),
+            Event::InputClosed(why) => {
+                app.request_quit();
+                if let Some(why) = why {
+                    return Some(Err(anyhow::anyhow!("terminal input failed: {why}")));
                 }
             }
         }
-        app.on_tick(Instant::now());
-        if app.quit {
-            return Ok(());
-        }
+        None
     }
-}
 
-fn handle(app: &mut App, ev: Event) -> anyhow::Result<()> {
-    match ev {
-        Event::Key(k) => app.handle_key(k),
-        Event::Paste(s) => app.handle_paste(&s),
-        Event::Resize => {}
-        Event::Engine(e) => app.on_engine_event(e),
-        Event::Signal(_) => app.quit = true,
-        Event::InputClosed(why) => {
-            app.quit = true;
-            if let Some(why) = why {
-                return Err(anyhow::anyhow!("terminal input failed: {why}"));
-            }
-        }
+    fn quit(&mut self) -> Self::End {
+        Ok(())
     }
-    Ok(())
+
+    fn disconnected(&mut self) -> Self::End {
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests.
 
+pub mod app;
 pub mod search;
 pub mod uci;
 

@@ -47,57 +47,61 @@ impl App {
             Command::Go => self.engine_move_now(),
             Command::Stop => self.stop_engine(),
             Command::Help => self.act(Action::Help),
-            Command::Quit => self.quit = true,
+            Command::Quit => self.screen.quit = true,
             Command::Fen(fen) => return self.fen_command(fen.as_deref().unwrap_or("")),
             Command::Depth(d) => self.set_depth(d),
             Command::Eval(m) => {
-                self.eval.mode = m;
-                let e = eval::evaluate_white(self.game.board(), &self.eval);
+                self.prefs.eval.mode = m;
+                let e = eval::evaluate_white(self.play.game.board(), &self.prefs.eval);
                 self.info(format!("eval {m}: E {} here", e_text(e)));
             }
             Command::Order(s) => {
-                self.scheme = s;
+                self.prefs.scheme = s;
                 self.info(format!("move ordering: {s}"));
                 self.reset_sort_view();
             }
             Command::Mode(m) => {
-                self.mode = m;
-                self.paused = false;
+                self.play.mode = m;
+                self.play.paused = false;
                 if matches!(m, Mode::HumanWhite | Mode::HumanBlack) {
-                    self.flipped = m == Mode::HumanBlack;
+                    self.screen.flipped = m == Mode::HumanBlack;
                 }
                 if m != Mode::EngineEngine {
-                    self.games_to_play = 0;
-                    self.next_game_start = None;
+                    self.play.games_to_play = 0;
+                    self.play.next_game_start = None;
                 }
                 self.info(format!("mode: {}", m.describe()));
-                self.log(LogKind::Info, format!("mode: {}", m.describe()));
+                self.log_line(LogKind::Info, format!("mode: {}", m.describe()));
                 self.position_changed();
             }
             Command::Delay(d) => {
-                self.delay = d;
+                self.play.delay = d;
                 self.info(format!(
                     "engine vs engine: {} ms between moves",
                     d.as_millis()
                 ));
             }
             Command::Games(n) => self.play_games(n),
-            Command::Lab(depth) => return self.start_lab(depth.unwrap_or(self.depth)),
+            Command::Lab(depth) => return self.start_lab(depth.unwrap_or(self.prefs.depth)),
             Command::View(v) => self.set_view(v),
             Command::Tree => self.open_tree(),
             Command::Theme(name) => {
-                let t = Theme::load(&name, self.user_theme_dir.as_deref(), self.color_depth)
-                    .map_err(|e| e.to_string())?;
-                self.ascii = t.pieces == PieceStyle::Ascii;
-                self.theme = t;
+                let t = Theme::load(
+                    &name,
+                    self.prefs.user_theme_dir.as_deref(),
+                    self.prefs.color_depth,
+                )
+                .map_err(|e| e.to_string())?;
+                self.prefs.ascii = t.pieces == PieceStyle::Ascii;
+                self.prefs.theme = t;
                 self.info(format!(
                     "theme {name} ({} colours)",
-                    self.color_depth.name()
+                    self.prefs.color_depth.name()
                 ));
             }
             Command::Ascii(on) => {
-                self.ascii = on.unwrap_or(!self.ascii);
-                self.info(if self.ascii {
+                self.prefs.ascii = on.unwrap_or(!self.prefs.ascii);
+                self.info(if self.prefs.ascii {
                     "pieces as letters"
                 } else {
                     "pieces as glyphs"
@@ -105,10 +109,10 @@ impl App {
             }
             Command::Resign | Command::Draw => {
                 let declared = if cmd == Command::Draw {
-                    self.game.agree_draw()
+                    self.play.game.agree_draw()
                 } else {
                     let side = self.side_to_move();
-                    self.game.resign(side)
+                    self.play.game.resign(side)
                 };
                 let end = declared.map_err(|e| e.to_string())?;
                 self.announce(end);
@@ -129,7 +133,7 @@ impl App {
     // ---- levels, lines and hints -----------------------------------------------------------
 
     fn set_level(&mut self, level: Level) {
-        self.level = level;
+        self.prefs.level = level;
         let how = match level {
             Level::Max => "full strength".to_string(),
             Level::Elo(elo) => format!("about {elo} Elo"),
@@ -139,26 +143,26 @@ impl App {
         } else {
             ""
         };
-        self.log(LogKind::Info, format!("level {level}: {how}"));
+        self.log_line(LogKind::Info, format!("level {level}: {how}"));
         self.info(format!("level {level}: {how}{when}"));
     }
 
     /// Shows `n` lines from the next search on; analysis starts again at once.
     pub(super) fn set_multipv(&mut self, n: u32) {
-        self.multipv = n.clamp(1, command::MAX_MULTIPV);
+        self.prefs.multipv = n.clamp(1, command::MAX_MULTIPV);
         self.info(format!(
             "{} best line{} shown",
-            self.multipv,
-            if self.multipv == 1 { "" } else { "s" }
+            self.prefs.multipv,
+            if self.prefs.multipv == 1 { "" } else { "s" }
         ));
-        if self.mode == Mode::Analysis && self.session.is_searching() {
+        if self.play.mode == Mode::Analysis && self.session.is_searching() {
             self.position_changed();
         }
     }
 
     /// A short full-strength search of the current position; its move is shown, not played.
     pub(super) fn hint_command(&mut self) {
-        if let Some(end) = self.game.result() {
+        if let Some(end) = self.play.game.result() {
             self.error(format!("the game is over ({})", end.result()));
             return;
         }
@@ -176,69 +180,71 @@ impl App {
             multipv: 1,
             own_book: false,
             report_root_moves: true,
-            eval: self.eval,
-            scheme: self.scheme,
-            hash_mb: self.hash_mb,
+            eval: self.prefs.eval,
+            scheme: self.prefs.scheme,
+            hash_mb: self.prefs.hash_mb,
             record_tree: self.explorer.recording.then_some(self.explorer.limits),
-            threads: self.threads,
+            threads: self.prefs.threads,
             ..SearchOptions::default()
         };
         let limits = Limits {
             movetime: Some(HINT_TIME),
-            ..Limits::depth(self.depth.min(HINT_DEPTH))
+            ..Limits::depth(self.prefs.depth.min(HINT_DEPTH))
         };
-        self.session.start_hint(self.game.board(), limits, &options);
+        self.session
+            .start_hint(self.play.game.board(), limits, &options);
         self.info("hint: thinking…");
     }
 
     /// The hint search answered `m` for the position on the board.
     pub(super) fn show_hint(&mut self, m: Move) {
-        let board = self.game.board();
+        let board = self.play.game.board();
         let hint = Hint {
             hash: board.hash(),
             mv: m,
             san: board.san(m),
         };
-        self.log(LogKind::Info, format!("hint: {}", hint.san));
+        self.log_line(LogKind::Info, format!("hint: {}", hint.san));
         self.info(format!(
             "hint: {} (marked on the board; not played)",
             hint.san
         ));
-        self.hint = Some(hint);
+        self.play.hint = Some(hint);
         // Analysis goes on where the hint interrupted it.
-        if self.mode == Mode::Analysis {
+        if self.play.mode == Mode::Analysis {
             self.position_changed();
         }
     }
 
     /// The hint for the position on the board, if one was asked for here.
     pub fn current_hint(&self) -> Option<&Hint> {
-        self.hint
+        self.play
+            .hint
             .as_ref()
-            .filter(|h| h.hash == self.game.board().hash())
+            .filter(|h| h.hash == self.play.game.board().hash())
     }
 
     /// After a human move: when a hint was shown for the position it was played in, the
     /// move's PGN comment says so (`{hint: Nf3}`).
     pub(super) fn note_hint(&mut self, source: &MoveSource) {
-        let Some(hint) = self.hint.take() else {
+        let Some(hint) = self.play.hint.take() else {
             return;
         };
-        let Some(index) = self.game.ply().checked_sub(1) else {
+        let Some(index) = self.play.game.ply().checked_sub(1) else {
             return;
         };
-        let before = self.game.position_at(index).map(|b| b.hash());
+        let before = self.play.game.position_at(index).map(|b| b.hash());
         if *source != MoveSource::Human || before != Some(hint.hash) {
             return;
         }
-        let mut notes = self.game.moves()[index].annotations.clone();
+        let mut notes = self.play.game.moves()[index].annotations.clone();
         let text = format!("hint: {}", hint.san);
         notes.comment = Some(match notes.comment.take() {
             Some(c) => format!("{c} {text}"),
             None => text,
         });
-        if let Err(e) = self.game.set_annotations(index, notes) {
-            self.log(LogKind::Error, format!("hint note: {e}"));
+        if let Err(e) = self.play.game.set_annotations(index, notes) {
+            self.log_line(LogKind::Error, format!("hint note: {e}"));
         }
     }
 
@@ -247,33 +253,34 @@ impl App {
     /// Takes the settings file read at start: its problems go to the log.
     pub fn use_config(&mut self, config: Config) {
         for p in config.problems() {
-            self.log(LogKind::Error, format!("settings: {p}"));
+            self.log_line(LogKind::Error, format!("settings: {p}"));
         }
         if let Some(p) = config.problems().first() {
             self.error(format!("settings: {p} (:set lists the settings)"));
         }
         self.explorer.recording = config.settings().explorer;
-        self.config = Some(config);
+        self.prefs.config = Some(config);
     }
 
     /// The settings as they are in this session (the file's, the flags', and `:set`s).
     pub fn live_settings(&self) -> Settings {
         let mut s = self
+            .prefs
             .config
             .as_ref()
             .map(|c| c.settings().clone())
             .unwrap_or_default();
-        s.theme = self.theme.name.clone();
-        s.level = self.level;
-        s.depth = self.depth;
-        s.eval = self.eval.mode;
-        s.order = self.scheme;
-        s.ascii = self.ascii;
-        s.book = self.book_file.clone();
-        s.tc = self.game.time_control.map(|tc| tc.to_string());
-        s.hash_mb = self.hash_mb;
+        s.theme = self.prefs.theme.name.clone();
+        s.level = self.prefs.level;
+        s.depth = self.prefs.depth;
+        s.eval = self.prefs.eval.mode;
+        s.order = self.prefs.scheme;
+        s.ascii = self.prefs.ascii;
+        s.book = self.prefs.book_file.clone();
+        s.tc = self.play.game.time_control.map(|tc| tc.to_string());
+        s.hash_mb = self.prefs.hash_mb;
         s.explorer = self.explorer.recording;
-        s.threads = self.threads;
+        s.threads = self.prefs.threads;
         s
     }
 
@@ -282,26 +289,28 @@ impl App {
             SetArg::List => {
                 let s = self.live_settings();
                 let file = self
+                    .prefs
                     .config
                     .as_ref()
                     .and_then(|c| c.path())
                     .map_or("no settings file".to_string(), |p| p.display().to_string());
-                self.log(LogKind::Info, format!("settings ({file}):"));
+                self.log_line(LogKind::Info, format!("settings ({file}):"));
                 for key in &config::KEYS[..config::KEYS.len() - 1] {
                     let v = s.get(key).map_err(|e| e.to_string())?;
-                    self.log(LogKind::Info, format!("  {key} = {v}"));
+                    self.log_line(LogKind::Info, format!("  {key} = {v}"));
                 }
                 self.info("settings listed in the log (:set KEY VALUE changes one)");
             }
             SetArg::Save => {
                 let config = self
+                    .prefs
                     .config
                     .as_ref()
                     .ok_or("no settings file to save to (none was read at start)")?;
                 config.save().map_err(|e| e.to_string())?;
                 let path = config.path().map(|p| p.display().to_string());
                 let text = format!("settings saved to {}", path.unwrap_or_default());
-                self.log(LogKind::Info, text.clone());
+                self.log_line(LogKind::Info, text.clone());
                 self.info(text);
             }
             SetArg::Value { key, value } => self.set_value(key.trim(), value.trim())?,
@@ -312,14 +321,14 @@ impl App {
     /// `:set KEY VALUE`: checked by the settings file's own rules, then applied at once.
     /// On any error nothing changes (file, session, screen).
     fn set_value(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let mut config = self.config.clone().unwrap_or_default();
+        let mut config = self.prefs.config.clone().unwrap_or_default();
         config.set(key, value).map_err(|e| e.to_string())?;
         let s = config.settings().clone();
         // What can still fail (a theme file, a time control) is tried before anything moves.
         let theme = match key {
             "theme" | "color" => {
                 let depth = ColorDepth::detect(s.color, |k| std::env::var(k).ok());
-                let t = Theme::load(&s.theme, self.user_theme_dir.as_deref(), depth)
+                let t = Theme::load(&s.theme, self.prefs.user_theme_dir.as_deref(), depth)
                     .map_err(|e| e.to_string())?;
                 Some((t, depth))
             }
@@ -336,35 +345,35 @@ impl App {
         match key {
             "theme" | "color" => {
                 if let Some((t, depth)) = theme {
-                    self.ascii = self.ascii || t.pieces == PieceStyle::Ascii;
-                    self.theme = t;
-                    self.color_depth = depth;
+                    self.prefs.ascii = self.prefs.ascii || t.pieces == PieceStyle::Ascii;
+                    self.prefs.theme = t;
+                    self.prefs.color_depth = depth;
                 }
             }
-            "level" => self.level = s.level,
-            "depth" => self.depth = s.depth.clamp(1, command::MAX_DEPTH),
-            "eval" => self.eval.mode = s.eval,
+            "level" => self.prefs.level = s.level,
+            "depth" => self.prefs.depth = s.depth.clamp(1, command::MAX_DEPTH),
+            "eval" => self.prefs.eval.mode = s.eval,
             "order" => {
-                self.scheme = s.order;
+                self.prefs.scheme = s.order;
                 self.reset_sort_view();
             }
-            "ascii" => self.ascii = s.ascii,
-            "book" => self.book_file = s.book.clone(),
-            "hash" => self.hash_mb = s.hash_mb,
+            "ascii" => self.prefs.ascii = s.ascii,
+            "book" => self.prefs.book_file = s.book.clone(),
+            "hash" => self.prefs.hash_mb = s.hash_mb,
             "explorer" => self.explorer.recording = s.explorer,
-            "threads" => self.threads = s.threads,
+            "threads" => self.prefs.threads = s.threads,
             "tc" => {
                 if let Some(tc) = tc {
                     self.set_time_control(tc);
                     self.position_changed();
                 }
             }
-            k if k.starts_with("keys.") => self.keys = s.key_table(DEFAULT_KEYS),
+            k if k.starts_with("keys.") => self.prefs.keys = s.key_table(DEFAULT_KEYS),
             _ => {}
         }
         let shown = config.get(key).unwrap_or_else(|_| value.to_string());
-        self.config = Some(config);
-        self.log(LogKind::Info, format!("set {key} = {shown}"));
+        self.prefs.config = Some(config);
+        self.log_line(LogKind::Info, format!("set {key} = {shown}"));
         self.info(format!(
             "{key} = {shown} for this session (:set save keeps it)"
         ));
@@ -374,26 +383,26 @@ impl App {
     /// `:games N`: the engine plays both sides for N games, a new one starting when one
     /// ends (the current game counts when it is still going).
     fn play_games(&mut self, n: u32) {
-        self.games_to_play = n;
-        self.log(LogKind::Info, format!("a series of {n} engine games"));
+        self.play.games_to_play = n;
+        self.log_line(LogKind::Info, format!("a series of {n} engine games"));
         self.info(format!("the engine plays {n} games in a row (Esc pauses)"));
-        if self.mode != Mode::EngineEngine {
-            self.mode = Mode::EngineEngine;
-            self.paused = false;
+        if self.play.mode != Mode::EngineEngine {
+            self.play.mode = Mode::EngineEngine;
+            self.play.paused = false;
             self.position_changed();
         }
-        if self.game.is_over() {
-            self.next_game_start = Some(Instant::now());
-        } else if self.paused {
-            self.paused = false;
+        if self.play.game.is_over() {
+            self.play.next_game_start = Some(Instant::now());
+        } else if self.play.paused {
+            self.play.paused = false;
             self.position_changed();
         }
     }
 
     fn fen_command(&mut self, arg: &str) -> Result<(), String> {
         if arg.is_empty() {
-            let fen = self.game.fen();
-            self.log(LogKind::Info, format!("FEN {fen}"));
+            let fen = self.play.game.fen();
+            self.log_line(LogKind::Info, format!("FEN {fen}"));
             self.info(fen);
             return Ok(());
         }
@@ -405,7 +414,7 @@ impl App {
     /// The file a `:save`/`:load` argument names: under `file_root` only a cleaned base name
     /// inside that directory, otherwise the path as given (`~` expanded).
     fn pgn_path(&self, arg: &str) -> Result<PathBuf, String> {
-        match &self.file_root {
+        match &self.prefs.file_root {
             None => Ok(expand_home(arg)),
             Some(root) => {
                 let path = confined_pgn_path(root, arg)
@@ -418,10 +427,10 @@ impl App {
 
     fn save_command(&mut self, arg: &str) -> Result<(), String> {
         let path = self.pgn_path(arg)?;
-        autosave::write_atomic(&path, self.game.to_pgn().as_bytes())
+        autosave::write_atomic(&path, self.play.game.to_pgn().as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        let n = self.game.len();
-        self.log(
+        let n = self.play.game.len();
+        self.log_line(
             LogKind::Info,
             format!("saved {n} moves to {}", path.display()),
         );
@@ -436,8 +445,8 @@ impl App {
         let game = Game::from_pgn(&text)
             .map_err(|e| format!("{}: {e} (the current game is kept)", path.display()))?;
         self.set_game(game, &format!("loaded {}", path.display()));
-        if let Some(end) = self.game.result() {
-            self.log(
+        if let Some(end) = self.play.game.result() {
+            self.log_line(
                 LogKind::Result,
                 format!("{} {}", end.result(), end.reason()),
             );
@@ -448,7 +457,7 @@ impl App {
     fn tc_command(&mut self, arg: TcArg) {
         match arg {
             TcArg::Show => {
-                let now = match &self.game.time_control {
+                let now = match &self.play.game.time_control {
                     Some(tc) => format!("time control {tc}"),
                     None => "no time control (:tc 5+3 sets one)".to_string(),
                 };

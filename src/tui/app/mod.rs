@@ -18,10 +18,18 @@ pub mod explorer;
 pub mod input;
 pub mod lab;
 pub mod log;
+mod play;
+mod prefs;
 pub mod review;
+mod screen;
 pub mod session;
 pub mod sort;
 pub mod text;
+mod views;
+
+pub use play::Play;
+pub use prefs::Prefs;
+pub use screen::Screen;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -29,16 +37,13 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
 
-use super::keys::{self, Action, Binding};
+use super::keys::{self, Action};
+use super::layout;
 use super::theme::{self, ColorDepth, PieceStyle, Theme};
-use super::ui;
 use super::{Mode, Options};
 use crate::chess::{Board, Color, Move, PieceKind, Square};
-use crate::config::Config;
-use crate::engine::book::Book;
 use crate::engine::eval::{self, EvalConfig};
 use crate::engine::levels::Level;
-use crate::engine::order::Scheme;
 use crate::engine::search::Profile;
 use crate::engine::{IterationInfo, Limits, SearchEvent, SearchOptions};
 use crate::game::autosave::Autosave;
@@ -128,88 +133,81 @@ impl MoveSource {
     }
 }
 
-/// The whole application state: one struct per part (engine session, input line, log, sort
-/// view) and the game and settings they act on. Drawing reads it and never writes.
+/// The whole application state: a hub of parts, each owning its state and methods — the
+/// engine session, the game flow, the settings, the screen, the input line, the log, the
+/// sort view, the tree browser, the lab and the review. The hub routes keys, events and
+/// ticks between them. Drawing reads it through the accessors below and never writes.
 pub struct App {
-    pub session: Session,
-    pub game: Game,
-    /// The chess clock, when a time control is set.
-    pub clock: Option<Clock>,
-    /// Where the game is kept after every move (`None`: not kept, as in tests).
-    pub autosave: Option<Autosave>,
-    pub prompt: Option<Prompt>,
-    pub mode: Mode,
-    pub depth: u32,
-    pub eval: EvalConfig,
-    pub scheme: Scheme,
-    /// A Polyglot book backing the built-in one (`--book FILE`).
-    pub book_file: Option<std::path::PathBuf>,
-    pub theme: Theme,
-    pub color_depth: ColorDepth,
-    pub user_theme_dir: Option<PathBuf>,
-    /// When set, `:save`/`:load` take a bare file name inside this directory and never a
-    /// path the user names (the SSH server gives each player one).
-    pub file_root: Option<PathBuf>,
-    pub ascii: bool,
-    pub flipped: bool,
-    pub delay: Duration,
-    pub book: Book,
-    pub opening: Option<String>,
-    /// Engine vs engine waits for this moment before the next search.
-    pub next_engine_start: Option<Instant>,
-    /// Engine vs engine paused by Stop.
-    pub paused: bool,
-    /// `:games N`: games still to finish in this series (0: no series).
-    pub games_to_play: u32,
-    /// When the series' next game starts (after the delay).
-    pub next_game_start: Option<Instant>,
-    pub input: InputLine,
-    pub focus: Pane,
-    pub log: LogBuffer,
-    pub sort: SortView,
-    pub help_visible: bool,
-    pub help_scroll: usize,
-    /// What the right-hand side shows (the log, or the evaluation, chart or lab view).
-    pub view: lab::View,
-    pub lab: lab::LabView,
-    pub evalview: evalview::EvalView,
-    pub message: Option<Message>,
-    pub quit: bool,
-    /// The key table (the settings file's `[keys]` over the defaults).
-    pub keys: Vec<Binding>,
-    /// How strongly the engine plays its moves (analysis and hints are always `max`).
-    pub level: Level,
-    pub hash_mb: usize,
-    /// Search threads for the engine's searches (Lazy SMP).
-    pub threads: u32,
-    /// How many lines a search shows (MultiPV).
-    pub multipv: u32,
-    /// The settings file, for `:set` and `:set save` (`None`: none read; `:set` then
-    /// changes the session only).
-    pub config: Option<Config>,
-    /// The last hint: shown while its position is on the board.
-    pub hint: Option<Hint>,
-    /// `:review`: the job under way, the last review and its view.
-    pub review: review::ReviewView,
-    /// The lines of the search's latest iteration, line 1 first (MultiPV).
-    pub pv_lines: Vec<IterationInfo>,
-    /// The tree browser (F10, `:tree`) and whether searches record trees for it.
-    pub explorer: explorer::Explorer,
-    /// The search profile of the engine's searches (`Seed`: the textbook search only).
-    pub profile: Profile,
-    /// The terminal's area at the last `resize`: page sizes and scroll limits follow it.
-    screen: Rect,
-    /// The last autosave error, so a full disk is reported once, not after every move.
-    autosave_error: Option<String>,
-    wall_clock: fn() -> String,
+    session: Session,
+    play: Play,
+    prefs: Prefs,
+    screen: Screen,
+    input: InputLine,
+    log: LogBuffer,
+    sort: SortView,
+    explorer: explorer::Explorer,
+    lab: lab::LabView,
+    review: review::ReviewView,
 }
 
-fn local_time() -> String {
-    chrono::Local::now().format("%H:%M:%S").to_string()
+pub use screen::FRAME;
+
+/// Finishes an `App`: the look, where games are kept and files go, the log's clock. The
+/// server and the tests configure an app only through these, never by its fields.
+pub struct AppBuilder {
+    app: App,
+    fen: Option<String>,
+    tc: Option<String>,
 }
 
-/// The redraw period while the engine thinks (20 frames per second).
-pub const FRAME: Duration = Duration::from_millis(50);
+impl AppBuilder {
+    /// The theme and the colours the terminal takes (a theme of ASCII pieces turns ASCII on).
+    pub fn theme(mut self, theme: Theme, color_depth: ColorDepth) -> AppBuilder {
+        let prefs = &mut self.app.prefs;
+        prefs.ascii |= theme.pieces == PieceStyle::Ascii;
+        prefs.theme = theme;
+        prefs.color_depth = color_depth;
+        self
+    }
+
+    /// Keeps the game in `store` after every move.
+    pub fn autosave(mut self, store: Option<Autosave>) -> AppBuilder {
+        self.app.play.autosave = store;
+        self
+    }
+
+    /// `:save` and `:load` take bare file names inside `dir` only.
+    pub fn file_root(mut self, dir: PathBuf) -> AppBuilder {
+        self.app.prefs.file_root = Some(dir);
+        self
+    }
+
+    /// Where user themes are looked up (`None`: the built-in themes only).
+    pub fn user_theme_dir(mut self, dir: Option<PathBuf>) -> AppBuilder {
+        self.app.prefs.user_theme_dir = dir;
+        self
+    }
+
+    /// The search profile of the engine's searches.
+    pub fn profile(mut self, profile: Profile) -> AppBuilder {
+        self.app.prefs.profile = profile;
+        self
+    }
+
+    /// The log's time stamps (tests use a fixed clock so lines compare exactly).
+    pub fn wall_clock(mut self, clock: fn() -> String) -> AppBuilder {
+        self.app.screen.wall_clock = clock;
+        self
+    }
+
+    /// The app, started: the greeting logged, the position and clock set, the engine asked
+    /// to move if it is its turn.
+    pub fn build(mut self) -> App {
+        let (fen, tc) = (self.fen.take(), self.tc.take());
+        self.app.start(fen, tc);
+        self.app
+    }
+}
 
 impl App {
     pub fn new(
@@ -218,205 +216,257 @@ impl App {
         theme: Theme,
         color_depth: ColorDepth,
     ) -> App {
-        let ascii = opts.ascii || theme.pieces == PieceStyle::Ascii;
-        let mut app = App {
+        App::builder(opts, engine).theme(theme, color_depth).build()
+    }
+
+    /// An app from the settings `opts` and an engine, to be finished with the builder's
+    /// setters (theme, autosave, file root, ...) and `build`.
+    pub fn builder(opts: &Options, engine: Box<dyn EngineControl>) -> AppBuilder {
+        let theme = Theme::default();
+        let ascii = opts.ascii;
+        let app = App {
             session: Session::new(engine),
-            game: Game::new(),
-            clock: None,
-            autosave: None,
-            prompt: None,
-            mode: opts.mode,
-            depth: opts.depth.clamp(1, MAX_DEPTH),
-            eval: EvalConfig {
-                mode: opts.eval,
-                ..EvalConfig::default()
+            play: Play::new(opts.mode, Duration::from_millis(opts.delay_ms)),
+            prefs: Prefs {
+                depth: opts.depth.clamp(1, MAX_DEPTH),
+                eval: EvalConfig {
+                    mode: opts.eval,
+                    ..EvalConfig::default()
+                },
+                scheme: opts.order,
+                book_file: opts.book.clone(),
+                level: opts.level,
+                hash_mb: opts.hash_mb,
+                threads: opts.threads,
+                multipv: 1,
+                profile: Profile::default(),
+                config: None,
+                keys: opts.keys.clone(),
+                theme,
+                color_depth: ColorDepth::TrueColor,
+                user_theme_dir: theme::user_theme_dir(),
+                file_root: None,
+                ascii,
             },
-            scheme: opts.order,
-            book_file: opts.book.clone(),
-            theme,
-            color_depth,
-            user_theme_dir: theme::user_theme_dir(),
-            file_root: None,
-            ascii,
-            flipped: opts.mode == Mode::HumanBlack,
-            delay: Duration::from_millis(opts.delay_ms),
-            book: Book::builtin(),
-            opening: None,
-            next_engine_start: None,
-            paused: false,
-            games_to_play: 0,
-            next_game_start: None,
+            screen: Screen::new(
+                opts.mode == Mode::HumanBlack,
+                Rect::new(0, 0, layout::MIN_WIDTH, layout::MIN_HEIGHT),
+            ),
             input: InputLine::default(),
-            focus: Pane::Input,
             log: LogBuffer::default(),
             sort: SortView::default(),
-            help_visible: false,
-            help_scroll: 0,
-            view: lab::View::default(),
-            lab: lab::LabView::default(),
-            evalview: evalview::EvalView::default(),
-            message: None,
-            quit: false,
-            keys: opts.keys.clone(),
-            level: opts.level,
-            hash_mb: opts.hash_mb,
-            threads: opts.threads,
-            multipv: 1,
-            config: None,
-            hint: None,
-            pv_lines: Vec::new(),
-            review: review::ReviewView::default(),
             explorer: explorer::Explorer::default(),
-            profile: Profile::default(),
-            screen: Rect::new(0, 0, ui::MIN_WIDTH, ui::MIN_HEIGHT),
-            autosave_error: None,
-            wall_clock: local_time,
+            lab: lab::LabView::default(),
+            review: review::ReviewView::default(),
         };
-        app.log(
+        AppBuilder {
+            app,
+            fen: opts.fen.clone(),
+            tc: opts.tc.clone(),
+        }
+    }
+
+    fn start(&mut self, fen: Option<String>, tc: Option<String>) {
+        self.log_line(
             LogKind::Info,
             format!(
                 "ox88 {} — F1: keys, :help: commands",
                 env!("CARGO_PKG_VERSION")
             ),
         );
-        if let Some(fen) = &opts.fen {
+        if let Some(fen) = &fen {
             match Game::from_fen(fen) {
                 Ok(g) => {
-                    app.game = g;
-                    app.log(LogKind::Info, format!("position {fen}"));
+                    self.play.game = g;
+                    self.log_line(LogKind::Info, format!("position {fen}"));
                 }
-                Err(e) => app.error(format!("--fen: {e}; starting from the initial position")),
+                Err(e) => self.error(format!("--fen: {e}; starting from the initial position")),
             }
         }
-        if let Some(tc) = &opts.tc {
+        if let Some(tc) = &tc {
             match tc.parse::<TimeControl>() {
-                Ok(tc) => app.set_time_control(Some(tc)),
-                Err(e) => app.error(format!("--tc: {e}")),
+                Ok(tc) => self.set_time_control(Some(tc)),
+                Err(e) => self.error(format!("--tc: {e}")),
             }
         }
-        app.resize(app.screen);
-        app.position_changed();
-        app
+        self.resize(self.screen.area);
+        self.position_changed();
     }
 
     /// The terminal's size changed (or is about to be drawn): the log is re-wrapped for the
     /// new width (once per width) and page sizes follow. Call before drawing.
     pub fn resize(&mut self, area: Rect) {
-        self.screen = area;
-        let log_width = ui::log::text_width(ui::layout(area).log);
+        self.screen.area = area;
+        let log_width = layout::log_text_width(layout::layout(area).log);
         self.log.set_wrap_width(log_width);
     }
 
     /// Rows of the log pane on screen.
     fn log_rows(&self) -> usize {
-        ui::log::visible_rows(ui::layout(self.screen).log)
+        layout::log_rows(layout::layout(self.screen.area).log)
     }
 
     /// Rows of the sort pane's lists on screen.
     fn sort_rows(&self) -> usize {
-        ui::sort::list_rows(&self.sort, ui::layout(self.screen).sort)
+        layout::sort_list_rows(
+            layout::layout(self.screen.area).sort,
+            self.sort.header_lines(),
+        )
     }
 
     /// Rows of the tree browser's child list on screen.
     fn tree_rows(&self) -> usize {
-        ui::tree::list_rows(ui::layout(self.screen).right)
+        layout::tree_list_rows(layout::layout(self.screen.area).right)
     }
 
     /// Replaces the wall clock of the log (tests use a fixed one so lines compare exactly).
     pub fn set_clock(&mut self, clock: fn() -> String) {
-        self.wall_clock = clock;
+        self.screen.wall_clock = clock;
         self.log.restamp(clock);
     }
 
     // ---- messages and log --------------------------------------------------------------
 
-    pub fn log(&mut self, kind: LogKind, text: impl Into<String>) {
+    /// Adds a line to the log, stamped with the wall clock.
+    pub fn log_line(&mut self, kind: LogKind, text: impl Into<String>) {
         self.log.push(LogLine {
-            stamp: (self.wall_clock)(),
+            stamp: (self.screen.wall_clock)(),
             kind,
             text: text.into(),
         });
     }
 
     pub fn info(&mut self, text: impl Into<String>) {
-        self.message = Some(Message {
+        self.screen.message = Some(Message {
             kind: MessageKind::Info,
             text: text.into(),
         });
     }
 
     pub fn error(&mut self, text: impl Into<String>) {
-        self.message = Some(Message {
+        self.screen.message = Some(Message {
             kind: MessageKind::Error,
             text: text.into(),
         });
     }
 
+    // ---- what drawing and the drivers read ------------------------------------------------
+
+    pub fn game(&self) -> &Game {
+        &self.play.game
+    }
+
+    /// The game flow: mode, clock, autosave, timers, the opening's name.
+    pub fn play(&self) -> &Play {
+        &self.play
+    }
+
+    /// The session's settings.
+    pub fn prefs(&self) -> &Prefs {
+        &self.prefs
+    }
+
+    /// Focus, views, the message, the board's orientation.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    pub fn theme(&self) -> &Theme {
+        &self.prefs.theme
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    pub fn input(&self) -> &InputLine {
+        &self.input
+    }
+
+    pub fn log_buffer(&self) -> &LogBuffer {
+        &self.log
+    }
+
+    pub fn sort(&self) -> &SortView {
+        &self.sort
+    }
+
+    pub fn explorer(&self) -> &explorer::Explorer {
+        &self.explorer
+    }
+
+    pub fn lab(&self) -> &lab::LabView {
+        &self.lab
+    }
+
+    pub fn review(&self) -> &review::ReviewView {
+        &self.review
+    }
+
+    /// The status line's message.
+    pub fn message(&self) -> Option<&Message> {
+        self.screen.message.as_ref()
+    }
+
+    /// The user asked to leave (a driver ends its loop).
+    pub fn quit_requested(&self) -> bool {
+        self.screen.quit
+    }
+
+    /// Ends the session at the next turn of the loop (a signal, a closed channel).
+    pub fn request_quit(&mut self) {
+        self.screen.quit = true;
+    }
+
     // ---- the game ------------------------------------------------------------------------
 
     pub fn board(&self) -> &Board {
-        self.game.board()
+        self.play.game.board()
     }
 
     pub fn side_to_move(&self) -> Color {
-        self.game.board().side_to_move()
+        self.play.game.board().side_to_move()
     }
 
     /// Does the engine play `side` in the current mode?
     pub fn engine_plays(&self, side: Color) -> bool {
-        match self.mode {
-            Mode::HumanWhite => side == Color::Black,
-            Mode::HumanBlack => side == Color::White,
-            Mode::HumanHuman | Mode::Analysis => false,
-            Mode::EngineEngine => true,
-        }
+        self.play.engine_plays(side)
     }
 
     /// Writes the game to the data directory (after every change, so a dropped connection
     /// or a kill loses nothing already shown). Failures are reported once per cause.
     fn save(&mut self) {
-        let Some(store) = &self.autosave else {
-            return;
-        };
-        match store.save(&self.game) {
-            Ok(_) => self.autosave_error = None,
-            Err(e) => {
-                let text = format!("autosave: {e}");
-                if self.autosave_error.as_deref() != Some(text.as_str()) {
-                    self.log(LogKind::Error, text.clone());
-                    self.error(text.clone());
-                    self.autosave_error = Some(text);
-                }
-            }
+        if let Some(text) = self.play.save() {
+            self.log_line(LogKind::Error, text.clone());
+            self.error(text);
         }
     }
 
     /// Sets (or with `None` removes) the time control; both clocks start full.
     pub fn set_time_control(&mut self, tc: Option<TimeControl>) {
-        self.game.time_control = tc;
-        self.clock = tc.map(Clock::new);
+        self.play.set_time_control(tc);
     }
 
     /// Makes `game` the current game (loaded, resumed): the engine forgets the old one, the
     /// clocks are set from the game's last `[%clk]` readings.
     pub fn set_game(&mut self, game: Game, how: &str) {
         self.session.new_game();
-        self.next_engine_start = None;
-        self.paused = false;
-        self.game = game;
-        self.clock = self.game.time_control.map(Clock::new);
-        if let Some(clock) = &mut self.clock {
+        self.play.next_engine_start = None;
+        self.play.paused = false;
+        self.play.game = game;
+        self.play.clock = self.play.game.time_control.map(Clock::new);
+        if let Some(clock) = &mut self.play.clock {
             // The last [%clk] reading of each side is its time left.
-            for i in 0..self.game.ply() {
-                if let Some(left) = self.game.moves()[i].clock {
-                    clock.set_remaining(self.game.move_number(i).0, left);
+            for i in 0..self.play.game.ply() {
+                if let Some(left) = self.play.game.moves()[i].clock {
+                    clock.set_remaining(self.play.game.move_number(i).0, left);
                 }
             }
         }
-        let n = self.game.ply();
-        self.log(
+        let n = self.play.game.ply();
+        self.log_line(
             LogKind::Info,
-            format!("{how}: {n} moves, {}", self.game.fen()),
+            format!("{how}: {n} moves, {}", self.play.game.fen()),
         );
         self.info(format!("{how} ({n} moves)"));
         self.session.state = EngineState::Idle;
@@ -428,26 +478,26 @@ impl App {
     pub fn offer_resume(&mut self, game: Game) {
         let n = game.len();
         let date = game.tags.date.clone();
-        self.message = Some(Message {
+        self.screen.message = Some(Message {
             kind: MessageKind::Question,
             text: format!(
                 "An unfinished game ({n} moves, {date}) was saved. Resume it? y: resume, n: keep it aside and start anew"
             ),
         });
-        self.prompt = Some(Prompt::Resume(Box::new(game)));
+        self.play.prompt = Some(Prompt::Resume(Box::new(game)));
         // Nothing may move (and be saved over the unfinished game) before the answer.
         self.cancel_search();
     }
 
     fn answer_prompt(&mut self, key: KeyEvent) {
-        let Some(Prompt::Resume(game)) = self.prompt.take() else {
+        let Some(Prompt::Resume(game)) = self.play.prompt.take() else {
             return;
         };
         match key.code {
             KeyCode::Char('y' | 'Y') | KeyCode::Enter => self.set_game(*game, "resumed"),
             KeyCode::Char('n' | 'N') | KeyCode::Esc => {
-                self.message = None;
-                let aside = self.autosave.as_ref().map(Autosave::set_aside);
+                self.screen.message = None;
+                let aside = self.play.autosave.as_ref().map(Autosave::set_aside);
                 match aside {
                     Some(Ok(Some(path))) => {
                         self.info(format!("the unfinished game is kept in {}", path.display()))
@@ -457,28 +507,28 @@ impl App {
                 }
                 self.position_changed();
             }
-            _ => self.prompt = Some(Prompt::Resume(game)),
+            _ => self.play.prompt = Some(Prompt::Resume(game)),
         }
     }
 
     /// Announces a result in the log and on the status line and stops everything.
     fn announce(&mut self, end: GameEnd) {
-        self.log(
+        self.log_line(
             LogKind::Result,
             format!("{} {}", end.result(), end.reason()),
         );
         self.info(format!("game over: {} {}", end.result(), end.reason()));
         self.cancel_search();
-        if let Some(c) = &mut self.clock {
+        if let Some(c) = &mut self.play.clock {
             c.stop(Instant::now());
         }
-        if self.games_to_play > 0 {
-            self.games_to_play -= 1;
-            if self.games_to_play > 0 && self.mode == Mode::EngineEngine {
-                self.next_game_start = Some(Instant::now() + self.delay);
+        if self.play.games_to_play > 0 {
+            self.play.games_to_play -= 1;
+            if self.play.games_to_play > 0 && self.play.mode == Mode::EngineEngine {
+                self.play.next_game_start = Some(Instant::now() + self.play.delay);
             } else {
-                self.log(LogKind::Info, "the series of games is over");
-                self.games_to_play = 0;
+                self.log_line(LogKind::Info, "the series of games is over");
+                self.play.games_to_play = 0;
             }
         }
     }
@@ -487,16 +537,20 @@ impl App {
 
     fn search_options(&self, analysis: bool) -> SearchOptions {
         SearchOptions {
-            eval: self.eval,
-            scheme: self.scheme,
+            eval: self.prefs.eval,
+            scheme: self.prefs.scheme,
             report_root_moves: true,
-            book_file: self.book_file.clone(),
-            hash_mb: self.hash_mb,
-            threads: self.threads,
-            multipv: self.multipv,
+            book_file: self.prefs.book_file.clone(),
+            hash_mb: self.prefs.hash_mb,
+            threads: self.prefs.threads,
+            multipv: self.prefs.multipv,
             // Analysis shows the real search; the level weakens only the moves played.
-            level: if analysis { Level::Max } else { self.level },
-            profile: self.profile,
+            level: if analysis {
+                Level::Max
+            } else {
+                self.prefs.level
+            },
+            profile: self.prefs.profile,
             // The tree browser's trees (levels below max search through the level
             // driver, which records none).
             record_tree: self.explorer.recording.then_some(self.explorer.limits),
@@ -507,13 +561,13 @@ impl App {
     /// Starts a search of the current position. `analysis`: think without end and play
     /// nothing; otherwise search to the depth setting (and within the clock) and play.
     fn start_search(&mut self, analysis: bool) {
-        self.next_engine_start = None;
+        self.play.next_engine_start = None;
         let mut limits = if analysis {
             Limits::infinite()
         } else {
-            Limits::depth(self.depth)
+            Limits::depth(self.prefs.depth)
         };
-        if !analysis && let Some(clock) = &self.clock {
+        if !analysis && let Some(clock) = &self.play.clock {
             // The engine manages its own time from the clocks, like a UCI engine.
             clock.fill_limits(&mut limits, self.side_to_move(), Instant::now());
         }
@@ -521,43 +575,46 @@ impl App {
         // The sort pane follows this search from its root.
         self.reset_sort_view();
         self.session
-            .start(self.game.board(), limits, &options, analysis);
+            .start(self.play.game.board(), limits, &options, analysis);
     }
 
     /// Forgets the running search (its events become stale) and asks the engine to stop.
     fn cancel_search(&mut self) {
         self.session.cancel();
-        self.next_engine_start = None;
+        self.play.next_engine_start = None;
     }
 
     /// After any change of position: refresh the opening name and the sort pane, run the
     /// clock, and set the engine going if it is its turn.
     fn position_changed(&mut self) {
-        self.opening = self.book.opening_name(self.game.board());
+        self.play.opening = self.play.book.opening_name(self.play.game.board());
         self.reset_sort_view();
-        if self.prompt.is_some() {
+        if self.play.prompt.is_some() {
             return;
         }
-        if self.game.is_over() {
+        if self.play.game.is_over() {
             self.cancel_search();
-            if let Some(c) = &mut self.clock {
+            if let Some(c) = &mut self.play.clock {
                 c.stop(Instant::now());
             }
             return;
         }
         let side = self.side_to_move();
-        if let Some(c) = &mut self.clock
+        if let Some(c) = &mut self.play.clock
             && c.running() != Some(side)
             && c.flag(Instant::now()).is_none()
         {
             c.start(side, Instant::now());
         }
-        if self.mode == Mode::Analysis {
+        if self.play.mode == Mode::Analysis {
             self.start_search(true);
-        } else if self.engine_plays(side) && !self.paused {
-            if self.mode == Mode::EngineEngine && !self.delay.is_zero() && self.game.ply() > 0 {
+        } else if self.engine_plays(side) && !self.play.paused {
+            if self.play.mode == Mode::EngineEngine
+                && !self.play.delay.is_zero()
+                && self.play.game.ply() > 0
+            {
                 self.cancel_search();
-                self.next_engine_start = Some(Instant::now() + self.delay);
+                self.play.next_engine_start = Some(Instant::now() + self.play.delay);
             } else {
                 self.start_search(false);
             }
@@ -570,19 +627,19 @@ impl App {
     /// position and who chose it, saves, and announces a result.
     fn play_move(&mut self, m: Move, source: MoveSource) {
         let now = Instant::now();
-        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flag(now)) {
+        if let Some(loser) = self.play.clock.as_ref().and_then(|c| c.flag(now)) {
             self.flag_fell(loser);
             return;
         }
         let played = match &source {
-            MoveSource::Searched(info) => self.game.play_engine(
+            MoveSource::Searched(info) => self.play.game.play_engine(
                 m,
                 EngineNote {
                     score: info.score_white,
                     depth: info.depth,
                 },
             ),
-            _ => self.game.play(m),
+            _ => self.play.game.play(m),
         };
         if let Err(e) = played {
             self.error(e.to_string());
@@ -590,20 +647,21 @@ impl App {
         }
         let mover = self.side_to_move().flip();
         self.note_hint(&source);
-        if let Some(c) = &mut self.clock {
+        if let Some(c) = &mut self.play.clock {
             if let Some(loser) = c.switch(now) {
                 self.flag_fell(loser);
             } else {
                 let left = c.remaining(mover, now);
-                self.game.set_last_clock(left);
+                self.play.game.set_last_clock(left);
             }
         }
-        let index = self.game.ply() - 1;
+        let index = self.play.game.ply() - 1;
         let numbered = self
+            .play
             .game
             .numbered_san(index)
             .unwrap_or_else(|| m.to_string());
-        let e = eval::evaluate_white(self.game.board(), &self.eval);
+        let e = eval::evaluate_white(self.play.game.board(), &self.prefs.eval);
         let mut text = format!("{numbered} ({m})  E {}", e_text(e));
         let engine_move = source.by_engine();
         match source {
@@ -622,9 +680,9 @@ impl App {
             MoveSource::EngineUnsearched => self.session.state = EngineState::Idle,
             MoveSource::Human => {}
         }
-        self.log(LogKind::Move, text);
+        self.log_line(LogKind::Move, text);
         self.save();
-        if let Some(end) = self.game.result() {
+        if let Some(end) = self.play.game.result() {
             self.announce(end);
         }
         // After an engine move the sort pane keeps showing how the engine ordered its
@@ -641,7 +699,7 @@ impl App {
     }
 
     fn flag_fell(&mut self, loser: Color) {
-        match self.game.flag_fall(loser) {
+        match self.play.game.flag_fall(loser) {
             Ok(end) => {
                 self.announce(end);
                 self.save();
@@ -659,38 +717,40 @@ impl App {
             None | Some(Accepted::CurrentMove | Accepted::Tree(_)) => {}
             Some(Accepted::RootMoves { depth, rows }) => self.sort.on_root_rows(depth, rows),
             Some(Accepted::Message(text)) if crate::engine::is_level_report(&text) => {
-                self.log(LogKind::Info, text);
+                self.log_line(LogKind::Info, text);
             }
             Some(Accepted::Message(text)) => {
-                self.log(LogKind::Error, text.clone());
+                self.log_line(LogKind::Error, text.clone());
                 self.error(text);
             }
             Some(Accepted::SideLine(info)) => {
                 let side = self.session.search().map_or(Color::White, |s| s.side);
-                self.log(
+                self.log_line(
                     LogKind::Iteration,
                     format!("#{} {}", info.multipv, iteration_line(&info, side)),
                 );
-                self.pv_lines.push(info);
+                self.screen.pv_lines.push(info);
             }
             Some(Accepted::Iteration(info)) => {
                 let side = self.session.search().map_or(Color::White, |s| s.side);
-                let prefix = if self.multipv > 1 { "#1 " } else { "" };
-                self.log(
+                let prefix = if self.prefs.multipv > 1 { "#1 " } else { "" };
+                self.log_line(
                     LogKind::Iteration,
                     format!("{prefix}{}", iteration_line(&info, side)),
                 );
-                self.sort.from_iteration(&info, self.scheme);
-                self.evalview.on_iteration(self.game.board(), &info);
-                self.pv_lines = vec![info];
+                self.sort.from_iteration(&info, self.prefs.scheme);
+                self.screen
+                    .evalview
+                    .on_iteration(self.play.game.board(), &info);
+                self.screen.pv_lines = vec![info];
             }
             Some(Accepted::Finished { search, best, book }) => {
-                let fresh = search.hash == self.game.board().hash();
+                let fresh = search.hash == self.play.game.board().hash();
                 match (search.on_best, best) {
                     (OnBest::Hint, Some(m)) if fresh => self.show_hint(m),
                     (OnBest::Hint, _) => {}
                     (OnBest::Play, Some(m))
-                        if fresh && self.game.board().legal_moves().contains(m) =>
+                        if fresh && self.play.game.board().legal_moves().contains(m) =>
                     {
                         // A level may play another line than the best: the note is the
                         // score and depth of the line it played, or none rather than the
@@ -699,7 +759,8 @@ impl App {
                             if info.pv.first() == Some(&m) {
                                 Some(info)
                             } else {
-                                self.pv_lines
+                                self.screen
+                                    .pv_lines
                                     .iter()
                                     .find(|l| l.pv.first() == Some(&m))
                                     .cloned()
@@ -725,33 +786,40 @@ impl App {
         if self.poll_review() {
             return true;
         }
-        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flag(now))
-            && !self.game.is_over()
+        if let Some(loser) = self.play.clock.as_ref().and_then(|c| c.flag(now))
+            && !self.play.game.is_over()
         {
             self.flag_fell(loser);
             return true;
         }
-        if let Some(t) = self.next_game_start
+        if let Some(t) = self.play.next_game_start
             && now >= t
         {
-            self.next_game_start = None;
-            if self.games_to_play > 0 && self.mode == Mode::EngineEngine {
+            self.play.next_game_start = None;
+            if self.play.games_to_play > 0 && self.play.mode == Mode::EngineEngine {
                 self.new_game(None);
             }
             return true;
         }
-        if let Some(t) = self.next_engine_start
+        if let Some(t) = self.play.next_engine_start
             && now >= t
         {
-            self.next_engine_start = None;
-            if !self.game.is_over() && self.engine_plays(self.side_to_move()) && !self.paused {
+            self.play.next_engine_start = None;
+            if !self.play.game.is_over()
+                && self.engine_plays(self.side_to_move())
+                && !self.play.paused
+            {
                 self.start_search(false);
             }
             return true;
         }
         lab_changed
             || self.session.is_searching()
-            || self.clock.as_ref().is_some_and(|c| c.running().is_some())
+            || self
+                .play
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.running().is_some())
     }
 
     /// When the event loop should wake up even if nothing arrives: 50 ms ticks while the
@@ -761,6 +829,7 @@ impl App {
         let thinking =
             (self.session.is_searching() || self.review.is_running()).then_some(now + FRAME);
         let clock = self
+            .play
             .clock
             .as_ref()
             .and_then(Clock::running)
@@ -770,8 +839,8 @@ impl App {
             thinking,
             lab,
             clock,
-            self.next_engine_start,
-            self.next_game_start,
+            self.play.next_engine_start,
+            self.play.next_game_start,
         ]
         .into_iter()
         .flatten()
@@ -781,7 +850,7 @@ impl App {
     // ---- the sort pane -------------------------------------------------------------------
 
     fn reset_sort_view(&mut self) {
-        self.sort = SortView::of(self.game.board(), self.scheme);
+        self.sort = SortView::of(self.play.game.board(), self.prefs.scheme);
     }
 
     fn step_pv(&mut self, forward: bool) {
@@ -790,7 +859,7 @@ impl App {
             .search()
             .and_then(|s| s.last.as_ref())
             .map(|i| i.root_moves.clone());
-        if let Err(why) = self.sort.step_pv(forward, root_moves, self.scheme) {
+        if let Err(why) = self.sort.step_pv(forward, root_moves, self.prefs.scheme) {
             self.info(why.message());
         }
     }
@@ -815,7 +884,7 @@ impl App {
         if text.is_empty() || text.starts_with(':') {
             return None;
         }
-        let board = self.game.board();
+        let board = self.play.game.board();
         if let Ok(m) = board.parse_move(text) {
             return Some((vec![m.from()], vec![m.to()]));
         }
@@ -851,14 +920,14 @@ impl App {
             return;
         }
         if key.code == KeyCode::Char('c') && key.modifiers == KeyModifiers::CONTROL {
-            self.quit = true;
+            self.screen.quit = true;
             return;
         }
-        if self.prompt.is_some() {
+        if self.play.prompt.is_some() {
             self.answer_prompt(key);
             return;
         }
-        if self.help_visible {
+        if self.screen.help_visible {
             self.help_key(key);
             return;
         }
@@ -867,43 +936,44 @@ impl App {
             if key.code == KeyCode::Esc && self.cancel_review() {
                 return;
             }
-            if self.review.visible && self.focus == Pane::Input && self.review_key(key.code) {
+            if self.review.visible && self.screen.focus == Pane::Input && self.review_key(key.code)
+            {
                 return;
             }
         }
-        let focus = match self.focus {
+        let focus = match self.screen.focus {
             Pane::Input => keys::Focus::Input,
             Pane::Log => keys::Focus::Log,
             Pane::Sort => keys::Focus::Sort,
             Pane::Tree => keys::Focus::Tree,
         };
-        match keys::action_for(&self.keys, &key, input_empty, focus) {
+        match keys::action_for(&self.prefs.keys, &key, input_empty, focus) {
             Some(action) => self.act(action),
             None => self.type_key(key),
         }
     }
 
     fn help_key(&mut self, key: KeyEvent) {
-        let max = ui::help::max_scroll(self.screen);
+        let max = layout::help_max_scroll(self.screen.area);
         match key.code {
-            KeyCode::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
-            KeyCode::Down => self.help_scroll = (self.help_scroll + 1).min(max),
-            KeyCode::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
-            KeyCode::PageDown => self.help_scroll = (self.help_scroll + 10).min(max),
-            _ => self.help_visible = false,
+            KeyCode::Up => self.screen.help_scroll = self.screen.help_scroll.saturating_sub(1),
+            KeyCode::Down => self.screen.help_scroll = (self.screen.help_scroll + 1).min(max),
+            KeyCode::PageUp => self.screen.help_scroll = self.screen.help_scroll.saturating_sub(10),
+            KeyCode::PageDown => self.screen.help_scroll = (self.screen.help_scroll + 10).min(max),
+            _ => self.screen.help_visible = false,
         }
     }
 
     /// Keys the table does not claim edit the input line (and bring the focus back to it).
     fn type_key(&mut self, key: KeyEvent) {
-        if self.focus != Pane::Input {
+        if self.screen.focus != Pane::Input {
             if !matches!(
                 key.code,
                 KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete
             ) {
                 return;
             }
-            self.focus = Pane::Input;
+            self.screen.focus = Pane::Input;
         }
         self.input.handle_key(key);
     }
@@ -911,25 +981,25 @@ impl App {
     /// Pasted text goes into the input line as typed (only its first line: a paste never
     /// plays a move by itself).
     pub fn handle_paste(&mut self, text: &str) {
-        if self.prompt.is_some() {
+        if self.play.prompt.is_some() {
             return;
         }
         let line = text.lines().next().unwrap_or("");
         for c in line.chars().filter(|c| !c.is_control()) {
             self.input.insert_char(c);
         }
-        self.focus = Pane::Input;
+        self.screen.focus = Pane::Input;
     }
 
     pub fn act(&mut self, action: Action) {
         match action {
-            Action::Quit => self.quit = true,
+            Action::Quit => self.screen.quit = true,
             Action::Help => {
-                self.help_visible = true;
-                self.help_scroll = 0;
+                self.screen.help_visible = true;
+                self.screen.help_scroll = 0;
             }
-            Action::DepthUp => self.set_depth(self.depth + 1),
-            Action::DepthDown => self.set_depth(self.depth.saturating_sub(1)),
+            Action::DepthUp => self.set_depth(self.prefs.depth + 1),
+            Action::DepthDown => self.set_depth(self.prefs.depth.saturating_sub(1)),
             Action::EngineMove => self.engine_move_now(),
             Action::Stop => self.stop_engine(),
             Action::Hint => self.hint_command(),
@@ -938,13 +1008,13 @@ impl App {
                     self.error(e);
                 }
             }
-            Action::CycleMultiPv => self.set_multipv(self.multipv % 4 + 1),
+            Action::CycleMultiPv => self.set_multipv(self.prefs.multipv % 4 + 1),
             Action::NewGame => self.new_game(None),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Flip => {
-                self.flipped = !self.flipped;
-                self.info(if self.flipped {
+                self.screen.flipped = !self.screen.flipped;
+                self.info(if self.screen.flipped {
                     "board flipped: Black at the bottom"
                 } else {
                     "White at the bottom"
@@ -955,28 +1025,28 @@ impl App {
                     self.complete();
                 } else if self.explorer.is_open() {
                     // The log and the sort pane are hidden behind the browser.
-                    self.focus = if self.focus == Pane::Tree {
+                    self.screen.focus = if self.screen.focus == Pane::Tree {
                         Pane::Input
                     } else {
                         Pane::Tree
                     };
                 } else {
-                    self.focus = self.focus.next();
+                    self.screen.focus = self.screen.focus.next();
                 }
             }
             Action::FocusPrev if self.explorer.is_open() => {
-                self.focus = if self.focus == Pane::Tree {
+                self.screen.focus = if self.screen.focus == Pane::Tree {
                     Pane::Input
                 } else {
                     Pane::Tree
                 };
             }
-            Action::FocusPrev => self.focus = self.focus.prev(),
-            Action::Up => match self.focus {
+            Action::FocusPrev => self.screen.focus = self.screen.focus.prev(),
+            Action::Up => match self.screen.focus {
                 Pane::Input => self.input.recall(true),
                 _ => self.scroll(1, true),
             },
-            Action::Down => match self.focus {
+            Action::Down => match self.screen.focus {
                 Pane::Input => self.input.recall(false),
                 _ => self.scroll(1, false),
             },
@@ -989,7 +1059,7 @@ impl App {
             Action::Submit => self.submit(),
             Action::View => {
                 self.close_tree();
-                self.set_view(self.view.next());
+                self.set_view(self.screen.view.next());
             }
             Action::Tree => {
                 if self.explorer.is_open() {
@@ -1008,8 +1078,8 @@ impl App {
             }
             Action::TreeReload => self.reload_tree(),
             Action::EvalPvEnd => {
-                self.evalview.show_pv_end = !self.evalview.show_pv_end;
-                self.info(if self.evalview.show_pv_end {
+                self.screen.evalview.show_pv_end = !self.screen.evalview.show_pv_end;
+                self.info(if self.screen.evalview.show_pv_end {
                     "evaluation: this position beside the end of the engine's PV"
                 } else {
                     "evaluation: this position"
@@ -1022,22 +1092,22 @@ impl App {
                     self.close_tree();
                 } else if self.lab.cancel() {
                     self.info("lab: stopping");
-                } else if self.focus != Pane::Input {
-                    self.focus = Pane::Input;
+                } else if self.screen.focus != Pane::Input {
+                    self.screen.focus = Pane::Input;
                 } else if self.session.is_searching()
-                    || self.next_engine_start.is_some()
-                    || self.next_game_start.is_some()
+                    || self.play.next_engine_start.is_some()
+                    || self.play.next_game_start.is_some()
                 {
                     self.stop_engine();
                 } else {
-                    self.message = None;
+                    self.screen.message = None;
                 }
             }
         }
     }
 
     fn page(&self) -> usize {
-        let rows = match self.focus {
+        let rows = match self.screen.focus {
             Pane::Sort => self.sort_rows(),
             Pane::Tree => self.tree_rows(),
             _ => self.log_rows(),
@@ -1047,7 +1117,7 @@ impl App {
 
     /// Scrolls the focused pane (the log when the input has the focus).
     fn scroll(&mut self, by: usize, up: bool) {
-        match self.focus {
+        match self.screen.focus {
             Pane::Tree => {
                 let rows = self.tree_rows();
                 let by = by as isize;
@@ -1065,7 +1135,7 @@ impl App {
     }
 
     fn scroll_to(&mut self, top: bool) {
-        match self.focus {
+        match self.screen.focus {
             Pane::Tree => {
                 let rows = self.tree_rows();
                 self.explorer.select_end(top, rows);
@@ -1082,7 +1152,7 @@ impl App {
     }
 
     fn complete(&mut self) {
-        let themes = theme::available(self.user_theme_dir.as_deref());
+        let themes = theme::available(self.prefs.user_theme_dir.as_deref());
         let candidates = self.input.complete(&themes);
         if !candidates.is_empty() {
             self.info(candidates.join("  "));
@@ -1091,14 +1161,14 @@ impl App {
 
     fn set_depth(&mut self, d: u32) {
         let d = d.clamp(1, MAX_DEPTH);
-        if d == self.depth {
+        if d == self.prefs.depth {
             self.info(format!(
                 "depth {d} is the {}",
                 if d == 1 { "least" } else { "most" }
             ));
             return;
         }
-        self.depth = d;
+        self.prefs.depth = d;
         self.info(if self.session.is_thinking_for_a_move() {
             format!("depth {d} (from the next search)")
         } else {
@@ -1107,40 +1177,43 @@ impl App {
     }
 
     fn engine_move_now(&mut self) {
-        if let Some(end) = self.game.result() {
+        if let Some(end) = self.play.game.result() {
             self.error(format!(
                 "the game is over ({}): Ctrl+N for a new one, Ctrl+Z to take back",
                 end.result()
             ));
             return;
         }
-        self.paused = false;
+        self.play.paused = false;
         // Stop and play what the search has found so far.
         if self.session.stop(OnBest::Play) {
             self.info("the engine moves now");
             return;
         }
         let side = self.side_to_move();
-        if matches!(self.mode, Mode::HumanWhite | Mode::HumanBlack) && !self.engine_plays(side) {
+        if matches!(self.play.mode, Mode::HumanWhite | Mode::HumanBlack) && !self.engine_plays(side)
+        {
             // The engine takes over the side to move: the human plays the other colour.
-            self.mode = if side == Color::White {
+            self.play.mode = if side == Color::White {
                 Mode::HumanBlack
             } else {
                 Mode::HumanWhite
             };
-            self.flipped = self.mode == Mode::HumanBlack;
+            self.screen.flipped = self.play.mode == Mode::HumanBlack;
             self.info(format!("you now play {}", side.flip().name()));
         }
         self.start_search(false);
     }
 
     fn stop_engine(&mut self) {
-        if self.mode == Mode::EngineEngine {
-            self.paused = true;
+        if self.play.mode == Mode::EngineEngine {
+            self.play.paused = true;
         }
         if self.session.stop(OnBest::Discard) {
             self.info("engine stopped (Ctrl+G: let it move)");
-        } else if self.next_engine_start.take().is_some() || self.next_game_start.take().is_some() {
+        } else if self.play.next_engine_start.take().is_some()
+            || self.play.next_game_start.take().is_some()
+        {
             self.info("engine paused (Ctrl+G: go on)");
         } else {
             self.info("the engine is not thinking");
@@ -1149,19 +1222,19 @@ impl App {
 
     fn new_game(&mut self, start: Option<Board>) {
         self.session.new_game();
-        self.next_engine_start = None;
-        self.next_game_start = None;
-        self.paused = false;
+        self.play.next_engine_start = None;
+        self.play.next_game_start = None;
+        self.play.paused = false;
         let fen = start.as_ref().map(Board::to_fen);
-        let tc = self.game.time_control;
-        self.game = start.map_or_else(Game::new, Game::from_board);
+        let tc = self.play.game.time_control;
+        self.play.game = start.map_or_else(Game::new, Game::from_board);
         self.set_time_control(tc);
         self.session.state = EngineState::Idle;
         match fen {
-            Some(f) => self.log(LogKind::Info, format!("new game from {f}")),
-            None => self.log(LogKind::Info, "new game"),
+            Some(f) => self.log_line(LogKind::Info, format!("new game from {f}")),
+            None => self.log_line(LogKind::Info, "new game"),
         }
-        self.info(format!("new game: {}", self.mode.describe()));
+        self.info(format!("new game: {}", self.play.mode.describe()));
         // Saving the empty game sets an unfinished earlier one aside (nothing is lost).
         self.save();
         self.position_changed();
@@ -1169,17 +1242,17 @@ impl App {
 
     fn undo(&mut self) {
         self.cancel_search();
-        if self.game.ply() == 0 {
+        if self.play.game.ply() == 0 {
             self.error("nothing to take back");
             return;
         }
         let mut taken = vec![];
-        taken.extend(self.game.undo());
+        taken.extend(self.play.game.undo());
         // Against the engine, take back its reply too, so it is the human's turn again.
-        if matches!(self.mode, Mode::HumanWhite | Mode::HumanBlack)
+        if matches!(self.play.mode, Mode::HumanWhite | Mode::HumanBlack)
             && self.engine_plays(self.side_to_move())
         {
-            taken.extend(self.game.undo());
+            taken.extend(self.play.game.undo());
         }
         let list = taken
             .iter()
@@ -1187,11 +1260,11 @@ impl App {
             .map(Move::to_string)
             .collect::<Vec<_>>()
             .join(" ");
-        self.log(LogKind::Info, format!("took back {list}"));
+        self.log_line(LogKind::Info, format!("took back {list}"));
         self.info(format!("took back {list} (Ctrl+Y replays)"));
         self.session.state = EngineState::Idle;
-        if self.mode == Mode::EngineEngine {
-            self.paused = true;
+        if self.play.mode == Mode::EngineEngine {
+            self.play.paused = true;
         }
         self.save();
         self.position_changed();
@@ -1199,25 +1272,25 @@ impl App {
 
     fn redo(&mut self) {
         self.cancel_search();
-        let Some(m) = self.game.redo() else {
+        let Some(m) = self.play.game.redo() else {
             self.error("nothing to replay");
             return;
         };
         let mut replayed = vec![m];
-        if matches!(self.mode, Mode::HumanWhite | Mode::HumanBlack)
+        if matches!(self.play.mode, Mode::HumanWhite | Mode::HumanBlack)
             && self.engine_plays(self.side_to_move())
         {
-            replayed.extend(self.game.redo());
+            replayed.extend(self.play.game.redo());
         }
         let list = replayed
             .iter()
             .map(Move::to_string)
             .collect::<Vec<_>>()
             .join(" ");
-        self.log(LogKind::Info, format!("replayed {list}"));
+        self.log_line(LogKind::Info, format!("replayed {list}"));
         self.info(format!("replayed {list}"));
         self.save();
-        if let Some(end) = self.game.result() {
+        if let Some(end) = self.play.game.result() {
             self.announce(end);
         }
         self.position_changed();
@@ -1243,7 +1316,7 @@ impl App {
 
     /// A move typed by the user. Errors leave everything as it was (the text stays).
     fn enter_move(&mut self, text: &str) -> bool {
-        if let Some(end) = self.game.result() {
+        if let Some(end) = self.play.game.result() {
             self.error(format!(
                 "the game is over ({} {}): Ctrl+N for a new one",
                 end.result(),
@@ -1255,9 +1328,9 @@ impl App {
             self.error("the engine is thinking: Ctrl+G makes it move now, Esc stops it");
             return false;
         }
-        match self.game.board().parse_move(text) {
+        match self.play.game.board().parse_move(text) {
             Ok(m) => {
-                self.message = None;
+                self.screen.message = None;
                 // The player wants the game's board back (engine moves keep the browser).
                 self.close_tree();
                 self.play_move(m, MoveSource::Human);

@@ -59,6 +59,16 @@ impl StepRefused {
 }
 
 impl SortView {
+    /// The iteration's counters worth a line (a real search's, not an empty placeholder).
+    pub fn shown_stats(&self) -> Option<&SearchStats> {
+        self.stats.as_ref().filter(|s| s.nodes > 0)
+    }
+
+    /// The lines above the list: the two heads, the PV line and the statistics line.
+    pub fn header_lines(&self) -> usize {
+        2 + usize::from(!self.pv.is_empty()) + usize::from(self.shown_stats().is_some())
+    }
+
     /// The generator's view of `root`, before any search.
     pub fn of(root: &Board, scheme: Scheme) -> SortView {
         let mut v = SortView {

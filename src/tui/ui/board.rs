@@ -13,43 +13,8 @@ use ratatui::widgets::Paragraph;
 use crate::chess::{Color, Piece, PieceKind, Square};
 use crate::engine::eval;
 use crate::tui::app::{App, e_text};
+use crate::tui::layout::Scale;
 use crate::tui::theme::{PieceStyle, Theme};
-
-/// Columns and rows of one square.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scale {
-    pub w: u16,
-    pub h: u16,
-}
-
-/// Info lines under the board (side to move, material, opening) before the move list.
-const INFO_LINES: u16 = 3;
-
-impl Scale {
-    const ALL: [Scale; 3] = [
-        Scale { w: 7, h: 3 },
-        Scale { w: 5, h: 2 },
-        Scale { w: 3, h: 1 },
-    ];
-
-    /// The largest square size whose pane takes at most half the width and fits the height
-    /// with the info lines and at least one line of moves.
-    pub fn fitting(width: u16, height: u16) -> Scale {
-        Scale::ALL
-            .into_iter()
-            .find(|s| s.pane_width() <= width / 2 && s.pane_height_min() <= height)
-            .unwrap_or(Scale { w: 3, h: 1 })
-    }
-
-    /// Borders, rank labels, eight squares and a spare column.
-    pub fn pane_width(self) -> u16 {
-        2 + 2 + 8 * self.w + 1
-    }
-
-    fn pane_height_min(self) -> u16 {
-        2 + 8 * self.h + 1 + INFO_LINES + 1
-    }
-}
 
 /// The character for a piece. Solid glyphs for both sides need colour to tell them apart;
 /// without it White's pieces are drawn as outlines.
@@ -87,7 +52,7 @@ impl Mark {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let block = super::pane_block(app, " Board ", false);
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -99,7 +64,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     let colour = theme.board_has_color();
     let last = board
         .last_move()
-        .filter(|_| app.game.ply() > 0 || app.explorer.is_open());
+        .filter(|_| app.game().ply() > 0 || app.explorer().is_open());
     let check = board
         .in_check()
         .then(|| board.king_square(board.side_to_move()));
@@ -109,7 +74,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     let buf = frame.buffer_mut();
     for row in 0..8u8 {
         for col in 0..8u8 {
-            let sq = if app.flipped {
+            let sq = if app.screen().flipped {
                 Square::new(7 - col, row)
             } else {
                 Square::new(col, 7 - row)
@@ -134,12 +99,12 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
                 board.piece_at(sq),
                 mark,
                 theme,
-                app.ascii,
+                app.prefs().ascii,
                 colour,
             );
         }
         // Rank label beside the middle row of the rank.
-        let rank = if app.flipped { row } else { 7 - row };
+        let rank = if app.screen().flipped { row } else { 7 - row };
         let ly = y0 + u16::from(row) * scale.h + scale.h / 2;
         buf.set_string(
             inner.x,
@@ -149,7 +114,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
         );
     }
     for col in 0..8u8 {
-        let file = if app.flipped { 7 - col } else { col };
+        let file = if app.screen().flipped { 7 - col } else { col };
         let lx = x0 + u16::from(col) * scale.w + scale.w / 2;
         buf.set_string(
             lx,
@@ -255,17 +220,17 @@ fn draw_square(
 /// Side to move with E (or the result), material, opening, then as many of the game's moves
 /// (in SAN, newest last) as fit.
 fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
-    let theme = &app.theme;
+    let theme = &app.theme();
     let board = app.shown_board();
     let mut lines = Vec::new();
     let side = board.side_to_move();
-    match app.game.result().filter(|_| !app.explorer.is_open()) {
+    match app.game().result().filter(|_| !app.explorer().is_open()) {
         Some(end) => lines.push(Line::from(Span::styled(
             format!("{} {}", end.result(), end.reason()),
             theme.title(false),
         ))),
         None => {
-            let e = eval::evaluate_white(board, &app.eval);
+            let e = eval::evaluate_white(board, &app.prefs().eval);
             let mut spans = vec![
                 Span::styled(
                     format!("{} to move", side.name()),
@@ -283,7 +248,7 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
     lines.push(Line::from(vec![
         Span::styled("Opening ", theme.dim()),
         Span::styled(
-            app.opening.clone().unwrap_or_else(|| "—".into()),
+            app.play().opening.clone().unwrap_or_else(|| "—".into()),
             theme.text(),
         ),
     ]));
@@ -308,7 +273,7 @@ fn material_text(app: &App) -> String {
     } else {
         format!("Material {}", e_text(diff))
     };
-    let colour = app.theme.board_has_color();
+    let colour = app.theme().board_has_color();
     let mut surplus = [String::new(), String::new()];
     for kind in [
         PieceKind::Queen,
@@ -323,7 +288,12 @@ fn material_text(app: &App) -> String {
         } else {
             (Color::Black, -d)
         };
-        let g = glyph(Piece::new(side, kind), app.theme.pieces, app.ascii, colour);
+        let g = glyph(
+            Piece::new(side, kind),
+            app.theme().pieces,
+            app.prefs().ascii,
+            colour,
+        );
         for _ in 0..n {
             surplus[side.index()].push(g);
         }
@@ -340,7 +310,7 @@ fn material_text(app: &App) -> String {
 /// `1.e4 e5 2.Nf3` as separate tokens, up to the move shown (a game from a FEN with Black to
 /// move starts `5...e5`); moves taken back but still replayable are counted at the end.
 fn move_tokens(app: &App) -> Vec<String> {
-    let game = &app.game;
+    let game = &app.game();
     let mut tokens: Vec<String> = game.moves()[..game.ply()]
         .iter()
         .enumerate()

@@ -112,16 +112,24 @@ pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let report = app.evalview.report(app.game.board(), &app.eval);
+    let report = app
+        .screen()
+        .evalview
+        .report(app.game().board(), &app.prefs().eval);
     let title = match &report.pv_end {
-        Some((_, plies)) if app.evalview.show_pv_end => {
+        Some((_, plies)) if app.screen().evalview.show_pv_end => {
             format!(" Eval: now vs PV end, {plies} plies ahead (F7) ")
         }
         _ => " Eval (F7: PV end) ".to_string(),
     };
     let block = pane_block(app, &title, false);
     frame.render_widget(
-        Paragraph::new(lines(&report, &app.theme, app.evalview.show_pv_end)).block(block),
+        Paragraph::new(lines(
+            &report,
+            app.theme(),
+            app.screen().evalview.show_pv_end,
+        ))
+        .block(block),
         area,
     );
 }

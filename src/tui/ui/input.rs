@@ -13,13 +13,23 @@ pub const PROMPT: &str = "› ";
 pub const ASCII_PROMPT: &str = "> ";
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    let focused = app.focus == Pane::Input;
-    let prompt = if app.ascii { ASCII_PROMPT } else { PROMPT };
+    let t = &app.theme();
+    let focused = app.screen().focus == Pane::Input;
+    let prompt = if app.prefs().ascii {
+        ASCII_PROMPT
+    } else {
+        PROMPT
+    };
     let prompt_w = prompt.chars().count() as u16;
     let width = area.width.saturating_sub(prompt_w + 1) as usize;
-    let scroll = app.input.input().visual_scroll(width);
-    let value: String = app.input.value().chars().skip(scroll).take(width).collect();
+    let scroll = app.input().input().visual_scroll(width);
+    let value: String = app
+        .input()
+        .value()
+        .chars()
+        .skip(scroll)
+        .take(width)
+        .collect();
     let mut spans = vec![Span::styled(
         prompt,
         if focused {
@@ -37,9 +47,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::styled(value, t.text()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
-    if focused && !app.help_visible {
+    if focused && !app.screen().help_visible {
         let x =
-            area.x + prompt_w + (app.input.input().visual_cursor().saturating_sub(scroll)) as u16;
+            area.x + prompt_w + (app.input().input().visual_cursor().saturating_sub(scroll)) as u16;
         frame.set_cursor_position(Position::new(x.min(area.right().saturating_sub(1)), area.y));
     }
 }

@@ -148,7 +148,7 @@ fn title(view: &LabView) -> String {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let view = &app.lab;
+    let view = &app.lab();
     let title = title(view);
     let block = pane_block(app, &title, true);
     let inner = block.inner(area);
@@ -158,10 +158,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let Some(settings) = &view.settings else {
         frame.render_widget(
             Paragraph::new(vec![
-                Line::styled("the ordering lab: :lab [DEPTH]", app.theme.text()),
+                Line::styled("the ordering lab: :lab [DEPTH]", app.theme().text()),
                 Line::styled(
                     "searches this position under every ordering scheme and profile",
-                    app.theme.dim(),
+                    app.theme().dim(),
                 ),
             ]),
             inner,
@@ -184,7 +184,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Gauge::default()
             .ratio(view.fraction.clamp(0.0, 1.0))
             .label(label)
-            .gauge_style(app.theme.accent()),
+            .gauge_style(app.theme().accent()),
         gauge_area,
     );
     let lines = table_lines(
@@ -192,7 +192,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         view.best_index(),
         settings.max_nodes,
         table_area.width as usize,
-        &app.theme,
+        app.theme(),
     );
     frame.render_widget(Paragraph::new(lines), table_area);
 }

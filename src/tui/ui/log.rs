@@ -11,21 +11,10 @@ use ratatui::widgets::Paragraph;
 pub use crate::tui::app::log::wrap_text;
 use crate::tui::app::log::{LogLine, STAMP_WIDTH};
 use crate::tui::app::{App, LogKind, Pane};
-
-/// The columns a log line's text wraps at in a pane of `area` (the stamp takes the rest).
-pub fn text_width(area: Rect) -> usize {
-    (area.width.saturating_sub(2) as usize)
-        .saturating_sub(STAMP_WIDTH)
-        .max(8)
-}
-
-/// The rows of text a log pane of `area` shows.
-pub fn visible_rows(area: Rect) -> usize {
-    area.height.saturating_sub(2) as usize
-}
+use crate::tui::layout;
 
 fn kind_style(app: &App, kind: LogKind) -> Style {
-    let t = &app.theme;
+    let t = &app.theme();
     match kind {
         LogKind::Info => t.dim(),
         LogKind::Iteration => t.text(),
@@ -37,7 +26,7 @@ fn kind_style(app: &App, kind: LogKind) -> Style {
 
 fn styled_row(app: &App, line: &LogLine, index: usize, text: String) -> Line<'static> {
     let lead = if index == 0 {
-        Span::styled(format!("{} ", line.stamp), app.theme.dim())
+        Span::styled(format!("{} ", line.stamp), app.theme().dim())
     } else {
         Span::raw(" ".repeat(STAMP_WIDTH))
     };
@@ -49,7 +38,7 @@ fn styled_row(app: &App, line: &LogLine, index: usize, text: String) -> Line<'st
 fn tail_rows(app: &App, width: usize, need: usize) -> Vec<Line<'static>> {
     let mut newest_first: Vec<Vec<Line<'static>>> = Vec::new();
     let mut count = 0;
-    for line in app.log.lines().rev() {
+    for line in app.log_buffer().lines().rev() {
         if count >= need {
             break;
         }
@@ -68,19 +57,21 @@ fn tail_rows(app: &App, width: usize, need: usize) -> Vec<Line<'static>> {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let focused = app.focus == Pane::Log;
-    let theme = &app.theme;
-    let width = text_width(area);
-    let visible = visible_rows(area);
-    let cached = (app.log.wrap_width() == width)
-        .then(|| app.log.visible_rows(visible))
+    let focused = app.screen().focus == Pane::Log;
+    let theme = &app.theme();
+    let width = layout::log_text_width(area);
+    let visible = layout::log_rows(area);
+    let cached = (app.log_buffer().wrap_width() == width)
+        .then(|| app.log_buffer().visible_rows(visible))
         .flatten();
     let (lines, offset) = match cached {
         Some(rows) => (
             rows.into_iter()
                 .map(|(line, i, text)| styled_row(app, &line, i, text))
                 .collect(),
-            app.log.scroll().min(app.log.max_scroll(visible)),
+            app.log_buffer()
+                .scroll()
+                .min(app.log_buffer().max_scroll(visible)),
         ),
         None => (tail_rows(app, width, visible), 0),
     };

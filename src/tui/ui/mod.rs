@@ -26,85 +26,22 @@ pub mod status;
 pub mod tree;
 
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::layout::{Alignment, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::app::App;
 use super::app::lab::View;
-
-/// From this size on, the evaluation pane and the E chart have places of their own.
-pub const WIDE_WIDTH: u16 = 120;
-pub const TALL_HEIGHT: u16 = 40;
-
-/// The smallest terminal the layout works in.
-pub const MIN_WIDTH: u16 = 80;
-pub const MIN_HEIGHT: u16 = 24;
+use super::layout::{Areas, MIN_HEIGHT, MIN_WIDTH, layout};
 
 /// A pane's frame: its title and border in the theme's style for its focus.
 pub fn pane_block<'a>(app: &App, title: &'a str, focused: bool) -> Block<'a> {
     Block::bordered()
-        .title(ratatui::text::Span::styled(title, app.theme.title(focused)))
-        .border_style(app.theme.border(focused))
-}
-
-/// Where each pane goes for a terminal of `area`'s size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Areas {
-    pub board: Rect,
-    pub log: Rect,
-    pub sort: Rect,
-    pub input: Rect,
-    pub message: Rect,
-    pub status: Rect,
-    pub scale: board::Scale,
-    /// The whole right-hand side: a view other than the log takes it at small sizes.
-    pub right: Rect,
-    /// On large screens: the evaluation pane and the E chart (the lab view takes both).
-    pub eval: Option<Rect>,
-    pub chart: Option<Rect>,
-}
-
-pub fn layout(area: Rect) -> Areas {
-    let [main, input, message, status] = Layout::vertical([
-        Constraint::Fill(1),
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    let scale = board::Scale::fitting(main.width, main.height);
-    let [left, right] =
-        Layout::horizontal([Constraint::Length(scale.pane_width()), Constraint::Fill(1)])
-            .areas(main);
-    let large = area.width >= WIDE_WIDTH && area.height >= TALL_HEIGHT;
-    let (log, sort, eval, chart) = if large {
-        let [log, middle, sort] = Layout::vertical([
-            Constraint::Percentage(30),
-            Constraint::Length(19),
-            Constraint::Fill(1),
-        ])
-        .areas(right);
-        let [eval, chart] =
-            Layout::horizontal([Constraint::Length(44), Constraint::Fill(1)]).areas(middle);
-        (log, sort, Some(eval), Some(chart))
-    } else {
-        let [log, sort] =
-            Layout::vertical([Constraint::Percentage(45), Constraint::Fill(1)]).areas(right);
-        (log, sort, None, None)
-    };
-    Areas {
-        board: left,
-        log,
-        sort,
-        input,
-        message,
-        status,
-        scale,
-        right,
-        eval,
-        chart,
-    }
+        .title(ratatui::text::Span::styled(
+            title,
+            app.theme().title(focused),
+        ))
+        .border_style(app.theme().border(focused))
 }
 
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -115,7 +52,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     let a = layout(area);
     board::draw(frame, a.board, a.scale, app);
-    if app.explorer.is_open() {
+    if app.explorer().is_open() {
         // The browser takes the whole right-hand side (its rows need the width).
         tree::draw(frame, a.right, app);
     } else {
@@ -124,7 +61,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     input::draw(frame, a.input, app);
     status::draw_message(frame, a.message, app);
     status::draw_status(frame, a.status, app);
-    if app.help_visible {
+    if app.screen().help_visible {
         help::draw(frame, area, app);
     }
 }
@@ -135,14 +72,14 @@ fn draw_right(frame: &mut Frame, a: &Areas, app: &App) {
         (Some(eval_area), Some(chart_area)) => {
             draw_log(frame, a.log, app);
             sort::draw(frame, a.sort, app);
-            if app.view == View::Lab {
+            if app.screen().view == View::Lab {
                 lab::draw(frame, eval_area.union(chart_area), app);
             } else {
                 eval::draw(frame, eval_area, app);
                 chart::draw(frame, chart_area, app);
             }
         }
-        _ => match app.view {
+        _ => match app.screen().view {
             View::Log => {
                 draw_log(frame, a.log, app);
                 sort::draw(frame, a.sort, app);
@@ -174,7 +111,7 @@ fn too_small(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(
         Paragraph::new(lines)
             .alignment(Alignment::Center)
-            .style(app.theme.text())
+            .style(app.theme().text())
             .wrap(Wrap { trim: true }),
         rect,
     );
@@ -182,7 +119,7 @@ fn too_small(frame: &mut Frame, area: Rect, app: &App) {
 
 /// The log pane, or the review view in its place while that is open.
 fn draw_log(frame: &mut Frame, area: ratatui::layout::Rect, app: &App) {
-    if app.review.visible {
+    if app.review().visible {
         review::draw(frame, area, app);
     } else {
         log::draw(frame, area, app);

@@ -14,7 +14,7 @@ use crate::tui::app::App;
 
 /// The view's rows as text, chosen row included (tests read these).
 pub fn rows(app: &App) -> Vec<String> {
-    let Some(review) = app.review.of_game(app.game.id()) else {
+    let Some(review) = app.review().of_game(app.game().id()) else {
         return vec!["no review of this game yet (:review or F4)".to_string()];
     };
     let mut out = Vec::new();
@@ -29,14 +29,14 @@ pub fn rows(app: &App) -> Vec<String> {
         ));
     }
     for m in &review.moves {
-        let board = app.game.position_at(m.index);
+        let board = app.game().position_at(m.index);
         let san = |mv| {
             board
                 .as_ref()
                 .map_or_else(|| format!("{mv}"), |b| b.san(mv))
         };
         let numbered = app
-            .game
+            .game()
             .numbered_san(m.index)
             .unwrap_or_else(|| san(m.played));
         let mark = m.judgement.map_or("", |j| j.glyph());
@@ -56,11 +56,11 @@ pub fn rows(app: &App) -> Vec<String> {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
+    let t = &app.theme();
     let all = rows(app);
     let header = all.len().min(2);
     let visible = area.height.saturating_sub(2) as usize;
-    let selected = app.review.selected;
+    let selected = app.review().selected;
     let list_rows = visible.saturating_sub(header).max(1);
     // Keep the chosen move on screen.
     let first = selected.saturating_sub(list_rows.saturating_sub(1));
@@ -78,7 +78,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         };
         lines.push(Line::from(Span::styled(row.clone(), style)));
     }
-    let title = if app.review.browsing {
+    let title = if app.review().browsing {
         " Review — Esc: back to the game "
     } else {
         " Review — ↑↓ Enter Esc "

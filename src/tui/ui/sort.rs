@@ -17,12 +17,6 @@ use crate::engine::search::SearchStats;
 use crate::engine::{Bound, RootMoveRow};
 use crate::tui::app::{App, Pane, SortView};
 
-/// The list rows a sort pane of `area` shows for `view` (the header lines take the rest).
-pub fn list_rows(view: &SortView, area: Rect) -> usize {
-    let header = 2 + usize::from(!view.pv.is_empty()) + usize::from(stats_of(view).is_some());
-    (area.height.saturating_sub(2) as usize).saturating_sub(header)
-}
-
 /// `PV+10000 MVV/LVA+4`
 pub fn reasons_text(m: &ScoredMove) -> String {
     m.reasons
@@ -45,7 +39,7 @@ pub fn entry_text(n: usize, m: &ScoredMove, width: usize) -> String {
 
 /// The iteration's counters worth a line (a real search's, not an empty placeholder).
 fn stats_of(view: &SortView) -> Option<&SearchStats> {
-    view.stats.as_ref().filter(|s| s.nodes > 0)
+    view.shown_stats()
 }
 
 /// The iteration's statistics beside the first-move cutoff rate (average index of the move
@@ -150,8 +144,8 @@ fn fit(s: &str, width: usize) -> String {
 }
 
 fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
-    let t = &app.theme;
-    let v = &app.sort;
+    let t = &app.theme();
+    let v = &app.sort();
     let mut stats = vec![Span::styled(
         v.ply_label.clone(),
         t.text().add_modifier(Modifier::BOLD),
@@ -169,7 +163,7 @@ fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     if let Some(b) = v.branching.filter(|b| *b > 0.0) {
         stats.push(Span::styled(format!("  branch {b:.1}"), t.accent()));
     }
-    stats.push(Span::styled(format!("  {}", app.scheme), t.dim()));
+    stats.push(Span::styled(format!("  {}", app.prefs().scheme), t.dim()));
     let mut lines = vec![Line::from(stats)];
     if let Some(s) = stats_of(v) {
         lines.push(Line::from(Span::styled(stats_text(s, width), t.accent())));
@@ -199,18 +193,18 @@ fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let focused = app.focus == Pane::Sort;
-    let t = &app.theme;
+    let focused = app.screen().focus == Pane::Sort;
+    let t = &app.theme();
     let block = super::pane_block(app, " Sort ", focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut lines = header_lines(app, inner.width as usize);
-    if app.sort.shows_root_rows() {
+    if app.sort().shows_root_rows() {
         draw_root_rows(frame, inner, app, lines);
         return;
     }
     let col = (inner.width.saturating_sub(1) / 2) as usize;
-    let searched = app.sort.depth.is_some() && app.sort.step == 0;
+    let searched = app.sort().depth.is_some() && app.sort().step == 0;
     let right_title = if searched { "search order" } else { "sorted" };
     let head = |s: &str| {
         let mut s: String = s.chars().take(col).collect();
@@ -229,11 +223,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             t.dim().add_modifier(Modifier::UNDERLINED),
         ),
     ]));
-    let v = &app.sort;
+    let v = &app.sort();
     let rows = v.generated.len().max(v.sorted.len());
     let visible = (inner.height as usize).saturating_sub(lines.len());
     let max_scroll = rows.saturating_sub(visible);
-    let scroll = app.sort.scroll.min(max_scroll);
+    let scroll = app.sort().scroll.min(max_scroll);
     let style_for = |m: &ScoredMove| -> Style {
         if Some(m.mv) == v.best {
             t.accent().add_modifier(Modifier::BOLD)
@@ -264,8 +258,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
 /// The root table: one row per root move of the iteration in progress or the last one.
 fn draw_root_rows(frame: &mut Frame, inner: Rect, app: &App, mut lines: Vec<Line<'static>>) {
-    let t = &app.theme;
-    let v = &app.sort;
+    let t = &app.theme();
+    let v = &app.sort();
     let width = inner.width as usize;
     let mut head = root_head(width);
     if let Some(d) = v.rows_depth.filter(|&d| Some(d) != v.depth) {

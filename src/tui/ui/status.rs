@@ -13,8 +13,8 @@ use crate::game::clock::format_clock;
 use crate::tui::app::{App, EngineState, MessageKind, clock_time};
 
 pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    let line = match &app.message {
+    let t = &app.theme();
+    let line = match &app.message() {
         Some(m) if m.kind == MessageKind::Error => {
             Line::from(Span::styled(m.text.clone(), t.error()))
         }
@@ -31,7 +31,7 @@ pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
 /// The engine's state in a few words: `idle`, `book`, `thinking d7 1.2s 3:g1f3`. `brief`
 /// leaves out the root move being searched.
 pub fn engine_text(app: &App, brief: bool) -> String {
-    match (app.session.search(), &app.session.state) {
+    match (app.session().search(), &app.session().state) {
         (Some(s), _) => {
             let mut text = if s.analysis {
                 "analysing".to_string()
@@ -49,10 +49,12 @@ pub fn engine_text(app: &App, brief: bool) -> String {
             text
         }
         (None, EngineState::Book(_)) => "book".into(),
-        (None, _) if app.next_engine_start.is_some() || app.next_game_start.is_some() => {
+        (None, _)
+            if app.play().next_engine_start.is_some() || app.play().next_game_start.is_some() =>
+        {
             "waiting".into()
         }
-        (None, _) if app.paused => "paused".into(),
+        (None, _) if app.play().paused => "paused".into(),
         (None, _) => "idle".into(),
     }
 }
@@ -70,13 +72,13 @@ pub fn clock_text(left: std::time::Duration) -> String {
 
 /// The status bar's fields, longest form first; `level` 1 and 2 shorten them to fit.
 fn status_fields(app: &App, level: u8) -> Vec<String> {
-    let side = match app.game.result() {
+    let side = match app.game().result() {
         Some(end) => end.result().to_string(),
         None if level == 0 => format!("{} to move", app.side_to_move().name()),
         None => app.side_to_move().name().to_string(),
     };
     let mut fields = vec![side];
-    if let Some(c) = &app.clock {
+    if let Some(c) = &app.play().clock {
         let now = std::time::Instant::now();
         let show = |side: Color, letter: &str| {
             let t = clock_text(c.remaining(side, now));
@@ -92,28 +94,28 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
             show(Color::Black, "B")
         ));
     }
-    if let Some(p) = app.review.progress_text() {
+    if let Some(p) = app.review().progress_text() {
         fields.push(p);
     }
     if let Some(h) = app.current_hint() {
         fields.push(format!("hint {}", h.san));
     }
-    fields.push(app.mode.short().to_string());
-    if app.level != Level::Max {
+    fields.push(app.play().mode.short().to_string());
+    if app.prefs().level != Level::Max {
         // Full strength is the default and says nothing; a weaker level is always shown.
-        fields.push(format!("level {}", app.level));
+        fields.push(format!("level {}", app.prefs().level));
     }
     fields.extend([
-        format!("depth {}", app.depth),
-        format!("eval {}", app.eval.mode),
-        format!("order {}", app.scheme),
+        format!("depth {}", app.prefs().depth),
+        format!("eval {}", app.prefs().eval.mode),
+        format!("order {}", app.prefs().scheme),
         engine_text(app, level >= 2),
     ]);
     fields
 }
 
 pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
+    let t = &app.theme();
     let base = t.status();
     const SEP: &str = " │ ";
     let width = area.width as usize;

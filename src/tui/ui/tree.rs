@@ -18,19 +18,10 @@ use crate::tui::app::explorer::{
     bound_text, bounded, child_value, empty_reason, score_at, white_bound,
 };
 use crate::tui::app::{App, Pane, thousands};
-
-/// Lines above the child list (path, node, result, column heads) and below it (the
-/// selected child's details, the newer-tree notice).
-const HEAD: u16 = 4;
-const FOOT: u16 = 2;
+use crate::tui::layout::{self, TREE_FOOT};
 
 /// From this inner width on, each row also shows its ordering reasons.
 const WIDE: u16 = 70;
-
-/// Rows of the child list in a pane of `area`.
-pub fn list_rows(area: Rect) -> usize {
-    area.height.saturating_sub(2 + HEAD + FOOT).max(1) as usize
-}
 
 /// What happened to a child, in words that fit a row: `cut`, `R2`, `futility`.
 pub fn child_flags(node: &TreeNode, index: usize) -> String {
@@ -71,7 +62,7 @@ fn reasons(c: &TreeNode) -> String {
 
 /// A child's result as the node's side to move sees it, and as E (White's view).
 fn child_scores(app: &App, node: &TreeNode, c: &TreeNode) -> (String, String) {
-    let side = app.explorer.board().side_to_move();
+    let side = app.explorer().board().side_to_move();
     match child_value(c) {
         Some((v, b)) => (
             bounded(v, b, node.ply),
@@ -90,7 +81,7 @@ fn child_scores(app: &App, node: &TreeNode, c: &TreeNode) -> (String, String) {
 pub fn child_row(app: &App, node: &TreeNode, index: usize, wide: bool) -> String {
     let c = &node.children[index];
     let san = app
-        .explorer
+        .explorer()
         .child_san()
         .get(index)
         .cloned()
@@ -136,7 +127,7 @@ fn fit(s: &str, width: usize) -> String {
 /// The path from the root, cut at the front when it does not fit: `root › e4 › e5`.
 fn path_text(app: &App, width: usize) -> String {
     let mut parts = vec!["root".to_string()];
-    parts.extend(app.explorer.path_san().iter().cloned());
+    parts.extend(app.explorer().path_san().iter().cloned());
     let full = parts.join(" › ");
     let n = full.chars().count();
     if n <= width {
@@ -148,24 +139,24 @@ fn path_text(app: &App, width: usize) -> String {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    let Some(tree) = app.explorer.shown() else {
+    let t = &app.theme();
+    let Some(tree) = app.explorer().shown() else {
         return;
     };
-    let Some(node) = app.explorer.node() else {
+    let Some(node) = app.explorer().node() else {
         return;
     };
     let newer = app
-        .session
+        .session()
         .last_tree()
-        .filter(|_| app.explorer.is_newer(app.session.last_tree()));
+        .filter(|_| app.explorer().is_newer(app.session().last_tree()));
     let title = format!(" Tree d{} ", tree.depth);
-    let block = super::pane_block(app, &title, app.focus == Pane::Tree);
+    let block = super::pane_block(app, &title, app.screen().focus == Pane::Tree);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let w = inner.width as usize;
     let wide = inner.width >= WIDE;
-    let board = app.explorer.board();
+    let board = app.explorer().board();
     let side = board.side_to_move();
     let bold = t.text().add_modifier(Modifier::BOLD);
 
@@ -216,12 +207,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         t.dim().add_modifier(Modifier::UNDERLINED),
     )));
 
-    let rows = list_rows(area);
+    let rows = layout::tree_list_rows(area);
     let n = node.children.len();
     // The selected row stays on screen after a resize too (drawing changes no state).
-    let selected = app.explorer.selected();
+    let selected = app.explorer().selected();
     let scroll = app
-        .explorer
+        .explorer()
         .scroll()
         .min(selected)
         .max((selected + 1).saturating_sub(rows))
@@ -241,7 +232,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         } else {
             t.text()
         };
-        if i == app.explorer.selected() {
+        if i == app.explorer().selected() {
             style = style.add_modifier(Modifier::REVERSED);
         }
         lines.push(Line::from(Span::styled(
@@ -251,13 +242,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
     // The footer sits on the last two lines.
     let used = lines.len();
-    let foot_at = (inner.height as usize).saturating_sub(FOOT as usize);
+    let foot_at = (inner.height as usize).saturating_sub(TREE_FOOT as usize);
     lines.extend((used..foot_at).map(|_| Line::from("")));
     lines.push(Line::from(Span::styled(
         fit(&selected_detail(app, node), w),
         t.dim(),
     )));
-    let notice = match (newer, app.session.is_searching()) {
+    let notice = match (newer, app.session().is_searching()) {
         (Some(l), _) if l.search_id == tree.search_id => {
             format!("depth {} ready — r reloads", l.depth)
         }
@@ -274,7 +265,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
 /// The selected child in full: its ordering reasons, window and what happened to it.
 fn selected_detail(app: &App, node: &TreeNode) -> String {
-    let i = app.explorer.selected();
+    let i = app.explorer().selected();
     let Some(c) = node.children.get(i) else {
         return String::new();
     };
@@ -282,7 +273,7 @@ fn selected_detail(app: &App, node: &TreeNode) -> String {
     let mut parts = vec![format!(
         "#{} {} {score} E {e}",
         i + 1,
-        app.explorer.child_san().get(i).map_or("", String::as_str)
+        app.explorer().child_san().get(i).map_or("", String::as_str)
     )];
     if !c.reasons.is_empty() {
         parts.push(reasons(c));

@@ -1,0 +1,313 @@
+//! The hub's side of the tree browser, the lab and the review: what opening, polling or
+//! closing one of them does to the rest of the screen (focus, messages, the log, the game).
+//! The parts themselves (`explorer`, `lab`, `review`) own their state and its rules.
+
+use std::sync::{Arc, Mutex};
+
+use super::explorer::ExplorerError;
+use super::lab::View;
+use super::review::{REVIEW_DEPTH, RunningReview};
+use super::{App, LogKind};
+use crate::chess::Board;
+use crate::engine::jobs::lab::LabSettings;
+use crate::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
+use crate::game::annotate::{Review, review_positions};
+
+impl App {
+    // ---- the tree browser ----------------------------------------------------------------
+
+    /// Opens the browser on the newest tree (F10, `:tree`); says why when there is none.
+    pub fn open_tree(&mut self) {
+        let latest = self.session.last_tree().cloned();
+        match self.explorer.open(latest) {
+            Ok(()) => {
+                self.screen.focus = super::Pane::Tree;
+                let rows = self.tree_rows();
+                self.explorer.keep_visible(rows);
+                let depth = self.explorer.shown().map_or(0, |t| t.depth);
+                self.info(if self.session.is_searching() {
+                    format!("tree of depth {depth}, the last complete one (r loads a newer one)")
+                } else {
+                    format!("tree of depth {depth}: ↑/↓ select, Enter into, Backspace back, Esc closes")
+                });
+            }
+            Err(ExplorerError::NoTree { recording: true })
+                if self.prefs.level != crate::engine::levels::Level::Max =>
+            {
+                self.error(format!(
+                    "no search tree: at level {} the engine's moves come from the level driver, which records none (analysis and hints do)",
+                    self.prefs.level
+                ))
+            }
+            Err(e) => self.error(e.to_string()),
+        }
+    }
+
+    pub fn close_tree(&mut self) {
+        if self.explorer.is_open() {
+            self.explorer.close();
+            if self.screen.focus == super::Pane::Tree {
+                self.screen.focus = super::Pane::Input;
+            }
+        }
+    }
+
+    pub(super) fn reload_tree(&mut self) {
+        let latest = self.session.last_tree().cloned();
+        let r = self.explorer.reload(latest);
+        if r.is_ok() {
+            let depth = self.explorer.shown().map_or(0, |t| t.depth);
+            self.info(format!("tree of depth {depth}"));
+        }
+        self.tree_result(r);
+    }
+
+    /// After a browser key: keeps the selection on screen, or says why nothing happened.
+    pub(super) fn tree_result(&mut self, r: Result<(), ExplorerError>) {
+        match r {
+            Ok(()) => {
+                let rows = self.tree_rows();
+                self.explorer.keep_visible(rows);
+            }
+            Err(e) => self.error(e.to_string()),
+        }
+    }
+
+    /// The position the board pane shows: the browser's node while it is open.
+    pub fn shown_board(&self) -> &Board {
+        if self.explorer.is_open() {
+            self.explorer.board()
+        } else {
+            self.play.game.board()
+        }
+    }
+
+    // ---- the lab -------------------------------------------------------------------------
+
+    /// `:lab [DEPTH]`: the lab on the position on the board, shown in the lab view.
+    pub(super) fn start_lab(&mut self, depth: u32) -> Result<(), String> {
+        let mut settings = LabSettings::new(depth);
+        settings.eval = self.prefs.eval;
+        let board = self.play.game.board().clone();
+        self.lab.start(&board, settings)?;
+        self.screen.view = View::Lab;
+        self.info(format!(
+            "lab: depth {depth}, {} runs in the background (Esc stops)",
+            self.lab.settings.as_ref().map_or(0, |s| s.runs().len())
+        ));
+        Ok(())
+    }
+
+    pub(super) fn set_view(&mut self, view: View) {
+        self.screen.view = view;
+        self.info(format!("view: {} (F8 cycles)", view.name()));
+    }
+
+    /// Takes the lab's progress; true when something changed on screen.
+    pub(super) fn poll_lab(&mut self) -> bool {
+        let running = self.lab.is_running();
+        if let Some(text) = self.lab.poll() {
+            self.log_line(super::LogKind::Info, text.clone());
+            self.info(text);
+        }
+        running
+    }
+
+    /// Waits for a running lab and takes its outcome (tests).
+    pub fn wait_for_lab(&mut self) {
+        if let Some(text) = self.lab.wait() {
+            self.info(text);
+        }
+    }
+
+    // ---- the review ----------------------------------------------------------------------
+
+    /// `:review` (F4): reviews the game in the background; Esc cancels, keeping what was done.
+    pub fn start_review(&mut self) -> Result<(), String> {
+        if self.review.is_running() {
+            return Err("a review is already running (Esc cancels it)".into());
+        }
+        if self.play.game.is_empty() {
+            return Err("no moves to review yet".into());
+        }
+        let mut settings = ReviewSettings::depth(self.prefs.depth.min(REVIEW_DEPTH));
+        settings.options.eval = self.prefs.eval;
+        settings.options.scheme = self.prefs.scheme;
+        settings.options.hash_mb = self.prefs.hash_mb.min(settings.options.hash_mb);
+        let positions = review_positions(&self.play.game);
+        let total = positions.len();
+        let progress = Arc::new(Mutex::new(None));
+        let cancel = CancelHandle::new();
+        let job = {
+            let progress = Arc::clone(&progress);
+            ReviewJob::start_with_cancel(positions, settings, cancel.clone(), move |p| {
+                if let Ok(mut slot) = progress.lock() {
+                    *slot = Some(p.clone());
+                }
+            })
+            .map_err(|e| format!("cannot start the review: {e}"))?
+        };
+        self.review.running = Some(RunningReview {
+            job: Some(job),
+            cancel,
+            progress,
+            game_id: self.play.game.id().to_string(),
+            game_len: self.play.game.len(),
+            total,
+        });
+        let depth = self.prefs.depth.min(REVIEW_DEPTH);
+        self.log_line(
+            LogKind::Info,
+            format!("review: {total} positions at depth {depth}"),
+        );
+        self.info(format!(
+            "reviewing {} moves at depth {depth} (Esc cancels, keeping what is done)",
+            self.play.game.len()
+        ));
+        Ok(())
+    }
+
+    /// Esc during a review: stop after the current position, keep what was analysed.
+    pub fn cancel_review(&mut self) -> bool {
+        match &self.review.running {
+            Some(r) => {
+                r.cancel.cancel();
+                self.info("review: stopping after this position");
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// On a tick: a finished job becomes the review (marks into the game, the view opened).
+    pub(super) fn poll_review(&mut self) -> bool {
+        let finished = self
+            .review
+            .running
+            .as_ref()
+            .and_then(|r| r.job.as_ref())
+            .is_some_and(ReviewJob::is_finished);
+        if !finished {
+            return self.review.is_running();
+        }
+        let Some(mut running) = self.review.running.take() else {
+            return false;
+        };
+        let Some(job) = running.job.take() else {
+            return false;
+        };
+        let outcome = job.wait();
+        if let Some(e) = &outcome.error {
+            self.log_line(LogKind::Error, format!("review: {e}"));
+        }
+        if self.play.game.id() != running.game_id || self.play.game.len() < running.game_len {
+            self.error("review: the game changed while it ran; its result is dropped");
+            return true;
+        }
+        let review = Review::from_analysis(&self.play.game, &outcome.positions);
+        let annotator = format!("ox88 {} (depth {})", env!("CARGO_PKG_VERSION"), {
+            self.prefs.depth.min(REVIEW_DEPTH)
+        });
+        let annotated = review.annotate(&self.play.game, &annotator);
+        for (i, pm) in annotated
+            .moves()
+            .iter()
+            .enumerate()
+            .take(review.moves.len())
+        {
+            if let Err(e) = self.play.game.set_annotations(i, pm.annotations.clone()) {
+                self.log_line(LogKind::Error, format!("review: move {}: {e}", i + 1));
+            }
+        }
+        self.save();
+        let done = review.moves.len();
+        let how = if review.is_complete() {
+            format!("review of {done} moves done")
+        } else {
+            format!(
+                "review stopped after {done} of {} moves (kept)",
+                review.game_moves
+            )
+        };
+        self.log_line(LogKind::Info, how.clone());
+        for side in [crate::chess::Color::White, crate::chess::Color::Black] {
+            let line = format!("{:<5} {}", side.name(), review.side(side));
+            self.log_line(LogKind::Info, line);
+        }
+        self.info(format!(
+            "{how}: ↑/↓ choose, Enter shows the position, Esc goes back"
+        ));
+        self.review.selected = review
+            .moves
+            .iter()
+            .position(|m| m.judgement.is_some())
+            .unwrap_or(0);
+        self.review.review = Some(review);
+        self.review.game_id = running.game_id;
+        self.review.visible = true;
+        true
+    }
+
+    /// Keys while the review view is on screen and the input line is empty; false when the
+    /// key is not the view's.
+    pub(super) fn review_key(&mut self, code: crossterm::event::KeyCode) -> bool {
+        use crossterm::event::KeyCode;
+        let Some(n) = self
+            .review
+            .of_game(self.play.game.id())
+            .map(|r| r.moves.len())
+        else {
+            // Another game is on the board now: the view closes.
+            self.review.visible = false;
+            return false;
+        };
+        match code {
+            KeyCode::Up => self.review.selected = self.review.selected.saturating_sub(1),
+            KeyCode::Down => self.review.selected = (self.review.selected + 1).min(n.max(1) - 1),
+            KeyCode::Enter if n > 0 => self.show_reviewed_position(),
+            KeyCode::Esc | KeyCode::Backspace => self.leave_review(),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Shows the position before the chosen move, the engine held.
+    fn show_reviewed_position(&mut self) {
+        let Some(m) = self
+            .review
+            .review
+            .as_ref()
+            .and_then(|r| r.moves.get(self.review.selected))
+        else {
+            return;
+        };
+        let index = m.index;
+        let better = m
+            .best
+            .and_then(|b| self.play.game.position_at(index).map(|board| board.san(b)));
+        self.cancel_search();
+        self.play.paused = true;
+        self.review.browsing = true;
+        self.play.game.goto(index);
+        self.position_changed();
+        let numbered = self.play.game.numbered_san(index).unwrap_or_default();
+        self.info(format!(
+            "before {numbered}{}: a move typed here replaces the game's later moves; Esc goes back",
+            better
+                .map(|b| format!(" (better: {b})"))
+                .unwrap_or_default()
+        ));
+    }
+
+    /// Esc/Backspace in the view: back to the end of the game, the view closed.
+    pub(super) fn leave_review(&mut self) {
+        self.review.visible = false;
+        if self.review.browsing {
+            self.review.browsing = false;
+            self.play.paused = false;
+            self.play.game.goto(self.play.game.len());
+            self.position_changed();
+        }
+        self.screen.message = None;
+    }
+}

@@ -1,0 +1,249 @@
+//! Where everything goes on the screen: the panes' rectangles for a terminal's size, the
+//! board's square size, and the rows each scrolling list shows. The app pages and scrolls
+//! by these numbers and `ui` draws into the same rectangles, so both agree without either
+//! asking the other.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+
+use super::app::command::COMMANDS;
+use super::app::log::{STAMP_WIDTH, wrap_text};
+use super::keys;
+
+/// From this size on, the evaluation pane and the E chart have places of their own.
+pub const WIDE_WIDTH: u16 = 120;
+pub const TALL_HEIGHT: u16 = 40;
+
+/// The smallest terminal the layout works in.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+/// Where each pane goes for a terminal of `area`'s size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Areas {
+    pub board: Rect,
+    pub log: Rect,
+    pub sort: Rect,
+    pub input: Rect,
+    pub message: Rect,
+    pub status: Rect,
+    pub scale: Scale,
+    /// The whole right-hand side: a view other than the log takes it at small sizes.
+    pub right: Rect,
+    /// On large screens: the evaluation pane and the E chart (the lab view takes both).
+    pub eval: Option<Rect>,
+    pub chart: Option<Rect>,
+}
+
+pub fn layout(area: Rect) -> Areas {
+    let [main, input, message, status] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let scale = Scale::fitting(main.width, main.height);
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(scale.pane_width()), Constraint::Fill(1)])
+            .areas(main);
+    let large = area.width >= WIDE_WIDTH && area.height >= TALL_HEIGHT;
+    let (log, sort, eval, chart) = if large {
+        let [log, middle, sort] = Layout::vertical([
+            Constraint::Percentage(30),
+            Constraint::Length(19),
+            Constraint::Fill(1),
+        ])
+        .areas(right);
+        let [eval, chart] =
+            Layout::horizontal([Constraint::Length(44), Constraint::Fill(1)]).areas(middle);
+        (log, sort, Some(eval), Some(chart))
+    } else {
+        let [log, sort] =
+            Layout::vertical([Constraint::Percentage(45), Constraint::Fill(1)]).areas(right);
+        (log, sort, None, None)
+    };
+    Areas {
+        board: left,
+        log,
+        sort,
+        input,
+        message,
+        status,
+        scale,
+        right,
+        eval,
+        chart,
+    }
+}
+
+/// Columns and rows of one square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scale {
+    pub w: u16,
+    pub h: u16,
+}
+
+/// Info lines under the board (side to move, material, opening) before the move list.
+const INFO_LINES: u16 = 3;
+
+impl Scale {
+    const ALL: [Scale; 3] = [
+        Scale { w: 7, h: 3 },
+        Scale { w: 5, h: 2 },
+        Scale { w: 3, h: 1 },
+    ];
+
+    /// The largest square size whose pane takes at most half the width and fits the height
+    /// with the info lines and at least one line of moves.
+    pub fn fitting(width: u16, height: u16) -> Scale {
+        Scale::ALL
+            .into_iter()
+            .find(|s| s.pane_width() <= width / 2 && s.pane_height_min() <= height)
+            .unwrap_or(Scale { w: 3, h: 1 })
+    }
+
+    /// Borders, rank labels, eight squares and a spare column.
+    pub fn pane_width(self) -> u16 {
+        2 + 2 + 8 * self.w + 1
+    }
+
+    fn pane_height_min(self) -> u16 {
+        2 + 8 * self.h + 1 + INFO_LINES + 1
+    }
+}
+
+/// The columns a log line's text wraps at in a pane of `area` (the stamp takes the rest).
+pub fn log_text_width(area: Rect) -> usize {
+    (area.width.saturating_sub(2) as usize)
+        .saturating_sub(STAMP_WIDTH)
+        .max(8)
+}
+
+/// The rows of text a log pane of `area` shows.
+pub fn log_rows(area: Rect) -> usize {
+    area.height.saturating_sub(2) as usize
+}
+
+/// The list rows a sort pane of `area` shows under `header` lines.
+pub fn sort_list_rows(area: Rect, header: usize) -> usize {
+    (area.height.saturating_sub(2) as usize).saturating_sub(header)
+}
+
+/// Lines above the tree browser's child list (path, node, result, column heads) and below
+/// it (the selected child's details, the newer-tree notice).
+pub const TREE_HEAD: u16 = 4;
+pub const TREE_FOOT: u16 = 2;
+
+/// Rows of the tree browser's child list in a pane of `area`.
+pub fn tree_list_rows(area: Rect) -> usize {
+    area.height.saturating_sub(2 + TREE_HEAD + TREE_FOOT).max(1) as usize
+}
+
+/// The help text as plain rows (keys, then commands), for the overlay and the README.
+pub fn help_rows() -> Vec<(String, String)> {
+    let mut rows: Vec<(String, String)> = keys::help_rows(keys::DEFAULT_KEYS)
+        .into_iter()
+        .map(|(k, d)| (k, d.to_string()))
+        .collect();
+    rows.push((String::new(), String::new()));
+    for c in COMMANDS {
+        let name = if c.args.is_empty() {
+            format!(":{}", c.name)
+        } else {
+            format!(":{} {}", c.name, c.args)
+        };
+        rows.push((name, c.help.to_string()));
+    }
+    rows.push((String::new(), String::new()));
+    rows.extend(
+        TREE_NOTES
+            .iter()
+            .map(|(k, d)| (k.to_string(), d.to_string())),
+    );
+    rows
+}
+
+/// How to read the tree browser (F10), under the commands.
+const TREE_NOTES: [(&str, &str); 4] = [
+    (
+        "tree scores",
+        "the side to move's at the node shown: a child's result is turned round, so the child that cut off reads ≥ β; E is White's view; mates (#3, -#3) count from the node",
+    ),
+    (
+        "tree marks",
+        "✂cut: the child that reached β (cut at #N); R2: searched 2 plies shallower first; tt, null-move, multi-cut, razor, reverse-futility, futility, lmp, see, stand-pat, delta, …: why a move was skipped or a node ended early; — not searched",
+    ),
+    (
+        "tree updates",
+        "the browser keeps its tree: a newer iteration, a new search or the engine's move never replaces it; its last line says when a newer one is ready and r loads it (at the same moves when it has them); a move you play closes the browser",
+    ),
+    (
+        "tree recording",
+        "searches at level max (and analysis and hints at any level) record 4 plies of each iteration; levels below max record none; :set explorer off stops recording",
+    ),
+];
+
+/// Where the overlay goes on a screen of `area`.
+pub fn help_overlay(area: Rect) -> Rect {
+    let w = area.width.saturating_sub(4).min(100);
+    let h = area.height.saturating_sub(2);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+/// The overlay's inside (within its border).
+pub fn help_inner(area: Rect) -> Rect {
+    let rect = help_overlay(area);
+    Rect::new(
+        rect.x + 1,
+        rect.y + 1,
+        rect.width.saturating_sub(2),
+        rect.height.saturating_sub(2),
+    )
+}
+
+/// The help rows laid out for an overlay inside of `width` columns: (key column, one row
+/// of its description); descriptions wrap beneath their key.
+pub fn help_lines(width: u16) -> Vec<(String, String)> {
+    let rows = help_rows();
+    // Keys and commands each get their own column width.
+    let split = rows
+        .iter()
+        .position(|(k, _)| k.is_empty())
+        .unwrap_or(rows.len());
+    let width_of = |part: &[(String, String)]| {
+        part.iter()
+            .map(|(k, _)| k.chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(width as usize / 2)
+    };
+    let widths = [width_of(&rows[..split]), width_of(&rows[split..])];
+    let mut out = Vec::new();
+    for (i, (k, d)) in rows.iter().enumerate() {
+        let key_w = widths[usize::from(i >= split)];
+        let desc_w = (width as usize).saturating_sub(key_w + 2).max(10);
+        let k: String = k.chars().take(key_w).collect();
+        for (j, part) in wrap_text(d, desc_w).into_iter().enumerate() {
+            let lead = if j == 0 {
+                format!("{k:<key_w$}  ")
+            } else {
+                " ".repeat(key_w + 2)
+            };
+            out.push((lead, part));
+        }
+    }
+    out
+}
+
+/// How far the overlay scrolls on a screen of `area`.
+pub fn help_max_scroll(area: Rect) -> usize {
+    let inner = help_inner(area);
+    help_lines(inner.width)
+        .len()
+        .saturating_sub(inner.height as usize)
+}
