@@ -78,6 +78,7 @@ def run_level(elo: int, args, stop: threading.Event) -> tuple[int, int, int, lis
         inc=args.inc,
         margin=args.margin,
         sf_options={},
+        name=None,  # match.opponent_label: Stockfish with its UCI_Elo
     )
     if args.via == "uci":
         ns.engine_args = ["uci"]
