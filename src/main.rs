@@ -16,7 +16,6 @@ use ox88::engine::search::Searcher;
 use ox88::engine::{IterationInfo, Limits, SearchEvent, SearchOptions, bench};
 use ox88::tui::{self, ColorMode, Mode};
 
-mod level_uci;
 mod tune_cli;
 
 /// The version with the git commit when built from a checkout (see build.rs).
@@ -321,16 +320,6 @@ enum Command {
     Man,
     /// Show the settings in effect (file, then flags) and the file's problems, if any.
     Config,
-    /// Play at a level over UCI, for calibration matches (scripts/levels_match.py).
-    #[command(hide = true)]
-    LevelUci {
-        /// beginner … master, max, or an Elo from 800 to 2800.
-        #[arg(long, default_value = "club", value_parser = parse_level)]
-        level: Level,
-        /// Seed of the level's choices (default: from the clock, so games differ).
-        #[arg(long)]
-        seed: Option<u64>,
-    },
 }
 
 /// The clap definition with the settings file's whereabouts in the help.
@@ -572,15 +561,6 @@ fn main() -> Result<()> {
             for p in config.problems() {
                 eprintln!("{p}");
             }
-        }
-        Some(Command::LevelUci { level, seed }) => {
-            let seed = seed.unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_nanos() as u64)
-                    .unwrap_or(0)
-            });
-            return level_uci::run(level, seed);
         }
         Some(Command::Perft { depth, fen, divide }) => {
             let mut board = board_from(fen.as_deref())?;
