@@ -10,11 +10,10 @@ Stockfish's UCI_Elo scale is anchored to CCRL 40/4 ratings (its documentation: f
 games at 60+0.6). At 10+0.1 the numbers are a rough guide; docs/levels.md says how to read
 them.
 
-How ox88 plays a level:
-  --via level-uci  (default) `ox88 level-uci --level N`, a small UCI loop over the level
-                   driver (src/level_uci.rs);
-  --via uci        `ox88 uci` with `UCI_LimitStrength true` and `UCI_Elo N`, once the main
-                   UCI front end has those options.
+ox88 plays a level as any GUI would ask it to: `ox88 uci` with `setoption name
+UCI_LimitStrength value true` and `setoption name UCI_Elo value N`, and `OwnBook false` so
+that the level driver chooses every move from the opening position on. Each game starts a
+fresh engine, whose level choices are seeded from the clock, so games from one opening differ.
 
 Needs python-chess (`pip install chess`) and Stockfish (`apt-get install stockfish`).
 
@@ -78,13 +77,11 @@ def run_level(elo: int, args, stop: threading.Event) -> tuple[int, int, int, lis
         inc=args.inc,
         margin=args.margin,
         sf_options={},
+        name=None,  # match.opponent_label: Stockfish with its UCI_Elo
     )
-    if args.via == "uci":
-        ns.engine_args = ["uci"]
-        ns.ox88_options = {"UCI_LimitStrength": "true", "UCI_Elo": str(elo)}
-    else:
-        ns.engine_args = ["level-uci", "--level", str(elo)]
-        ns.ox88_options = {}
+    ns.engine_args = ["uci"]
+    # No book: the level driver chooses every move, as the calibration table measured it.
+    ns.ox88_options = {"UCI_LimitStrength": "true", "UCI_Elo": str(elo), "OwnBook": "false"}
     openings = match.load_openings(Path(args.openings))
     results = []
     for g in range(args.games):
@@ -107,8 +104,8 @@ def run_level(elo: int, args, stop: threading.Event) -> tuple[int, int, int, lis
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--levels", nargs="+", default=["club"], help="level names or Elo numbers (default: club)")
-    ap.add_argument("--via", choices=["level-uci", "uci"], default="level-uci",
-                    help="how ox88 plays a level (default: the hidden level-uci subcommand)")
+    # `uci` is the only way now; the option stays so that older command lines still run.
+    ap.add_argument("--via", choices=["uci"], default="uci", help=argparse.SUPPRESS)
     ap.add_argument("--engine", default=os.environ.get("OX88", str(match.DEFAULT_ENGINE)))
     ap.add_argument("--stockfish", default=match.DEFAULT_STOCKFISH)
     ap.add_argument("--games", type=int, default=2, help="games per level (default 2: a smoke run)")

@@ -10,6 +10,9 @@ use ox88::engine::levels::{
 use ox88::engine::search::Searcher;
 use ox88::engine::{Limits, Score, SearchOptions};
 
+mod common;
+use common::uci::{ANSWER, Uci};
+
 fn mv(board: &Board, text: &str) -> Move {
     board.parse_uci_move(text).expect("legal test move")
 }
@@ -252,35 +255,37 @@ fn the_driver_varies_its_move_across_seeds_at_a_low_level() {
     assert!(moves.len() >= 2, "{moves:?}");
 }
 
+/// A calibration match's engine (scripts/levels_match.py): `ox88 uci` at a low
+/// `UCI_Elo`, on a clock. An Elo below the range is refused with a message and the level in
+/// force stays; the move answered is legal.
 #[test]
-fn level_uci_answers_with_a_legal_move_and_keeps_a_bad_elo_out() {
-    use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
-        .args(["level-uci", "--level", "beginner", "--seed", "3"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(
-            b"uci\nsetoption name UCI_Elo value 90\nposition startpos moves e2e4\n\
-              go wtime 1000 btime 1000\nquit\n",
-        )
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("uciok"));
-    assert!(text.contains("UCI_Elo '90' is not a number from 800 to 2800; kept 800"));
-    let best = text
-        .lines()
-        .find_map(|l| l.strip_prefix("bestmove "))
-        .expect("a bestmove line");
+fn uci_at_a_low_elo_answers_with_a_legal_move_and_keeps_a_bad_elo_out() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    // The level driver's own move, not the book's.
+    uci.expect_ok("setoption name OwnBook value false");
+    uci.expect_ok("setoption name UCI_LimitStrength value true");
+    uci.expect_ok("setoption name UCI_Elo value 800");
+    let error = uci.expect_error("setoption name UCI_Elo value 90");
+    assert_eq!(
+        error,
+        "info string error: UCI_Elo: 90 is out of range (800 to 2800)"
+    );
+    uci.expect_ok("position startpos moves e2e4");
+    uci.send("go wtime 1000 btime 1000");
+    let (lines, best) = uci.bestmove(ANSWER);
+    // The level still in force is 800 (beginner), not the refused 90.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string level beginner plays ")),
+        "no level report: {lines:?}"
+    );
     let mut b = Board::startpos();
     b.make(mv(&b, "e2e4"));
-    assert!(b.parse_uci_move(best).is_ok(), "{best}");
+    assert!(b.parse_uci_move(&best).is_ok(), "{best}");
+    uci.send("quit");
+    assert!(uci.wait_exit(ANSWER).success());
 }
 
 /// A measurement, not a check: how much each level's moves lose against a fixed reference

@@ -1,0 +1,515 @@
+//! The command line as clap sees it: `Cli` (the TUI's flags at the top level), the
+//! `Command` enum of subcommands and each subcommand's arguments. Everything `--help`,
+//! `ox88 man` and `ox88 completions` print comes from here.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use ox88::chess::Board;
+use ox88::config::{Config, Overrides};
+use ox88::engine::SearchOptions;
+use ox88::engine::eval::{EvalConfig, EvalMode, ValuePreset};
+use ox88::engine::levels::Level;
+use ox88::engine::order::Scheme;
+use ox88::engine::search::Profile;
+use ox88::tui::{self, ColorMode, Mode};
+use ox88::tune::fit::Settings;
+use ox88::tune::nn;
+
+/// The version with the git commit when built from a checkout (see build.rs).
+const VERSION: &str = env!("OX88_VERSION");
+
+/// Where the settings file is, for `--help` and the man page.
+const CONFIG_HELP: &str = "Settings are read from $XDG_CONFIG_HOME/ox88/config.toml \
+(~/.config/ox88/config.toml by default); flags given on the command line override them. \
+`ox88 config` shows the settings in effect.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ox88",
+    version = VERSION,
+    about = "A chess program for the terminal that shows its thinking"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub play: PlayArgs,
+}
+
+/// The clap definition with the settings file's whereabouts in the help.
+pub fn command() -> clap::Command {
+    Cli::command().after_help(CONFIG_HELP)
+}
+
+/// The command line of this process; `--help` also names the settings file in use. Bad
+/// arguments, `--help` and `--version` end the process here, as clap does.
+pub fn parse() -> Cli {
+    let shown_path = Config::default_path()
+        .map(|p| format!("Settings file: {}", p.display()))
+        .unwrap_or_else(|| "Settings file: none (no config directory)".into());
+    let matches = command()
+        .after_help(format!("{CONFIG_HELP}\n{shown_path}"))
+        .get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// Options of the TUI (`ox88` with no subcommand). Those that are `Option`s fall back to
+/// the settings file when not given.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The settings file to read instead of the usual one.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Pieces as letters instead of chess glyphs (--ascii=false turns a saved setting off).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub ascii: Option<bool>,
+    /// Colours: auto, truecolor, 256, 16 or none (NO_COLOR is respected under auto).
+    #[arg(long, value_parser = parse_color)]
+    pub color: Option<ColorMode>,
+    /// Colour theme: default, light, high-contrast, mono, or one in ~/.config/ox88/themes/.
+    #[arg(long)]
+    pub theme: Option<String>,
+    /// How strongly the engine plays: beginner, casual, club, expert, master, max, or an
+    /// Elo from 800 to 2800.
+    #[arg(long, value_parser = parse_level)]
+    pub level: Option<Level>,
+    /// The engine's search depth in plies (change it in the program with + and -).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Start from this position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Start from the main line of this PGN game.
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// Resume the unfinished game saved at the last exit without asking.
+    #[arg(long)]
+    pub resume: bool,
+    /// Time control in minutes+increment seconds, e.g. 5+3 or 40/90+30.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Transposition table size in MB.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=ox88::config::HASH_MAX_MB as u64))]
+    pub hash: Option<u64>,
+    /// Search threads (Lazy SMP): 1 searches reproducibly; more search faster on more cores.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(ox88::engine::search::MAX_THREADS)))]
+    pub threads: Option<u32>,
+    /// Who plays: white, black, human, engine or analysis.
+    #[arg(long, default_value = "white", value_parser = parse_mode)]
+    pub mode: Mode,
+    /// Pause between moves in engine-vs-engine mode, in milliseconds.
+    #[arg(long, default_value_t = 500)]
+    pub delay: u64,
+    /// Evaluation: material, center, full or net.
+    #[arg(long)]
+    pub eval: Option<EvalMode>,
+    /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
+    #[arg(long)]
+    pub order: Option<Scheme>,
+    /// A Polyglot .bin opening book, consulted before the built-in lines.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+}
+
+impl PlayArgs {
+    /// The settings file: `--config`, else the usual one (the defaults when there is no
+    /// config directory). Reading it never fails; its problems are kept in the `Config`.
+    pub fn load_config(&self) -> Config {
+        match self.config.as_deref() {
+            Some(path) => Config::load(path),
+            None => Config::default_path()
+                .map(|p| Config::load(&p))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The flags that were given, to lay over the settings file.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            theme: self.theme.clone(),
+            level: self.level,
+            depth: self.depth,
+            eval: self.eval,
+            order: self.order,
+            color: self.color,
+            ascii: self.ascii,
+            book: self.book.clone(),
+            tc: self.tc.clone(),
+            hash_mb: self.hash.map(|h| h as usize),
+            threads: self.threads,
+        }
+    }
+}
+
+fn parse_color(s: &str) -> Result<ColorMode, String> {
+    tui::parse_choice(s, "colour mode")
+}
+
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    tui::parse_choice(s, "mode")
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
+    s.parse()
+        .map_err(|e: ox88::engine::levels::LevelError| e.to_string())
+}
+
+/// How the engine searches, for `bench` and `search`.
+#[derive(clap::Args, Debug)]
+pub struct HowArgs {
+    /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
+    #[arg(long, default_value_t = Scheme::default())]
+    pub order: Scheme,
+    /// Search profile: seed or full.
+    #[arg(long, default_value_t = Profile::default(), value_parser = Profile::parse)]
+    pub profile: Profile,
+}
+
+/// How `search` and `tree` search and evaluate: a fresh engine, no book.
+#[derive(clap::Args, Debug)]
+pub struct EngineArgs {
+    #[command(flatten)]
+    pub how: HowArgs,
+    /// Evaluation: material, center, full or net.
+    #[arg(long, default_value_t = EvalMode::default())]
+    pub eval: EvalMode,
+}
+
+impl EngineArgs {
+    pub fn options(&self) -> SearchOptions {
+        SearchOptions {
+            scheme: self.how.order,
+            profile: self.how.profile,
+            eval: EvalConfig {
+                mode: self.eval,
+                ..EvalConfig::default()
+            },
+            own_book: false,
+            ..SearchOptions::default()
+        }
+    }
+}
+
+/// The position `lab` and `tree` look at: `--fen` (or the start), then `--moves`.
+#[derive(clap::Args, Debug)]
+pub struct PositionArgs {
+    /// The position (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves played from the position first (UCI or SAN), e.g. --moves e2e4 e7e5.
+    #[arg(long, num_args = 1..)]
+    pub moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// The position after the moves, each checked.
+    pub fn board(&self) -> Result<Board> {
+        super::board_after(self.fen.as_deref(), &self.moves)
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Serve the TUI over SSH: players connect with `ssh -p 2222 HOST`, nothing installed.
+    Serve(ox88::serve::ServeArgs),
+    /// Speak the UCI protocol on standard input and output (for chess GUIs).
+    Uci,
+    /// Count leaf nodes of the legal move tree (move generator exactness and speed).
+    Perft(PerftArgs),
+    /// Search a fixed list of positions to a fixed depth; prints nodes and speed.
+    Bench(BenchArgs),
+    /// Search one position and print the seed's engine log line per iteration (depth, time,
+    /// nodes, nodes per second, E, PV).
+    Search(SearchArgs),
+    /// The ordering lab: one position searched to the same depth under each ordering scheme
+    /// and search profile, each on a fresh engine (the numbers of `ox88 search`); a table of
+    /// nodes, time, cutoff rates, branching factor, best move and score.
+    Lab(LabArgs),
+    /// Search one position on a fresh engine and print the tree its last iteration searched,
+    /// one node a line, indented (or one JSON object with --json). Scores are centipawns
+    /// from the side to move at each node; mates are ±(100000 − plies). Every node made
+    /// counts once: the root once per iteration, each move when made, a null move ("0000",
+    /// a child of its own) when the side passes; so a node whose children are all recorded
+    /// has nodes = 1 + the sum of its children's, and the root's nodes are the iteration's.
+    /// A move searched again (reduced then full depth, zero window then full) is one node
+    /// with several passes (window, reduction, score each); its children are listed per
+    /// pass in the order searched, each with the pass it belongs to. cut_index is the child
+    /// that reached beta in the last pass. A pruned move is a child with "skipped" and 0
+    /// nodes.
+    Tree(TreeArgs),
+    /// Print the evaluation breakdown of a position; the last line is `E: N`.
+    Eval(EvalArgs),
+    /// Review a game: every position searched with a fixed budget, each move judged by the
+    /// winning chances it gave away; writes the annotated PGN (NAGs, [%eval], better
+    /// lines, accuracy tags). Progress goes to standard error; Ctrl-C keeps what was done.
+    Review(ReviewArgs),
+    /// Self-play games for tuning data: quiet positions labelled with the game's result.
+    Selfplay(SelfplayArgs),
+    /// Fit the evaluation's weights to labelled positions (Texel); writes Rust source.
+    Tune(TuneArgs),
+    /// Train the network evaluation on positions scored by a stronger engine.
+    NnTrain(NnTrainArgs),
+    /// Print a shell completion script: `ox88 completions bash > ~/.local/share/bash-completion/completions/ox88`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff): `ox88 man > ox88.1; man ./ox88.1`.
+    Man,
+    /// Show the settings in effect (file, then flags) and the file's problems, if any.
+    Config,
+}
+
+/// `ox88 perft`: the depth, the position and whether to divide by root move.
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    pub depth: u32,
+    /// Position (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// One line per root move, as `go perft` prints.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// `ox88 bench`: the depth, threads, evaluation and how the engine searches.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    #[arg(long, default_value_t = 10)]
+    pub depth: u32,
+    /// Search threads (Lazy SMP); above 1 the nodes vary from run to run, and the time
+    /// is the time to `--depth`.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(ox88::engine::search::MAX_THREADS)))]
+    pub threads: u32,
+    /// Evaluation: material, center, full or net.
+    #[arg(long, default_value_t = EvalMode::default())]
+    pub eval: EvalMode,
+    #[command(flatten)]
+    pub how: HowArgs,
+}
+
+/// `ox88 search`: the position, the depth and the engine searching it.
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    /// The position (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    #[arg(long, default_value_t = 10)]
+    pub depth: u32,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// `ox88 lab`: the position, the depth, which schemes and profiles, and the output.
+#[derive(clap::Args, Debug)]
+pub struct LabArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// Comma-separated: none, mvvlva, mvvlva100, seed, modern (default: all).
+    #[arg(long)]
+    pub schemes: Option<String>,
+    /// Comma-separated: seed, full (default: both).
+    #[arg(long)]
+    pub profiles: Option<String>,
+    /// A run stops after this many nodes and shows `> N`.
+    #[arg(long, default_value_t = ox88::engine::jobs::lab::DEFAULT_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
+    /// One JSON array on standard output, one object per run.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `ox88 tree`: the position, the depth, how much of the tree to keep, and the output.
+#[derive(clap::Args, Debug)]
+pub struct TreeArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// Record nodes up to this many plies from the root.
+    #[arg(long, default_value_t = 3)]
+    pub plies: usize,
+    /// Keep the children only of nodes with at least this many nodes in their subtree.
+    #[arg(long, default_value_t = 1)]
+    pub min_nodes: u64,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// One JSON object on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `ox88 eval`: the position, the evaluation and its piece values.
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// material, center, full or net.
+    #[arg(long, default_value_t = EvalMode::default())]
+    pub mode: EvalMode,
+    /// Piece values for material and center: seed, standard, fischer, kaufman,
+    /// euwe-kramer, evans, staunton, bilguer, gik.
+    #[arg(long, default_value_t = ValuePreset::default())]
+    pub preset: ValuePreset,
+}
+
+/// `ox88 review`: the game, the budget per position and where the annotated PGN goes.
+#[derive(clap::Args, Debug)]
+pub struct ReviewArgs {
+    /// The PGN file.
+    pub file: PathBuf,
+    /// Which game of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
+    /// Milliseconds per position (the default: 100).
+    #[arg(long, conflicts_with = "depth")]
+    pub movetime: Option<u64>,
+    /// A fixed depth per position instead of a time (reproducible).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Write the annotated PGN here instead of standard output.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `ox88 completions`: the shell.
+#[derive(clap::Args, Debug)]
+pub struct CompletionsArgs {
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Self-play games for tuning data: quiet positions labelled with the game's result.
+#[derive(clap::Args, Debug)]
+pub struct SelfplayArgs {
+    /// Where to write the positions (appends; one `FEN [result]` a line).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Nodes per move (each move draws from N to 2N-1).
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The first game's number (to continue a run in pieces: games are numbered and
+    /// seeded by this index).
+    #[arg(long, default_value_t = 0)]
+    pub first: usize,
+    /// Start positions (EPD).
+    #[arg(long, default_value = "tests/data/openings500.epd")]
+    pub openings: PathBuf,
+}
+
+/// Fit the `full` evaluation's weights to labelled positions (the Texel method).
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// Labelled positions (`FEN [result]` a line, as `ox88 selfplay` writes; or an expected
+    /// score from 0 to 1, `FEN [0.73]`, as `scripts/sf_labels.py mix` writes).
+    pub data: PathBuf,
+    /// Adam steps over the whole data set.
+    #[arg(long, default_value_t = Settings::default().iterations)]
+    pub iterations: usize,
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = Settings::default().rate)]
+    pub rate: f64,
+    /// Pull towards the starting weights (lambda · Σ (w − w₀)², w in centipawns).
+    #[arg(long, default_value_t = Settings::default().lambda)]
+    pub lambda: f64,
+    /// Weight groups to leave as they are, by name in weights.rs (MATERIAL,PST_KING,...;
+    /// the king-danger groups too, e.g. KING_ATTACKERS_PERCENT).
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
+    /// Hold out this share of the positions (the file's tail: other games) and report the
+    /// error on them before and after.
+    #[arg(long, default_value_t = 0.0)]
+    pub hold_out: f64,
+    /// Report the error before and after on the positions of this file instead (other
+    /// games that the fit never sees, e.g. a later self-play run); excludes --hold-out.
+    #[arg(long, conflicts_with = "hold_out")]
+    pub validate: Option<PathBuf>,
+    /// Write the fitted weights here as Rust source (src/engine/eval/weights.rs to adopt
+    /// them); without it, only the errors are printed.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Train the network evaluation on positions scored by a stronger engine.
+#[derive(clap::Args, Debug)]
+pub struct NnTrainArgs {
+    /// Scored positions, `FEN;cp` a line (the score from the side to move's view), as
+    /// `scripts/nn_data.py` writes them.
+    pub data: PathBuf,
+    /// Report the error on these positions after every epoch (other games).
+    #[arg(long)]
+    pub validate: Option<PathBuf>,
+    /// Hidden units per side (128 if not given). With `--init`, more than the starting
+    /// network has widens it: its units are kept and the new ones start with no say.
+    #[arg(long)]
+    pub hidden: Option<usize>,
+    /// Output buckets, by the number of pieces on the board (1 if not given). With `--init`
+    /// from a network of one output, each bucket starts as a copy of it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub buckets: Option<u32>,
+    /// Input buckets by where each side's own king stands (1, 2, 4 or 8), with the board
+    /// seen mirrored by a king on the e- to h-files: the pieces' inputs differ with the
+    /// king's place. Not with `--init` (the starting network's are kept).
+    #[arg(long, default_value_t = 1, value_parser = king_buckets, conflicts_with = "init")]
+    pub king_buckets: usize,
+    /// The hidden units' activation: clamp(x, 0, 1), or its square.
+    #[arg(long, value_enum, default_value_t = Act::Crelu)]
+    pub activation: Act,
+    #[arg(long, default_value_t = nn::TrainSettings::default().epochs)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = nn::TrainSettings::default().batch)]
+    pub batch: usize,
+    /// Adam's step size (a tenth of it for the last 30% of the epochs).
+    #[arg(long, default_value_t = nn::TrainSettings::default().lr)]
+    pub lr: f32,
+    #[arg(long, default_value_t = nn::TrainSettings::default().seed)]
+    pub seed: u64,
+    /// Threads to split each batch over (the result does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Also report how well the `full` evaluation predicts the validation scores.
+    #[arg(long)]
+    pub compare_full: bool,
+    /// Learn what the `full` evaluation, times this factor, misses (the network's output
+    /// is added to it) instead of the whole score.
+    #[arg(long)]
+    pub residual: Option<f32>,
+    /// Start from this network file's weights instead of random ones (its activation, and
+    /// its hidden units unless `--hidden` asks for more): a network trained on earlier data
+    /// learns from new positions without those data being kept.
+    #[arg(long, conflicts_with_all = ["activation", "residual"])]
+    pub init: Option<PathBuf>,
+    /// Where to write the integer network (after every epoch).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+fn king_buckets(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n @ (1 | 2 | 4 | 8)) => Ok(n),
+        _ => Err(format!("`{s}` is not 1, 2, 4 or 8")),
+    }
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum Act {
+    Crelu,
+    Screlu,
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap's own checks of the definitions (names, groups, conflicts, defaults), which
+    /// otherwise run only when a command line is parsed in a debug build.
+    #[test]
+    fn the_command_line_is_consistent() {
+        super::command().debug_assert();
+    }
+}

@@ -1,0 +1,80 @@
+//! `ox88 review`: a game of a PGN file reviewed by the review job (every position searched
+//! with a fixed budget, each move judged by the winning chances it gave away), written
+//! back as an annotated PGN. A progress line goes to standard error, and a summary per
+//! side at the end; Ctrl-C keeps what was reviewed and exits with status 130.
+
+use std::io::{IsTerminal, Write};
+
+use anyhow::{Context, Result};
+use ox88::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
+use ox88::game::Game;
+use ox88::game::annotate::{Review, review_positions};
+
+use super::args::ReviewArgs;
+
+pub fn run(args: ReviewArgs) -> Result<()> {
+    let ReviewArgs {
+        file,
+        game: number,
+        movetime,
+        depth,
+        out,
+    } = args;
+    let text = std::fs::read_to_string(&file)
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let game = Game::from_pgn_nth(&text, number)
+        .with_context(|| format!("{}: cannot read game {number}", file.display()))?;
+    let (settings, budget) = match depth {
+        Some(d) => (ReviewSettings::depth(d), format!("depth {d}")),
+        None => {
+            let ms = movetime.unwrap_or(100).max(1);
+            let per = std::time::Duration::from_millis(ms);
+            (ReviewSettings::movetime(per), format!("movetime {ms} ms"))
+        }
+    };
+    let tty = std::io::stderr().is_terminal();
+    let job = ReviewJob::start(review_positions(&game), settings, move |p| {
+        let line = format!("review: {p}");
+        if tty {
+            eprint!("\r{line}\x1b[K");
+        } else {
+            eprintln!("{line}");
+        }
+    })
+    .context("cannot start the review")?;
+    // Ctrl-C stops the review after the current position and keeps what was done; a
+    // second Ctrl-C ends the program at once.
+    let cancel: CancelHandle = job.cancel_handle();
+    let interrupted = super::wait_cancelling_on_ctrl_c(|| job.is_finished(), || cancel.cancel())?;
+    let outcome = job.wait();
+    if tty {
+        eprintln!();
+    }
+    if let Some(e) = &outcome.error {
+        eprintln!("review: {e}");
+    }
+    let review = Review::from_analysis(&game, &outcome.positions);
+    if !review.is_complete() {
+        eprintln!(
+            "review: stopped after {} of {} moves; writing what was reviewed",
+            review.moves.len(),
+            review.game_moves
+        );
+    }
+    for side in [ox88::chess::Color::White, ox88::chess::Color::Black] {
+        eprintln!("{:<5}  {}", side.name(), review.side(side));
+    }
+    eprintln!("review: {:.1} s", outcome.elapsed.as_secs_f64());
+    let annotator = format!("ox88 {} ({budget})", env!("CARGO_PKG_VERSION"));
+    let pgn = review.annotate(&game, &annotator).to_pgn();
+    match out {
+        Some(path) => std::fs::write(&path, pgn)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().write_all(pgn.as_bytes())?,
+    }
+    if interrupted {
+        // Interrupted: what was reviewed is written, but the exit status says it is partial.
+        std::process::exit(130);
+    }
+    Ok(())
+}
