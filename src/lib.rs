@@ -2,7 +2,7 @@
 //! shows its thinking: the evaluation E, node counts and the order in which it tries moves.
 
 pub mod chess;
-pub mod config;
+
 pub mod engine;
 pub mod game;
 pub mod serve;

@@ -3,11 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use ox88::config::{Config, ConfigError, KeyName, Overrides, Settings};
 use ox88::engine::eval::EvalMode;
 use ox88::engine::levels::Level;
 use ox88::tui::ColorMode;
 use ox88::tui::keys::{Action, DEFAULT_KEYS, Focus, action_for};
+use ox88::tui::settings::{Config, ConfigError, KeyName, Setting, Settings};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ox88-config-{}-{name}", std::process::id()));
@@ -131,11 +131,13 @@ fn set_rejects_unknown_keys_and_bad_values_and_changes_nothing() {
             key: "dpeth".into()
         })
     );
-    let err = c.set("depth", "99").unwrap_err();
+    // One depth range for the settings, the flags, the TUI and UCI's `go depth`.
+    assert!(c.clone().set("depth", "127").is_ok());
+    let err = c.set("depth", "128").unwrap_err();
     assert!(
-        matches!(&err, ConfigError::BadValue { key, value, .. } if key == "depth" && value == "99")
+        matches!(&err, ConfigError::BadValue { key, value, .. } if key == "depth" && value == "128")
     );
-    assert!(err.to_string().contains("1 to 64"), "{err}");
+    assert!(err.to_string().contains("1 to 127"), "{err}");
     let err = c.set("eval", "deep").unwrap_err().to_string();
     assert!(err.contains("material, center, full"), "{err}");
     let err = c.set("level", "grandmaster").unwrap_err().to_string();
@@ -212,18 +214,17 @@ fn flags_override_the_file_and_absent_flags_do_not() {
         Path::new("c.toml"),
         "depth = 8\nascii = true\ntheme = \"light\"\n",
     );
-    let s = c.settings().with_overrides(&Overrides {
-        depth: Some(3),
-        ascii: Some(false),
-        ..Overrides::default()
-    });
+    let s = c
+        .settings()
+        .with_flags(&[
+            (Setting::Depth, "3".to_string()),
+            (Setting::Ascii, "false".to_string()),
+        ])
+        .unwrap();
     assert_eq!(s.depth, 3);
     assert!(!s.ascii);
     assert_eq!(s.theme, "light");
-    assert_eq!(
-        c.settings().with_overrides(&Overrides::default()),
-        *c.settings()
-    );
+    assert_eq!(c.settings().with_flags(&[]).unwrap(), *c.settings());
 }
 
 #[test]
@@ -282,9 +283,9 @@ fn key_overrides_replace_an_actions_keys_and_win_over_other_actions() {
 #[test]
 fn every_action_of_the_key_table_has_a_name_in_the_file() {
     for b in DEFAULT_KEYS {
-        let name = ox88::config::action_name(b.action);
+        let name = ox88::tui::settings::action_name(b.action);
         assert_ne!(name, "?", "{:?} has no [keys] name", b.action);
-        assert_eq!(ox88::config::action_named(name), Some(b.action));
+        assert_eq!(ox88::tui::settings::action_named(name), Some(b.action));
     }
 }
 
@@ -401,4 +402,28 @@ fn flags_given_on_the_command_line_win_over_the_file() {
     assert!(ok && out.contains("ascii = false\n"), "{out}");
     let (_, err, ok) = ox88(&["--level", "5000", "config"]);
     assert!(!ok && err.contains("800 to 2800"), "{err}");
+}
+
+#[test]
+fn the_help_lists_every_setting_with_what_it_takes() {
+    use strum::VariantArray;
+    let rows = ox88::tui::ui::help::help_rows();
+    for setting in Setting::VARIANTS {
+        let row = rows
+            .iter()
+            .find(|(k, _)| *k == format!(":set {setting}"))
+            .unwrap_or_else(|| panic!("no help row for {setting}"));
+        assert_eq!(row.1, setting.allowed());
+    }
+    // A bad value's error says the same words as the help.
+    for (setting, bad) in [
+        (Setting::Depth, "0"),
+        (Setting::Hash, "0"),
+        (Setting::Threads, "0"),
+        (Setting::Ascii, "maybe"),
+        (Setting::Color, "red"),
+    ] {
+        let err = Config::default().set(setting.name(), bad).unwrap_err();
+        assert!(err.to_string().contains(&setting.allowed()), "{err}");
+    }
 }

@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 use common::app::Calls;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Square};
-use ox88::config::Config;
 use ox88::engine::search::record::{TreeLimits, TreeNode};
 use ox88::engine::search::{Profile, Searcher};
 use ox88::engine::{Bound, Engine, Limits, Score, SearchEvent, SearchOptions};
@@ -20,6 +19,7 @@ use ox88::tui::app::command::Command;
 use ox88::tui::app::explorer::TUI_LIMITS;
 use ox88::tui::app::{App, MessageKind, Pane, thousands};
 use ox88::tui::layout;
+use ox88::tui::settings::{Config, Settings};
 use ox88::tui::theme::{ColorDepth, Theme};
 use ox88::tui::{Mode, Options};
 use ratatui::layout::Rect;
@@ -33,12 +33,14 @@ fn fixed_clock() -> String {
 
 fn options(depth: u32) -> Options {
     Options {
-        ascii: true,
-        depth,
         fen: Some(FEN.to_string()),
         mode: Mode::HumanWhite,
-        hash_mb: 1,
-        ..Options::default()
+        ..Options::of(Settings {
+            ascii: true,
+            depth,
+            hash_mb: 1,
+            ..Settings::default()
+        })
     }
 }
 

@@ -14,13 +14,17 @@ use ox88::game::Game;
 use ox88::tui::app::App;
 use ox88::tui::app::lab::View;
 use ox88::tui::app::text::e_text;
+use ox88::tui::settings::Settings;
 use ox88::tui::ui::chart::{EChart, Mark};
 use ox88::tui::{Mode, Options};
 
 fn app() -> App {
     let opts = Options {
-        ascii: true,
-        depth: 5,
+        settings: Settings {
+            ascii: true,
+            depth: 5,
+            ..Settings::default()
+        },
         mode: Mode::HumanHuman,
         ..Options::default()
     };

@@ -11,21 +11,22 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Move, Square};
-use ox88::config::Config;
 use ox88::engine::levels::Level;
 use ox88::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
 use ox88::tui::app::{App, MessageKind};
+use ox88::tui::settings::Config;
+use ox88::tui::settings::Settings;
 use ox88::tui::theme::{ColorDepth, Theme};
 use ox88::tui::{Mode, Options};
 
 use common::app::Calls;
 
 fn options() -> Options {
-    Options {
+    Options::of(Settings {
         ascii: true,
         depth: 5,
-        ..Options::default()
-    }
+        ..Settings::default()
+    })
 }
 
 fn app_with(opts: Options) -> (App, Calls) {
@@ -110,7 +111,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
     let (mut app, calls) = app_with(options());
     enter(&mut app, ":level club");
-    assert_eq!(app.prefs().level, Level::Elo(1600));
+    assert_eq!(app.prefs().settings.level, Level::Elo(1600));
     assert_eq!(message(&app).1, "level club: about 1600 Elo");
     enter(&mut app, "e4");
     let go = calls.last_go().expect("the engine was asked");
@@ -133,7 +134,7 @@ fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
 
     // A bad level names what was wrong and changes nothing.
     enter_refused(&mut app, ":level 3000");
-    assert_eq!(app.prefs().level, Level::Elo(1600));
+    assert_eq!(app.prefs().settings.level, Level::Elo(1600));
     let (kind, text) = message(&app);
     assert_eq!(kind, MessageKind::Error);
     assert!(text.contains("3000 is out of range"), "{text}");
@@ -152,8 +153,11 @@ fn a_level_below_max_plays_a_legal_move_against_the_real_engine() {
         let _ = tx.send(ev);
     });
     let opts = Options {
-        level: Level::Elo(800),
-        hash_mb: 1,
+        settings: Settings {
+            level: Level::Elo(800),
+            hash_mb: 1,
+            ..options().settings
+        },
         ..options()
     };
     let theme = Theme::builtin("default", ColorDepth::TrueColor).unwrap();
@@ -272,9 +276,9 @@ fn set_changes_a_setting_at_once_and_set_save_round_trips_through_the_file() {
     app.use_config(Config::load(&path));
 
     enter(&mut app, ":set depth 7");
-    assert_eq!(app.prefs().depth, 7);
+    assert_eq!(app.prefs().settings.depth, 7);
     enter(&mut app, ":set level expert");
-    assert_eq!(app.prefs().level, Level::Elo(2000));
+    assert_eq!(app.prefs().settings.level, Level::Elo(2000));
     enter(&mut app, ":set eval material");
     enter(&mut app, "e4");
     let go = calls.last_go().unwrap();
@@ -285,7 +289,7 @@ fn set_changes_a_setting_at_once_and_set_save_round_trips_through_the_file() {
     // A bad value names what was wrong and changes nothing.
     enter_refused(&mut app, ":set depth 0");
     assert_eq!(message(&app).0, MessageKind::Error);
-    assert_eq!(app.prefs().depth, 7);
+    assert_eq!(app.prefs().settings.depth, 7);
     enter_refused(&mut app, ":set colour red");
     assert!(message(&app).1.contains("colour"), "{:?}", message(&app));
 
@@ -321,12 +325,12 @@ fn set_threads_goes_to_the_engine_and_a_count_out_of_range_changes_nothing() {
     let (mut app, calls) = app_with(options());
     app.use_config(Config::default());
     enter(&mut app, ":set threads 2");
-    assert_eq!(app.prefs().threads, 2);
+    assert_eq!(app.prefs().settings.threads, 2);
     for bad in [":set threads 0", ":set threads 65", ":set threads two"] {
         enter_refused(&mut app, bad);
         assert_eq!(message(&app).0, MessageKind::Error, "{bad}");
         assert!(message(&app).1.contains("threads"), "{:?}", message(&app));
-        assert_eq!(app.prefs().threads, 2, "{bad}");
+        assert_eq!(app.prefs().settings.threads, 2, "{bad}");
     }
     enter(&mut app, "e4");
     let go = calls.last_go().unwrap();
@@ -355,8 +359,11 @@ fn review_marks_a_hanging_queen_and_shows_the_better_move() {
     // The hand-made evaluation, which marks only the queen's move in this game (the network
     // also finds fault with 1... d5).
     let (mut app, _) = app_with(Options {
+        settings: Settings {
+            eval: ox88::engine::eval::EvalMode::Full,
+            ..options().settings
+        },
         mode: Mode::HumanHuman,
-        eval: ox88::engine::eval::EvalMode::Full,
         ..options()
     });
     for m in ["e4", "d5", "Qg4"] {

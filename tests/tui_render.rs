@@ -15,6 +15,7 @@ use ox88::engine::eval::{EvalConfig, evaluate_white};
 use ox88::engine::order::{Reason, ReasonKind, ScoredMove};
 use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent};
 use ox88::tui::app::{App, MessageKind, Pane};
+use ox88::tui::settings::Settings;
 use ox88::tui::theme::{ColorDepth, Theme};
 use ox88::tui::{Mode, Options, ui};
 use ratatui::Terminal;
@@ -29,8 +30,11 @@ fn app_with(opts: Options, theme: &str, depth: ColorDepth) -> (App, Calls) {
 fn app() -> (App, Calls) {
     app_with(
         Options {
-            ascii: true,
-            depth: 5,
+            settings: Settings {
+                ascii: true,
+                depth: 5,
+                ..Settings::default()
+            },
             ..Options::default()
         },
         "default",
@@ -353,8 +357,11 @@ fn an_illegal_move_keeps_the_text_and_the_board_and_says_why() {
 fn san_input_is_accepted() {
     let (mut app, _) = app_with(
         Options {
+            settings: Settings {
+                ascii: true,
+                ..Settings::default()
+            },
             mode: Mode::HumanHuman,
-            ascii: true,
             ..Options::default()
         },
         "default",
@@ -376,7 +383,7 @@ fn depth_keys_change_the_status_bar() {
     let (mut app, _) = app();
     type_text(&mut app, "+");
     assert_eq!(
-        app.prefs().depth,
+        app.prefs().settings.depth,
         6,
         "'+' on an empty input raises the depth"
     );
@@ -389,10 +396,10 @@ fn depth_keys_change_the_status_bar() {
     type_text(&mut app, "e2-");
     assert_eq!(app.input().value(), "e2-");
     press(&mut app, KeyCode::F(5));
-    assert_eq!(app.prefs().depth, 6);
+    assert_eq!(app.prefs().settings.depth, 6);
     press(&mut app, KeyCode::Esc);
     enter(&mut app, ":depth 12");
-    assert_eq!(app.prefs().depth, 12, "{:?}", app.message());
+    assert_eq!(app.prefs().settings.depth, 12, "{:?}", app.message());
 }
 
 #[test]
@@ -585,8 +592,11 @@ fn help_overlay_lists_the_key_table() {
 fn log_scrolls_and_keeps_the_whole_session() {
     let (mut app, _) = app_with(
         Options {
+            settings: Settings {
+                ascii: true,
+                ..Settings::default()
+            },
             mode: Mode::HumanHuman,
-            ascii: true,
             ..Options::default()
         },
         "default",
@@ -660,7 +670,7 @@ fn commands_complete_and_run() {
     press(&mut app, KeyCode::Tab);
     assert_eq!(app.input().value(), ":eval material");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.prefs().eval.mode.to_string(), "material");
+    assert_eq!(app.prefs().settings.eval.to_string(), "material");
     enter(&mut app, ":order seed");
     let (lines, _) = screen(&mut app, 80, 24);
     assert!(
@@ -790,8 +800,11 @@ fn print_screens() {
 fn human_human() -> (App, Calls) {
     app_with(
         Options {
+            settings: Settings {
+                ascii: true,
+                ..Settings::default()
+            },
             mode: Mode::HumanHuman,
-            ascii: true,
             ..Options::default()
         },
         "default",
@@ -816,8 +829,11 @@ fn every_move_is_autosaved_and_offered_for_resuming() {
     let dir = temp_dir("resume");
     let saving_app = || {
         let opts = Options {
+            settings: Settings {
+                ascii: true,
+                ..Settings::default()
+            },
             mode: Mode::HumanHuman,
-            ascii: true,
             ..Options::default()
         };
         let (builder, _) = common::app::builder_with(&opts, "default", ColorDepth::TrueColor);
@@ -1081,7 +1097,10 @@ fn keys_act_at_once_while_a_slow_engine_stops_and_its_late_events_are_ignored() 
     // send them. Nothing here blocks; the test checks the app never needs it to.
     let (mut app, calls) = app_with(
         Options {
-            ascii: true,
+            settings: Settings {
+                ascii: true,
+                ..Settings::default()
+            },
             ..Options::default()
         },
         "default",
@@ -1212,8 +1231,11 @@ fn real_engine_app(eval: &str) -> (App, std::sync::mpsc::Receiver<SearchEvent>) 
         let _ = tx.send(ev);
     });
     let opts = Options {
-        ascii: true,
-        depth: 6,
+        settings: Settings {
+            ascii: true,
+            depth: 6,
+            ..Settings::default()
+        },
         mode: Mode::HumanHuman,
         // Out of the book, so the engine searches.
         fen: Some("r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 11".into()),

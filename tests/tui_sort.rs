@@ -9,14 +9,18 @@ use ox88::engine::search::Searcher;
 use ox88::engine::{Bound, IterationInfo, Limits, SearchEvent, SearchOptions};
 use ox88::tui::Options;
 use ox88::tui::app::App;
+use ox88::tui::settings::Settings;
 use ox88::tui::ui::sort::{compact, root_row_text, stats_text};
 
 /// An app where White played e2e4 and the engine (Black) thinks; the events of a real
 /// depth-`depth` search of that position, retagged with the app's search id.
 fn thinking(depth: u32) -> (App, Vec<SearchEvent>) {
     let opts = Options {
-        ascii: true,
-        depth: 5,
+        settings: Settings {
+            ascii: true,
+            depth: 5,
+            ..Settings::default()
+        },
         ..Options::default()
     };
     // The engine answers nothing by itself: the test feeds it a real search's events.

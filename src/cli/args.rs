@@ -7,12 +7,12 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use ox88::chess::Board;
-use ox88::config::{Config, Overrides};
 use ox88::engine::SearchOptions;
 use ox88::engine::eval::{EvalConfig, EvalMode, ValuePreset};
 use ox88::engine::levels::Level;
 use ox88::engine::order::Scheme;
 use ox88::engine::search::Profile;
+use ox88::tui::settings::{Config, DEPTH_RANGE, Setting};
 use ox88::tui::{self, ColorMode, Mode};
 use ox88::tune::fit::Settings;
 use ox88::tune::nn;
@@ -76,7 +76,7 @@ pub struct PlayArgs {
     #[arg(long, value_parser = parse_level)]
     pub level: Option<Level>,
     /// The engine's search depth in plies (change it in the program with + and -).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(i64::from(*DEPTH_RANGE.start())..=i64::from(*DEPTH_RANGE.end())))]
     pub depth: Option<u32>,
     /// Start from this position.
     #[arg(long)]
@@ -91,7 +91,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub tc: Option<String>,
     /// Transposition table size in MB.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=ox88::config::HASH_MAX_MB as u64))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=ox88::tui::settings::HASH_MAX_MB as u64))]
     pub hash: Option<u64>,
     /// Search threads (Lazy SMP): 1 searches reproducibly; more search faster on more cores.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(ox88::engine::search::MAX_THREADS)))]
@@ -125,21 +125,33 @@ impl PlayArgs {
         }
     }
 
-    /// The flags that were given, to lay over the settings file.
-    pub fn overrides(&self) -> Overrides {
-        Overrides {
-            theme: self.theme.clone(),
-            level: self.level,
-            depth: self.depth,
-            eval: self.eval,
-            order: self.order,
-            color: self.color,
-            ascii: self.ascii,
-            book: self.book.clone(),
-            tc: self.tc.clone(),
-            hash_mb: self.hash.map(|h| h as usize),
-            threads: self.threads,
-        }
+    /// The settings flags that were given, as text for the settings' own checks.
+    pub fn flags(&self) -> Vec<(Setting, String)> {
+        let given = [
+            (Setting::Theme, self.theme.clone()),
+            (Setting::Level, self.level.map(|l| l.to_string())),
+            (Setting::Depth, self.depth.map(|d| d.to_string())),
+            (Setting::Eval, self.eval.map(|e| e.to_string())),
+            (Setting::Order, self.order.map(|o| o.to_string())),
+            (Setting::Color, self.color.map(|c| c.to_string())),
+            (Setting::Ascii, self.ascii.map(|a| a.to_string())),
+            (
+                Setting::Book,
+                self.book.as_ref().map(|b| b.display().to_string()),
+            ),
+            (Setting::Tc, self.tc.clone()),
+            (Setting::Hash, self.hash.map(|h| h.to_string())),
+            (Setting::Threads, self.threads.map(|t| t.to_string())),
+        ];
+        given
+            .into_iter()
+            .filter_map(|(setting, text)| text.map(|t| (setting, t)))
+            .collect()
+    }
+
+    /// The settings in effect: the file's with the flags over them.
+    pub fn settings(&self, config: &Config) -> anyhow::Result<ox88::tui::settings::Settings> {
+        Ok(config.settings().with_flags(&self.flags())?)
     }
 }
 
@@ -304,7 +316,7 @@ pub struct SearchArgs {
 pub struct LabArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(i64::from(*DEPTH_RANGE.start())..=i64::from(*DEPTH_RANGE.end())))]
     pub depth: u32,
     /// Comma-separated: none, mvvlva, mvvlva100, seed, modern (default: all).
     #[arg(long)]
@@ -326,7 +338,7 @@ pub struct LabArgs {
 pub struct TreeArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(i64::from(*DEPTH_RANGE.start())..=i64::from(*DEPTH_RANGE.end())))]
     pub depth: u32,
     /// Record nodes up to this many plies from the root.
     #[arg(long, default_value_t = 3)]
@@ -367,7 +379,7 @@ pub struct ReviewArgs {
     #[arg(long, conflicts_with = "depth")]
     pub movetime: Option<u64>,
     /// A fixed depth per position instead of a time (reproducible).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(i64::from(*DEPTH_RANGE.start())..=i64::from(*DEPTH_RANGE.end())))]
     pub depth: Option<u32>,
     /// Write the annotated PGN here instead of standard output.
     #[arg(long)]

@@ -4,6 +4,9 @@
 
 use anyhow::Result;
 
+use ox88::tui::settings::{Key, Setting};
+use strum::VariantArray;
+
 use super::args::PlayArgs;
 
 pub fn run(play: &PlayArgs) -> Result<()> {
@@ -13,13 +16,13 @@ pub fn run(play: &PlayArgs) -> Result<()> {
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "(none)".into());
     println!("# {path}");
-    let settings = config.settings().with_overrides(&play.overrides());
-    for key in &ox88::config::KEYS[..ox88::config::KEYS.len() - 1] {
-        println!("{key} = {}", settings.get(key)?);
+    let settings = play.settings(&config)?;
+    for setting in Setting::VARIANTS {
+        println!("{setting} = {}", settings.value(Key::Setting(*setting)));
     }
     for (action, _) in &settings.keys {
-        let name = ox88::config::action_name(*action);
-        println!("keys.{name} = {}", settings.get(&format!("keys.{name}"))?);
+        let key = Key::Keys(*action);
+        println!("{key} = {}", settings.value(key));
     }
     for p in config.problems() {
         eprintln!("{p}");

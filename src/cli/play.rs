@@ -20,26 +20,14 @@ pub fn run(play: PlayArgs) -> Result<()> {
     for p in config.problems() {
         eprintln!("ox88: {p}");
     }
-    let s = config.settings().with_overrides(&play.overrides());
-    let keys = s.key_table(tui::keys::DEFAULT_KEYS);
+    let settings = play.settings(&config)?;
     tui::run(tui::Options {
-        ascii: s.ascii,
-        color: s.color,
-        theme: s.theme,
-        depth: s.depth,
+        settings,
         fen: play.fen,
         pgn: play.pgn,
         resume: play.resume,
-        tc: s.tc.clone(),
         mode: play.mode,
         delay_ms: play.delay,
-        eval: s.eval,
-        order: s.order,
-        book: s.book.clone(),
-        level: s.level,
-        hash_mb: s.hash_mb,
-        threads: s.threads,
-        keys,
         config_path: config.path().map(std::path::Path::to_path_buf),
     })
 }

@@ -38,6 +38,7 @@ use crate::tui::app::EngineControl;
 #[cfg(test)]
 use crate::tui::app::confined_pgn_path;
 use crate::tui::app::explorer::SERVE_TREE_CAP;
+use crate::tui::settings::Settings;
 use crate::tui::{App, ColorDepth, ColorMode, Options, Theme, driver, ui};
 
 /// Frames waiting for a slow client; beyond this they are dropped.
@@ -288,10 +289,10 @@ fn run(
 ) {
     let depth = color_depth(&spec.env);
     let (theme, _) = Theme::load_or_default("default", None, depth);
-    let opts = Options {
+    let opts = Options::of(Settings {
         depth: spec.depth,
-        ..Options::default()
-    };
+        ..Settings::default()
+    });
     let engine = Engine::new(move |ev| {
         let _ = tx.send(SessionEvent::Engine(ev));
     });

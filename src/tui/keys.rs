@@ -5,8 +5,20 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-/// Everything a key can ask for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Everything a key can ask for. The names are what the settings file's `[keys]` table
+/// and `:set keys.NAME` take (`depth-up`, `multipv`).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Action {
     Quit,
     Help,
@@ -42,6 +54,7 @@ pub enum Action {
     /// The engine's best move here, shown and not played.
     Hint,
     /// Show 1, 2, 3, 4 lines in turn (MultiPV).
+    #[strum(serialize = "multipv")]
     CycleMultiPv,
     /// Review the game (`:review`).
     Review,

@@ -8,6 +8,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use super::app::command::COMMANDS;
 use super::app::log::{STAMP_WIDTH, wrap_text};
 use super::keys;
+use super::settings::Setting;
 
 /// From this size on, the evaluation pane and the E chart have places of their own.
 pub const WIDE_WIDTH: u16 = 120;
@@ -139,7 +140,7 @@ pub fn tree_list_rows(area: Rect) -> usize {
     area.height.saturating_sub(2 + TREE_HEAD + TREE_FOOT).max(1) as usize
 }
 
-/// The help text as plain rows (keys, then commands), for the overlay and the README.
+/// The help text as plain rows (keys, commands, settings), for the overlay and the README.
 pub fn help_rows() -> Vec<(String, String)> {
     let mut rows: Vec<(String, String)> = keys::help_rows(keys::DEFAULT_KEYS)
         .into_iter()
@@ -153,6 +154,11 @@ pub fn help_rows() -> Vec<(String, String)> {
             format!(":{} {}", c.name, c.args)
         };
         rows.push((name, c.help.to_string()));
+    }
+    // The settings `:set` takes, with what each allows (the same words as its errors).
+    rows.push((String::new(), String::new()));
+    for setting in <Setting as strum::VariantArray>::VARIANTS {
+        rows.push((format!(":set {setting}"), setting.allowed()));
     }
     rows.push((String::new(), String::new()));
     rows.extend(

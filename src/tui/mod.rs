@@ -8,6 +8,7 @@ pub mod driver;
 pub mod event;
 pub mod keys;
 pub mod layout;
+pub mod settings;
 pub mod sgr16;
 pub mod theme;
 pub mod ui;
@@ -29,9 +30,6 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
 use crate::engine::Engine;
-use crate::engine::eval::EvalMode;
-use crate::engine::levels::Level;
-use crate::engine::order::Scheme;
 use crate::game::Game;
 use crate::game::autosave::Autosave;
 pub use app::App;
@@ -123,71 +121,49 @@ where
     })
 }
 
-/// Everything the command line can set for the TUI.
+/// How a TUI session starts: the settings (the file's, with the flags over them) and what
+/// only the command line says (where to start, who plays, the settings file's path).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// Pieces as letters instead of chess glyphs (`--ascii`).
-    pub ascii: bool,
-    /// `--color auto|truecolor|256|16|none`.
-    pub color: ColorMode,
-    /// `--theme NAME`: a built-in theme or one from `~/.config/ox88/themes/`.
-    pub theme: String,
-    /// The search depth setting in plies (`--depth`).
-    pub depth: u32,
+    pub settings: settings::Settings,
     /// Start from this position (`--fen`).
     pub fen: Option<String>,
     /// Start from this game (`--pgn FILE`).
     pub pgn: Option<PathBuf>,
     /// Resume the autosaved unfinished game without asking (`--resume`).
     pub resume: bool,
-    /// Time control such as `5+3` (`--tc`).
-    pub tc: Option<String>,
     pub mode: Mode,
     /// Pause between moves in engine vs engine mode.
     pub delay_ms: u64,
-    pub eval: EvalMode,
-    pub order: Scheme,
-    /// A Polyglot `.bin` book backing the built-in one (`--book FILE`).
-    pub book: Option<PathBuf>,
-    /// How strongly the engine plays (`--level`, `:level`).
-    pub level: Level,
-    /// The transposition table's size in MB (`--hash`).
-    pub hash_mb: usize,
-    /// Search threads (`--threads`, `:set threads`).
-    pub threads: u32,
-    /// The key table, the settings file's `[keys]` laid over `keys::DEFAULT_KEYS`.
-    pub keys: Vec<keys::Binding>,
     /// The settings file `:set save` writes (read again at start for its comments).
     pub config_path: Option<PathBuf>,
 }
 
-impl Default for Options {
-    fn default() -> Options {
+impl Options {
+    /// A session of `settings`, the rest as the command line's defaults.
+    pub fn of(settings: settings::Settings) -> Options {
         Options {
-            ascii: false,
-            color: ColorMode::Auto,
-            theme: "default".to_string(),
-            depth: DEFAULT_DEPTH,
+            settings,
             fen: None,
             pgn: None,
             resume: false,
-            tc: None,
             mode: Mode::HumanWhite,
-            delay_ms: 500,
-            eval: EvalMode::default(),
-            order: Scheme::default(),
-            book: None,
-            level: Level::Max,
-            hash_mb: 64,
-            threads: 1,
-            keys: keys::DEFAULT_KEYS.to_vec(),
+            delay_ms: DEFAULT_DELAY_MS,
             config_path: None,
         }
     }
 }
 
-/// The depth setting a new session starts with.
-pub const DEFAULT_DEPTH: u32 = 10;
+impl Default for Options {
+    fn default() -> Options {
+        Options::of(settings::Settings::default())
+    }
+}
+
+/// The engine-vs-engine pause between moves unless `--delay` says otherwise.
+pub const DEFAULT_DELAY_MS: u64 = 500;
+
+pub use settings::DEFAULT_DEPTH;
 
 type Term = Terminal<CrosstermBackend<Sgr16<Stdout>>>;
 
@@ -246,9 +222,10 @@ fn setup_terminal(depth: ColorDepth) -> anyhow::Result<(Term, TerminalGuard)> {
 
 /// Runs the TUI until the user quits.
 pub fn run(opts: Options) -> anyhow::Result<()> {
-    let depth = ColorDepth::detect(opts.color, |k| std::env::var(k).ok());
+    let depth = ColorDepth::detect(opts.settings.color, |k| std::env::var(k).ok());
     let user_dir = theme::user_theme_dir();
-    let (theme, theme_error) = Theme::load_or_default(&opts.theme, user_dir.as_deref(), depth);
+    let (theme, theme_error) =
+        Theme::load_or_default(&opts.settings.theme, user_dir.as_deref(), depth);
 
     // Files named on the command line are read before the terminal is taken over, so their
     // errors print plainly.
@@ -285,7 +262,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         .autosave(store)
         .build();
     if let Some(path) = &opts.config_path {
-        app.use_config(crate::config::Config::load(path));
+        app.use_config(crate::tui::settings::Config::load(path));
     }
     if let Some(e) = theme_error {
         app.log_line(app::LogKind::Error, e.to_string());

@@ -7,9 +7,8 @@ use std::time::Duration;
 
 use crate::engine::Limits;
 
-/// Deepest `go depth` and `go mate` accepted. Beyond this no search finishes in a lifetime,
-/// and a bound keeps absurd numbers (`depth 4000000000`) out of the search's ply arithmetic.
-pub const MAX_DEPTH: u32 = 127;
+/// Deepest `go depth` and `go mate` accepted: the engine's one depth bound.
+pub use crate::engine::MAX_DEPTH;
 /// Deepest `go perft` accepted. Perft runs on the input thread like in the common engines, so
 /// an absurd depth would make the engine deaf; depth 10 already takes hours from the start.
 pub const MAX_PERFT_DEPTH: u32 = 10;

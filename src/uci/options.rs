@@ -58,7 +58,7 @@ impl UciOption {
     }
 }
 
-pub const HASH_MAX_MB: i64 = 65_536;
+pub const HASH_MAX_MB: i64 = crate::engine::HASH_MAX_MB as i64;
 pub const MULTI_PV_MAX: i64 = 256;
 pub const MOVE_OVERHEAD_MAX_MS: i64 = 5_000;
 /// Lazy SMP's cap (`engine::search::MAX_THREADS`, fixed so `uci` says the same everywhere).

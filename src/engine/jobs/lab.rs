@@ -286,7 +286,7 @@ pub fn table_row(r: &LabRun, max_nodes: u64) -> [String; 10] {
 pub enum LabError {
     #[error("the position has no legal move: nothing to search")]
     NoLegalMove,
-    #[error("depth {0}: the lab searches to a depth from 1 to 64")]
+    #[error("depth {0}: the lab searches to a depth from 1 to {max}", max = crate::engine::MAX_DEPTH)]
     Depth(u32),
     #[error("nothing to run: name at least one scheme and one profile")]
     NoRuns,
@@ -296,7 +296,7 @@ pub enum LabError {
 
 /// Checks what `start` would refuse, so a front end can say it before starting.
 pub fn check(board: &Board, settings: &LabSettings) -> Result<(), LabError> {
-    if !(1..=64).contains(&settings.depth) {
+    if !(1..=crate::engine::MAX_DEPTH).contains(&settings.depth) {
         return Err(LabError::Depth(settings.depth));
     }
     if settings.schemes.is_empty() || settings.profiles.is_empty() {

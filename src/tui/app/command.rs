@@ -238,8 +238,8 @@ pub enum TcArg {
     Set(TimeControl),
 }
 
-/// The deepest search the depth setting allows.
-pub const MAX_DEPTH: u32 = 60;
+/// The deepest depth setting: the settings' one range.
+pub const MAX_DEPTH: u32 = *crate::tui::settings::DEPTH_RANGE.end();
 /// The longest engine-vs-engine pause, in milliseconds.
 pub const MAX_DELAY_MS: u64 = 60_000;
 /// The most games `:games` queues at once.
@@ -425,10 +425,10 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
 
 /// What a refused argument should have been, in the words people read on the status line.
 const USAGE: &[(&str, &str)] = &[
-    ("depth", ":depth needs a number from 1 to 60"),
+    ("depth", ":depth needs a number from 1 to 127"),
     (
         "lab",
-        ":lab takes a depth from 1 to 60, or none for the search depth",
+        ":lab takes a depth from 1 to 127, or none for the search depth",
     ),
     ("delay", ":delay needs milliseconds from 0 to 60000"),
     ("games", ":games needs a number of games from 1 to 100000"),
@@ -470,7 +470,7 @@ fn argument_choices(command: &str, themes: &[String]) -> Vec<String> {
             .collect(),
         "set" => std::iter::once("save".to_string())
             .chain(
-                crate::config::KEYS[..crate::config::KEYS.len() - 1]
+                <crate::tui::settings::Setting as strum::VariantArray>::VARIANTS
                     .iter()
                     .map(|k| k.to_string()),
             )
@@ -605,7 +605,7 @@ mod tests {
         assert_eq!(parse(":"), Err(CommandError::Empty));
         assert_eq!(
             parse(":depth 0").unwrap_err().to_string(),
-            ":depth needs a number from 1 to 60"
+            ":depth needs a number from 1 to 127"
         );
         assert_eq!(
             parse(":delay 60001").unwrap_err().to_string(),

@@ -8,7 +8,6 @@ use super::command::{self, Command, SetArg, TcArg};
 use super::{App, Hint, LogKind, MoveSource, e_text};
 use crate::chess::Board;
 use crate::chess::Move;
-use crate::config::{self, Config, Settings};
 use crate::engine::eval;
 use crate::engine::levels::Level;
 use crate::engine::{Limits, SearchOptions};
@@ -17,6 +16,7 @@ use crate::game::autosave;
 use crate::tui::Mode;
 use crate::tui::keys::Action;
 use crate::tui::keys::DEFAULT_KEYS;
+use crate::tui::settings::{self, Config, Setting, Settings};
 use crate::tui::theme::ColorDepth;
 use crate::tui::theme::{PieceStyle, Theme};
 
@@ -51,12 +51,12 @@ impl App {
             Command::Fen(fen) => return self.fen_command(fen.as_deref().unwrap_or("")),
             Command::Depth(d) => self.set_depth(d),
             Command::Eval(m) => {
-                self.prefs.eval.mode = m;
-                let e = eval::evaluate_white(self.play.game.board(), &self.prefs.eval);
+                self.prefs.settings.eval = m;
+                let e = eval::evaluate_white(self.play.game.board(), &self.prefs.eval());
                 self.info(format!("eval {m}: E {} here", e_text(e)));
             }
             Command::Order(s) => {
-                self.prefs.scheme = s;
+                self.prefs.settings.order = s;
                 self.info(format!("move ordering: {s}"));
                 self.reset_sort_view();
             }
@@ -82,7 +82,9 @@ impl App {
                 ));
             }
             Command::Games(n) => self.play_games(n),
-            Command::Lab(depth) => return self.start_lab(depth.unwrap_or(self.prefs.depth)),
+            Command::Lab(depth) => {
+                return self.start_lab(depth.unwrap_or(self.prefs.settings.depth));
+            }
             Command::View(v) => self.set_view(v),
             Command::Tree => self.open_tree(),
             Command::Theme(name) => {
@@ -92,7 +94,7 @@ impl App {
                     self.prefs.color_depth,
                 )
                 .map_err(|e| e.to_string())?;
-                self.prefs.ascii = t.pieces == PieceStyle::Ascii;
+                self.prefs.settings.ascii = t.pieces == PieceStyle::Ascii;
                 self.prefs.theme = t;
                 self.info(format!(
                     "theme {name} ({} colours)",
@@ -100,8 +102,8 @@ impl App {
                 ));
             }
             Command::Ascii(on) => {
-                self.prefs.ascii = on.unwrap_or(!self.prefs.ascii);
-                self.info(if self.prefs.ascii {
+                self.prefs.settings.ascii = on.unwrap_or(!self.prefs.settings.ascii);
+                self.info(if self.prefs.settings.ascii {
                     "pieces as letters"
                 } else {
                     "pieces as glyphs"
@@ -133,7 +135,7 @@ impl App {
     // ---- levels, lines and hints -----------------------------------------------------------
 
     fn set_level(&mut self, level: Level) {
-        self.prefs.level = level;
+        self.prefs.settings.level = level;
         let how = match level {
             Level::Max => "full strength".to_string(),
             Level::Elo(elo) => format!("about {elo} Elo"),
@@ -180,16 +182,16 @@ impl App {
             multipv: 1,
             own_book: false,
             report_root_moves: true,
-            eval: self.prefs.eval,
-            scheme: self.prefs.scheme,
-            hash_mb: self.prefs.hash_mb,
+            eval: self.prefs.eval(),
+            scheme: self.prefs.settings.order,
+            hash_mb: self.prefs.settings.hash_mb,
             record_tree: self.explorer.recording.then_some(self.explorer.limits),
-            threads: self.prefs.threads,
+            threads: self.prefs.settings.threads,
             ..SearchOptions::default()
         };
         let limits = Limits {
             movetime: Some(HINT_TIME),
-            ..Limits::depth(self.prefs.depth.min(HINT_DEPTH))
+            ..Limits::depth(self.prefs.settings.depth.min(HINT_DEPTH))
         };
         self.session
             .start_hint(self.play.game.board(), limits, &options);
@@ -262,25 +264,12 @@ impl App {
         self.prefs.config = Some(config);
     }
 
-    /// The settings as they are in this session (the file's, the flags', and `:set`s).
+    /// The settings as they are in this session (the file's, the flags', and `:set`s), with
+    /// the clock of the game on the board and whether searches record trees.
     pub fn live_settings(&self) -> Settings {
-        let mut s = self
-            .prefs
-            .config
-            .as_ref()
-            .map(|c| c.settings().clone())
-            .unwrap_or_default();
-        s.theme = self.prefs.theme.name.clone();
-        s.level = self.prefs.level;
-        s.depth = self.prefs.depth;
-        s.eval = self.prefs.eval.mode;
-        s.order = self.prefs.scheme;
-        s.ascii = self.prefs.ascii;
-        s.book = self.prefs.book_file.clone();
+        let mut s = self.prefs.settings.clone();
         s.tc = self.play.game.time_control.map(|tc| tc.to_string());
-        s.hash_mb = self.prefs.hash_mb;
         s.explorer = self.explorer.recording;
-        s.threads = self.prefs.threads;
         s
     }
 
@@ -295,9 +284,9 @@ impl App {
                     .and_then(|c| c.path())
                     .map_or("no settings file".to_string(), |p| p.display().to_string());
                 self.log_line(LogKind::Info, format!("settings ({file}):"));
-                for key in &config::KEYS[..config::KEYS.len() - 1] {
-                    let v = s.get(key).map_err(|e| e.to_string())?;
-                    self.log_line(LogKind::Info, format!("  {key} = {v}"));
+                for setting in <settings::Setting as strum::VariantArray>::VARIANTS {
+                    let v = s.value(settings::Key::Setting(*setting));
+                    self.log_line(LogKind::Info, format!("  {setting} = {v}"));
                 }
                 self.info("settings listed in the log (:set KEY VALUE changes one)");
             }
@@ -321,12 +310,16 @@ impl App {
     /// `:set KEY VALUE`: checked by the settings file's own rules, then applied at once.
     /// On any error nothing changes (file, session, screen).
     fn set_value(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let parsed: settings::Key = key
+            .parse()
+            .map_err(|e: settings::ConfigError| e.to_string())?;
         let mut config = self.prefs.config.clone().unwrap_or_default();
         config.set(key, value).map_err(|e| e.to_string())?;
-        let s = config.settings().clone();
+        let mut s = self.prefs.settings.clone();
+        s.set_value(parsed, value).map_err(|e| e.to_string())?;
         // What can still fail (a theme file, a time control) is tried before anything moves.
-        let theme = match key {
-            "theme" | "color" => {
+        let theme = match parsed {
+            settings::Key::Setting(Setting::Theme | Setting::Color) => {
                 let depth = ColorDepth::detect(s.color, |k| std::env::var(k).ok());
                 let t = Theme::load(&s.theme, self.prefs.user_theme_dir.as_deref(), depth)
                     .map_err(|e| e.to_string())?;
@@ -334,41 +327,33 @@ impl App {
             }
             _ => None,
         };
-        let tc = match (key, &s.tc) {
-            ("tc", Some(text)) => Some(Some(
+        let tc = match (parsed, &s.tc) {
+            (settings::Key::Setting(Setting::Tc), Some(text)) => Some(Some(
                 text.parse::<crate::game::TimeControl>()
                     .map_err(|e| format!("tc: {e}"))?,
             )),
-            ("tc", None) => Some(None),
+            (settings::Key::Setting(Setting::Tc), None) => Some(None),
             _ => None,
         };
-        match key {
-            "theme" | "color" => {
-                if let Some((t, depth)) = theme {
-                    self.prefs.ascii = self.prefs.ascii || t.pieces == PieceStyle::Ascii;
-                    self.prefs.theme = t;
-                    self.prefs.color_depth = depth;
-                }
+        if let Some((t, depth)) = theme {
+            s.ascii = s.ascii || t.pieces == PieceStyle::Ascii;
+            self.prefs.theme = t;
+            self.prefs.color_depth = depth;
+        }
+        let order_changed = s.order != self.prefs.settings.order;
+        self.prefs.settings = s;
+        match parsed {
+            settings::Key::Setting(Setting::Order) if order_changed => self.reset_sort_view(),
+            settings::Key::Setting(Setting::Explorer) => {
+                self.explorer.recording = self.prefs.settings.explorer
             }
-            "level" => self.prefs.level = s.level,
-            "depth" => self.prefs.depth = s.depth.clamp(1, command::MAX_DEPTH),
-            "eval" => self.prefs.eval.mode = s.eval,
-            "order" => {
-                self.prefs.scheme = s.order;
-                self.reset_sort_view();
-            }
-            "ascii" => self.prefs.ascii = s.ascii,
-            "book" => self.prefs.book_file = s.book.clone(),
-            "hash" => self.prefs.hash_mb = s.hash_mb,
-            "explorer" => self.explorer.recording = s.explorer,
-            "threads" => self.prefs.threads = s.threads,
-            "tc" => {
+            settings::Key::Setting(Setting::Tc) => {
                 if let Some(tc) = tc {
                     self.set_time_control(tc);
                     self.position_changed();
                 }
             }
-            k if k.starts_with("keys.") => self.prefs.keys = s.key_table(DEFAULT_KEYS),
+            settings::Key::Keys(_) => self.prefs.keys = self.prefs.settings.key_table(DEFAULT_KEYS),
             _ => {}
         }
         let shown = config.get(key).unwrap_or_else(|_| value.to_string());

@@ -42,7 +42,7 @@ use super::layout;
 use super::theme::{self, ColorDepth, PieceStyle, Theme};
 use super::{Mode, Options};
 use crate::chess::{Board, Color, Move, PieceKind, Square};
-use crate::engine::eval::{self, EvalConfig};
+use crate::engine::eval;
 use crate::engine::levels::Level;
 use crate::engine::search::Profile;
 use crate::engine::{IterationInfo, Limits, SearchEvent, SearchOptions};
@@ -164,7 +164,7 @@ impl AppBuilder {
     /// The theme and the colours the terminal takes (a theme of ASCII pieces turns ASCII on).
     pub fn theme(mut self, theme: Theme, color_depth: ColorDepth) -> AppBuilder {
         let prefs = &mut self.app.prefs;
-        prefs.ascii |= theme.pieces == PieceStyle::Ascii;
+        prefs.settings.ascii |= theme.pieces == PieceStyle::Ascii;
         prefs.theme = theme;
         prefs.color_depth = color_depth;
         self
@@ -222,31 +222,23 @@ impl App {
     /// An app from the settings `opts` and an engine, to be finished with the builder's
     /// setters (theme, autosave, file root, ...) and `build`.
     pub fn builder(opts: &Options, engine: Box<dyn EngineControl>) -> AppBuilder {
-        let theme = Theme::default();
-        let ascii = opts.ascii;
+        let mut settings = opts.settings.clone();
+        settings.depth = settings.depth.clamp(1, MAX_DEPTH);
+        let mut explorer = explorer::Explorer::default();
+        explorer.recording = settings.explorer;
         let app = App {
             session: Session::new(engine),
             play: Play::new(opts.mode, Duration::from_millis(opts.delay_ms)),
             prefs: Prefs {
-                depth: opts.depth.clamp(1, MAX_DEPTH),
-                eval: EvalConfig {
-                    mode: opts.eval,
-                    ..EvalConfig::default()
-                },
-                scheme: opts.order,
-                book_file: opts.book.clone(),
-                level: opts.level,
-                hash_mb: opts.hash_mb,
-                threads: opts.threads,
+                keys: settings.key_table(keys::DEFAULT_KEYS),
+                settings,
                 multipv: 1,
                 profile: Profile::default(),
                 config: None,
-                keys: opts.keys.clone(),
-                theme,
+                theme: Theme::default(),
                 color_depth: ColorDepth::TrueColor,
                 user_theme_dir: theme::user_theme_dir(),
                 file_root: None,
-                ascii,
             },
             screen: Screen::new(
                 opts.mode == Mode::HumanBlack,
@@ -255,14 +247,14 @@ impl App {
             input: InputLine::default(),
             log: LogBuffer::default(),
             sort: SortView::default(),
-            explorer: explorer::Explorer::default(),
+            explorer,
             lab: lab::LabView::default(),
             review: review::ReviewView::default(),
         };
         AppBuilder {
             app,
             fen: opts.fen.clone(),
-            tc: opts.tc.clone(),
+            tc: opts.settings.tc.clone(),
         }
     }
 
@@ -537,18 +529,18 @@ impl App {
 
     fn search_options(&self, analysis: bool) -> SearchOptions {
         SearchOptions {
-            eval: self.prefs.eval,
-            scheme: self.prefs.scheme,
+            eval: self.prefs.eval(),
+            scheme: self.prefs.settings.order,
             report_root_moves: true,
-            book_file: self.prefs.book_file.clone(),
-            hash_mb: self.prefs.hash_mb,
-            threads: self.prefs.threads,
+            book_file: self.prefs.settings.book.clone(),
+            hash_mb: self.prefs.settings.hash_mb,
+            threads: self.prefs.settings.threads,
             multipv: self.prefs.multipv,
             // Analysis shows the real search; the level weakens only the moves played.
             level: if analysis {
                 Level::Max
             } else {
-                self.prefs.level
+                self.prefs.settings.level
             },
             profile: self.prefs.profile,
             // The tree browser's trees (levels below max search through the level
@@ -565,7 +557,7 @@ impl App {
         let mut limits = if analysis {
             Limits::infinite()
         } else {
-            Limits::depth(self.prefs.depth)
+            Limits::depth(self.prefs.settings.depth)
         };
         if !analysis && let Some(clock) = &self.play.clock {
             // The engine manages its own time from the clocks, like a UCI engine.
@@ -661,7 +653,7 @@ impl App {
             .game
             .numbered_san(index)
             .unwrap_or_else(|| m.to_string());
-        let e = eval::evaluate_white(self.play.game.board(), &self.prefs.eval);
+        let e = eval::evaluate_white(self.play.game.board(), &self.prefs.eval());
         let mut text = format!("{numbered} ({m})  E {}", e_text(e));
         let engine_move = source.by_engine();
         match source {
@@ -738,7 +730,7 @@ impl App {
                     LogKind::Iteration,
                     format!("{prefix}{}", iteration_line(&info, side)),
                 );
-                self.sort.from_iteration(&info, self.prefs.scheme);
+                self.sort.from_iteration(&info, self.prefs.settings.order);
                 self.screen
                     .evalview
                     .on_iteration(self.play.game.board(), &info);
@@ -850,7 +842,7 @@ impl App {
     // ---- the sort pane -------------------------------------------------------------------
 
     fn reset_sort_view(&mut self) {
-        self.sort = SortView::of(self.play.game.board(), self.prefs.scheme);
+        self.sort = SortView::of(self.play.game.board(), self.prefs.settings.order);
     }
 
     fn step_pv(&mut self, forward: bool) {
@@ -859,7 +851,10 @@ impl App {
             .search()
             .and_then(|s| s.last.as_ref())
             .map(|i| i.root_moves.clone());
-        if let Err(why) = self.sort.step_pv(forward, root_moves, self.prefs.scheme) {
+        if let Err(why) = self
+            .sort
+            .step_pv(forward, root_moves, self.prefs.settings.order)
+        {
             self.info(why.message());
         }
     }
@@ -998,8 +993,8 @@ impl App {
                 self.screen.help_visible = true;
                 self.screen.help_scroll = 0;
             }
-            Action::DepthUp => self.set_depth(self.prefs.depth + 1),
-            Action::DepthDown => self.set_depth(self.prefs.depth.saturating_sub(1)),
+            Action::DepthUp => self.set_depth(self.prefs.settings.depth + 1),
+            Action::DepthDown => self.set_depth(self.prefs.settings.depth.saturating_sub(1)),
             Action::EngineMove => self.engine_move_now(),
             Action::Stop => self.stop_engine(),
             Action::Hint => self.hint_command(),
@@ -1161,14 +1156,14 @@ impl App {
 
     fn set_depth(&mut self, d: u32) {
         let d = d.clamp(1, MAX_DEPTH);
-        if d == self.prefs.depth {
+        if d == self.prefs.settings.depth {
             self.info(format!(
                 "depth {d} is the {}",
                 if d == 1 { "least" } else { "most" }
             ));
             return;
         }
-        self.prefs.depth = d;
+        self.prefs.settings.depth = d;
         self.info(if self.session.is_thinking_for_a_move() {
             format!("depth {d} (from the next search)")
         } else {

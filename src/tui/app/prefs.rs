@@ -4,26 +4,17 @@
 
 use std::path::PathBuf;
 
-use crate::config::Config;
 use crate::engine::eval::EvalConfig;
-use crate::engine::levels::Level;
-use crate::engine::order::Scheme;
 use crate::engine::search::Profile;
 use crate::tui::keys::Binding;
+use crate::tui::settings::{Config, Settings};
 use crate::tui::theme::{ColorDepth, Theme};
 
-/// The session's settings (the file's and the flags', changed by `:set` and keys).
+/// The session's settings: the one `Settings` (the file's, the flags', changed by `:set`
+/// and keys) and what is made from it (the loaded theme, the key table), beside what only
+/// a session has (MultiPV, the search profile, the settings file, where files may go).
 pub struct Prefs {
-    pub depth: u32,
-    pub eval: EvalConfig,
-    pub scheme: Scheme,
-    /// A Polyglot book backing the built-in one (`--book FILE`).
-    pub book_file: Option<PathBuf>,
-    /// How strongly the engine plays its moves (analysis and hints are always `max`).
-    pub level: Level,
-    pub hash_mb: usize,
-    /// Search threads for the engine's searches (Lazy SMP).
-    pub threads: u32,
+    pub settings: Settings,
     /// How many lines a search shows (MultiPV).
     pub multipv: u32,
     /// The search profile of the engine's searches (`Seed`: the textbook search only).
@@ -31,8 +22,9 @@ pub struct Prefs {
     /// The settings file, for `:set` and `:set save` (`None`: none read; `:set` then
     /// changes the session only).
     pub config: Option<Config>,
-    /// The key table (the settings file's `[keys]` over the defaults).
+    /// The key table: `settings.keys` over the defaults.
     pub keys: Vec<Binding>,
+    /// The theme `settings.theme` names, loaded.
     pub theme: Theme,
     pub color_depth: ColorDepth,
     /// Where user themes are looked up (`None`: the built-in ones only).
@@ -40,5 +32,14 @@ pub struct Prefs {
     /// When set, `:save`/`:load` take a bare file name inside this directory and never a
     /// path the user names (the SSH server gives each player one).
     pub file_root: Option<PathBuf>,
-    pub ascii: bool,
+}
+
+impl Prefs {
+    /// The evaluation the settings name, for E and the searches.
+    pub fn eval(&self) -> EvalConfig {
+        EvalConfig {
+            mode: self.settings.eval,
+            ..EvalConfig::default()
+        }
+    }
 }

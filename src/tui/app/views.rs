@@ -32,11 +32,11 @@ impl App {
                 });
             }
             Err(ExplorerError::NoTree { recording: true })
-                if self.prefs.level != crate::engine::levels::Level::Max =>
+                if self.prefs.settings.level != crate::engine::levels::Level::Max =>
             {
                 self.error(format!(
                     "no search tree: at level {} the engine's moves come from the level driver, which records none (analysis and hints do)",
-                    self.prefs.level
+                    self.prefs.settings.level
                 ))
             }
             Err(e) => self.error(e.to_string()),
@@ -87,7 +87,7 @@ impl App {
     /// `:lab [DEPTH]`: the lab on the position on the board, shown in the lab view.
     pub(super) fn start_lab(&mut self, depth: u32) -> Result<(), String> {
         let mut settings = LabSettings::new(depth);
-        settings.eval = self.prefs.eval;
+        settings.eval = self.prefs.eval();
         let board = self.play.game.board().clone();
         self.lab.start(&board, settings)?;
         self.screen.view = View::Lab;
@@ -130,10 +130,10 @@ impl App {
         if self.play.game.is_empty() {
             return Err("no moves to review yet".into());
         }
-        let mut settings = ReviewSettings::depth(self.prefs.depth.min(REVIEW_DEPTH));
-        settings.options.eval = self.prefs.eval;
-        settings.options.scheme = self.prefs.scheme;
-        settings.options.hash_mb = self.prefs.hash_mb.min(settings.options.hash_mb);
+        let mut settings = ReviewSettings::depth(self.prefs.settings.depth.min(REVIEW_DEPTH));
+        settings.options.eval = self.prefs.eval();
+        settings.options.scheme = self.prefs.settings.order;
+        settings.options.hash_mb = self.prefs.settings.hash_mb.min(settings.options.hash_mb);
         let positions = review_positions(&self.play.game);
         let total = positions.len();
         let progress = Arc::new(Mutex::new(None));
@@ -155,7 +155,7 @@ impl App {
             game_len: self.play.game.len(),
             total,
         });
-        let depth = self.prefs.depth.min(REVIEW_DEPTH);
+        let depth = self.prefs.settings.depth.min(REVIEW_DEPTH);
         self.log_line(
             LogKind::Info,
             format!("review: {total} positions at depth {depth}"),
@@ -206,7 +206,7 @@ impl App {
         }
         let review = Review::from_analysis(&self.play.game, &outcome.positions);
         let annotator = format!("ox88 {} (depth {})", env!("CARGO_PKG_VERSION"), {
-            self.prefs.depth.min(REVIEW_DEPTH)
+            self.prefs.settings.depth.min(REVIEW_DEPTH)
         });
         let annotated = review.annotate(&self.play.game, &annotator);
         for (i, pm) in annotated

@@ -99,7 +99,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
                 board.piece_at(sq),
                 mark,
                 theme,
-                app.prefs().ascii,
+                app.prefs().settings.ascii,
                 colour,
             );
         }
@@ -230,7 +230,7 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
             theme.title(false),
         ))),
         None => {
-            let e = eval::evaluate_white(board, &app.prefs().eval);
+            let e = eval::evaluate_white(board, &app.prefs().eval());
             let mut spans = vec![
                 Span::styled(
                     format!("{} to move", side.name()),
@@ -291,7 +291,7 @@ fn material_text(app: &App) -> String {
         let g = glyph(
             Piece::new(side, kind),
             app.theme().pieces,
-            app.prefs().ascii,
+            app.prefs().settings.ascii,
             colour,
         );
         for _ in 0..n {

@@ -263,6 +263,6 @@ pub fn marks_row(chart: &EChart, width: usize) -> String {
 
 /// The chart of the app's game.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let chart = EChart::from_game(app.game(), &app.prefs().eval);
+    let chart = EChart::from_game(app.game(), &app.prefs().eval());
     render(frame, area, &chart, app.theme(), false);
 }

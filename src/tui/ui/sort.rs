@@ -163,7 +163,10 @@ fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     if let Some(b) = v.branching.filter(|b| *b > 0.0) {
         stats.push(Span::styled(format!("  branch {b:.1}"), t.accent()));
     }
-    stats.push(Span::styled(format!("  {}", app.prefs().scheme), t.dim()));
+    stats.push(Span::styled(
+        format!("  {}", app.prefs().settings.order),
+        t.dim(),
+    ));
     let mut lines = vec![Line::from(stats)];
     if let Some(s) = stats_of(v) {
         lines.push(Line::from(Span::styled(stats_text(s, width), t.accent())));

@@ -101,14 +101,14 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
         fields.push(format!("hint {}", h.san));
     }
     fields.push(app.play().mode.short().to_string());
-    if app.prefs().level != Level::Max {
+    if app.prefs().settings.level != Level::Max {
         // Full strength is the default and says nothing; a weaker level is always shown.
-        fields.push(format!("level {}", app.prefs().level));
+        fields.push(format!("level {}", app.prefs().settings.level));
     }
     fields.extend([
-        format!("depth {}", app.prefs().depth),
-        format!("eval {}", app.prefs().eval.mode),
-        format!("order {}", app.prefs().scheme),
+        format!("depth {}", app.prefs().settings.depth),
+        format!("eval {}", app.prefs().settings.eval),
+        format!("order {}", app.prefs().settings.order),
         engine_text(app, level >= 2),
     ]);
     fields

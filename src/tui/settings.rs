@@ -1,4 +1,7 @@
-//! Settings that stay: `~/.config/ox88/config.toml` (the XDG config directory via `dirs`).
+//! The one settings model: [`Settings`] and its typed keys ([`Setting`], [`Key`]), read
+//! from `~/.config/ox88/config.toml` (the XDG config directory via `dirs`), laid over by
+//! the command line's flags, changed by `:set`, listed by `ox88 config` and the help — all
+//! through the same names, checks and ranges.
 //!
 //! The file is read at start and command-line flags override it ([`Overrides`]). A bad value
 //! is reported with the file, line and key, and that key keeps its default; the program still
@@ -12,60 +15,122 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyModifiers};
+use strum::VariantArray;
 use toml_edit::{DocumentMut, Item, Table, value};
 
+use super::keys::{self, Action, Binding, When};
+use super::theme::{self, ColorMode};
 use crate::engine::eval::EvalMode;
 use crate::engine::levels::Level;
 use crate::engine::order::Scheme;
 use crate::game::clock::TimeControl;
-use crate::tui::ColorMode;
-use crate::tui::keys::{Action, Binding, When};
 
-/// The largest transposition table one may ask for, in MB (as the UCI `Hash` option).
-pub const HASH_MAX_MB: usize = 65_536;
-/// The search depth range of the TUI's depth setting.
-pub const DEPTH_RANGE: std::ops::RangeInclusive<u32> = 1..=64;
+pub use crate::engine::HASH_MAX_MB;
+/// The search depth one may set, in plies: what the engine searches to (`go depth` too).
+pub const DEPTH_RANGE: std::ops::RangeInclusive<u32> = 1..=crate::engine::MAX_DEPTH;
+/// The depth setting a new session starts with.
+pub const DEFAULT_DEPTH: u32 = 10;
 
-/// The settings keys, in the order `ox88 config` lists them.
-pub const KEYS: [&str; 13] = [
-    "theme", "level", "depth", "eval", "order", "color", "ascii", "book", "tc", "hash", "threads",
-    "explorer", "keys",
-];
+/// A setting, by the name the file, `:set`, `ox88 config` and the help all use; in the
+/// order they list them.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
+pub enum Setting {
+    Theme,
+    Level,
+    Depth,
+    Eval,
+    Order,
+    Color,
+    Ascii,
+    Book,
+    Tc,
+    Hash,
+    Threads,
+    Explorer,
+}
 
-/// Action names for the `[keys]` table, one per action of the TUI's key table.
-pub const ACTIONS: [(&str, Action); 31] = [
-    ("quit", Action::Quit),
-    ("help", Action::Help),
-    ("depth-up", Action::DepthUp),
-    ("depth-down", Action::DepthDown),
-    ("engine-move", Action::EngineMove),
-    ("stop", Action::Stop),
-    ("new-game", Action::NewGame),
-    ("undo", Action::Undo),
-    ("redo", Action::Redo),
-    ("flip", Action::Flip),
-    ("tab", Action::Tab),
-    ("focus-prev", Action::FocusPrev),
-    ("up", Action::Up),
-    ("down", Action::Down),
-    ("page-up", Action::PageUp),
-    ("page-down", Action::PageDown),
-    ("top", Action::Top),
-    ("bottom", Action::Bottom),
-    ("pv-back", Action::PvBack),
-    ("pv-forward", Action::PvForward),
-    ("submit", Action::Submit),
-    ("cancel", Action::Cancel),
-    ("hint", Action::Hint),
-    ("multipv", Action::CycleMultiPv),
-    ("review", Action::Review),
-    ("view", Action::View),
-    ("eval-pv-end", Action::EvalPvEnd),
-    ("tree", Action::Tree),
-    ("tree-into", Action::TreeInto),
-    ("tree-back", Action::TreeBack),
-    ("tree-reload", Action::TreeReload),
-];
+impl Setting {
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// What the setting takes, as its error messages and the help say it.
+    pub fn allowed(self) -> String {
+        match self {
+            Setting::Theme => format!(
+                "a theme name ({}, or a file name in the themes folder)",
+                theme::builtin_names()
+            ),
+            Setting::Level => {
+                "beginner, casual, club, expert, master, max, or an Elo from 800 to 2800".into()
+            }
+            Setting::Depth => format!(
+                "a number of plies from {} to {}",
+                DEPTH_RANGE.start(),
+                DEPTH_RANGE.end()
+            ),
+            Setting::Eval => "one of material, center, full, net".into(),
+            Setting::Order => {
+                let all: Vec<String> = Scheme::ALL.iter().map(|s| s.to_string()).collect();
+                format!("one of {}", all.join(", "))
+            }
+            Setting::Color => "one of auto, truecolor, 256, 16, none".into(),
+            Setting::Ascii => "true or false".into(),
+            Setting::Book => "a Polyglot .bin file (empty: the built-in lines only)".into(),
+            Setting::Tc => "minutes+increment like 5+3 or 40/90+30 (empty: no clock)".into(),
+            Setting::Hash => format!("megabytes from 1 to {HASH_MAX_MB}"),
+            Setting::Threads => format!(
+                "a thread count from 1 to {}",
+                crate::engine::search::MAX_THREADS
+            ),
+            Setting::Explorer => "true or false (on or off)".into(),
+        }
+    }
+}
+
+/// A key of the settings: a setting, or one action's keys in the `[keys]` table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    Setting(Setting),
+    /// `keys.ACTION`: the keys bound to that action.
+    Keys(Action),
+}
+
+impl std::str::FromStr for Key {
+    type Err = ConfigError;
+    fn from_str(text: &str) -> Result<Key, ConfigError> {
+        let k = text.trim();
+        if let Some(name) = k.strip_prefix("keys.") {
+            return action_named(name).map(Key::Keys).ok_or_else(|| {
+                let all: Vec<&str> = Action::VARIANTS.iter().map(|a| action_name(*a)).collect();
+                bad(k, name, format!("an action: {}", all.join(", ")))
+            });
+        }
+        k.parse::<Setting>()
+            .map(Key::Setting)
+            .map_err(|_| ConfigError::UnknownKey { key: k.into() })
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Key::Setting(s) => f.write_str(s.name()),
+            Key::Keys(a) => write!(f, "keys.{}", action_name(*a)),
+        }
+    }
+}
 
 /// What went wrong with a setting or the file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -102,11 +167,8 @@ pub enum ConfigError {
 }
 
 fn known_keys() -> String {
-    let mut k: Vec<String> = KEYS[..KEYS.len() - 1]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    k.push("keys.ACTION".into());
+    let mut k: Vec<&str> = Setting::VARIANTS.iter().map(|s| s.name()).collect();
+    k.push("keys.ACTION");
     k.join(", ")
 }
 
@@ -206,23 +268,22 @@ impl std::str::FromStr for KeyName {
 
 impl fmt::Display for KeyName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::tui::keys::key_name(self.code, self.mods))
+        f.write_str(&keys::key_name(self.code, self.mods))
     }
 }
 
-/// The action named in a `[keys]` entry.
+/// The action named in a `[keys]` entry (any case, `_` for `-`).
 pub fn action_named(name: &str) -> Option<Action> {
-    let n = name.trim().to_ascii_lowercase().replace('_', "-");
-    ACTIONS.iter().find(|(a, _)| *a == n).map(|(_, a)| *a)
+    name.trim()
+        .to_ascii_lowercase()
+        .replace('_', "-")
+        .parse()
+        .ok()
 }
 
 /// The name of an action in the `[keys]` table.
 pub fn action_name(action: Action) -> &'static str {
-    ACTIONS
-        .iter()
-        .find(|(_, a)| *a == action)
-        .map(|(n, _)| *n)
-        .unwrap_or("?")
+    action.into()
 }
 
 /// The effective settings: defaults, patched by the file, patched by flags.
@@ -253,7 +314,7 @@ impl Default for Settings {
         Settings {
             theme: "default".into(),
             level: Level::Max,
-            depth: crate::tui::DEFAULT_DEPTH,
+            depth: DEFAULT_DEPTH,
             eval: EvalMode::default(),
             order: Scheme::default(),
             color: ColorMode::Auto,
@@ -268,60 +329,15 @@ impl Default for Settings {
     }
 }
 
-/// Command-line values; `None` means "not given", so the file's value stands.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Overrides {
-    pub theme: Option<String>,
-    pub level: Option<Level>,
-    pub depth: Option<u32>,
-    pub eval: Option<EvalMode>,
-    pub order: Option<Scheme>,
-    pub color: Option<ColorMode>,
-    pub ascii: Option<bool>,
-    pub book: Option<PathBuf>,
-    pub tc: Option<String>,
-    pub hash_mb: Option<usize>,
-    pub threads: Option<u32>,
-}
-
 impl Settings {
-    /// These settings with every flag that was given put over them.
-    pub fn with_overrides(&self, o: &Overrides) -> Settings {
+    /// These settings with the command line's `flags` laid over them, each checked as the
+    /// file and `:set` check it.
+    pub fn with_flags(&self, flags: &[(Setting, String)]) -> Result<Settings, ConfigError> {
         let mut s = self.clone();
-        if let Some(v) = &o.theme {
-            s.theme = v.clone();
+        for (setting, text) in flags {
+            s.set_value(Key::Setting(*setting), text)?;
         }
-        if let Some(v) = o.level {
-            s.level = v;
-        }
-        if let Some(v) = o.depth {
-            s.depth = v;
-        }
-        if let Some(v) = o.eval {
-            s.eval = v;
-        }
-        if let Some(v) = o.order {
-            s.order = v;
-        }
-        if let Some(v) = o.color {
-            s.color = v;
-        }
-        if let Some(v) = o.ascii {
-            s.ascii = v;
-        }
-        if let Some(v) = &o.book {
-            s.book = Some(v.clone());
-        }
-        if let Some(v) = &o.tc {
-            s.tc = Some(v.clone());
-        }
-        if let Some(v) = o.hash_mb {
-            s.hash_mb = v;
-        }
-        if let Some(v) = o.threads {
-            s.threads = v;
-        }
-        s
+        Ok(s)
     }
 
     /// `table` with the key overrides applied: an overridden action loses its default keys
@@ -365,68 +381,91 @@ impl Settings {
 
     /// One setting as text (`keys.quit` gives that action's keys, comma-separated).
     pub fn get(&self, key: &str) -> Result<String, ConfigError> {
-        let k = key.trim();
-        Ok(match k {
-            "theme" => self.theme.clone(),
-            "level" => self.level.to_string(),
-            "depth" => self.depth.to_string(),
-            "eval" => self.eval.to_string(),
-            "order" => self.order.to_string(),
-            "color" => color_name(self.color).to_string(),
-            "ascii" => self.ascii.to_string(),
-            "book" => self
-                .book
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
-            "tc" => self.tc.clone().unwrap_or_default(),
-            "hash" => self.hash_mb.to_string(),
-            "explorer" => self.explorer.to_string(),
-            "threads" => self.threads.to_string(),
-            _ => {
-                let action = k
-                    .strip_prefix("keys.")
-                    .and_then(action_named)
-                    .ok_or_else(|| ConfigError::UnknownKey { key: k.into() })?;
-                match self.keys.iter().find(|(a, _)| *a == action) {
+        Ok(self.value(key.parse()?))
+    }
+
+    /// One setting as text.
+    pub fn value(&self, key: Key) -> String {
+        let setting = match key {
+            Key::Setting(s) => s,
+            Key::Keys(action) => {
+                return match self.keys.iter().find(|(a, _)| *a == action) {
                     Some((_, names)) => names
                         .iter()
                         .map(|n| n.to_string())
                         .collect::<Vec<_>>()
                         .join(", "),
                     // Not overridden: the default keys.
-                    None => crate::tui::keys::DEFAULT_KEYS
+                    None => keys::DEFAULT_KEYS
                         .iter()
                         .filter(|b| b.action == action)
-                        .map(|b| crate::tui::keys::key_name(b.code, b.mods))
+                        .map(|b| keys::key_name(b.code, b.mods))
                         .collect::<Vec<_>>()
                         .join(", "),
-                }
+                };
             }
-        })
+        };
+        match setting {
+            Setting::Theme => self.theme.clone(),
+            Setting::Level => self.level.to_string(),
+            Setting::Depth => self.depth.to_string(),
+            Setting::Eval => self.eval.to_string(),
+            Setting::Order => self.order.to_string(),
+            Setting::Color => color_name(self.color).to_string(),
+            Setting::Ascii => self.ascii.to_string(),
+            Setting::Book => self
+                .book
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            Setting::Tc => self.tc.clone().unwrap_or_default(),
+            Setting::Hash => self.hash_mb.to_string(),
+            Setting::Explorer => self.explorer.to_string(),
+            Setting::Threads => self.threads.to_string(),
+        }
     }
 
     /// Checks `text` for `key` and stores it; on error nothing changes. Returns the value as
     /// it goes into the file.
-    fn set_value(&mut self, key: &str, text: &str) -> Result<Item, ConfigError> {
+    pub fn set_value(&mut self, key: Key, text: &str) -> Result<Item, ConfigError> {
         let t = text.trim();
-        let k = key.trim();
-        let item = match k {
-            "theme" => {
+        let name = key.to_string();
+        let k = name.as_str();
+        let setting = match key {
+            Key::Setting(s) => s,
+            Key::Keys(action) => {
+                let names = parse_key_list(t).map_err(|e| bad(k, t, e))?;
+                let shown: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+                match self.keys.iter_mut().find(|(a, _)| *a == action) {
+                    Some(entry) => entry.1 = names,
+                    None => self.keys.push((action, names)),
+                }
+                return Ok(if shown.len() == 1 {
+                    value(shown[0].clone())
+                } else {
+                    let mut arr = toml_edit::Array::new();
+                    for s in shown {
+                        arr.push(s);
+                    }
+                    value(arr)
+                });
+            }
+        };
+        let refuse = || bad(k, t, setting.allowed());
+        let on_off = |t: &str| match t.to_ascii_lowercase().as_str() {
+            "true" | "yes" | "on" => Some(true),
+            "false" | "no" | "off" => Some(false),
+            _ => None,
+        };
+        let item = match setting {
+            Setting::Theme => {
                 if t.is_empty() || t.contains(['/', '\\']) {
-                    return Err(bad(
-                        k,
-                        t,
-                        format!(
-                            "a theme name ({}, or a file name in the themes folder)",
-                            crate::tui::theme::builtin_names()
-                        ),
-                    ));
+                    return Err(refuse());
                 }
                 self.theme = t.to_string();
                 value(t)
             }
-            "level" => {
+            Setting::Level => {
                 let level: Level = t
                     .parse()
                     .map_err(|e: crate::engine::levels::LevelError| bad(k, t, e.to_string()))?;
@@ -436,47 +475,36 @@ impl Settings {
                     _ => value(level.name()),
                 }
             }
-            "depth" => {
+            Setting::Depth => {
                 let d = t
                     .parse::<u32>()
                     .ok()
                     .filter(|d| DEPTH_RANGE.contains(d))
-                    .ok_or_else(|| bad(k, t, "a number of plies from 1 to 64"))?;
+                    .ok_or_else(refuse)?;
                 self.depth = d;
                 value(d as i64)
             }
-            "eval" => {
-                self.eval = t
-                    .parse()
-                    .map_err(|_| bad(k, t, "one of material, center, full, net"))?;
+            Setting::Eval => {
+                self.eval = t.parse().map_err(|_| refuse())?;
                 value(self.eval.to_string())
             }
-            "order" => {
-                self.order = t.parse().map_err(|_| {
-                    let all: Vec<String> = Scheme::ALL.iter().map(|s| s.to_string()).collect();
-                    bad(k, t, format!("one of {}", all.join(", ")))
-                })?;
+            Setting::Order => {
+                self.order = t.parse().map_err(|_| refuse())?;
                 value(self.order.to_string())
             }
-            "color" => {
-                self.color = t
-                    .parse()
-                    .map_err(|_| bad(k, t, "one of auto, truecolor, 256, 16, none"))?;
+            Setting::Color => {
+                self.color = t.parse().map_err(|_| refuse())?;
                 value(color_name(self.color))
             }
-            "ascii" => {
-                self.ascii = match t.to_ascii_lowercase().as_str() {
-                    "true" | "yes" | "on" => true,
-                    "false" | "no" | "off" => false,
-                    _ => return Err(bad(k, t, "true or false")),
-                };
+            Setting::Ascii => {
+                self.ascii = on_off(t).ok_or_else(refuse)?;
                 value(self.ascii)
             }
-            "book" => {
+            Setting::Book => {
                 self.book = (!t.is_empty()).then(|| PathBuf::from(t));
                 value(t)
             }
-            "tc" => {
+            Setting::Tc => {
                 if !t.is_empty() {
                     t.parse::<TimeControl>().map_err(|e| {
                         bad(
@@ -489,56 +517,28 @@ impl Settings {
                 self.tc = (!t.is_empty()).then(|| t.to_string());
                 value(t)
             }
-            "hash" => {
+            Setting::Hash => {
                 let mb = t
                     .parse::<usize>()
                     .ok()
                     .filter(|m| (1..=HASH_MAX_MB).contains(m))
-                    .ok_or_else(|| bad(k, t, format!("megabytes from 1 to {HASH_MAX_MB}")))?;
+                    .ok_or_else(refuse)?;
                 self.hash_mb = mb;
                 value(mb as i64)
             }
-            "explorer" => {
-                self.explorer = match t.to_ascii_lowercase().as_str() {
-                    "true" | "yes" | "on" => true,
-                    "false" | "no" | "off" => false,
-                    _ => return Err(bad(k, t, "true or false (on or off)")),
-                };
+            Setting::Explorer => {
+                self.explorer = on_off(t).ok_or_else(refuse)?;
                 value(self.explorer)
             }
-            "threads" => {
+            Setting::Threads => {
                 let max = crate::engine::search::MAX_THREADS;
                 let n = t
                     .parse::<u32>()
                     .ok()
                     .filter(|n| (1..=max).contains(n))
-                    .ok_or_else(|| bad(k, t, format!("a thread count from 1 to {max}")))?;
+                    .ok_or_else(refuse)?;
                 self.threads = n;
                 value(i64::from(n))
-            }
-            _ => {
-                let Some(action) = k.strip_prefix("keys.").and_then(action_named) else {
-                    if let Some(name) = k.strip_prefix("keys.") {
-                        let all: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
-                        return Err(bad(k, name, format!("an action: {}", all.join(", "))));
-                    }
-                    return Err(ConfigError::UnknownKey { key: k.into() });
-                };
-                let names = parse_key_list(t).map_err(|e| bad(k, t, e))?;
-                let shown: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-                match self.keys.iter_mut().find(|(a, _)| *a == action) {
-                    Some(entry) => entry.1 = names,
-                    None => self.keys.push((action, names)),
-                }
-                if shown.len() == 1 {
-                    value(shown[0].clone())
-                } else {
-                    let mut arr = toml_edit::Array::new();
-                    for s in shown {
-                        arr.push(s);
-                    }
-                    value(arr)
-                }
             }
         };
         Ok(item)
@@ -717,7 +717,10 @@ impl Config {
                     let span = table.get_key_value(action).and_then(|(k, _)| k.span());
                     let key = format!("keys.{action}");
                     let result = match item_text(entry) {
-                        Some(t) => settings.set_value(&key, &t).map(|_| ()),
+                        Some(t) => key
+                            .parse::<Key>()
+                            .and_then(|k| settings.set_value(k, &t))
+                            .map(|_| ()),
                         None => Err(bad(&key, "", "a key name or a list of key names")),
                     };
                     if let Err(e) = result {
@@ -726,7 +729,7 @@ impl Config {
                 }
                 continue;
             }
-            if !KEYS.contains(&name) {
+            let Ok(setting) = name.parse::<Setting>() else {
                 // Kept in the file (a newer version's setting, perhaps), but said, as it is
                 // more often a typo.
                 in_file(
@@ -735,9 +738,9 @@ impl Config {
                     ConfigError::UnknownKey { key: name.into() },
                 );
                 continue;
-            }
+            };
             let result = match item_text(item) {
-                Some(t) => settings.set_value(name, &t).map(|_| ()),
+                Some(t) => settings.set_value(Key::Setting(setting), &t).map(|_| ()),
                 None => Err(bad(name, "", "a single value")),
             };
             if let Err(e) = result {
@@ -777,26 +780,21 @@ impl Config {
     /// Checks and stores one setting, for `:set KEY VALUE`; the file changes on `save`.
     /// On error the settings are as they were.
     pub fn set(&mut self, key: &str, text: &str) -> Result<(), ConfigError> {
-        let k = key.trim();
-        let known = (KEYS.contains(&k) && k != "keys") || k.starts_with("keys.");
-        if !known {
-            return Err(ConfigError::UnknownKey { key: k.into() });
-        }
+        let key: Key = key.parse()?;
         let mut next = self.settings.clone();
-        let item = next.set_value(k, text)?;
+        let item = next.set_value(key, text)?;
         self.settings = next;
         if let Some(doc) = &mut self.doc {
-            match k.strip_prefix("keys.") {
-                Some(action) => {
-                    let action = action_name(action_named(action).expect("checked by set_value"));
+            match key {
+                Key::Keys(action) => {
                     if !doc.contains_table("keys") {
                         doc.insert("keys", Item::Table(Table::new()));
                     }
                     if let Some(t) = doc["keys"].as_table_like_mut() {
-                        set_keeping_decor(t, action, item);
+                        set_keeping_decor(t, action_name(action), item);
                     }
                 }
-                None => set_keeping_decor(doc.as_table_mut(), k, item),
+                Key::Setting(s) => set_keeping_decor(doc.as_table_mut(), s.name(), item),
             }
         }
         Ok(())
