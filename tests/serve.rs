@@ -2,263 +2,74 @@
 //! reads the screen back through a VT100 emulator. Every wait is bounded; a failure prints
 //! the screen.
 
+mod common;
+
 use std::net::SocketAddr;
-use std::num::NonZeroU16;
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
-use ox88::serve::{Access, ServeConfig, Server};
-use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
-use russh::{ChannelMsg, Disconnect, client};
+use common::ssh::{SshClient, TestServer, config, new_key};
+use common::{TempDir, WAIT};
+use ox88::serve::Access;
+use russh::ChannelMsg;
+use russh::keys::PrivateKey;
 use tokio::time::{Instant, timeout};
 
-/// Generous: the machine is shared.
-const WAIT: Duration = Duration::from_secs(60);
-
-/// A directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("ox88-serve-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn new_key() -> PrivateKey {
-    PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).unwrap()
-}
-
-fn config(dir: &TempDir, access: Access) -> ServeConfig {
-    ServeConfig {
-        listen: "127.0.0.1:0".parse().unwrap(),
-        host_key: new_key(),
-        access,
-        max_sessions: 8,
-        max_per_ip: 8,
-        idle_timeout: Duration::from_secs(600),
-        hash_mb: 4,
-        depth: 3,
-        data_dir: dir.0.clone(),
-    }
-}
-
-struct TestServer {
-    addr: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<anyhow::Result<()>>,
-}
-
-impl TestServer {
-    async fn start(config: ServeConfig) -> TestServer {
-        let server = Server::bind(config).await.unwrap();
-        let addr = server.local_addr().unwrap();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(server.run(async move {
-            let _ = stopped.await;
-        }));
-        TestServer {
-            addr,
-            stop: Some(stop),
-            task,
-        }
-    }
-
-    async fn stop(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        timeout(WAIT, &mut self.task)
-            .await
-            .expect("the server stops")
-            .unwrap()
-            .unwrap();
-    }
-}
-
-/// Trusts any host key (the test made it).
-struct Client;
-
-impl client::Handler for Client {
-    type Error = russh::Error;
-    async fn check_server_key(
-        &mut self,
-        _key: &russh::keys::PublicKeyOrCertificate,
-    ) -> Result<bool, Self::Error> {
-        Ok(true)
-    }
-}
-
-/// Connects and tries `key`; the handle and whether the server let us in.
-async fn login(addr: SocketAddr, key: &PrivateKey) -> (client::Handle<Client>, bool) {
-    let config = Arc::new(client::Config::default());
-    let mut handle = timeout(WAIT, client::connect(config, addr, Client))
-        .await
-        .expect("connect in time")
-        .expect("connect");
-    let auth = handle
-        .authenticate_publickey(
-            "player",
-            PrivateKeyWithHashAlg::new(Arc::new(key.clone()), None),
-        )
-        .await
-        .expect("the server answers the key");
-    (handle, auth.success())
-}
-
-/// A logged-in player with a pty and the TUI on it.
-struct Player {
-    handle: client::Handle<Client>,
-    channel: russh::Channel<client::Msg>,
-    parser: vt100::Parser,
-    rows: u16,
-    cols: u16,
-    closed: bool,
-}
-
-impl Player {
-    async fn join(addr: SocketAddr, key: &PrivateKey) -> Player {
-        let (handle, ok) = login(addr, key).await;
-        assert!(ok, "the key is let in");
-        let channel = handle.channel_open_session().await.unwrap();
-        channel
-            .request_pty(true, "xterm-256color", 80, 24, 0, 0, &[])
-            .await
-            .unwrap();
-        channel.request_shell(true).await.unwrap();
-        Player {
-            handle,
-            channel,
-            parser: vt100::Parser::new(
-                NonZeroU16::new(24).unwrap(),
-                NonZeroU16::new(80).unwrap(),
-                0,
-            ),
-            rows: 24,
-            cols: 80,
-            closed: false,
-        }
-    }
-
-    /// Reads what arrives within `dur` into the screen.
-    async fn pump(&mut self, dur: Duration) {
-        let deadline = Instant::now() + dur;
-        while !self.closed {
-            let Ok(msg) = tokio::time::timeout_at(deadline, self.channel.wait()).await else {
-                return;
-            };
-            match msg {
-                Some(ChannelMsg::Data { data }) => self.parser.process(&data),
-                Some(ChannelMsg::Close) | None => self.closed = true,
-                Some(_) => {}
-            }
-        }
-    }
-
-    async fn wait_for(&mut self, what: &str, done: impl Fn(&Player) -> bool) {
-        let deadline = Instant::now() + WAIT;
-        while !done(self) {
-            assert!(
-                Instant::now() < deadline && !self.closed,
-                "waiting for {what} (closed: {}); screen:\n{}",
-                self.closed,
-                self.screen()
-            );
-            self.pump(Duration::from_millis(50)).await;
-        }
-    }
-
-    async fn send(&mut self, text: &str) {
-        self.channel.data(text.as_bytes()).await.unwrap();
-    }
-
-    async fn resize(&mut self, cols: u16, rows: u16) {
-        self.channel
-            .window_change(cols.into(), rows.into(), 0, 0)
-            .await
-            .unwrap();
-        self.parser.screen_mut().set_size(
-            NonZeroU16::new(rows).unwrap(),
-            NonZeroU16::new(cols).unwrap(),
-        );
-        self.rows = rows;
-        self.cols = cols;
-    }
-
-    fn screen(&self) -> String {
-        self.parser.screen().contents()
-    }
-
-    fn row(&self, n: u16) -> String {
-        self.parser
-            .screen()
-            .rows(0, self.cols)
-            .nth(n.into())
-            .unwrap_or_default()
-    }
-
-    fn status(&self) -> String {
-        self.row(self.rows - 1)
-    }
-
-    fn message(&self) -> String {
-        self.row(self.rows - 2)
-    }
-
-    async fn leave(self) {
-        let _ = self
-            .handle
-            .disconnect(Disconnect::ByApplication, "bye", "en")
-            .await;
-    }
+/// Logs in with `key` (which must be let in) and starts the TUI on an 80×24 pty.
+async fn join(addr: SocketAddr, key: &PrivateKey) -> SshClient {
+    let (mut p, ok) = SshClient::login(addr, key).await;
+    assert!(ok, "the key is let in");
+    p.open_shell(80, 24).await.unwrap();
+    p
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_resize_disconnect_and_resume_then_the_server_stops_cleanly() {
-    let dir = TempDir::new("resume");
+    let dir = TempDir::new("serve-resume");
     let key = new_key();
-    let server =
-        TestServer::start(config(&dir, Access::Keys(vec![key.public_key().clone()]))).await;
+    let server = TestServer::start(config(
+        dir.path(),
+        Access::Keys(vec![key.public_key().clone()]),
+    ))
+    .await;
 
-    let mut p = Player::join(server.addr, &key).await;
-    p.wait_for("the start screen", |p| {
-        p.status().starts_with("White to move")
+    let mut p = join(server.addr(), &key).await;
+    p.wait_for("the start screen", |s| {
+        s.status().starts_with("White to move")
     })
     .await;
     assert!(
-        p.parser.screen().alternate_screen(),
+        p.screen().alternate_screen(),
         "the TUI runs on the alternate screen"
     );
     assert!(
-        p.status().contains("depth 3"),
+        p.screen().status().contains("depth 3"),
         "the server's depth: {}",
-        p.status()
+        p.screen().status()
     );
 
     p.send("e2e4\r").await;
-    p.wait_for("the engine's reply", |p| {
-        p.status().starts_with("White to move") && p.screen().contains("1.e4 ")
+    p.wait_for("the engine's reply", |s| {
+        s.status().starts_with("White to move") && s.text().contains("1.e4 ")
     })
     .await;
     // The board's rank-4 row (after 1.e4 and any reply, only White's e-pawn stands there).
-    let rank4 = (0..p.rows)
-        .map(|r| p.row(r))
+    let rank4 = p
+        .screen()
+        .rows()
+        .into_iter()
         .find(|row| row.starts_with("│4 "))
         .unwrap_or_default();
-    assert!(rank4.contains('♟'), "e4 has White's pawn:\n{}", p.screen());
+    assert!(
+        rank4.contains('♟'),
+        "e4 has White's pawn:\n{}",
+        p.screen().text()
+    );
 
     // A file name from the player lands in their own directory, whatever path they give.
     p.send(":save ../../escape\r").await;
-    p.wait_for("the save", |p| p.message().contains("saved 2 moves"))
+    p.wait_for("the save", |s| s.message().contains("saved 2 moves"))
         .await;
-    let players = dir.0.join("players");
+    let players = dir.path().join("players");
     let player_dir = std::fs::read_dir(&players)
         .unwrap()
         .next()
@@ -269,108 +80,107 @@ async fn play_resize_disconnect_and_resume_then_the_server_stops_cleanly() {
         player_dir.join("saved").join("escape.pgn").is_file(),
         "saved in the player's directory"
     );
-    assert!(!dir.0.join("escape.pgn").exists() && !players.join("escape.pgn").exists());
+    assert!(!dir.path().join("escape.pgn").exists() && !players.join("escape.pgn").exists());
 
     // A bigger window: the layout follows, the status bar moves to the new last row.
     p.resize(100, 30).await;
-    p.wait_for("the redraw at 100×30", |p| {
-        p.status().starts_with("White to move") && p.screen().contains("1.e4 ")
+    p.wait_for("the redraw at 100×30", |s| {
+        s.status().starts_with("White to move") && s.text().contains("1.e4 ")
     })
     .await;
-    p.leave().await;
+    p.disconnect().await;
 
     // The same key again: the unfinished game is offered and resumed.
-    let mut p = Player::join(server.addr, &key).await;
-    p.wait_for("the resume question", |p| {
-        p.message().contains("An unfinished game (2 moves")
+    let mut p = join(server.addr(), &key).await;
+    p.wait_for("the resume question", |s| {
+        s.message().contains("An unfinished game (2 moves")
     })
     .await;
     p.send("y").await;
-    p.wait_for("the resumed game", |p| p.screen().contains("1.e4 "))
+    p.wait_for("the resumed game", |s| s.text().contains("1.e4 "))
         .await;
 
     // The server stops: the session ends with a note and the client's screen restored.
     server.stop().await;
-    p.wait_for("the goodbye", |p| {
-        p.screen().contains("the server is stopping")
+    p.wait_for("the goodbye", |s| {
+        s.text().contains("the server is stopping")
     })
     .await;
-    assert!(
-        !p.parser.screen().alternate_screen(),
-        "the main screen is back"
-    );
-    let players = std::fs::read_dir(dir.0.join("players")).unwrap().count();
+    assert!(!p.screen().alternate_screen(), "the main screen is back");
+    let players = std::fs::read_dir(dir.path().join("players"))
+        .unwrap()
+        .count();
     assert_eq!(players, 1, "one key, one player directory");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_not_in_the_list_is_refused() {
-    let dir = TempDir::new("refused");
+    let dir = TempDir::new("serve-refused");
     let listed = new_key();
     let stranger = new_key();
     let server = TestServer::start(config(
-        &dir,
+        dir.path(),
         Access::Keys(vec![listed.public_key().clone()]),
     ))
     .await;
-    let (_handle, ok) = login(server.addr, &stranger).await;
+    let (_stranger, ok) = SshClient::login(server.addr(), &stranger).await;
     assert!(!ok, "an unlisted key must not get in");
-    let (handle, ok) = login(server.addr, &listed).await;
+    let (client, ok) = SshClient::login(server.addr(), &listed).await;
     assert!(ok, "the listed key gets in");
-    drop(handle);
+    drop(client);
     server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_at_once_play_their_own_games() {
-    let dir = TempDir::new("two");
+    let dir = TempDir::new("serve-two");
     let (a, b) = (new_key(), new_key());
     let keys = vec![a.public_key().clone(), b.public_key().clone()];
-    let server = TestServer::start(config(&dir, Access::Keys(keys))).await;
-    let mut pa = Player::join(server.addr, &a).await;
-    let mut pb = Player::join(server.addr, &b).await;
-    pa.wait_for("A's start", |p| p.status().starts_with("White to move"))
+    let server = TestServer::start(config(dir.path(), Access::Keys(keys))).await;
+    let mut pa = join(server.addr(), &a).await;
+    let mut pb = join(server.addr(), &b).await;
+    pa.wait_for("A's start", |s| s.status().starts_with("White to move"))
         .await;
-    pb.wait_for("B's start", |p| p.status().starts_with("White to move"))
+    pb.wait_for("B's start", |s| s.status().starts_with("White to move"))
         .await;
     pa.send("e2e4\r").await;
     pb.send("d2d4\r").await;
-    pa.wait_for("A's reply", |p| {
-        p.status().starts_with("White to move") && p.screen().contains("1.e4 ")
+    pa.wait_for("A's reply", |s| {
+        s.status().starts_with("White to move") && s.text().contains("1.e4 ")
     })
     .await;
-    pb.wait_for("B's reply", |p| {
-        p.status().starts_with("White to move") && p.screen().contains("1.d4 ")
+    pb.wait_for("B's reply", |s| {
+        s.status().starts_with("White to move") && s.text().contains("1.d4 ")
     })
     .await;
     assert!(
-        !pa.screen().contains("1.d4"),
+        !pa.screen().text().contains("1.d4"),
         "A sees only A's game:\n{}",
-        pa.screen()
+        pa.screen().text()
     );
     assert!(
-        !pb.screen().contains("1.e4"),
+        !pb.screen().text().contains("1.e4"),
         "B sees only B's game:\n{}",
-        pb.screen()
+        pb.screen().text()
     );
     // Ctrl-C ends the player's session, not the server: B plays on.
     pa.send("\x03").await;
-    pa.wait_for("A's session to close", |p| p.closed).await;
+    pa.wait_closed("A's session to close").await;
     pb.send("g1f3\r").await;
-    pb.wait_for("B's second reply", |p| p.screen().contains("2.Nf3 "))
+    pb.wait_for("B's second reply", |s| s.text().contains("2.Nf3 "))
         .await;
-    pb.leave().await;
+    pb.disconnect().await;
     server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_subsystems_and_forwarding_are_refused() {
-    let dir = TempDir::new("exec");
-    let server = TestServer::start(config(&dir, Access::Open)).await;
-    let (handle, ok) = login(server.addr, &new_key()).await;
+    let dir = TempDir::new("serve-exec");
+    let server = TestServer::start(config(dir.path(), Access::Open)).await;
+    let (client, ok) = SshClient::login(server.addr(), &new_key()).await;
     assert!(ok, "open mode lets anyone in");
 
-    let mut channel = handle.channel_open_session().await.unwrap();
+    let mut channel = client.handle().channel_open_session().await.unwrap();
     channel.exec(true, "cat /etc/passwd").await.unwrap();
     let mut answers = Vec::new();
     let deadline = Instant::now() + WAIT;
@@ -390,24 +200,24 @@ async fn commands_subsystems_and_forwarding_are_refused() {
         "and runs nothing: {answers:?}"
     );
 
-    let forward = handle
+    let forward = client
+        .handle()
         .channel_open_direct_tcpip("127.0.0.1", 22, "127.0.0.1", 5555)
         .await;
     assert!(forward.is_err(), "port forwarding is refused");
-    drop(handle);
+    drop(client);
     server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_beyond_the_per_address_cap_are_turned_away() {
-    let dir = TempDir::new("cap");
-    let mut cfg = config(&dir, Access::Open);
+    let dir = TempDir::new("serve-cap");
+    let mut cfg = config(dir.path(), Access::Open);
     cfg.max_per_ip = 1;
     let server = TestServer::start(cfg).await;
-    let (first, ok) = login(server.addr, &new_key()).await;
+    let (first, ok) = SshClient::login(server.addr(), &new_key()).await;
     assert!(ok);
-    let config = Arc::new(client::Config::default());
-    let second = timeout(WAIT, client::connect(config, server.addr, Client))
+    let second = timeout(WAIT, SshClient::connect(server.addr()))
         .await
         .expect("an answer in time");
     assert!(
@@ -420,42 +230,46 @@ async fn sessions_beyond_the_per_address_cap_are_turned_away() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_session_is_closed_with_a_note() {
-    let dir = TempDir::new("idle");
-    let mut cfg = config(&dir, Access::Open);
+    let dir = TempDir::new("serve-idle");
+    let mut cfg = config(dir.path(), Access::Open);
     cfg.idle_timeout = Duration::from_millis(300);
     let server = TestServer::start(cfg).await;
-    let mut p = Player::join(server.addr, &new_key()).await;
-    p.wait_for("the note", |p| {
-        p.screen().contains("closed for lack of input")
+    let mut p = join(server.addr(), &new_key()).await;
+    p.wait_for("the note", |s| {
+        s.text().contains("closed for lack of input")
     })
     .await;
-    p.wait_for("the channel to close", |p| p.closed).await;
+    p.wait_closed("the channel to close").await;
     server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn terminal_keys_sent_as_bytes_reach_the_app() {
-    let dir = TempDir::new("keys");
-    let server = TestServer::start(config(&dir, Access::Open)).await;
-    let mut p = Player::join(server.addr, &new_key()).await;
-    p.wait_for("the start screen", |p| p.status().contains("depth 3"))
+    let dir = TempDir::new("serve-keys");
+    let server = TestServer::start(config(dir.path(), Access::Open)).await;
+    let mut p = join(server.addr(), &new_key()).await;
+    p.wait_for("the start screen", |s| s.status().contains("depth 3"))
         .await;
     // Ctrl-Up as xterm sends it: the depth key.
     p.send("\x1b[1;5A").await;
-    p.wait_for("depth 4", |p| p.status().contains("depth 4"))
+    p.wait_for("depth 4", |s| s.status().contains("depth 4"))
         .await;
     // Typed text, then a lone Esc (after the quiet time) clears the input line.
     p.send("e2e5").await;
-    p.wait_for("the typed text", |p| p.row(21).contains("e2e5"))
+    p.wait_for("the typed text", |s| s.row(21).contains("e2e5"))
         .await;
     p.send("\x1b").await;
-    p.wait_for("the line cleared", |p| !p.row(21).contains("e2e5"))
+    p.wait_for("the line cleared", |s| !s.row(21).contains("e2e5"))
         .await;
     // A bracketed paste fills the line without playing anything.
     p.send("\x1b[200~d2d4\x1b[201~").await;
-    p.wait_for("the pasted text", |p| p.row(21).contains("d2d4"))
+    p.wait_for("the pasted text", |s| s.row(21).contains("d2d4"))
         .await;
-    assert!(p.status().starts_with("White to move"), "{}", p.status());
-    p.leave().await;
+    assert!(
+        p.screen().status().starts_with("White to move"),
+        "{}",
+        p.screen().status()
+    );
+    p.disconnect().await;
     server.stop().await;
 }

@@ -4,26 +4,14 @@
 //! `cargo test --release --test serve_load -- --ignored --nocapture`.
 //! `OX88_LOAD_SESSIONS` (20), `OX88_LOAD_SECS` (60) and `OX88_LOAD_DEPTH` (4) change it.
 
-use std::num::NonZeroU16;
+mod common;
+
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::time::Duration;
 
-use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
-use russh::{ChannelMsg, client};
-use tokio::time::{Instant, timeout_at};
-
-struct Client;
-
-impl client::Handler for Client {
-    type Error = russh::Error;
-    async fn check_server_key(
-        &mut self,
-        _key: &russh::keys::PublicKeyOrCertificate,
-    ) -> Result<bool, Self::Error> {
-        Ok(true)
-    }
-}
+use common::TempDir;
+use common::ssh::{SshClient, new_key};
+use tokio::time::Instant;
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -75,68 +63,34 @@ async fn play(addr: String, until: Instant) -> Outcome {
 }
 
 async fn play_rounds(addr: &str, until: Instant, out: &mut Outcome) -> Result<(), String> {
-    let config = Arc::new(client::Config::default());
-    let mut handle = client::connect(config, addr, Client)
-        .await
-        .map_err(|e| format!("connect: {e}"))?;
-    let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).unwrap();
-    let auth = handle
-        .authenticate_publickey("load", PrivateKeyWithHashAlg::new(Arc::new(key), None))
-        .await
-        .map_err(|e| format!("auth: {e}"))?;
-    if !auth.success() {
+    let mut client = SshClient::connect(addr).await?;
+    if !client.auth("load", &new_key()).await? {
         return Err("refused".into());
     }
-    let mut channel = handle
-        .channel_open_session()
-        .await
-        .map_err(|e| format!("channel: {e}"))?;
-    channel
-        .request_pty(true, "xterm-256color", 80, 24, 0, 0, &[])
-        .await
-        .map_err(|e| format!("pty: {e}"))?;
-    channel
-        .request_shell(true)
-        .await
-        .map_err(|e| format!("shell: {e}"))?;
-    let mut parser = vt100::Parser::new(
-        NonZeroU16::new(24).unwrap(),
-        NonZeroU16::new(80).unwrap(),
-        0,
-    );
+    client.open_shell(80, 24).await?;
     let mut round = 0usize;
     while Instant::now() < until {
         let (mv, shown) = OPENINGS[round % OPENINGS.len()];
         round += 1;
-        let line = format!(":new\r{mv}\r");
         let sent = Instant::now();
-        channel
-            .data(line.as_bytes())
-            .await
-            .map_err(|e| format!("send: {e}"))?;
-        let deadline = sent + Duration::from_secs(30);
-        loop {
-            let screen = parser.screen();
-            let status = screen.rows(0, 80).nth(23).unwrap_or_default();
-            if status.starts_with("White to move") && screen.contents().contains(shown) {
-                let took = sent.elapsed();
-                out.answered += 1;
-                out.total += took;
-                out.worst = out.worst.max(took);
-                break;
-            }
-            match timeout_at(deadline, channel.wait()).await {
-                Err(_) => {
-                    out.timeouts += 1;
-                    break;
-                }
-                Ok(Some(ChannelMsg::Data { data })) => parser.process(&data),
-                Ok(Some(ChannelMsg::Close)) | Ok(None) => return Err("closed".into()),
-                Ok(Some(_)) => {}
-            }
+        client.try_send(&format!(":new\r{mv}\r")).await?;
+        let answered = client
+            .read_until(sent + Duration::from_secs(30), |s| {
+                s.status().starts_with("White to move") && s.text().contains(shown)
+            })
+            .await;
+        if answered {
+            let took = sent.elapsed();
+            out.answered += 1;
+            out.total += took;
+            out.worst = out.worst.max(took);
+        } else if client.closed() {
+            return Err("closed".into());
+        } else {
+            out.timeouts += 1;
         }
     }
-    let _ = channel.data(&b"\x03"[..]).await;
+    let _ = client.try_send("\x03").await;
     Ok(())
 }
 
@@ -146,9 +100,7 @@ fn twenty_sessions_play_for_a_minute_and_every_one_is_answered() {
     let sessions = env_or("OX88_LOAD_SESSIONS", 20);
     let secs = env_or("OX88_LOAD_SECS", 60);
     let depth = env_or("OX88_LOAD_DEPTH", 4);
-    let dir = std::env::temp_dir().join(format!("ox88-serve-load-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("serve-load");
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -167,7 +119,7 @@ fn twenty_sessions_play_for_a_minute_and_every_one_is_answered() {
                 "--hash",
                 "16",
             ])
-            .env("OX88_DATA_DIR", &dir)
+            .env("OX88_DATA_DIR", dir.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -242,7 +194,7 @@ fn twenty_sessions_play_for_a_minute_and_every_one_is_answered() {
         );
     }
     drop(server);
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     assert!(
         outcomes.iter().all(|o| o.error.is_none() && o.answered > 0),
         "every session answered"

@@ -1,175 +1,34 @@
 //! End to end in a pseudo-terminal: the real binary, driven by keystrokes, its screen read
 //! back through a VT100 emulator. Every wait is bounded; a failure prints the screen.
 
-use std::io::{Read, Write};
-use std::num::NonZeroU16;
-use std::sync::mpsc::{Receiver, channel};
-use std::time::{Duration, Instant};
+mod common;
 
-use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
+use common::TempDir;
+use common::pty::Pty;
+use common::screen::Screen;
+use portable_pty::CommandBuilder;
 
 const ROWS: u16 = 24;
 const COLS: u16 = 80;
-/// Generous: the machine is shared, and a debug build searches slowly.
-const WAIT: Duration = Duration::from_secs(60);
 
-struct Session {
-    child: Box<dyn Child + Send + Sync>,
-    writer: Box<dyn Write + Send>,
-    output: Receiver<Vec<u8>>,
-    parser: vt100::Parser,
-    /// Everything the program wrote, to look for escape sequences.
-    raw: Vec<u8>,
-    _data_dir: Option<TempDir>,
+/// Starts ox88 with `args` in an 80×24 pty, keeping its data (autosave) in `dir`, not $HOME.
+fn start(dir: &TempDir, args: &[&str]) -> Pty {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_ox88"));
+    cmd.args(args);
+    cmd.env("OX88_DATA_DIR", dir.path());
+    cmd.env("HOME", dir.path());
+    cmd.env("TERM", "xterm-256color");
+    cmd.env_remove("COLORTERM");
+    cmd.env_remove("NO_COLOR");
+    Pty::spawn(cmd, ROWS, COLS)
 }
 
-/// A directory removed when dropped (the program's autosave goes there, not to $HOME).
-struct TempDir(std::path::PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-impl Session {
-    /// Starts ox88 with a fresh data directory of its own.
-    fn start(name: &str) -> Session {
-        let dir = std::env::temp_dir().join(format!("ox88-pty-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut s = Session::start_in(&dir, &[]);
-        s._data_dir = Some(TempDir(dir));
-        s
-    }
-
-    /// Starts ox88 with `args`, keeping its data (autosave) in `dir`.
-    fn start_in(dir: &std::path::Path, args: &[&str]) -> Session {
-        let pty = native_pty_system();
-        let pair = pty
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("open a pty");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_ox88"));
-        cmd.args(args);
-        cmd.env("OX88_DATA_DIR", dir);
-        cmd.env("HOME", dir);
-        cmd.env("TERM", "xterm-256color");
-        cmd.env_remove("COLORTERM");
-        cmd.env_remove("NO_COLOR");
-        let child = pair.slave.spawn_command(cmd).expect("start ox88");
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let writer = pair.master.take_writer().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            loop {
-                match reader.read(&mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(n) => {
-                        if tx.send(buf[..n].to_vec()).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
-        // The master must outlive the child's use of the terminal.
-        std::mem::forget(pair.master);
-        Session {
-            child,
-            writer,
-            output: rx,
-            parser: vt100::Parser::new(
-                NonZeroU16::new(ROWS).unwrap(),
-                NonZeroU16::new(COLS).unwrap(),
-                0,
-            ),
-            raw: Vec::new(),
-            _data_dir: None,
-        }
-    }
-
-    fn pump(&mut self, timeout: Duration) {
-        if let Ok(bytes) = self.output.recv_timeout(timeout) {
-            self.parser.process(&bytes);
-            self.raw.extend_from_slice(&bytes);
-            while let Ok(more) = self.output.try_recv() {
-                self.parser.process(&more);
-                self.raw.extend_from_slice(&more);
-            }
-        }
-    }
-
-    fn screen(&self) -> String {
-        self.parser.screen().contents()
-    }
-
-    fn rows(&self) -> Vec<String> {
-        self.parser.screen().rows(0, COLS).collect()
-    }
-
-    /// Waits until `done` holds for the screen, or fails with the screen shown.
-    fn wait_for(&mut self, what: &str, done: impl Fn(&Session) -> bool) {
-        let deadline = Instant::now() + WAIT;
-        while !done(self) {
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what}; screen:\n{}",
-                self.screen()
-            );
-            self.pump(Duration::from_millis(50));
-        }
-    }
-
-    fn send(&mut self, text: &str) {
-        self.writer.write_all(text.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
-    }
-
-    /// The eight rank rows of the board pane (80×24 layout: rows 1..=8, columns 1..28).
-    fn board(&self) -> Vec<String> {
-        self.rows()[1..9]
-            .iter()
-            .map(|r| r.chars().skip(1).take(27).collect())
-            .collect()
-    }
-
-    fn status(&self) -> String {
-        self.rows()[ROWS as usize - 1].clone()
-    }
-
-    fn message(&self) -> String {
-        self.rows()[ROWS as usize - 2].clone()
-    }
-
-    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            self.pump(Duration::from_millis(20));
-            if let Some(status) = self.child.try_wait().unwrap() {
-                // Whatever was still in the pipe.
-                self.pump(Duration::from_millis(200));
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "ox88 did not exit; screen:\n{}",
-                self.screen()
-            );
-        }
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-    }
+/// The eight rank rows of the board pane (80×24 layout: rows 1..=8, columns 1..28).
+fn board(s: &Screen) -> Vec<String> {
+    s.rows()[1..9]
+        .iter()
+        .map(|r| r.chars().skip(1).take(27).collect())
+        .collect()
 }
 
 /// A log line of a finished iteration: `d7/12 0:00.1 12,345 n 123,456 n/s E +0.29 ...`.
@@ -189,16 +48,18 @@ fn has_iteration_line(screen: &str) -> bool {
 
 #[test]
 fn play_a_move_change_depth_refuse_an_illegal_move_and_quit() {
-    let mut s = Session::start("play");
+    let dir = TempDir::new("pty-play");
+    let mut s = start(&dir, &[]);
     s.wait_for("the start screen", |s| {
         s.status()
             .starts_with("White to move │ you: White │ depth ")
     });
     assert!(
-        s.parser.screen().alternate_screen(),
+        s.screen().alternate_screen(),
         "the TUI runs on the alternate screen"
     );
     let depth: u32 = s
+        .screen()
         .status()
         .split("depth ")
         .nth(1)
@@ -212,28 +73,28 @@ fn play_a_move_change_depth_refuse_an_illegal_move_and_quit() {
     s.send("e2e4\r");
     // The engine's reply (from the book or a search) appears on the board and in the log.
     s.wait_for("the engine's reply", |s| {
-        s.status().starts_with("White to move") && s.screen().contains("1.e4 ")
+        s.status().starts_with("White to move") && s.text().contains("1.e4 ")
     });
-    let after_reply = s.board();
+    let after_reply = board(s.screen());
     // Black's two home ranks are no longer as they started: a pawn or a piece moved.
     assert_ne!(
         [after_reply[0].as_str(), after_reply[1].as_str()],
         ["8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜  ", "7  ♟  ♟  ♟  ♟  ♟  ♟  ♟  ♟  "],
         "Black moved a pawn or a piece:\n{}",
-        s.screen()
+        s.screen().text()
     );
     assert!(
         after_reply[4].contains('♟'),
         "e4 has White's pawn:\n{}",
-        s.screen()
+        s.screen().text()
     );
 
     // Out of the book the engine searches: a log line with depth and nodes.
     s.send("a2a3\r");
     s.wait_for("an iteration line and the reply", |s| {
-        has_iteration_line(&s.screen())
+        has_iteration_line(&s.text())
             && s.status().starts_with("White to move")
-            && s.screen().contains("2.a3 ")
+            && s.text().contains("2.a3 ")
     });
 
     // The depth key (empty input).
@@ -243,74 +104,71 @@ fn play_a_move_change_depth_refuse_an_illegal_move_and_quit() {
 
     // An illegal move: error with the reason, text kept, board unchanged.
     s.wait_for("the engine to be idle", |s| s.status().contains("idle"));
-    let before = s.board();
+    let before = board(s.screen());
     s.send("e2e5\r");
     s.wait_for("the error message", |s| s.message().starts_with("e2e5"));
-    assert!(s.message().contains("no piece on e2"), "{}", s.message());
     assert!(
-        s.rows()[ROWS as usize - 3].contains("e2e5"),
+        s.screen().message().contains("no piece on e2"),
+        "{}",
+        s.screen().message()
+    );
+    assert!(
+        s.screen().rows()[ROWS as usize - 3].contains("e2e5"),
         "the text stays in the input"
     );
-    assert_eq!(s.board(), before, "the board is unchanged");
+    assert_eq!(board(s.screen()), before, "the board is unchanged");
 
     // Quit: the terminal leaves the alternate screen.
     s.send("\x03");
     let status = s.wait_exit();
     assert!(status.success(), "{status:?}");
+    assert!(!s.screen().alternate_screen(), "back on the main screen");
     assert!(
-        !s.parser.screen().alternate_screen(),
-        "back on the main screen"
-    );
-    assert!(
-        s.raw.windows(8).any(|w| w == b"\x1b[?1049l"),
+        s.raw().windows(8).any(|w| w == b"\x1b[?1049l"),
         "left the alternate screen"
     );
 }
 
 #[test]
 fn sigterm_restores_the_terminal() {
-    let mut s = Session::start("term");
+    let dir = TempDir::new("pty-term");
+    let mut s = start(&dir, &[]);
     s.wait_for("the start screen", |s| {
         s.status().starts_with("White to move")
     });
-    let pid = s.child.process_id().expect("a pid");
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    s.signal("TERM");
     let status = s.wait_exit();
     assert!(
         status.success(),
         "a SIGTERM ends the program normally: {status:?}"
     );
-    assert!(
-        !s.parser.screen().alternate_screen(),
-        "back on the main screen"
-    );
+    assert!(!s.screen().alternate_screen(), "back on the main screen");
 }
 
 #[test]
 fn a_short_game_to_mate_against_the_engine() {
-    let mut s = Session::start("mate");
+    let dir = TempDir::new("pty-mate");
+    let mut s = start(&dir, &[]);
     s.wait_for("the start screen", |s| {
         s.status().starts_with("White to move")
     });
     // 1.Kg6 Kg8 (Black's only move) 2.Ra8#.
     s.send(":fen 7k/8/5K2/8/8/8/8/R7 w - - 0 1\r");
     s.wait_for("the position", |s| {
-        s.board()[0].contains('♚') && s.board()[7].contains('♜')
+        board(s)[0].contains('♚') && board(s)[7].contains('♜')
     });
     s.send("f6g6\r");
-    s.wait_for("the engine's only move", |s| s.screen().contains("1...Kg8"));
+    s.wait_for("the engine's only move", |s| s.text().contains("1...Kg8"));
     s.send("a1a8\r");
     s.wait_for("the mate announced", |s| s.status().starts_with("1-0 │"));
-    let screen = s.screen();
+    let screen = s.screen().text();
     assert!(screen.contains("1-0 White mates"), "{screen}");
     assert!(
-        s.message().starts_with("game over: 1-0 White mates"),
+        s.screen()
+            .message()
+            .starts_with("game over: 1-0 White mates"),
         "{}",
-        s.message()
+        s.screen().message()
     );
     s.send("h2h4\r");
     s.wait_for("a refusal", |s| s.message().contains("game is over"));
@@ -320,7 +178,8 @@ fn a_short_game_to_mate_against_the_engine() {
 
 #[test]
 fn engine_against_engine_plays_on_by_itself() {
-    let mut s = Session::start("ee");
+    let dir = TempDir::new("pty-ee");
+    let mut s = start(&dir, &[]);
     s.wait_for("the start screen", |s| {
         s.status().starts_with("White to move")
     });
@@ -330,21 +189,22 @@ fn engine_against_engine_plays_on_by_itself() {
     });
     s.send(":depth 3\r");
     s.send(":mode engine\r");
-    s.wait_for("a few moves", |s| s.screen().contains(" 3."));
+    s.wait_for("a few moves", |s| s.text().contains(" 3."));
     s.send("\x1b");
     s.wait_for("the pause", |s| s.status().contains("paused"));
-    assert!(s.status().contains("engine–engine"), "{}", s.status());
+    assert!(
+        s.screen().status().contains("engine–engine"),
+        "{}",
+        s.screen().status()
+    );
     s.send("\x03");
     assert!(s.wait_exit().success());
 }
 
 #[test]
 fn a_killed_game_is_offered_again_with_every_move() {
-    let dir = std::env::temp_dir().join(format!("ox88-pty-kill-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let _cleanup = TempDir(dir.clone());
-    let mut s = Session::start_in(&dir, &[]);
+    let dir = TempDir::new("pty-kill");
+    let mut s = start(&dir, &[]);
     s.wait_for("the start screen", |s| {
         s.status().starts_with("White to move")
     });
@@ -360,29 +220,25 @@ fn a_killed_game_is_offered_again_with_every_move() {
         s.wait_for("the move", |s| s.status().starts_with(side));
     }
     s.wait_for("the move list", |s| {
-        s.screen().contains("1.e4 e5 2.Nf3 Nc6 3.Bb5")
+        s.text().contains("1.e4 e5 2.Nf3 Nc6 3.Bb5")
     });
     // No goodbye: SIGKILL, as a crash or the OOM killer would.
-    let killed = std::process::Command::new("kill")
-        .args(["-KILL", &s.child.process_id().unwrap().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    s.signal("KILL");
     let _ = s.wait_exit();
     drop(s);
 
-    let mut s = Session::start_in(&dir, &[]);
+    let mut s = start(&dir, &[]);
     s.wait_for("the resume question", |s| {
         s.message().contains("An unfinished game (5 moves")
     });
     s.send("y");
     s.wait_for("the resumed game", |s| {
-        s.screen().contains("1.e4 e5 2.Nf3 Nc6 3.Bb5")
+        s.text().contains("1.e4 e5 2.Nf3 Nc6 3.Bb5")
     });
     // Black to move: the engine (Black, in the default mode) takes it from here, at once
     // (often from the book), so wait for its answer rather than catch the moment before.
     s.wait_for("the engine's answer to 3.Bb5", |s| {
-        s.status().starts_with("White to move") && s.screen().contains("3.Bb5 ")
+        s.status().starts_with("White to move") && s.text().contains("3.Bb5 ")
     });
     s.send("\x03");
     assert!(s.wait_exit().success());
@@ -390,17 +246,14 @@ fn a_killed_game_is_offered_again_with_every_move() {
 
 #[test]
 fn color_16_writes_only_basic_colour_codes_to_the_terminal() {
-    let dir = std::env::temp_dir().join(format!("ox88-pty-c16-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut s = Session::start_in(&dir, &["--color", "16", "--mode", "human"]);
-    s._data_dir = Some(TempDir(dir));
+    let dir = TempDir::new("pty-c16");
+    let mut s = start(&dir, &["--color", "16", "--mode", "human"]);
     s.wait_for("the start screen", |s| s.status().contains("White to move"));
     s.send("e2e4\r");
-    s.wait_for("the move in the log", |s| s.screen().contains("1. e4"));
+    s.wait_for("the move in the log", |s| s.text().contains("1. e4"));
     s.send("\x03");
     s.wait_exit();
-    let raw = String::from_utf8_lossy(&s.raw).to_string();
+    let raw = String::from_utf8_lossy(s.raw()).to_string();
     for banned in ["38;5;", "48;5;", "38;2;", "48;2;"] {
         assert!(!raw.contains(banned), "{banned} written at --color 16");
     }
@@ -420,11 +273,8 @@ fn color_16_writes_only_basic_colour_codes_to_the_terminal() {
 
 #[test]
 fn review_after_a_few_moves_marks_the_blunder_and_esc_goes_back() {
-    let dir = std::env::temp_dir().join(format!("ox88-pty-review-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut s = Session::start_in(&dir, &["--mode", "human"]);
-    s._data_dir = Some(TempDir(dir));
+    let dir = TempDir::new("pty-review");
+    let mut s = start(&dir, &["--mode", "human"]);
     s.wait_for("the start screen", |s| {
         s.status().starts_with("White to move")
     });
@@ -433,31 +283,32 @@ fn review_after_a_few_moves_marks_the_blunder_and_esc_goes_back() {
     }
     s.wait_for("three moves", |s| s.status().starts_with("Black to move"));
     s.send(":review\r");
-    s.wait_for("the review view", |s| {
-        s.screen().contains("2. Qg4??  better")
-    });
-    assert!(s.screen().contains("Review"), "{}", s.screen());
+    s.wait_for("the review view", |s| s.text().contains("2. Qg4??  better"));
+    assert!(
+        s.screen().text().contains("Review"),
+        "{}",
+        s.screen().text()
+    );
     s.send("\x1b");
-    s.wait_for("the log again", |s| {
-        !s.screen().contains("2. Qg4??  better")
-    });
+    s.wait_for("the log again", |s| !s.text().contains("2. Qg4??  better"));
     s.send("\x03");
     assert!(s.wait_exit().success());
 }
 
 #[test]
 fn the_lab_runs_in_the_background_and_shows_its_table() {
-    let mut s = Session::start("lab");
+    let dir = TempDir::new("pty-lab");
+    let mut s = start(&dir, &[]);
     s.wait_for("the start screen", |s| {
         s.status().starts_with("White to move")
     });
     s.send(":lab 3\r");
     // The whole table, up to its last row (output may arrive in pieces).
     s.wait_for("the lab's table", |s| {
-        let screen = s.screen();
+        let screen = s.text();
         screen.contains("done: 10 runs") && screen.contains("modern    full")
     });
-    let screen = s.screen();
+    let screen = s.screen().text();
     assert!(screen.contains("Lab: depth 3, 10 runs"), "{screen}");
     for scheme in ["none", "mvvlva100", "modern"] {
         assert!(screen.contains(scheme), "{scheme}:\n{screen}");
@@ -465,28 +316,25 @@ fn the_lab_runs_in_the_background_and_shows_its_table() {
     assert!(screen.contains('★'), "the best run is marked:\n{screen}");
     // Back to the board and the log: the game goes on.
     s.send(":view log\r");
-    s.wait_for("the board", |s| s.screen().contains("Board"));
+    s.wait_for("the board", |s| s.text().contains("Board"));
     s.send("e2e4\r");
-    s.wait_for("the move", |s| s.screen().contains("1.e4"));
+    s.wait_for("the move", |s| s.text().contains("1.e4"));
     s.send("\x03");
     assert!(s.wait_exit().success());
 }
 
 #[test]
 fn the_tree_browser_opens_after_an_engine_move_goes_down_two_levels_and_back() {
-    let dir = std::env::temp_dir().join(format!("ox88-pty-tree-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("pty-tree");
     // Out of the book with Black to move: the engine searches at once.
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 5 4";
-    let mut s = Session::start_in(&dir, &["--fen", fen, "--depth", "4"]);
-    s._data_dir = Some(TempDir(dir));
+    let mut s = start(&dir, &["--fen", fen, "--depth", "4"]);
     s.wait_for("the engine's move", |s| {
         s.status().starts_with("White to move") && s.status().contains("idle")
     });
-    let before = s.board();
+    let before = board(s.screen());
     // The path is the first line of the pane: `root › Nxe4 › …`.
-    let path = |s: &Session| {
+    let path = |s: &Screen| {
         s.rows()[1]
             .split('│')
             .nth(3)
@@ -495,23 +343,23 @@ fn the_tree_browser_opens_after_an_engine_move_goes_down_two_levels_and_back() {
             .to_string()
     };
     s.send("\x1b[21~"); // F10
-    s.wait_for("the tree", |s| s.screen().contains(" Tree d4 "));
-    assert_eq!(path(&s), "root", "{}", s.screen());
+    s.wait_for("the tree", |s| s.text().contains(" Tree d4 "));
+    assert_eq!(path(s.screen()), "root", "{}", s.screen().text());
     s.send("\r");
     s.wait_for("one level down", |s| path(s).matches(" › ").count() == 1);
-    let one = s.board();
+    let one = board(s.screen());
     assert_ne!(one, before, "the board shows the child's position");
     s.send("\r");
     s.wait_for("two levels down", |s| path(s).matches(" › ").count() == 2);
-    assert_ne!(s.board(), one, "and the grandchild's");
+    assert_ne!(board(s.screen()), one, "and the grandchild's");
     s.send("\x7f"); // Backspace
     s.wait_for("one level up", |s| path(s).matches(" › ").count() == 1);
-    assert_eq!(s.board(), one);
+    assert_eq!(board(s.screen()), one);
     s.send("\x7f");
     s.wait_for("the root", |s| path(s) == "root");
     s.send("\x1b");
-    s.wait_for("the log again", |s| s.screen().contains(" Log "));
-    assert_eq!(s.board(), before, "the game's position again");
+    s.wait_for("the log again", |s| s.text().contains(" Log "));
+    assert_eq!(board(s.screen()), before, "the game's position again");
     s.send("\x03");
     assert!(s.wait_exit().success());
 }

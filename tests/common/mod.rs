@@ -1,8 +1,44 @@
 //! Helpers shared by the integration tests.
 
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
 pub mod app;
+pub mod pty;
+pub mod screen;
 pub mod search;
+pub mod ssh;
 pub mod uci;
+
+/// How long a test waits for what it expects before it fails: generous, as the machine is
+/// shared and a debug build searches slowly.
+#[allow(dead_code)] // only the tests that wait on a program use it
+pub const WAIT: Duration = Duration::from_secs(60);
+
+/// A fresh directory `ox88-NAME-PID` in the system's temporary directory, removed when
+/// dropped.
+#[allow(dead_code)] // only the tests that run the program or a server use it
+pub struct TempDir(PathBuf);
+
+#[allow(dead_code)] // only the tests that run the program or a server use it
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("ox88-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
 
 /// A small deterministic generator (xorshift64*): reproducible randomness without a crate,
 /// so a failing random test replays exactly.
