@@ -13,7 +13,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Move, Square};
 use ox88::engine::levels::Level;
 use ox88::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
-use ox88::tui::app::{App, MessageKind};
+use ox88::tui::app::{App, JobEvent, MessageKind};
 use ox88::tui::settings::Config;
 use ox88::tui::settings::Settings;
 use ox88::tui::theme::{ColorDepth, Theme};
@@ -409,4 +409,52 @@ fn review_marks_a_hanging_queen_and_shows_the_better_move() {
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.game().ply(), 3);
     assert!(!app.review().visible);
+}
+
+#[test]
+fn a_review_reports_through_the_drivers_channel_and_ends_there() {
+    // As the terminal and each SSH channel run it: the job's reports arrive as events on
+    // the one channel, and the app's ticks have nothing of their own to collect.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let opts = Options {
+        mode: Mode::HumanHuman,
+        ..options()
+    };
+    let (builder, _) = common::app::builder_with(&opts, "default", ColorDepth::TrueColor);
+    let mut app = builder
+        .jobs(std::sync::Arc::new(move |ev| {
+            let _ = tx.send(ev);
+        }))
+        .build();
+    for m in ["e4", "d5", "Qg4"] {
+        enter(&mut app, m);
+    }
+    enter(&mut app, ":review");
+    assert!(app.review().is_running());
+    let (mut reports, mut total) = (0, 0);
+    loop {
+        let ev = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the review reports and ends");
+        let ended = matches!(ev, JobEvent::ReviewEnded { .. });
+        if let JobEvent::Review { progress, .. } = &ev {
+            reports += 1;
+            total = progress.total;
+            assert_eq!(progress.done, reports, "every report arrives, in order");
+        }
+        // Ticks alone never finish it: only the channel's events do.
+        app.on_tick(Instant::now());
+        assert!(app.review().is_running(), "a tick ended the review");
+        app.on_job_event(ev);
+        if ended {
+            break;
+        }
+    }
+    assert!(total > 0);
+    assert_eq!(reports, total, "one report a position");
+    assert!(!app.review().is_running());
+    assert!(
+        app.review().visible,
+        "the review view opens when the job ends"
+    );
 }

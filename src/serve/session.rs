@@ -34,10 +34,10 @@ use crate::chess::Board;
 use crate::engine::search::record::TreeLimits;
 use crate::engine::{Engine, Limits, SearchEvent, SearchOptions};
 use crate::game::autosave::Autosave;
-use crate::tui::app::EngineControl;
 #[cfg(test)]
 use crate::tui::app::confined_pgn_path;
 use crate::tui::app::explorer::SERVE_TREE_CAP;
+use crate::tui::app::{EngineControl, JobEvent, JobSink};
 use crate::tui::settings::Settings;
 use crate::tui::{App, ColorDepth, ColorMode, Options, Theme, driver, ui};
 
@@ -58,6 +58,8 @@ pub enum SessionEvent {
     /// The client's window is now this many columns and rows.
     Resize(u16, u16),
     Engine(SearchEvent),
+    /// A background job's report (the lab, the review).
+    Job(JobEvent),
     /// The client went away (EOF, close, dropped connection).
     Closed,
     /// The server is stopping.
@@ -293,6 +295,12 @@ fn run(
         depth: spec.depth,
         ..Settings::default()
     });
+    let jobs: JobSink = {
+        let tx = tx.clone();
+        Arc::new(move |ev| {
+            let _ = tx.send(SessionEvent::Job(ev));
+        })
+    };
     let engine = Engine::new(move |ev| {
         let _ = tx.send(SessionEvent::Engine(ev));
     });
@@ -309,6 +317,7 @@ fn run(
         // `:save`/`:load` take a bare name inside the player's own directory.
         .file_root(spec.player_dir.join("saved"))
         .autosave(Some(store))
+        .jobs(jobs)
         .build();
     match unfinished {
         Ok(Some(game)) => app.offer_resume(game),
@@ -413,6 +422,7 @@ impl driver::Front for Channel {
                 self.screen.whole = true;
             }
             SessionEvent::Engine(e) => app.on_engine_event(e),
+            SessionEvent::Job(j) => app.on_job_event(j),
             SessionEvent::Closed => return Some(End::Closed),
             SessionEvent::Shutdown => return Some(End::Shutdown),
         }

@@ -1,5 +1,6 @@
 //! One channel carries everything the event loop reacts to: key presses and pasted text
-//! from the input thread, resizes, engine events from the search thread, and signals.
+//! from the input thread, resizes, engine events from the search thread, background jobs'
+//! reports (the lab, the review), and signals.
 //! Background threads never touch the app's state; they only send.
 
 use std::sync::mpsc::Sender;
@@ -9,6 +10,7 @@ use crossterm::event::{self as term, KeyEvent, KeyEventKind};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::{Handle, Signals};
 
+use super::app::JobEvent;
 use crate::engine::SearchEvent;
 
 #[derive(Debug)]
@@ -17,6 +19,8 @@ pub enum Event {
     Paste(String),
     Resize,
     Engine(SearchEvent),
+    /// A background job's report.
+    Job(JobEvent),
     /// SIGTERM, SIGHUP (the SSH connection dropped), SIGINT or SIGQUIT from outside.
     Signal(i32),
     /// The terminal's input ended (`None`) or failed.

@@ -246,6 +246,12 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     };
 
     let (tx, rx) = mpsc::channel::<Event>();
+    let jobs: app::JobSink = {
+        let tx = tx.clone();
+        std::sync::Arc::new(move |ev| {
+            let _ = tx.send(Event::Job(ev));
+        })
+    };
     let engine = {
         let tx = tx.clone();
         Engine::new(move |ev| {
@@ -260,6 +266,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let mut app = App::builder(&opts, Box::new(engine))
         .theme(theme, depth)
         .autosave(store)
+        .jobs(jobs)
         .build();
     if let Some(path) = &opts.config_path {
         app.use_config(crate::tui::settings::Config::load(path));
@@ -317,6 +324,7 @@ impl driver::Front for TerminalFront<'_> {
             Event::Paste(s) => app.handle_paste(&s),
             Event::Resize => {}
             Event::Engine(e) => app.on_engine_event(e),
+            Event::Job(j) => app.on_job_event(j),
             Event::Signal(_) => app.request_quit(),
             Event::InputClosed(why) => {
                 app.request_quit();

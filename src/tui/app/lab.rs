@@ -3,8 +3,9 @@
 //! job never touches the app: its progress callback writes into a shared slot the app reads
 //! on its ticks (`poll`), as gitui's jobs notify and the UI pulls.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use super::notice::{JobEvent, JobSink, OnEnd};
 use crate::chess::Board;
 use crate::engine::jobs::lab::{LabJob, LabOutcome, LabProgress, LabRun, LabSettings};
 
@@ -50,7 +51,8 @@ impl View {
 #[derive(Default)]
 pub struct LabView {
     job: Option<LabJob>,
-    progress: Arc<Mutex<Option<LabProgress>>>,
+    /// The running job's id: reports of any other are stale.
+    id: u64,
     /// The settings of the lab shown (running or done).
     pub settings: Option<LabSettings>,
     /// The position's FEN, for the title.
@@ -78,18 +80,27 @@ impl LabView {
         self.job.is_some()
     }
 
-    /// Starts the lab on `board`; a running one is cancelled first. An error says why
-    /// nothing started (the view is left as it was).
-    pub fn start(&mut self, board: &Board, settings: LabSettings) -> Result<(), String> {
-        let slot = Arc::new(Mutex::new(None));
-        let writer = Arc::clone(&slot);
+    /// Starts the lab on `board` as job `id`, reporting into `sink`; a running one is
+    /// cancelled first. An error says why nothing started (the view is left as it was).
+    pub fn start(
+        &mut self,
+        board: &Board,
+        settings: LabSettings,
+        id: u64,
+        sink: JobSink,
+    ) -> Result<(), String> {
+        let end = OnEnd::new(Arc::clone(&sink), JobEvent::LabEnded { id });
         let job = LabJob::start(board.clone(), settings.clone(), move |p| {
-            *writer.lock().unwrap_or_else(|e| e.into_inner()) = Some(p.clone());
+            let _keep_until_the_job_ends = &end;
+            sink(JobEvent::Lab {
+                id,
+                progress: Box::new(p.clone()),
+            });
         })
         .map_err(|e| e.to_string())?;
         self.cancel();
         self.job = Some(job);
-        self.progress = slot;
+        self.id = id;
         self.settings = Some(settings);
         self.fen = board.to_fen();
         self.runs.clear();
@@ -111,25 +122,24 @@ impl LabView {
         }
     }
 
-    /// Takes the progress the job reported; when it has ended, its outcome. Returns a line
-    /// to tell the user when the lab ended.
-    pub fn poll(&mut self) -> Option<String> {
-        let p = self
-            .progress
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        if let Some(p) = p {
-            self.fraction = p.fraction();
-            self.current = p.current.map(|(s, pr, d)| format!("{s}/{pr} d{d}"));
-            if let Some(run) = p.finished {
-                self.runs.push(run);
-            }
+    /// A report of job `id`: how far it got, the run it finished.
+    pub fn on_progress(&mut self, id: u64, p: &LabProgress) {
+        if id != self.id || self.job.is_none() {
+            return;
         }
-        if self.job.as_ref().is_some_and(LabJob::is_finished) {
-            return self.job.take().map(|job| self.finish(job.wait()));
+        self.fraction = p.fraction();
+        self.current = p.current.map(|(s, pr, d)| format!("{s}/{pr} d{d}"));
+        if let Some(run) = &p.finished {
+            self.runs.push(run.clone());
         }
-        None
+    }
+
+    /// Job `id` ended: its outcome taken, a line to tell the user returned.
+    pub fn on_end(&mut self, id: u64) -> Option<String> {
+        if id != self.id {
+            return None;
+        }
+        self.job.take().map(|job| self.finish(job.wait()))
     }
 
     /// Waits for the running lab to end (tests and quitting).

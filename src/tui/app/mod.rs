@@ -18,6 +18,7 @@ pub mod explorer;
 pub mod input;
 pub mod lab;
 pub mod log;
+mod notice;
 mod play;
 mod prefs;
 pub mod review;
@@ -27,6 +28,7 @@ pub mod sort;
 pub mod text;
 mod views;
 
+pub use notice::{JobEvent, JobSink};
 pub use play::Play;
 pub use prefs::Prefs;
 pub use screen::Screen;
@@ -148,6 +150,8 @@ pub struct App {
     explorer: explorer::Explorer,
     lab: lab::LabView,
     review: review::ReviewView,
+    /// Where background jobs report (the driver's channel, or the app's own queue).
+    jobs: notice::Jobs,
 }
 
 pub use screen::FRAME;
@@ -191,6 +195,13 @@ impl AppBuilder {
     /// The search profile of the engine's searches.
     pub fn profile(mut self, profile: Profile) -> AppBuilder {
         self.app.prefs.profile = profile;
+        self
+    }
+
+    /// Background jobs report into `sink` (the driver's event channel), not the app's own
+    /// queue.
+    pub fn jobs(mut self, sink: JobSink) -> AppBuilder {
+        self.app.jobs = notice::Jobs::into_sink(sink);
         self
     }
 
@@ -250,6 +261,7 @@ impl App {
             explorer,
             lab: lab::LabView::default(),
             review: review::ReviewView::default(),
+            jobs: notice::Jobs::own_queue(),
         };
         AppBuilder {
             app,
@@ -774,9 +786,10 @@ impl App {
 
     /// Timers: the engine-vs-engine delay and the clocks. Returns whether anything changed.
     pub fn on_tick(&mut self, now: Instant) -> bool {
-        let lab_changed = self.poll_lab();
-        if self.poll_review() {
-            return true;
+        let waiting = self.jobs.waiting();
+        let jobs_changed = !waiting.is_empty() || self.lab.is_running() || self.review.is_running();
+        for ev in waiting {
+            self.on_job_event(ev);
         }
         if let Some(loser) = self.play.clock.as_ref().and_then(|c| c.flag(now))
             && !self.play.game.is_over()
@@ -805,7 +818,7 @@ impl App {
             }
             return true;
         }
-        lab_changed
+        jobs_changed
             || self.session.is_searching()
             || self
                 .play

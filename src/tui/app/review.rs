@@ -10,8 +10,6 @@
 //! The game model keeps one line: a move typed at a shown position replaces the game's
 //! later moves (the status line says so when a position is shown).
 
-use std::sync::{Arc, Mutex};
-
 use crate::engine::jobs::{CancelHandle, ReviewJob, ReviewProgress};
 use crate::game::annotate::Review;
 
@@ -22,8 +20,10 @@ pub const REVIEW_DEPTH: u32 = 10;
 pub struct RunningReview {
     pub(super) job: Option<ReviewJob>,
     pub(super) cancel: CancelHandle,
-    /// The job's latest report (written on its thread, read on ticks).
-    pub(super) progress: Arc<Mutex<Option<ReviewProgress>>>,
+    /// The job's id: reports of any other are stale.
+    pub(super) id: u64,
+    /// The job's latest report.
+    pub(super) progress: Option<ReviewProgress>,
     /// The game's id and length when the review started: marks go only into that game.
     pub(super) game_id: String,
     pub(super) game_len: usize,
@@ -59,8 +59,7 @@ impl ReviewView {
     /// `positions done / total` and the time left, for the status line.
     pub fn progress_text(&self) -> Option<String> {
         let r = self.running.as_ref()?;
-        let p = r.progress.lock().ok()?.clone();
-        Some(match p {
+        Some(match &r.progress {
             Some(p) => {
                 let filled = (p.done * 10).checked_div(p.total).unwrap_or(0);
                 format!(

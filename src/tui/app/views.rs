@@ -2,10 +2,11 @@
 //! closing one of them does to the rest of the screen (focus, messages, the log, the game).
 //! The parts themselves (`explorer`, `lab`, `review`) own their state and its rules.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::explorer::ExplorerError;
 use super::lab::View;
+use super::notice::{JobEvent, OnEnd};
 use super::review::{REVIEW_DEPTH, RunningReview};
 use super::{App, LogKind};
 use crate::chess::Board;
@@ -89,7 +90,8 @@ impl App {
         let mut settings = LabSettings::new(depth);
         settings.eval = self.prefs.eval();
         let board = self.play.game.board().clone();
-        self.lab.start(&board, settings)?;
+        let id = self.jobs.next_id();
+        self.lab.start(&board, settings, id, self.jobs.sink())?;
         self.screen.view = View::Lab;
         self.info(format!(
             "lab: depth {depth}, {} runs in the background (Esc stops)",
@@ -103,14 +105,27 @@ impl App {
         self.info(format!("view: {} (F8 cycles)", view.name()));
     }
 
-    /// Takes the lab's progress; true when something changed on screen.
-    pub(super) fn poll_lab(&mut self) -> bool {
-        let running = self.lab.is_running();
-        if let Some(text) = self.lab.poll() {
-            self.log_line(super::LogKind::Info, text.clone());
-            self.info(text);
+    /// A report from a background job (through the event channel, or the app's own queue).
+    pub fn on_job_event(&mut self, ev: JobEvent) {
+        match ev {
+            JobEvent::Lab { id, progress } => self.lab.on_progress(id, &progress),
+            JobEvent::LabEnded { id } => {
+                if let Some(text) = self.lab.on_end(id) {
+                    self.log_line(LogKind::Info, text.clone());
+                    self.info(text);
+                }
+            }
+            JobEvent::Review { id, progress } => {
+                if let Some(r) = self.review.running.as_mut().filter(|r| r.id == id) {
+                    r.progress = Some(*progress);
+                }
+            }
+            JobEvent::ReviewEnded { id } => {
+                if self.review.running.as_ref().is_some_and(|r| r.id == id) {
+                    self.finish_review();
+                }
+            }
         }
-        running
     }
 
     /// Waits for a running lab and takes its outcome (tests).
@@ -136,21 +151,23 @@ impl App {
         settings.options.hash_mb = self.prefs.settings.hash_mb.min(settings.options.hash_mb);
         let positions = review_positions(&self.play.game);
         let total = positions.len();
-        let progress = Arc::new(Mutex::new(None));
         let cancel = CancelHandle::new();
-        let job = {
-            let progress = Arc::clone(&progress);
-            ReviewJob::start_with_cancel(positions, settings, cancel.clone(), move |p| {
-                if let Ok(mut slot) = progress.lock() {
-                    *slot = Some(p.clone());
-                }
-            })
-            .map_err(|e| format!("cannot start the review: {e}"))?
-        };
+        let id = self.jobs.next_id();
+        let sink = self.jobs.sink();
+        let end = OnEnd::new(Arc::clone(&sink), JobEvent::ReviewEnded { id });
+        let job = ReviewJob::start_with_cancel(positions, settings, cancel.clone(), move |p| {
+            let _keep_until_the_job_ends = &end;
+            sink(JobEvent::Review {
+                id,
+                progress: Box::new(p.clone()),
+            });
+        })
+        .map_err(|e| format!("cannot start the review: {e}"))?;
         self.review.running = Some(RunningReview {
             job: Some(job),
             cancel,
-            progress,
+            id,
+            progress: None,
             game_id: self.play.game.id().to_string(),
             game_len: self.play.game.len(),
             total,
@@ -179,22 +196,14 @@ impl App {
         }
     }
 
-    /// On a tick: a finished job becomes the review (marks into the game, the view opened).
-    pub(super) fn poll_review(&mut self) -> bool {
-        let finished = self
-            .review
-            .running
-            .as_ref()
-            .and_then(|r| r.job.as_ref())
-            .is_some_and(ReviewJob::is_finished);
-        if !finished {
-            return self.review.is_running();
-        }
+    /// The review job ended: its analysis becomes the review (marks into the game, the
+    /// view opened).
+    fn finish_review(&mut self) {
         let Some(mut running) = self.review.running.take() else {
-            return false;
+            return;
         };
         let Some(job) = running.job.take() else {
-            return false;
+            return;
         };
         let outcome = job.wait();
         if let Some(e) = &outcome.error {
@@ -202,7 +211,7 @@ impl App {
         }
         if self.play.game.id() != running.game_id || self.play.game.len() < running.game_len {
             self.error("review: the game changed while it ran; its result is dropped");
-            return true;
+            return;
         }
         let review = Review::from_analysis(&self.play.game, &outcome.positions);
         let annotator = format!("ox88 {} (depth {})", env!("CARGO_PKG_VERSION"), {
@@ -245,7 +254,6 @@ impl App {
         self.review.review = Some(review);
         self.review.game_id = running.game_id;
         self.review.visible = true;
-        true
     }
 
     /// Keys while the review view is on screen and the input line is empty; false when the
