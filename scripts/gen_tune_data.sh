@@ -1,5 +1,5 @@
 #!/bin/sh
-# The recipe of the tuning data (issue 15): self-play at 5000-9999 nodes a move from the
+# The recipe of the tuning data: self-play at 5000-9999 nodes a move from the
 # 500 balanced openings, seed 1, quiet positions labelled with the game's result, then the
 # Texel fit. Large files stay out of git (default /work/tunedata; any directory will do).
 #

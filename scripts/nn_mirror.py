@@ -10,8 +10,8 @@ d-file with rights it cannot have. Lines that are not `FEN;cp` are skipped and c
 standard error.
 
 The network sees only the pieces, so the mirrored copies teach it that a position and its
-mirror are worth the same: the seventeenth stop's 12.2 million positions gave 10.5 million
-more this way (docs/strength.md, the eighteenth stop).
+mirror are worth the same: the 12.2 million positions of the data set gave 10.5 million
+more this way (docs/strength.md, network training).
 
     python3 scripts/nn_mirror.py < t9.txt > t9m.txt
     cat t9.txt t9m.txt > t9x.txt

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Play two ox88 builds against each other at a fixed node count per move (issue 15: does
+"""Play two ox88 builds against each other at a fixed node count per move (does
 the tuned evaluation win?).
 
 Each opening of tests/data/openings500.epd is played twice, each build taking each colour

@@ -1,5 +1,5 @@
 //! "Nothing lost": the game in progress is kept on disk after every move, so a dropped SSH
-//! connection, a kill or a crash loses none of the moves already shown (issue 7).
+//! connection, a kill or a crash loses none of the moves already shown.
 //!
 //! Layout of the data directory (`$OX88_DATA_DIR`, else `dirs::data_local_dir()/ox88`,
 //! i.e. `~/.local/share/ox88` on Linux):

@@ -1,4 +1,4 @@
-//! `ox88 serve`: the TUI over SSH, for players with nothing installed but `ssh` (issue 16).
+//! `ox88 serve`: the TUI over SSH, for players with nothing installed but `ssh`.
 //!
 //! One tokio task per connection speaks SSH (russh); each accepted shell runs the same `App`
 //! as the local TUI on its own thread (`session`), fed by our key decoder (`input`), drawing

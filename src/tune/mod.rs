@@ -1,4 +1,4 @@
-//! Tuning the `full` evaluation by the Texel method (issue 15): self-play games give quiet
+//! Tuning the `full` evaluation by the Texel method: self-play games give quiet
 //! positions labelled with their game's result ([`selfplay`], [`data`]); [`fit`] fits the
 //! evaluation's weights to them.
 pub mod data;

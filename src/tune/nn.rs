@@ -1,4 +1,4 @@
-//! Training the network of [`crate::engine::eval::net`] (issue 15): positions scored by a
+//! Training the network of [`crate::engine::eval::net`]: positions scored by a
 //! stronger engine (`FEN;cp`, the score from the side to move's view, as
 //! `scripts/nn_data.py` writes them), a logistic of the network's output fitted to a
 //! logistic of the score by least squares, Adam, mini-batches, a fixed seed.

@@ -1,4 +1,4 @@
-//! The tree browser (issue 11): the tree a complete iteration searched, walked one node at a
+//! The tree browser: the tree a complete iteration searched, walked one node at a
 //! time. The engine records it (`SearchOptions::record_tree`) and sends it after each
 //! complete iteration; the session keeps the newest per search with the searched position.
 //! The browser holds its own tree until the user asks for a newer one (`r`), so a new
