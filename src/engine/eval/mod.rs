@@ -11,6 +11,7 @@
 mod cache;
 mod full;
 pub mod net;
+mod pair;
 mod params;
 pub mod trace;
 #[rustfmt::skip]

@@ -487,7 +487,7 @@ pub fn write_weights(weights: &[S], danger: &[i32], header: &str) -> String {
     for line in header.lines() {
         let _ = writeln!(out, "//! {line}");
     }
-    out.push_str("\nuse super::params::{S, s};\n");
+    out.push_str("\nuse super::pair::{S, s};\n");
     let mut at = 0;
     for gr in GROUPS.iter().filter(|g| g.len > 0) {
         let vals = &weights[at..at + gr.len];
