@@ -14,6 +14,7 @@ pub mod net;
 mod pair;
 mod params;
 pub mod trace;
+mod tracer;
 #[rustfmt::skip]
 mod weights;
 
@@ -365,7 +366,7 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
             Outcome::untapered(acc)
         }
         EvalMode::Full => {
-            let phase = full::evaluate(board, &mut acc, &mut trace::NoTrace);
+            let phase = full::evaluate(board, &mut acc, &mut tracer::NoTrace);
             let unscaled = Outcome::unscaled(&acc, Some(phase));
             let scale = full::scale(board, unscaled);
             let scale_adjust = match scale {
