@@ -11,6 +11,9 @@ pub mod order;
 pub mod report;
 pub mod score;
 pub mod search;
+pub mod stats;
+pub mod strength;
+pub mod tree;
 pub mod tt;
 
 pub use report::{IterationInfo, Limits, RootMoveRow, SearchEvent, SearchOptions};

@@ -7,6 +7,9 @@ use std::time::Duration;
 use super::eval::EvalConfig;
 use super::order::{Scheme, ScoredMove};
 pub use super::score::{Bound, MATE, MATE_BOUND, Score};
+use super::stats::SearchStats;
+use super::strength::Level;
+use super::tree::{TreeLimits, TreeNode};
 use crate::chess::types::Move;
 
 /// When to stop searching. Everything `None`/false means "until told to stop".
@@ -106,11 +109,11 @@ pub struct SearchOptions {
     pub report_root_moves: bool,
     /// How strongly to play: below `Max` the facade answers a search for a move (not an
     /// infinite or ponder search) through the level driver (`levels::think_as`).
-    pub level: super::levels::Level,
+    pub level: Level,
     /// Record the tree each iteration searched within these limits and send it as
     /// [`SearchEvent::Tree`] (the TUI's tree browser); `None` records nothing and costs
     /// nothing.
-    pub record_tree: Option<super::search::record::TreeLimits>,
+    pub record_tree: Option<TreeLimits>,
     /// Search threads (Lazy SMP, `search/threads.rs`): 1 is the single, reproducible search;
     /// more share the transposition table and report summed nodes. Capped at
     /// [`super::search::MAX_THREADS`].
@@ -130,7 +133,7 @@ impl Default for SearchOptions {
             book_random: false,
             move_overhead: Duration::from_millis(30),
             report_root_moves: false,
-            level: super::levels::Level::Max,
+            level: Level::Max,
             record_tree: None,
             threads: 1,
         }
@@ -164,7 +167,7 @@ pub struct IterationInfo {
     pub branching: f64,
     /// This iteration's own counters (so far, for a failed aspiration window): cutoffs,
     /// table hits, null moves, re-searches, quiescence nodes.
-    pub stats: Box<super::search::SearchStats>,
+    pub stats: Box<SearchStats>,
     /// Each root move as this iteration left it, in the order searched (empty unless
     /// `SearchOptions::report_root_moves`; only on MultiPV line 1).
     pub root_rows: Vec<RootMoveRow>,
@@ -229,7 +232,7 @@ pub enum SearchEvent {
     Tree {
         id: u64,
         depth: u32,
-        tree: std::sync::Arc<super::search::record::TreeNode>,
+        tree: std::sync::Arc<TreeNode>,
     },
     /// The root moves so far during a long iteration (at most every quarter second, when
     /// `SearchOptions::report_root_moves`); the iteration's `Iteration` event has them final.
