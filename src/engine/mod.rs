@@ -16,8 +16,8 @@ pub mod strength;
 pub mod tree;
 pub mod tt;
 
-pub use report::{IterationInfo, Limits, RootMoveRow, SearchEvent, SearchOptions};
+pub use report::{IterationInfo, LevelReport, Limits, RootMoveRow, SearchEvent, SearchOptions};
 pub use score::{Bound, Score};
 
 mod facade;
-pub use facade::{Engine, is_level_report};
+pub use facade::Engine;
