@@ -443,7 +443,7 @@ fn center_term(board: &Board, acc: &mut Acc) {
 /// positions, and up to 1.2 pawns in the opening). A side that passes hands that bonus to its
 /// opponent, so with it the null move seldom cut; with 40 off it cuts more often and the
 /// search scored +64 Elo against itself at a fixed node count (20 and 60 did worse):
-/// docs/strength.md, "The side to move's bonus" (sixteenth stop), has the games.
+/// docs/strength.md, "The side to move's bonus", has the games.
 pub const NET_TEMPO: i32 = 40;
 
 /// The `net` mode's E from the side to move's view: the network's output less [`NET_TEMPO`].
