@@ -27,10 +27,6 @@ use ratatui::layout::Rect;
 /// Out of the opening book, Black to move: the engine searches at once.
 const FEN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 5 4";
 
-fn fixed_clock() -> String {
-    "12:00:00".to_string()
-}
-
 fn options(depth: u32) -> Options {
     Options {
         fen: Some(FEN.to_string()),
@@ -60,7 +56,7 @@ fn after_engine_move(depth: u32, profile: Profile) -> App {
     };
     let mut app = App::builder(&opts, Box::new(engine))
         .theme(theme(), ColorDepth::TrueColor)
-        .wall_clock(fixed_clock)
+        .wall_clock(common::app::fixed_clock)
         .user_theme_dir(None)
         .profile(profile)
         .build();

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Move, Square};
-use ox88::engine::levels::Level;
+use ox88::engine::levels::{Level, Reason};
+use ox88::engine::report::{LevelChoice, LevelReport, WeighedLine};
 use ox88::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
 use ox88::tui::app::{App, JobEvent, MessageKind};
 use ox88::tui::settings::Config;
@@ -124,12 +125,36 @@ fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
             rows.join("\n")
         );
     }
-    // The level's report is information, not an error.
-    app.on_engine_event(SearchEvent::Message {
-        id: go.id,
-        text: "level club plays e5 (drawn by the weights)".into(),
-    });
-    assert!(log_texts(&app).contains(&"level club plays e5 (drawn by the weights)".to_string()));
+    // The level's report is information, not an error: every line of it goes to the log.
+    let board = Board::from_fen(&go.fen).unwrap();
+    let e5 = board.parse_uci_move("e7e5").unwrap();
+    let report = LevelReport {
+        level: Level::Elo(1600),
+        budget_nodes: Some(30_000),
+        budget_depth: Some(9),
+        depth: 7,
+        nodes: 29_500,
+        lines: 1,
+        think: Duration::from_millis(1500),
+        choice: Some(LevelChoice {
+            weighed: vec![WeighedLine {
+                mv: e5,
+                san: board.san(e5),
+                score: Score::Cp(-20),
+                value_cp: -15,
+                probability: 1.0,
+            }],
+            index: 0,
+            reason: Reason::Weighted,
+        }),
+    };
+    app.on_engine_event(SearchEvent::LevelReport { id: go.id, report });
+    let log = log_texts(&app);
+    assert!(log.contains(&"level club plays e5 (drawn by the weights)".to_string()));
+    assert!(log.contains(
+        &"level club: budget 30000 nodes, depth 9; searched depth 7, 29500 nodes, 1 lines; think 1.5 s"
+            .to_string()
+    ));
     assert_ne!(app.message().map(|m| m.kind), Some(MessageKind::Error));
 
     // A bad level names what was wrong and changes nothing.

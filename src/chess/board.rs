@@ -3,10 +3,9 @@
 //! (the seed's "difference machine", seed 002). `make`/`unmake` restore everything exactly.
 
 use super::attacks;
-use super::notation::CoordinateMove;
 use super::polyglot_keys::POLYGLOT_RANDOM;
 use super::types::{
-    ByColor, Color, KIND_INDEX_BY_CODE, Move, Piece, PieceKind, SEED_VALUES, Square,
+    ByColor, Color, CoordinateMove, KIND_INDEX_BY_CODE, Move, Piece, PieceKind, SEED_VALUES, Square,
 };
 
 /// Sentinel for "no square" in the packed fields (off the 0x88 board).

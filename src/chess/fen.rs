@@ -37,6 +37,58 @@ fn shorten(s: &str) -> String {
     }
 }
 
+/// Field 2, the side to move: `w` or `b` (either case).
+fn read_side(field: &str) -> Result<Color, FenError> {
+    match field {
+        "w" | "W" => Ok(Color::White),
+        "b" | "B" => Ok(Color::Black),
+        other => Err(FenError::Side(shorten(other))),
+    }
+}
+
+/// Field 3, the castling rights as the four Polyglot bits: `-` for none, else each of
+/// `KQkq` at most once.
+fn read_castling(field: &str) -> Result<u8, FenError> {
+    let mut castling = 0u8;
+    if field != "-" {
+        for ch in field.chars() {
+            let bit = match ch {
+                'K' => CastlingRights::WHITE_SHORT,
+                'Q' => CastlingRights::WHITE_LONG,
+                'k' => CastlingRights::BLACK_SHORT,
+                'q' => CastlingRights::BLACK_LONG,
+                _ => {
+                    return Err(FenError::Castling(format!(
+                        "'{ch}' is not one of K, Q, k, q (or '-' for none)"
+                    )));
+                }
+            };
+            if castling & bit != 0 {
+                return Err(FenError::Castling(format!("'{ch}' appears twice")));
+            }
+            castling |= bit;
+        }
+    }
+    Ok(castling)
+}
+
+/// Field 4, the en-passant square as syntax: `-` or a square (whether it can be one is
+/// checked once the position stands).
+fn read_en_passant(field: &str) -> Result<Option<Square>, FenError> {
+    if field == "-" {
+        return Ok(None);
+    }
+    field
+        .parse::<Square>()
+        .map(Some)
+        .map_err(|_| FenError::EnPassant(format!("'{}' is not a square or '-'", shorten(field))))
+}
+
+/// Fields 5 and 6, a clock: a number from 0 to 10000.
+fn read_clock(field: &str) -> Option<u16> {
+    field.parse::<u16>().ok().filter(|&n| n <= 10000)
+}
+
 impl Board {
     /// Reads a FEN (the clocks may be omitted, as in EPD). Refuses text that does not parse
     /// and placements that no game can reach, saying which field and why.
@@ -49,9 +101,35 @@ impl Board {
             return Err(FenError::FieldCount(fields.len()));
         }
         let mut b = Board::empty();
+        // Each field as syntax, in order (the placement also refuses what no game can have:
+        // more than 16 pieces a side, a pawn on the first or last rank).
+        b.read_placement(fields[0])?;
+        b.side = read_side(fields[1])?;
+        b.castling = read_castling(fields[2])?;
+        // En passant as syntax here, its plausibility once the position stands.
+        let ep_square = read_en_passant(fields[3])?;
+        if let Some(h) = fields.get(4) {
+            b.halfmove = read_clock(h).ok_or_else(|| FenError::Halfmove(shorten(h)))?;
+        }
+        if let Some(f) = fields.get(5) {
+            let n = read_clock(f).ok_or_else(|| FenError::Fullmove(shorten(f)))?;
+            b.fullmove = n.max(1);
+        }
+        // Then the position as a whole.
+        b.check_pieces()?;
+        b.check_castling()?;
+        b.check_en_passant(ep_square)?;
+        b.mark_unmoved();
+        b.check_not_in_check()?;
+        b.hash = b.compute_hash();
+        b.pawn_hash = b.compute_pawn_hash();
+        Ok(b)
+    }
 
-        // 1. placement, rank 8 first
-        let ranks: Vec<&str> = fields[0].split('/').collect();
+    /// Field 1, the piece placement (rank 8 first), put on the board. Besides the syntax it
+    /// refuses more than 16 pieces a side and a pawn on the first or last rank.
+    fn read_placement(&mut self, field: &str) -> Result<(), FenError> {
+        let ranks: Vec<&str> = field.split('/').collect();
         if ranks.len() != 8 {
             return Err(FenError::Placement(format!(
                 "{} ranks, expected 8 separated by '/'",
@@ -92,7 +170,7 @@ impl Board {
                             Square::new(file, rank)
                         )));
                     }
-                    b.put(Square::new(file, rank), p);
+                    self.put(Square::new(file, rank), p);
                     file += 1;
                 } else {
                     return Err(FenError::Placement(format!(
@@ -114,67 +192,14 @@ impl Board {
                 )));
             }
         }
+        Ok(())
+    }
 
-        // 2. side to move
-        b.side = match fields[1] {
-            "w" | "W" => Color::White,
-            "b" | "B" => Color::Black,
-            other => return Err(FenError::Side(shorten(other))),
-        };
-
-        // 3. castling
-        let mut castling = 0u8;
-        if fields[2] != "-" {
-            for ch in fields[2].chars() {
-                let bit = match ch {
-                    'K' => CastlingRights::WHITE_SHORT,
-                    'Q' => CastlingRights::WHITE_LONG,
-                    'k' => CastlingRights::BLACK_SHORT,
-                    'q' => CastlingRights::BLACK_LONG,
-                    _ => {
-                        return Err(FenError::Castling(format!(
-                            "'{ch}' is not one of K, Q, k, q (or '-' for none)"
-                        )));
-                    }
-                };
-                if castling & bit != 0 {
-                    return Err(FenError::Castling(format!("'{ch}' appears twice")));
-                }
-                castling |= bit;
-            }
-        }
-        b.castling = castling;
-
-        // 4. en passant (syntax here, plausibility below)
-        let ep_field = fields[3];
-        let ep_square = if ep_field == "-" {
-            None
-        } else {
-            Some(ep_field.parse::<Square>().map_err(|_| {
-                FenError::EnPassant(format!("'{}' is not a square or '-'", shorten(ep_field)))
-            })?)
-        };
-
-        // 5, 6. clocks
-        if let Some(h) = fields.get(4) {
-            b.halfmove = h
-                .parse::<u16>()
-                .ok()
-                .filter(|&n| n <= 10000)
-                .ok_or_else(|| FenError::Halfmove(shorten(h)))?;
-        }
-        if let Some(f) = fields.get(5) {
-            let n = f
-                .parse::<u16>()
-                .ok()
-                .filter(|&n| n <= 10000)
-                .ok_or_else(|| FenError::Fullmove(shorten(f)))?;
-            b.fullmove = n.max(1);
-        }
-
-        // Position checks.
+    /// Exactly one king a side, then the piece lists and material set up from the cells, and
+    /// no more than 8 pawns a side.
+    fn check_pieces(&mut self) -> Result<(), FenError> {
         for c in Color::BOTH {
-            let kings = b
+            let kings = self
                 .pieces(c)
                 .filter(|(_, p)| p.kind() == PieceKind::King)
                 .count();
@@ -185,17 +210,21 @@ impl Board {
                 )));
             }
         }
-        b.finish_setup();
+        self.finish_setup();
         for c in Color::BOTH {
-            if b.kind_counts(c)[PieceKind::Pawn.index()] > 8 {
+            if self.kind_counts(c)[PieceKind::Pawn.index()] > 8 {
                 return Err(FenError::Impossible(format!(
                     "{} has more than 8 pawns",
                     c.name()
                 )));
             }
         }
+        Ok(())
+    }
 
-        let cells_have = |sq: u8, code: u8| b.cells[sq as usize] & 0x3F == code;
+    /// Every castling right needs its king and rook on their starting squares.
+    fn check_castling(&self) -> Result<(), FenError> {
+        let cells_have = |sq: u8, code: u8| self.cells[sq as usize] & 0x3F == code;
         for (bit, king_sq, rook_sq, color, letter) in [
             (
                 CastlingRights::WHITE_SHORT,
@@ -208,7 +237,7 @@ impl Board {
             (CastlingRights::BLACK_SHORT, 0x74, 0x77, Color::Black, 'k'),
             (CastlingRights::BLACK_LONG, 0x74, 0x70, Color::Black, 'q'),
         ] {
-            if castling & bit == 0 {
+            if self.castling & bit == 0 {
                 continue;
             }
             if !cells_have(king_sq, color.bits() | 0x3) {
@@ -226,41 +255,52 @@ impl Board {
                 )));
             }
         }
+        Ok(())
+    }
 
-        if let Some(ep) = ep_square {
-            let (want_rank, from_step, pawn_step) = match b.side {
-                Color::White => (5, 16i8, -16i8),
-                Color::Black => (2, -16, 16),
-            };
-            if ep.rank() != want_rank {
-                return Err(FenError::EnPassant(format!(
-                    "{ep} cannot be an en-passant square with {} to move (it must be on rank {})",
-                    b.side.name(),
-                    want_rank + 1
-                )));
-            }
-            let pawn = ep.offset(pawn_step).expect("rank 3 or 6 has neighbours");
-            let origin = ep.offset(from_step).expect("rank 3 or 6 has neighbours");
-            let their_pawn = Piece::new(b.side.flip(), PieceKind::Pawn);
-            if b.piece_at(pawn).map(|p| p.with_not_moved(false)) != Some(their_pawn)
-                || b.piece_at(ep).is_some()
-                || b.piece_at(origin).is_some()
-            {
-                return Err(FenError::EnPassant(format!(
-                    "{ep} needs a {} pawn on {pawn} that just moved two squares (with {ep} and {origin} empty)",
-                    b.side.flip().name().to_lowercase()
-                )));
-            }
-            if b.ep_capturable(ep.x88(), b.side) {
-                b.ep = ep.x88();
-            }
-        } else {
-            b.ep = NO_SQ;
+    /// The en-passant square read from field 4, checked against the position: on the right
+    /// rank for the side to move, behind an enemy pawn that just moved two squares. It is
+    /// kept only when a pawn can take there.
+    fn check_en_passant(&mut self, ep_square: Option<Square>) -> Result<(), FenError> {
+        let Some(ep) = ep_square else {
+            self.ep = NO_SQ;
+            return Ok(());
+        };
+        let (want_rank, from_step, pawn_step) = match self.side {
+            Color::White => (5, 16i8, -16i8),
+            Color::Black => (2, -16, 16),
+        };
+        if ep.rank() != want_rank {
+            return Err(FenError::EnPassant(format!(
+                "{ep} cannot be an en-passant square with {} to move (it must be on rank {})",
+                self.side.name(),
+                want_rank + 1
+            )));
         }
+        let pawn = ep.offset(pawn_step).expect("rank 3 or 6 has neighbours");
+        let origin = ep.offset(from_step).expect("rank 3 or 6 has neighbours");
+        let their_pawn = Piece::new(self.side.flip(), PieceKind::Pawn);
+        if self.piece_at(pawn).map(|p| p.with_not_moved(false)) != Some(their_pawn)
+            || self.piece_at(ep).is_some()
+            || self.piece_at(origin).is_some()
+        {
+            return Err(FenError::EnPassant(format!(
+                "{ep} needs a {} pawn on {pawn} that just moved two squares (with {ep} and {origin} empty)",
+                self.side.flip().name().to_lowercase()
+            )));
+        }
+        if self.ep_capturable(ep.x88(), self.side) {
+            self.ep = ep.x88();
+        }
+        Ok(())
+    }
 
-        // The seed's N bit: set where nothing says the piece has moved.
+    /// The seed's N bit: set where nothing says the piece has moved (a pawn on its second
+    /// rank, a king or rook with a castling right, a minor piece or queen on its home square).
+    fn mark_unmoved(&mut self) {
+        let castling = self.castling;
         for sq in Square::all() {
-            let code = b.cells[sq.x88() as usize];
+            let code = self.cells[sq.x88() as usize];
             let Some(p) = Piece::from_code(code) else {
                 continue;
             };
@@ -283,21 +323,22 @@ impl Board {
                 PieceKind::Queen => sq.rank() == home_rank && sq.file() == 3,
             };
             if unmoved {
-                b.cells[sq.x88() as usize] = code | Piece::NOT_MOVED;
+                self.cells[sq.x88() as usize] = code | Piece::NOT_MOVED;
             }
         }
+    }
 
-        let them = b.side.flip();
-        if b.is_attacked(b.king_square(them), b.side) {
+    /// The side that just moved cannot be in check.
+    fn check_not_in_check(&self) -> Result<(), FenError> {
+        let them = self.side.flip();
+        if self.is_attacked(self.king_square(them), self.side) {
             return Err(FenError::Impossible(format!(
                 "{} is in check but it is {}'s move",
                 them.name(),
-                b.side.name()
+                self.side.name()
             )));
         }
-        b.hash = b.compute_hash();
-        b.pawn_hash = b.compute_pawn_hash();
-        Ok(b)
+        Ok(())
     }
 
     /// The position as FEN. The en-passant field is written only when a pawn can take there

@@ -11,6 +11,7 @@
 
 use super::attacks;
 use super::board::{Board, CastlingRights, NO_SQ};
+pub use super::types::CoordinateMove;
 use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -21,15 +22,6 @@ pub enum MoveParseError {
     /// The text is a move, but not legal here (`e2e5: not a legal move for the pawn on e2`).
     #[error("{0}")]
     Illegal(String),
-}
-
-/// A coordinate move read as syntax only: two squares and perhaps a promotion piece.
-/// Nothing about it is known to be legal until `Board::parse_uci_move` checks it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CoordinateMove {
-    pub from: Square,
-    pub to: Square,
-    pub promotion: Option<PieceKind>,
 }
 
 /// Parses coordinate notation (`e2e4`, `e7e8q`) as syntax. Upper case and a trailing check or

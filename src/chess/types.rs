@@ -1,5 +1,6 @@
 //! The engine's nouns: `Color`, `PieceKind`, `Piece` (the seed's 8-bit codes), `Square`
-//! (a 0x88 index) and `Move`. Nothing outside the engine handles the raw integers.
+//! (a 0x88 index), `Move` and `CoordinateMove` (a move's squares read as syntax). Nothing
+//! outside the engine handles the raw integers.
 
 use std::fmt;
 use std::str::FromStr;
@@ -415,6 +416,16 @@ impl FromStr for Square {
             Err(SquareParseError(s.to_string()))
         }
     }
+}
+
+/// A coordinate move read as syntax only: two squares and perhaps a promotion piece.
+/// Nothing about it is known to be legal until `Board::parse_uci_move` checks it
+/// (`notation` reads it from text; `Board::play` names a refused move's squares with it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoordinateMove {
+    pub from: Square,
+    pub to: Square,
+    pub promotion: Option<PieceKind>,
 }
 
 /// A move: from, to, promotion kind and flags packed in 32 bits. Built only by the move

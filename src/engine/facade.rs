@@ -16,7 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::book::Book;
 use super::levels::{self, Level, LevelMove, Rng};
-use super::report::{Limits, SearchEvent, SearchOptions};
+use super::report::{LevelChoice, LevelReport, Limits, SearchEvent, SearchOptions, WeighedLine};
 use super::search::{SearchShared, Searcher};
 use crate::chess::board::Board;
 
@@ -234,9 +234,10 @@ impl LevelTurn<'_> {
             rng,
             emit,
         );
-        for text in level_report(self.board, &turn) {
-            emit(SearchEvent::Message { id: self.id, text });
-        }
+        emit(SearchEvent::LevelReport {
+            id: self.id,
+            report: level_report(self.board, &turn),
+        });
         let wait = turn.think.saturating_sub(turn.searched);
         let until = std::time::Instant::now() + wait;
         while std::time::Instant::now() < until && !self.shared.should_stop(self.id) {
@@ -254,52 +255,34 @@ impl LevelTurn<'_> {
     }
 }
 
-/// Whether an engine message is a line of `level_report` (front ends show those as
-/// information, not as errors).
-pub fn is_level_report(text: &str) -> bool {
-    text.starts_with("level ") || text.starts_with("→ ") || text.starts_with("  ")
-}
-
-/// What a level's move weighed, in lines for a log: the budget, each candidate with its
-/// score, the value weighed (noise included) and its chance, and the one chosen.
-pub fn level_report(board: &Board, turn: &LevelMove) -> Vec<String> {
-    let budget = match (turn.limits.nodes, turn.limits.depth) {
-        (Some(n), Some(d)) => format!("{n} nodes, depth {d}"),
-        (Some(n), None) => format!("{n} nodes"),
-        (None, Some(d)) => format!("depth {d}"),
-        (None, None) => "the clock".to_string(),
-    };
-    let mut lines = vec![format!(
-        "level {}: budget {budget}; searched depth {}, {} nodes, {} lines; think {:.1} s",
-        turn.level,
-        turn.depth,
-        turn.nodes,
-        turn.candidates.len(),
-        turn.think.as_secs_f64()
-    )];
-    if let Some(choice) = &turn.choice {
-        for (i, w) in choice.weighed.iter().enumerate() {
-            lines.push(format!(
-                "{} {:<7} {:>7}  weighed {:>+5}  p {:>4.1}%",
-                if i == choice.index { "→" } else { " " },
-                board.san(w.candidate.mv),
-                w.candidate.score.to_string(),
-                w.value_cp,
-                w.probability * 100.0
-            ));
-        }
-        lines.push(format!(
-            "level {} plays {} ({})",
-            turn.level,
-            board.san(choice.mv),
-            match choice.reason {
-                levels::Reason::Best => "the best line",
-                levels::Reason::MateInOne => "a mate in one",
-                levels::Reason::Weighted => "drawn by the weights",
-            }
-        ));
+/// What a level's move weighed, for the front ends: the budget, the search, each candidate
+/// (named in SAN on `board`, the position the level played in) with its score, the value
+/// weighed (noise included) and its chance, and the one chosen.
+fn level_report(board: &Board, turn: &LevelMove) -> LevelReport {
+    LevelReport {
+        level: turn.level,
+        budget_nodes: turn.limits.nodes,
+        budget_depth: turn.limits.depth,
+        depth: turn.depth,
+        nodes: turn.nodes,
+        lines: turn.candidates.len(),
+        think: turn.think,
+        choice: turn.choice.as_ref().map(|choice| LevelChoice {
+            weighed: choice
+                .weighed
+                .iter()
+                .map(|w| WeighedLine {
+                    mv: w.candidate.mv,
+                    san: board.san(w.candidate.mv),
+                    score: w.candidate.score,
+                    value_cp: w.value_cp,
+                    probability: w.probability,
+                })
+                .collect(),
+            index: choice.index,
+            reason: choice.reason,
+        }),
     }
-    lines
 }
 
 /// The panic's message, for a report (the facade's guard and the background jobs).
@@ -448,7 +431,12 @@ mod tests {
         let mut messages = Vec::new();
         let best = loop {
             match rx.recv_timeout(Duration::from_secs(30)).expect("an answer") {
-                SearchEvent::Message { id: got, text } if got == id => messages.push(text),
+                SearchEvent::LevelReport { id: got, report } if got == id => {
+                    messages.extend(report.lines());
+                }
+                SearchEvent::Message { id: got, text } if got == id => {
+                    panic!("the level's report is not a message: {text}")
+                }
                 SearchEvent::BestMove { id: got, best, .. } if got == id => break best,
                 _ => {}
             }

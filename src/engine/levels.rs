@@ -11,186 +11,18 @@
 //! [`choose`] is pure: given the candidates and a seeded [`Rng`] it always picks the same
 //! move, and never one outside the candidates. [`think`] runs a level's search on a board
 //! and returns the choice with everything it weighed, for the panes to show.
+//!
+//! `Level`, its parameters (`Play`, the calibration) and `Reason` are the vocabulary of
+//! levels and live in `strength.rs`, below the reports that name them; they are re-exported
+//! here.
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use super::report::{Limits, Score, SearchEvent, SearchOptions};
 use super::score::Bound;
 use super::search::Searcher;
+pub use super::strength::{Level, LevelError, MAX_ELO, MIN_ELO, NAMED, Play, Reason, internal_elo};
 use crate::chess::{Board, Color, Move};
-
-/// The lowest and highest Elo a number may ask for.
-pub const MIN_ELO: u32 = 800;
-pub const MAX_ELO: u32 = 2800;
-
-/// The named levels and their Elo; `max` has none (full strength).
-pub const NAMED: [(&str, Option<u32>); 6] = [
-    ("beginner", Some(800)),
-    ("casual", Some(1200)),
-    ("club", Some(1600)),
-    ("expert", Some(2000)),
-    ("master", Some(2400)),
-    ("max", None),
-];
-
-/// How strongly the engine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Level {
-    /// Aim at this Elo (`MIN_ELO..=MAX_ELO`).
-    Elo(u32),
-    /// Full strength: no budget beyond the caller's, no noise, always the best move.
-    #[default]
-    Max,
-}
-
-/// Why a level could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LevelError {
-    #[error("no level given: use {}", allowed())]
-    Empty,
-    #[error("unknown level '{}': use {}", .0, allowed())]
-    Unknown(String),
-    #[error("Elo {0} is out of range: levels go from {MIN_ELO} to {MAX_ELO} (or max)")]
-    OutOfRange(i64),
-}
-
-fn allowed() -> String {
-    let names: Vec<&str> = NAMED.iter().map(|(n, _)| *n).collect();
-    format!("{} or an Elo from {MIN_ELO} to {MAX_ELO}", names.join(", "))
-}
-
-/// Calibration against Stockfish 15.1's `UCI_Elo` at 10+0.1 (docs/levels.md): each row is
-/// (the Elo asked for, the internal strength whose play measured as that Elo), linear in
-/// between. The parameter curves alone played far below their labels (a survey of 14–22 games
-/// a level: internal 1400 scored 20% against Stockfish 1400, 1800 28% against 1800, 2200 7%
-/// against 2200; internal 2350 then scored 81% against 1800 in 29 games, so 1800 sits between),
-/// so the asked-for Elo is moved along them. ox88's full strength measures
-/// about 2200 on this scale, so from 2200 up every level plays the top of the curve.
-const CALIBRATION: [(u32, f64); 4] = [(800, 800.0), (1400, 1600.0), (1800, 2020.0), (2200, 2800.0)];
-
-/// The internal strength (the parameter curves' Elo) for an asked-for Elo.
-pub fn internal_elo(elo: u32) -> f64 {
-    let elo = elo.clamp(MIN_ELO, MAX_ELO);
-    for pair in CALIBRATION.windows(2) {
-        let ((e0, i0), (e1, i1)) = (pair[0], pair[1]);
-        if elo <= e1 {
-            let f = (elo.saturating_sub(e0)) as f64 / (e1 - e0) as f64;
-            return i0 + f * (i1 - i0);
-        }
-    }
-    CALIBRATION[CALIBRATION.len() - 1].1
-}
-
-impl Level {
-    /// An Elo level, checked against the range.
-    pub fn elo(elo: u32) -> Result<Level, LevelError> {
-        if (MIN_ELO..=MAX_ELO).contains(&elo) {
-            Ok(Level::Elo(elo))
-        } else {
-            Err(LevelError::OutOfRange(elo as i64))
-        }
-    }
-
-    /// The level's play parameters (see docs/levels.md for the table).
-    pub fn play(self) -> Play {
-        let Level::Elo(elo) = self else {
-            return Play {
-                nodes: None,
-                depth: None,
-                noise_cp: 0,
-                spread_cp: 0.0,
-                multipv: 1,
-                mate_cp: 0,
-                think_ms: 0,
-                takes_mate_in_one: true,
-            };
-        };
-        // t runs from 0 (MIN_ELO) to 1 (MAX_ELO); every parameter is a smooth curve of it,
-        // taken at the internal strength that measured as the asked-for Elo.
-        let internal = internal_elo(elo);
-        let t = (internal - MIN_ELO as f64) / (MAX_ELO - MIN_ELO) as f64;
-        Play {
-            // Ten times the nodes every 500 Elo: roughly two plies of search.
-            nodes: Some((300.0 * 10f64.powf(4.0 * t)).round() as u64),
-            depth: Some(2 + (14.0 * t).round() as u32),
-            noise_cp: (100.0 * (1.0 - t).powi(2)).round() as i32,
-            spread_cp: 150.0 * (1.0 - t).powf(1.5) + 4.0,
-            // Wide at the bottom, so a weak level's list holds a real mistake now and then.
-            multipv: (1.0 + 11.0 * (1.0 - t).powi(2)).round() as u32,
-            mate_cp: 300 + (4700.0 * t).round() as i32,
-            think_ms: (800.0 + 1200.0 * t).round() as u64,
-            takes_mate_in_one: elo > MIN_ELO,
-        }
-    }
-
-    /// The level's name when it has one (`club`), else its Elo (`1750`).
-    pub fn name(self) -> String {
-        let elo = match self {
-            Level::Max => None,
-            Level::Elo(e) => Some(e),
-        };
-        match NAMED.iter().find(|(_, e)| *e == elo) {
-            Some((n, _)) => n.to_string(),
-            None => elo.map(|e| e.to_string()).unwrap_or_default(),
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name())
-    }
-}
-
-impl FromStr for Level {
-    type Err = LevelError;
-    fn from_str(s: &str) -> Result<Level, LevelError> {
-        let text = s.trim().to_ascii_lowercase();
-        if text.is_empty() {
-            return Err(LevelError::Empty);
-        }
-        if let Some((_, elo)) = NAMED.iter().find(|(n, _)| *n == text) {
-            return Ok(elo.map_or(Level::Max, Level::Elo));
-        }
-        let digits = text.strip_prefix('-').unwrap_or(&text);
-        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-            return match text.parse::<i64>() {
-                Ok(n) if (MIN_ELO as i64..=MAX_ELO as i64).contains(&n) => Ok(Level::Elo(n as u32)),
-                Ok(n) => Err(LevelError::OutOfRange(n)),
-                // More digits than an i64 holds: certainly out of range.
-                Err(_) => Err(LevelError::OutOfRange(if text.starts_with('-') {
-                    i64::MIN
-                } else {
-                    i64::MAX
-                })),
-            };
-        }
-        Err(LevelError::Unknown(s.trim().to_string()))
-    }
-}
-
-/// What a level does when it plays.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Play {
-    /// Node budget per move (`None`: the caller's limits alone).
-    pub nodes: Option<u64>,
-    /// Depth cap in plies (`None`: the caller's limits alone).
-    pub depth: Option<u32>,
-    /// Each candidate's score moves by a uniform amount in `-noise_cp..=noise_cp`.
-    pub noise_cp: i32,
-    /// A candidate `spread_cp` worse than the best is `e` times less likely (0: always best).
-    pub spread_cp: f64,
-    /// How many candidates the search lists (MultiPV).
-    pub multipv: u32,
-    /// What a forced mate is worth when weighing: a low level sees "winning", not "mate".
-    pub mate_cp: i32,
-    /// Mean think time in milliseconds (0: answer as soon as the search ends).
-    pub think_ms: u64,
-    /// A mate in one among the candidates is always played.
-    pub takes_mate_in_one: bool,
-}
 
 /// A tiny seeded generator (SplitMix64): the same seed gives the same moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -238,17 +70,6 @@ pub struct Weighed {
     /// The value weighed, in centipawns (mates as `±mate_cp`), noise included.
     pub value_cp: i32,
     pub probability: f64,
-}
-
-/// How the move was picked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// Full strength: the best candidate.
-    Best,
-    /// A mate in one was on the list.
-    MateInOne,
-    /// Drawn from the weights.
-    Weighted,
 }
 
 /// The chooser's answer.

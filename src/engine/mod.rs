@@ -11,9 +11,12 @@ pub mod order;
 pub mod report;
 pub mod score;
 pub mod search;
+pub mod stats;
+pub mod strength;
+pub mod tree;
 pub mod tt;
 
-pub use report::{IterationInfo, Limits, RootMoveRow, SearchEvent, SearchOptions};
+pub use report::{IterationInfo, LevelReport, Limits, RootMoveRow, SearchEvent, SearchOptions};
 pub use score::{Bound, Score};
 
 /// The deepest search one may ask for, in plies (`go depth`, the TUI's depth setting and
@@ -26,4 +29,4 @@ pub const MAX_DEPTH: u32 = 127;
 pub const HASH_MAX_MB: usize = 65_536;
 
 mod facade;
-pub use facade::{Engine, is_level_report};
+pub use facade::Engine;

@@ -7,6 +7,9 @@ use std::time::Duration;
 use super::eval::EvalConfig;
 use super::order::{Scheme, ScoredMove};
 pub use super::score::{Bound, MATE, MATE_BOUND, Score};
+use super::stats::SearchStats;
+use super::strength::{Level, Reason};
+use super::tree::{TreeLimits, TreeNode};
 use crate::chess::types::Move;
 
 /// When to stop searching. Everything `None`/false means "until told to stop".
@@ -106,11 +109,11 @@ pub struct SearchOptions {
     pub report_root_moves: bool,
     /// How strongly to play: below `Max` the facade answers a search for a move (not an
     /// infinite or ponder search) through the level driver (`levels::think_as`).
-    pub level: super::levels::Level,
+    pub level: Level,
     /// Record the tree each iteration searched within these limits and send it as
     /// [`SearchEvent::Tree`] (the TUI's tree browser); `None` records nothing and costs
     /// nothing.
-    pub record_tree: Option<super::search::record::TreeLimits>,
+    pub record_tree: Option<TreeLimits>,
     /// Search threads (Lazy SMP, `search/threads.rs`): 1 is the single, reproducible search;
     /// more share the transposition table and report summed nodes. Capped at
     /// [`super::search::MAX_THREADS`].
@@ -130,7 +133,7 @@ impl Default for SearchOptions {
             book_random: false,
             move_overhead: Duration::from_millis(30),
             report_root_moves: false,
-            level: super::levels::Level::Max,
+            level: Level::Max,
             record_tree: None,
             threads: 1,
         }
@@ -164,7 +167,7 @@ pub struct IterationInfo {
     pub branching: f64,
     /// This iteration's own counters (so far, for a failed aspiration window): cutoffs,
     /// table hits, null moves, re-searches, quiescence nodes.
-    pub stats: Box<super::search::SearchStats>,
+    pub stats: Box<SearchStats>,
     /// Each root move as this iteration left it, in the order searched (empty unless
     /// `SearchOptions::report_root_moves`; only on MultiPV line 1).
     pub root_rows: Vec<RootMoveRow>,
@@ -229,7 +232,7 @@ pub enum SearchEvent {
     Tree {
         id: u64,
         depth: u32,
-        tree: std::sync::Arc<super::search::record::TreeNode>,
+        tree: std::sync::Arc<TreeNode>,
     },
     /// The root moves so far during a long iteration (at most every quarter second, when
     /// `SearchOptions::report_root_moves`); the iteration's `Iteration` event has them final.
@@ -243,11 +246,170 @@ pub enum SearchEvent {
         id: u64,
         text: String,
     },
+    /// What a level below `max` weighed for its move, sent just before that move's
+    /// `BestMove`: information, not an error.
+    LevelReport {
+        id: u64,
+        report: LevelReport,
+    },
+}
+
+/// What a level's move weighed: the budget it searched with, what the search found, each
+/// candidate with the value weighed (noise included) and its chance, and the one played.
+/// [`LevelReport::lines`] gives it as the log shows it (and UCI as `info string` lines).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelReport {
+    pub level: Level,
+    /// The level's node and depth budget within the caller's limits (neither: the clock).
+    pub budget_nodes: Option<u64>,
+    pub budget_depth: Option<u32>,
+    /// Depth of the iteration the candidates come from, and the nodes searched in all.
+    pub depth: u32,
+    pub nodes: u64,
+    /// How many candidate lines the choice was among.
+    pub lines: usize,
+    /// How long the move should seem to take in all.
+    pub think: Duration,
+    /// The candidates as weighed and the one played; `None` when the side to move had no
+    /// legal move.
+    pub choice: Option<LevelChoice>,
+}
+
+/// A level's choice among its candidates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelChoice {
+    /// Every candidate in the search's order.
+    pub weighed: Vec<WeighedLine>,
+    /// Index into `weighed` of the move played.
+    pub index: usize,
+    pub reason: Reason,
+}
+
+/// One candidate as a level weighed it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeighedLine {
+    pub mv: Move,
+    /// The move in SAN, in the position the level played in.
+    pub san: String,
+    /// The search's score for the side to move.
+    pub score: Score,
+    /// The value weighed, in centipawns (mates as the level sees them), noise included.
+    pub value_cp: i32,
+    /// Its chance of being picked (0..1).
+    pub probability: f64,
+}
+
+impl LevelChoice {
+    /// The candidate played.
+    pub fn played(&self) -> &WeighedLine {
+        &self.weighed[self.index]
+    }
+}
+
+impl LevelReport {
+    /// The report as lines for a log: the budget and the search, each candidate (the one
+    /// played marked `→`), and the move played with why.
+    pub fn lines(&self) -> Vec<String> {
+        let budget = match (self.budget_nodes, self.budget_depth) {
+            (Some(n), Some(d)) => format!("{n} nodes, depth {d}"),
+            (Some(n), None) => format!("{n} nodes"),
+            (None, Some(d)) => format!("depth {d}"),
+            (None, None) => "the clock".to_string(),
+        };
+        let mut lines = vec![format!(
+            "level {}: budget {budget}; searched depth {}, {} nodes, {} lines; think {:.1} s",
+            self.level,
+            self.depth,
+            self.nodes,
+            self.lines,
+            self.think.as_secs_f64()
+        )];
+        if let Some(choice) = &self.choice {
+            for (i, w) in choice.weighed.iter().enumerate() {
+                lines.push(format!(
+                    "{} {:<7} {:>7}  weighed {:>+5}  p {:>4.1}%",
+                    if i == choice.index { "→" } else { " " },
+                    w.san,
+                    w.score.to_string(),
+                    w.value_cp,
+                    w.probability * 100.0
+                ));
+            }
+            lines.push(format!(
+                "level {} plays {} ({})",
+                self.level,
+                choice.played().san,
+                match choice.reason {
+                    Reason::Best => "the best line",
+                    Reason::MateInOne => "a mate in one",
+                    Reason::Weighted => "drawn by the weights",
+                }
+            ));
+        }
+        lines
+    }
+}
+
+/// The report's lines, one per line of text.
+impl std::fmt::Display for LevelReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.lines().join("\n"))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_level_report_reads_as_the_log_shows_it() {
+        let board = crate::chess::Board::from_fen(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        )
+        .unwrap();
+        let e5 = board.parse_uci_move("e7e5").unwrap();
+        let d5 = board.parse_uci_move("d7d5").unwrap();
+        let line = |mv, san: &str, score, value_cp, probability| WeighedLine {
+            mv,
+            san: san.to_string(),
+            score,
+            value_cp,
+            probability,
+        };
+        let mut report = LevelReport {
+            level: Level::Elo(1600),
+            budget_nodes: Some(30_000),
+            budget_depth: None,
+            depth: 7,
+            nodes: 29_500,
+            lines: 2,
+            think: Duration::from_millis(1460),
+            choice: Some(LevelChoice {
+                weighed: vec![
+                    line(e5, "e5", Score::Cp(-20), -15, 0.6),
+                    line(d5, "d5", Score::Mate(3), 4997, 0.04),
+                ],
+                index: 1,
+                reason: Reason::MateInOne,
+            }),
+        };
+        assert_eq!(
+            report.lines(),
+            [
+                "level club: budget 30000 nodes; searched depth 7, 29500 nodes, 2 lines; think 1.5 s",
+                "  e5        -0.20  weighed   -15  p 60.0%",
+                "→ d5           #3  weighed +4997  p  4.0%",
+                "level club plays d5 (a mate in one)",
+            ]
+        );
+        assert_eq!(report.to_string(), report.lines().join("\n"));
+        report.budget_nodes = None;
+        report.choice = None;
+        assert_eq!(
+            report.lines(),
+            ["level club: budget the clock; searched depth 7, 29500 nodes, 2 lines; think 1.5 s"]
+        );
+    }
 
     #[test]
     fn profile_names_round_trip_and_a_bad_name_lists_the_good_ones() {

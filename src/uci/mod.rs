@@ -207,6 +207,10 @@ impl Shared {
                 }
             }
             SearchEvent::Message { text, .. } => self.write(info_string(&text)),
+            SearchEvent::LevelReport { report, .. } => {
+                let lines: Vec<String> = report.lines().iter().map(|l| info_string(l)).collect();
+                self.write_lines(&lines);
+            }
             // UCI never asks for the tree (`record_tree` stays `None`).
             SearchEvent::Tree { .. } => {}
             // The final rows come with the iteration (`UCI_ShowRefutations`).

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use super::{BookError, MoveKey, WeightedMove};
+use super::entry::{BookError, MoveKey, WeightedMove};
 use crate::chess::board::Board;
 use crate::chess::types::{Color, MoveList, PieceKind, Square};
 

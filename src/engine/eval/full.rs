@@ -9,7 +9,7 @@
 //! the 128 cells.
 
 use super::params::*;
-use super::trace::{self as tr, Tracer};
+use super::tracer::{self as tr, Tracer};
 use super::{Acc, Scale, ScaleReason, Term};
 use crate::chess::attacks::{
     A_DIAG, A_ORTH, ATTACK_BY_DELTA, KING_STEPS, KNIGHT_STEPS, STEP_BY_DELTA, delta_index,

@@ -11,8 +11,10 @@
 mod cache;
 mod full;
 pub mod net;
+mod pair;
 mod params;
 pub mod trace;
+mod tracer;
 #[rustfmt::skip]
 mod weights;
 
@@ -364,7 +366,7 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
             Outcome::untapered(acc)
         }
         EvalMode::Full => {
-            let phase = full::evaluate(board, &mut acc, &mut trace::NoTrace);
+            let phase = full::evaluate(board, &mut acc, &mut tracer::NoTrace);
             let unscaled = Outcome::unscaled(&acc, Some(phase));
             let scale = full::scale(board, unscaled);
             let scale_adjust = match scale {
@@ -441,7 +443,7 @@ fn center_term(board: &Board, acc: &mut Acc) {
 /// positions, and up to 1.2 pawns in the opening). A side that passes hands that bonus to its
 /// opponent, so with it the null move seldom cut; with 40 off it cuts more often and the
 /// search scored +64 Elo against itself at a fixed node count (20 and 60 did worse):
-/// docs/strength.md, "The side to move's bonus" (sixteenth stop), has the games.
+/// docs/strength.md, "The side to move's bonus", has the games.
 pub const NET_TEMPO: i32 = 40;
 
 /// The `net` mode's E from the side to move's view: the network's output less [`NET_TEMPO`].

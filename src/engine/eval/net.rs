@@ -1,4 +1,4 @@
-//! A small network for E (issue 15: "an evaluation of another kind"): 768 inputs (a piece
+//! A small network for E, learned where `full` is written by hand: 768 inputs (a piece
 //! of a kind and side on a square, seen from each side) into one hidden layer of
 //! `hidden` clipped-linear units per side, the side to move's half first, then one output
 //! (or one of a few, chosen by how many pieces are on the board: output buckets).

@@ -1,65 +1,13 @@
 //! The numbers of the `full` evaluation, each weight a middlegame/endgame pair (`S`). The
 //! tunable ones (material, piece-square tables, mobility, pawn, piece, threat and king
 //! terms, tempo, and the king danger's whole-number parameters) live in the generated
-//! `weights.rs` and are re-exported here; `ox88 tune` fits them to self-play results
-//! (issue 15). The ones below shape the danger's square (its divisors and cap) or need no
+//! `weights.rs` and are re-exported here; `ox88 tune` fits them to self-play results (Texel
+//! tuning). The ones below shape the danger's square (its divisors and cap) or need no
 //! fitting (mating a bare king, scale factors) and stay as designed by chess reasoning;
 //! seed 002 gives the idea (E = Σ Kᵢ·Fᵢ).
 
-use std::ops::{Add, AddAssign, Mul, Neg, Sub};
-
+pub use super::pair::{S, s};
 pub(crate) use super::weights::*;
-
-/// A middlegame/endgame score pair; the two are blended by the game phase at the end.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct S {
-    pub mg: i32,
-    pub eg: i32,
-}
-
-pub const fn s(mg: i32, eg: i32) -> S {
-    S { mg, eg }
-}
-
-impl Add for S {
-    type Output = S;
-    #[inline]
-    fn add(self, o: S) -> S {
-        s(self.mg + o.mg, self.eg + o.eg)
-    }
-}
-
-impl Sub for S {
-    type Output = S;
-    #[inline]
-    fn sub(self, o: S) -> S {
-        s(self.mg - o.mg, self.eg - o.eg)
-    }
-}
-
-impl AddAssign for S {
-    #[inline]
-    fn add_assign(&mut self, o: S) {
-        self.mg += o.mg;
-        self.eg += o.eg;
-    }
-}
-
-impl Mul<i32> for S {
-    type Output = S;
-    #[inline]
-    fn mul(self, k: i32) -> S {
-        s(self.mg * k, self.eg * k)
-    }
-}
-
-impl Neg for S {
-    type Output = S;
-    #[inline]
-    fn neg(self) -> S {
-        s(-self.mg, -self.eg)
-    }
-}
 
 // ---- material and phase ------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
 //! K = 0.00564964; mean squared error 0.02802631 before, 0.02706360 after (0.02706325 rounded).
 //! Held-out positions: error 0.01853289 before, 0.01860007 after.
 
-use super::params::{S, s};
+use super::pair::{S, s};
 
 pub(crate) const MATERIAL: [S; 6] = [
     s(  82,  102), s( 325,  306), s( 346,  339), s( 490,  527), s( 956,  996), s(   0,    0),

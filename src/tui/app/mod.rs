@@ -720,8 +720,10 @@ impl App {
             // A newer tree never replaces the one being browsed (the browser says `r`).
             None | Some(Accepted::CurrentMove | Accepted::Tree(_)) => {}
             Some(Accepted::RootMoves { depth, rows }) => self.sort.on_root_rows(depth, rows),
-            Some(Accepted::Message(text)) if crate::engine::is_level_report(&text) => {
-                self.log_line(LogKind::Info, text);
+            Some(Accepted::LevelReport(report)) => {
+                for line in report.lines() {
+                    self.log_line(LogKind::Info, line);
+                }
             }
             Some(Accepted::Message(text)) => {
                 self.log_line(LogKind::Error, text.clone());

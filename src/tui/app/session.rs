@@ -78,6 +78,8 @@ pub enum EngineState {
 pub enum Accepted {
     /// Something the user should read, whatever search it came from.
     Message(String),
+    /// What a level weighed for its move (information), whatever search it came from.
+    LevelReport(crate::engine::LevelReport),
     /// A finished iteration of the main line (MultiPV line 1).
     Iteration(IterationInfo),
     /// A finished MultiPV line after the first (the first is the `Iteration`).
@@ -225,13 +227,17 @@ impl Session {
             // Engine messages (a book file that failed) matter whatever search sent them.
             return Some(Accepted::Message(text));
         }
+        if let SearchEvent::LevelReport { report, .. } = ev {
+            return Some(Accepted::LevelReport(report));
+        }
         let id = match &ev {
             SearchEvent::Iteration { id, .. }
             | SearchEvent::CurrentMove { id, .. }
             | SearchEvent::BestMove { id, .. }
             | SearchEvent::Tree { id, .. }
             | SearchEvent::RootMoves { id, .. }
-            | SearchEvent::Message { id, .. } => *id,
+            | SearchEvent::Message { id, .. }
+            | SearchEvent::LevelReport { id, .. } => *id,
         };
         let Some(search) = self.search.as_mut().filter(|s| s.id == id) else {
             self.stale_dropped += 1;
@@ -266,7 +272,7 @@ impl Session {
                 Some(Accepted::Tree(depth))
             }
             SearchEvent::RootMoves { depth, rows, .. } => Some(Accepted::RootMoves { depth, rows }),
-            SearchEvent::Message { .. } => None,
+            SearchEvent::Message { .. } | SearchEvent::LevelReport { .. } => None,
         }
     }
 }
