@@ -133,13 +133,6 @@ impl LogBuffer {
         })
     }
 
-    /// Re-stamps every line (tests use a fixed clock so lines compare exactly).
-    pub fn restamp(&mut self, stamp: impl Fn() -> String) {
-        for l in &mut self.lines {
-            l.stamp = stamp();
-        }
-    }
-
     /// Wraps every line at `text_width` columns, once: nothing happens when the width is
     /// the cached one, so calling this before every frame costs nothing after a resize.
     pub fn set_wrap_width(&mut self, text_width: usize) {

@@ -323,12 +323,6 @@ impl App {
         layout::tree_list_rows(layout::layout(self.screen.area).right)
     }
 
-    /// Replaces the wall clock of the log (tests use a fixed one so lines compare exactly).
-    pub fn set_clock(&mut self, clock: fn() -> String) {
-        self.screen.wall_clock = clock;
-        self.log.restamp(clock);
-    }
-
     // ---- messages and log --------------------------------------------------------------
 
     /// Adds a line to the log, stamped with the wall clock.

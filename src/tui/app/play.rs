@@ -95,9 +95,4 @@ impl Play {
             }
         }
     }
-
-    /// The time left on the side's clock now, or `None` without a clock.
-    pub fn remaining(&self, side: Color, now: Instant) -> Option<Duration> {
-        self.clock.as_ref().map(|c| c.remaining(side, now))
-    }
 }
