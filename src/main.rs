@@ -9,6 +9,12 @@ use cli::args::Command;
 
 fn main() -> Result<()> {
     let cli = cli::args::parse();
+    // Output read by another program (`ox88 man | head -1`, `ox88 perft 5 --divide | less`)
+    // ends the process quietly when the reader goes away, instead of failing on every write.
+    // The server keeps writes that fail: a client's closed connection must not end it.
+    if !matches!(cli.command, Some(Command::Serve(_))) {
+        sigpipe::reset();
+    }
     match cli.command {
         Some(Command::Serve(args)) => ox88::serve::run(args),
         Some(Command::Uci) => ox88::uci::run(),
