@@ -436,3 +436,25 @@ fn annotations_are_set_only_with_legal_variations() {
     game.play_text("Nc3").unwrap();
     assert_eq!(game.moves()[2].annotations, Annotations::default());
 }
+
+#[test]
+fn an_archived_game_without_a_date_is_named_by_today_never_by_dashes() {
+    let dir = std::env::temp_dir().join(format!("ox88-nodate-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let store = Autosave::in_dir(&dir);
+    let mut g = Game::from_pgn("[Event \"?\"]\n[Date \"????.??.??\"]\n\n1. e4 e5 *\n").unwrap();
+    assert_eq!(g.tags.date, "????.??.??");
+    g.resign(Color::White).unwrap();
+    let path = store.save(&g).unwrap().expect("archived");
+    let name = path.file_name().unwrap().to_string_lossy().to_string();
+    let today = chrono::Local::now().format("%Y-%m-%d").to_string();
+    assert!(name.starts_with(&format!("{today}_")), "{name}");
+    assert!(!name.starts_with('-'));
+    // A game with a date keeps it.
+    let mut dated = Game::from_pgn("[Date \"2024.03.09\"]\n\n1. d4 *\n").unwrap();
+    dated.resign(Color::Black).unwrap();
+    let path = store.save(&dated).unwrap().expect("archived");
+    let name = path.file_name().unwrap().to_string_lossy().to_string();
+    assert!(name.starts_with("2024-03-09_"), "{name}");
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -202,8 +202,28 @@ impl Autosave {
                 })
                 .collect()
         };
-        let date = clean(&game.tags.date.replace('.', "-"));
-        Ok(archive.join(format!("{date}_{}.pgn", clean(game.id()))))
+        Ok(archive.join(format!(
+            "{}_{}.pgn",
+            file_date(&game.tags.date),
+            clean(game.id())
+        )))
+    }
+}
+
+/// A game's date for a file name: `2026-11-27` from the PGN date `2026.11.27`, today's when
+/// the game's date is missing or partly unknown (`????.??.??`), so a name always starts
+/// with a digit (never with `-`, which programs would take for an option).
+fn file_date(pgn_date: &str) -> String {
+    let parts: Vec<&str> = pgn_date.trim().split('.').collect();
+    let known = parts.len() == 3
+        && parts
+            .iter()
+            .zip([4, 2, 2])
+            .all(|(p, n)| p.len() == n && p.bytes().all(|b| b.is_ascii_digit()));
+    if known {
+        parts.join("-")
+    } else {
+        chrono::Local::now().format("%Y-%m-%d").to_string()
     }
 }
 
