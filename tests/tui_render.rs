@@ -1353,3 +1353,43 @@ fn sixteen_colours_write_only_basic_sgr_codes() {
         }
     }
 }
+
+#[test]
+fn a_refused_entry_stays_marked_and_the_next_one_replaces_it() {
+    let (mut app, _) = human_human();
+    enter(&mut app, "e1e3");
+    assert_eq!(app.message().unwrap().kind, MessageKind::Error);
+    assert_eq!(
+        app.input().value(),
+        "e1e3",
+        "the refused text stays to be corrected"
+    );
+    assert!(app.input().is_refused());
+    // It is drawn marked, in the error style.
+    let (lines, buf) = screen(&mut app, 80, 24);
+    let row = lines.iter().position(|l| l.contains("e1e3")).unwrap() as u16;
+    let x = lines[row as usize].find("e1e3").unwrap() as u16;
+    let x = lines[row as usize][..x as usize].chars().count() as u16;
+    assert_eq!(buf[(x, row)].style().fg, app.theme().error().fg);
+    // Typing starts a new entry instead of adding to the refused one.
+    enter(&mut app, "Qh5");
+    assert_ne!(
+        app.message().map(|m| m.text.as_str()),
+        Some("e1e3Qh5: unexpected 'h5'")
+    );
+    assert_eq!(app.input().value(), "Qh5", "Qh5 is refused on its own");
+    // Backspace corrects the refused text instead.
+    press(&mut app, KeyCode::Backspace);
+    assert_eq!(app.input().value(), "Qh");
+    assert!(!app.input().is_refused());
+    press(&mut app, KeyCode::Esc);
+    // Up still recalls the refused line.
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.input().value(), "Qh5");
+    press(&mut app, KeyCode::Esc);
+    // A failed command does not eat the next one.
+    enter(&mut app, ":resign now please");
+    assert!(app.input().is_refused());
+    enter(&mut app, ":new");
+    assert_eq!(app.input().value(), "", ":new ran: {:?}", app.message());
+}

@@ -1,6 +1,7 @@
 //! The input line: the text being typed (a `tui_input::Input`), the history of submitted
 //! lines (Up/Down recall them, the unsent draft comes back at the end) and Tab completion
-//! of `:` commands from the command table.
+//! of `:` commands from the command table. Text that was refused stays, marked, so it can
+//! be corrected; typing a character replaces it instead of adding to it.
 
 use crossterm::event::{Event as TermEvent, KeyEvent};
 use tui_input::Input;
@@ -15,6 +16,9 @@ pub struct InputLine {
     /// Which history entry is shown (`None`: the draft being typed).
     history_pos: Option<usize>,
     draft: String,
+    /// The text was refused (a move or command that failed): it is shown marked, and the
+    /// next character typed starts a new text.
+    refused: bool,
 }
 
 impl InputLine {
@@ -31,8 +35,24 @@ impl InputLine {
         &self.input
     }
 
-    /// Edits the text with a key; true when the text or the cursor changed.
+    /// Was the text on the line refused?
+    pub fn is_refused(&self) -> bool {
+        self.refused
+    }
+
+    /// Marks the text as refused: it stays for correcting, and a character typed next
+    /// replaces it.
+    pub fn mark_refused(&mut self) {
+        self.refused = !self.input.value().is_empty();
+    }
+
+    /// Edits the text with a key; true when the text or the cursor changed. On refused text
+    /// a character starts a new text; any other edit (Backspace, arrows) corrects it.
     pub fn handle_key(&mut self, key: KeyEvent) -> bool {
+        if self.refused && Self::types_a_character(&key) {
+            self.input.reset();
+        }
+        self.refused = false;
         let changed = self.input.handle_event(&TermEvent::Key(key)).is_some();
         if changed {
             self.history_pos = None;
@@ -40,13 +60,25 @@ impl InputLine {
         changed
     }
 
+    fn types_a_character(key: &KeyEvent) -> bool {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        matches!(key.code, KeyCode::Char(_))
+            && !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    }
+
     pub fn insert_char(&mut self, c: char) {
+        if std::mem::take(&mut self.refused) {
+            self.input.reset();
+        }
         self.input.handle(tui_input::InputRequest::InsertChar(c));
     }
 
     pub fn clear(&mut self) {
         self.input.reset();
         self.history_pos = None;
+        self.refused = false;
     }
 
     /// Keeps a submitted line for recall (a repeat of the last one is kept once).
@@ -73,6 +105,7 @@ impl InputLine {
             (Some(_), false) => None,
         };
         self.history_pos = pos;
+        self.refused = false;
         let text = match pos {
             Some(p) => self.history[p].clone(),
             None => std::mem::take(&mut self.draft),
@@ -86,6 +119,7 @@ impl InputLine {
         let c = command::complete(self.input.value(), themes);
         if c.text != self.input.value() {
             self.input = Input::new(c.text);
+            self.refused = false;
         }
         c.candidates
     }

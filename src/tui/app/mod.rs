@@ -1315,6 +1315,8 @@ impl App {
         self.input.remember(&text);
         if ok {
             self.input.clear();
+        } else {
+            self.input.mark_refused();
         }
     }
 

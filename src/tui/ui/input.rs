@@ -43,6 +43,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             "move (e2e4, Nf3) or :command — F1 help",
             t.dim(),
         ));
+    } else if app.input().is_refused() {
+        // Refused text stays to be corrected, marked: a character typed replaces it.
+        spans.push(Span::styled(
+            value,
+            t.error().add_modifier(Modifier::UNDERLINED),
+        ));
     } else {
         spans.push(Span::styled(value, t.text()));
     }
