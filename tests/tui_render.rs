@@ -1393,3 +1393,33 @@ fn a_refused_entry_stays_marked_and_the_next_one_replaces_it() {
     enter(&mut app, ":new");
     assert_eq!(app.input().value(), "", ":new ran: {:?}", app.message());
 }
+
+#[test]
+fn a_terminal_too_small_takes_no_key_but_quit() {
+    let (mut app, _) = human_human();
+    let mut saved = ox88::game::Game::new();
+    saved.play_text("e4").unwrap();
+    app.offer_resume(saved);
+    let (lines, _) = screen(&mut app, 60, 20);
+    let text = lines.join("\n");
+    assert!(text.contains("terminal too small"), "{text}");
+    assert!(text.contains("60×20, need 80×24"), "{text}");
+    // The hidden question is not answered, and no move is played.
+    type_text(&mut app, "n");
+    assert!(
+        app.play().prompt.is_some(),
+        "the resume question is still open"
+    );
+    enter(&mut app, "d4");
+    app.handle_paste("d4");
+    assert_eq!(app.game().ply(), 0);
+    assert_eq!(app.input().value(), "");
+    // Back at a size that fits, the question is still there to answer.
+    let _ = screen(&mut app, 80, 24);
+    type_text(&mut app, "y");
+    assert_eq!(app.game().sans(), vec!["e4"]);
+    // Too small again: quitting still works.
+    let _ = screen(&mut app, 60, 20);
+    app.handle_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    assert!(app.quit_requested());
+}

@@ -18,6 +18,12 @@ pub const TALL_HEIGHT: u16 = 40;
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
 
+/// A terminal of `area`'s size is too small for the layout (the screen says so and keys
+/// other than quitting do nothing).
+pub fn too_small(area: Rect) -> bool {
+    area.width < MIN_WIDTH || area.height < MIN_HEIGHT
+}
+
 /// Where each pane goes for a terminal of `area`'s size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Areas {

@@ -927,6 +927,16 @@ impl App {
             self.screen.quit = true;
             return;
         }
+        if layout::too_small(self.screen.area) {
+            // Nothing on screen says what a key would do: only quitting acts.
+            let focus = keys::Focus::Input;
+            if keys::action_for(&self.prefs.keys, &key, self.input.is_empty(), focus)
+                == Some(Action::Quit)
+            {
+                self.screen.quit = true;
+            }
+            return;
+        }
         if self.play.prompt.is_some() {
             self.answer_prompt(key);
             return;
@@ -985,7 +995,7 @@ impl App {
     /// Pasted text goes into the input line as typed (only its first line: a paste never
     /// plays a move by itself).
     pub fn handle_paste(&mut self, text: &str) {
-        if self.play.prompt.is_some() {
+        if self.play.prompt.is_some() || layout::too_small(self.screen.area) {
             return;
         }
         let line = text.lines().next().unwrap_or("");

@@ -46,7 +46,7 @@ pub fn pane_block<'a>(app: &App, title: &'a str, focused: bool) -> Block<'a> {
 
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    if super::layout::too_small(area) {
         too_small(frame, area, app);
         return;
     }
