@@ -1423,3 +1423,34 @@ fn a_terminal_too_small_takes_no_key_but_quit() {
     app.handle_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
     assert!(app.quit_requested());
 }
+
+#[test]
+fn the_log_follows_again_after_end_or_a_new_game() {
+    let (mut app, _) = human_human();
+    for i in 0..60 {
+        app.log_line(ox88::tui::app::LogKind::Info, format!("line {i}"));
+    }
+    let _ = screen(&mut app, 80, 24);
+    // Scrolled back from the log pane, then back on the input line.
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::PageUp);
+    assert!(app.log_buffer().scroll() > 0);
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen().focus, Pane::Input);
+    // End on the empty input line: the log follows again.
+    press(&mut app, KeyCode::End);
+    assert_eq!(app.log_buffer().scroll(), 0);
+    // Scrolled back, then a new game: the log follows the new game.
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::PageUp);
+    assert!(app.log_buffer().scroll() > 0);
+    press(&mut app, KeyCode::Esc);
+    app.handle_key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL));
+    assert_eq!(app.log_buffer().scroll(), 0);
+    let (lines, _) = screen(&mut app, 80, 24);
+    assert!(
+        lines.iter().any(|l| l.contains("new game")),
+        "{}",
+        lines.join("\n")
+    );
+}

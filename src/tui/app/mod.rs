@@ -963,6 +963,11 @@ impl App {
         };
         match keys::action_for(&self.prefs.keys, &key, input_empty, focus) {
             Some(action) => self.act(action),
+            // End on an empty input line: the log follows its newest line again.
+            None if key.code == KeyCode::End && input_empty && self.screen.focus == Pane::Input => {
+                let rows = self.log_rows();
+                self.log.scroll_to(false, rows);
+            }
             None => self.type_key(key),
         }
     }
@@ -1236,6 +1241,9 @@ impl App {
 
     fn new_game(&mut self, start: Option<Board>) {
         self.session.new_game();
+        // A new game's lines are what the reader wants: the log follows them again.
+        let rows = self.log_rows();
+        self.log.scroll_to(false, rows);
         self.play.next_engine_start = None;
         self.play.next_game_start = None;
         self.play.paused = false;
