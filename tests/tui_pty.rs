@@ -363,3 +363,37 @@ fn the_tree_browser_opens_after_an_engine_move_goes_down_two_levels_and_back() {
     s.send("\x03");
     assert!(s.wait_exit().success());
 }
+
+#[test]
+fn a_bad_fen_or_pgn_and_a_dumb_terminal_stop_it_with_a_message_and_status_2() {
+    let dir = TempDir::new("pty-refuse");
+    let bad_pgn = dir.path().join("bad.pgn");
+    std::fs::write(&bad_pgn, "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n").unwrap();
+    let pgn_arg = bad_pgn.to_string_lossy().to_string();
+    for (args, says) in [
+        (vec!["--fen", "8/8/8 w - - 0 1"], "--fen:"),
+        (vec!["--pgn", pgn_arg.as_str()], "--pgn "),
+        (
+            vec!["--pgn", "/nonexistent/game.pgn"],
+            "--pgn /nonexistent/game.pgn",
+        ),
+    ] {
+        let mut p = start(&dir, &args);
+        let status = p.wait_exit();
+        assert_eq!(status.exit_code(), 2, "{args:?}");
+        let text = p.screen().text();
+        assert!(text.contains(says), "{args:?}: {text}");
+    }
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_ox88"));
+    cmd.env("OX88_DATA_DIR", dir.path());
+    cmd.env("HOME", dir.path());
+    cmd.env("TERM", "dumb");
+    let mut p = Pty::spawn(cmd, ROWS, COLS);
+    let status = p.wait_exit();
+    assert_eq!(status.exit_code(), 2);
+    let text = p.screen().text();
+    assert!(
+        text.contains("TERM=dumb") && text.contains("ox88 uci"),
+        "{text}"
+    );
+}

@@ -1110,3 +1110,17 @@ fn limit_strength_plays_through_the_level_driver_and_a_bad_elo_keeps_the_old_one
     uci.send("quit");
     assert!(uci.wait_exit(ANSWER).success());
 }
+
+#[test]
+fn tui_flags_without_a_terminal_say_one_is_needed_instead_of_speaking_uci() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .args(["--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1", "--depth", "5"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--fen") && err.contains("--depth"), "{err}");
+    assert!(err.contains("ox88 uci"), "{err}");
+    assert!(out.stdout.is_empty(), "no UCI was spoken");
+}

@@ -96,12 +96,12 @@ pub struct PlayArgs {
     /// Search threads (Lazy SMP): 1 searches reproducibly; more search faster on more cores.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(ox88::engine::search::MAX_THREADS)))]
     pub threads: Option<u32>,
-    /// Who plays: white, black, human, engine or analysis.
-    #[arg(long, default_value = "white", value_parser = parse_mode)]
-    pub mode: Mode,
-    /// Pause between moves in engine-vs-engine mode, in milliseconds.
-    #[arg(long, default_value_t = 500)]
-    pub delay: u64,
+    /// Who plays: white, black, human, engine or analysis (default: white).
+    #[arg(long, value_parser = parse_mode)]
+    pub mode: Option<Mode>,
+    /// Pause between moves in engine-vs-engine mode, in milliseconds (default: 500).
+    #[arg(long)]
+    pub delay: Option<u64>,
     /// Evaluation: material, center, full or net.
     #[arg(long)]
     pub eval: Option<EvalMode>,
@@ -147,6 +147,28 @@ impl PlayArgs {
             .into_iter()
             .filter_map(|(setting, text)| text.map(|t| (setting, t)))
             .collect()
+    }
+
+    /// The flags that only the TUI takes, by name, when any was given.
+    pub fn tui_flags(&self) -> Vec<&'static str> {
+        let mut given: Vec<&'static str> = self
+            .flags()
+            .iter()
+            .map(|(setting, _)| setting.flag())
+            .collect();
+        for (name, on) in [
+            ("--fen", self.fen.is_some()),
+            ("--pgn", self.pgn.is_some()),
+            ("--resume", self.resume),
+            ("--mode", self.mode.is_some()),
+            ("--delay", self.delay.is_some()),
+            ("--config", self.config.is_some()),
+        ] {
+            if on {
+                given.push(name);
+            }
+        }
+        given
     }
 
     /// The settings in effect: the file's with the flags over them.

@@ -65,6 +65,24 @@ impl Setting {
         self.into()
     }
 
+    /// The command-line flag that sets it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Setting::Theme => "--theme",
+            Setting::Level => "--level",
+            Setting::Depth => "--depth",
+            Setting::Eval => "--eval",
+            Setting::Order => "--order",
+            Setting::Color => "--color",
+            Setting::Ascii => "--ascii",
+            Setting::Book => "--book",
+            Setting::Tc => "--tc",
+            Setting::Hash => "--hash",
+            Setting::Threads => "--threads",
+            Setting::Explorer => "(the settings file)",
+        }
+    }
+
     /// What the setting takes, as its error messages and the help say it.
     pub fn allowed(self) -> String {
         match self {
