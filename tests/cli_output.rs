@@ -1,5 +1,6 @@
-//! Subcommands whose reader goes away (`ox88 man | head -1`) end quietly: no error message,
-//! no panic, whatever they were writing.
+//! What a newcomer meets first: the README's opening (the title, one sentence, the two
+//! commands that work on a fresh machine), and subcommands whose reader goes away
+//! (`ox88 man | head -1`) ending quietly: no error message, no panic.
 
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
@@ -29,6 +30,33 @@ fn a_closed_pipe_ends_every_printing_subcommand_quietly() {
             out.status.success() || out.status.signal() == Some(13),
             "{args:?} ended with {:?}",
             out.status
+        );
+    }
+}
+
+#[test]
+fn the_readme_opens_with_the_title_a_sentence_and_the_two_commands() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let lines: Vec<&str> = readme.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines[0], "# ox88");
+    assert!(
+        lines[1].ends_with('.') && !lines[1].starts_with(['#', '`', '|']),
+        "one sentence: {}",
+        lines[1]
+    );
+    assert!(lines[2].starts_with("```"), "{}", lines[2]);
+    assert!(lines[3].starts_with("cargo run --release"), "{}", lines[3]);
+    assert!(lines[4].starts_with("cargo test --release"), "{}", lines[4]);
+    assert_eq!(lines[5], "```");
+    // A name of the project's own ("the seed pages") is said what it is where it first
+    // appears: its paragraph names them as the tutorial pages ox88 grew from.
+    if let Some(at) = readme.find("seed pages") {
+        let paragraph_end = readme[at..].find("\n\n").map_or(readme.len(), |e| at + e);
+        let paragraph = &readme[at..paragraph_end];
+        assert!(
+            paragraph.contains("tutorial pages"),
+            "the seed pages are not explained: {paragraph}"
         );
     }
 }
