@@ -42,6 +42,9 @@ pub struct ServeArgs {
     /// Address and port to listen on. Loopback by default: listening elsewhere is a choice.
     #[arg(long, default_value = "127.0.0.1:2222")]
     pub listen: SocketAddr,
+    /// Port to listen on, on loopback (the same as --listen 127.0.0.1:PORT).
+    #[arg(long, conflicts_with = "listen")]
+    pub port: Option<u16>,
     /// The server's private key (OpenSSH format). Default: made once in the data directory.
     #[arg(long)]
     pub host_key: Option<PathBuf>,
@@ -122,7 +125,9 @@ impl ServeConfig {
             .unwrap_or_else(|| data_dir.join("host_key_ed25519"));
         let host_key = load_or_make_host_key(&key_path)?;
         Ok(ServeConfig {
-            listen: args.listen,
+            listen: args
+                .port
+                .map_or(args.listen, |port| SocketAddr::new(args.listen.ip(), port)),
             host_key,
             access,
             max_sessions: args.max_sessions as usize,
@@ -848,6 +853,31 @@ fn clamp_size(n: u32, default: u16) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(clap::Parser)]
+    struct Cmd {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    #[test]
+    fn port_listens_on_loopback_and_does_not_go_with_listen() {
+        use clap::Parser;
+        let dir = std::env::temp_dir().join(format!("ox88-serve-port-{}", std::process::id()));
+        let args = Cmd::try_parse_from(["serve", "--open", "--port", "2300"])
+            .unwrap()
+            .serve;
+        let config = ServeConfig::from_args(&args, &dir).unwrap();
+        assert_eq!(config.listen, "127.0.0.1:2300".parse().unwrap());
+        let args = Cmd::try_parse_from(["serve", "--open"]).unwrap().serve;
+        let config = ServeConfig::from_args(&args, &dir).unwrap();
+        assert_eq!(config.listen, "127.0.0.1:2222".parse().unwrap());
+        let err = Cmd::try_parse_from(["serve", "--open", "--port", "1", "--listen", "0.0.0.0:1"])
+            .err()
+            .expect("--port and --listen together are refused");
+        assert!(err.to_string().contains("--listen"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn durations_take_seconds_minutes_and_hours() {
