@@ -11,6 +11,7 @@
 pub mod annotate;
 pub mod autosave;
 pub mod clock;
+pub mod glicko;
 pub mod pgn;
 
 use std::fmt;
