@@ -5,6 +5,7 @@ pub mod chess;
 
 pub mod engine;
 pub mod game;
+pub mod puzzle;
 pub mod serve;
 pub mod tui;
 pub mod tune;

@@ -26,6 +26,7 @@ fn main() -> Result<()> {
         Some(Command::Eval(args)) => cli::eval::run(args),
         Some(Command::Review(args)) => cli::review::run(args),
         Some(Command::Selfplay(args)) => cli::selfplay::run(args),
+        Some(Command::Puzzles(args)) => cli::puzzles::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::NnTrain(args)) => cli::nn_train::run(args),
         Some(Command::Completions(args)) => cli::docs::completions(args),

@@ -281,6 +281,9 @@ pub enum Command {
     Review(ReviewArgs),
     /// Self-play games for tuning data: quiet positions labelled with the game's result.
     Selfplay(SelfplayArgs),
+    /// Puzzles: mine them from games, print the shipped set, check a puzzle file. Files use
+    /// the lichess puzzle database's CSV columns.
+    Puzzles(PuzzlesArgs),
     /// Fit the evaluation's weights to labelled positions (Texel); writes Rust source.
     Tune(TuneArgs),
     /// Train the network evaluation on positions scored by a stronger engine.
@@ -387,6 +390,64 @@ pub struct EvalArgs {
     /// euwe-kramer, evans, staunton, bilguer, gik.
     #[arg(long, default_value_t = ValuePreset::default())]
     pub preset: ValuePreset,
+}
+
+/// `ox88 puzzles`: what to do with puzzles.
+#[derive(clap::Args, Debug)]
+pub struct PuzzlesArgs {
+    #[command(subcommand)]
+    pub command: PuzzlesCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PuzzlesCommand {
+    /// Find puzzles in the games of PGN files: positions where, after the opponent's move,
+    /// exactly one move wins (a mate, or at least +2.00 while every other move stays at
+    /// +0.50 or below), the solution going on while the answer stays the only winning one.
+    /// Each is verified on a fresh engine with --verify-factor times the nodes; those not
+    /// unique there are dropped. Writes CSV (lichess's columns) as they are found; progress
+    /// and a summary go to standard error.
+    Mine(PuzzlesMineArgs),
+    /// Print the puzzle set built into ox88 as CSV on standard output.
+    Export,
+    /// Check a puzzle file (default: the shipped set): every row parses and its moves are
+    /// legal; with --verify NODES, a sample is searched again on a fresh engine and every
+    /// answer must still be the only winning move.
+    Check(PuzzlesCheckArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PuzzlesMineArgs {
+    /// PGN files with the games to mine.
+    #[arg(required = true, value_name = "GAMES.pgn")]
+    pub files: Vec<PathBuf>,
+    /// Nodes for each search that looks for a solution.
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1_000..))]
+    pub nodes: u64,
+    /// The verifying search gets this many times --nodes.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub verify_factor: u64,
+    /// The most moves a solver plays in one puzzle.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=20))]
+    pub max_moves: u64,
+    /// Write the CSV here instead of standard output.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PuzzlesCheckArgs {
+    /// The puzzle file (default: the shipped set).
+    pub file: Option<PathBuf>,
+    /// Search each sampled puzzle again with this many nodes per position.
+    #[arg(long, value_name = "NODES")]
+    pub verify: Option<u64>,
+    /// How many puzzles to verify (0: all).
+    #[arg(long, default_value_t = 200)]
+    pub sample: usize,
+    /// The seed that picks the sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// `ox88 review`: the game, the budget per position and where the annotated PGN goes.

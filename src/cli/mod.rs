@@ -15,6 +15,7 @@ pub mod lab;
 pub mod nn_train;
 pub mod perft;
 pub mod play;
+pub mod puzzles;
 pub mod review;
 pub mod search;
 pub mod selfplay;

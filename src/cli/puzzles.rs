@@ -1,0 +1,164 @@
+//! `ox88 puzzles`: mine puzzles from games, print the shipped set, and check a puzzle file
+//! (every row legal; with `--verify`, every solution still the only winning line on a fresh
+//! engine).
+
+use std::io::Write;
+
+use anyhow::{Context, Result, bail};
+use ox88::game::Game;
+use ox88::game::pgn::split_games;
+use ox88::puzzle::mine::{MineSettings, Miner};
+use ox88::puzzle::{self, Puzzle, file};
+
+use super::args::{PuzzlesArgs, PuzzlesCheckArgs, PuzzlesCommand, PuzzlesMineArgs};
+
+pub fn run(args: PuzzlesArgs) -> Result<()> {
+    match args.command {
+        PuzzlesCommand::Mine(a) => mine(a),
+        PuzzlesCommand::Export => {
+            let out = std::io::stdout().lock();
+            file::write(out, &puzzle::shipped()).context("cannot write the puzzles")
+        }
+        PuzzlesCommand::Check(a) => check(a),
+    }
+}
+
+fn mine(args: PuzzlesMineArgs) -> Result<()> {
+    let settings = MineSettings {
+        nodes: args.nodes,
+        verify_factor: args.verify_factor,
+        max_solver_moves: args.max_moves as usize,
+        ..MineSettings::default()
+    };
+    // Read every file first: a bad file is reported before hours of mining.
+    let mut sources = Vec::new();
+    for path in &args.files {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        sources.push((path.clone(), text));
+    }
+    let out: Box<dyn Write> = match &args.out {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record(file::HEADER)?;
+    let mut miner = Miner::new(settings);
+    let mut seen = std::collections::HashSet::new();
+    let mut kept = 0usize;
+    let mut unreadable = 0usize;
+    for (path, text) in &sources {
+        let games = split_games(text);
+        for (n, (line, pgn)) in games.iter().enumerate() {
+            let source = format!("{}#{}", path.display(), n + 1);
+            let game = match Game::from_pgn(pgn) {
+                Ok(g) => g,
+                Err(e) => {
+                    eprintln!("{}:{line}: skipped, not a game: {e}", path.display());
+                    unreadable += 1;
+                    continue;
+                }
+            };
+            let found = miner.mine_game(&game, &source);
+            for p in found {
+                if seen.insert(p.id.clone()) {
+                    csv.write_record(file::record(&p))?;
+                    kept += 1;
+                }
+            }
+            csv.flush()?;
+            eprintln!("{source}: {kept} puzzles so far");
+        }
+    }
+    let s = miner.stats();
+    let dropped = if s.found > 0 {
+        100.0 * s.dropped as f64 / s.found as f64
+    } else {
+        0.0
+    };
+    eprintln!(
+        "mined {kept} puzzles from {} games ({} positions, {} candidates, {} found, {} dropped \
+         at verification: {dropped:.1}%){}",
+        s.games,
+        s.positions,
+        s.candidates,
+        s.found,
+        s.dropped,
+        if unreadable > 0 {
+            format!("; {unreadable} games could not be read")
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
+}
+
+fn check(args: PuzzlesCheckArgs) -> Result<()> {
+    let (name, puzzles) = match &args.file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let p = file::read(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            (path.display().to_string(), p)
+        }
+        None => ("the shipped set".to_string(), puzzle::shipped()),
+    };
+    let mut bad = 0;
+    for p in &puzzles {
+        if let Err(e) = p.check() {
+            eprintln!("{e}");
+            bad += 1;
+        }
+    }
+    println!(
+        "{name}: {} puzzles, {bad} with illegal moves",
+        puzzles.len()
+    );
+    if let Some(nodes) = args.verify {
+        let mut miner = Miner::new(MineSettings {
+            nodes,
+            verify_factor: 1,
+            ..MineSettings::default()
+        });
+        let sample = sample(&puzzles, args.sample, args.seed);
+        let mut unique = 0;
+        for p in &sample {
+            match miner.verify_puzzle(p) {
+                Ok(true) => unique += 1,
+                Ok(false) => println!("{}: not the only winning line at {nodes} nodes", p.id),
+                Err(_) => {}
+            }
+        }
+        println!(
+            "verified {} at {nodes} nodes on a fresh engine: {unique} still unique ({:.1}%)",
+            sample.len(),
+            100.0 * unique as f64 / sample.len().max(1) as f64
+        );
+        if unique < sample.len() {
+            bail!("{} puzzles are no longer unique", sample.len() - unique);
+        }
+    }
+    if bad > 0 {
+        bail!("{bad} puzzles have illegal moves");
+    }
+    Ok(())
+}
+
+/// Up to `n` puzzles picked evenly by a seeded shuffle (all of them when `n` is 0).
+fn sample(puzzles: &[Puzzle], n: usize, seed: u64) -> Vec<Puzzle> {
+    if n == 0 || n >= puzzles.len() {
+        return puzzles.to_vec();
+    }
+    let mut order: Vec<usize> = (0..puzzles.len()).collect();
+    let mut state = seed | 1;
+    for i in (1..order.len()).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        order.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    order[..n].iter().map(|&i| puzzles[i].clone()).collect()
+}

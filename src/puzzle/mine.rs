@@ -1,0 +1,466 @@
+//! The miner: finds puzzles in games, the way a strong player would notice them.
+//!
+//! Every position of a game gets a short search. Where the opponent's move turned a roughly
+//! level (or worse) position into a clearly winning one for the side to move, a multi-PV
+//! search asks whether exactly one move wins: a mate, or a gain of at least [`WIN`]
+//! centipawns while every other move stays at [`OTHERS_AT_MOST`] or below, or so far below
+//! that it keeps at least [`CHANCES_GAP`] less of the winning chances (a queen left hanging
+//! leaves the other moves a pawn up, not level), and never within [`MARGIN`] of it. The solution goes on while the solver's move stays the only
+//! winning one, with the engine's best reply between, and ends on a mate or a won position.
+//! Each puzzle is then searched again, position by position, by a fresh engine with several
+//! times the budget; a solution that is not the only winning move there is dropped.
+
+use super::themes::{self, Ending};
+use super::{Puzzle, puzzle_id};
+use crate::chess::{Board, Move};
+use crate::engine::book::Book;
+use crate::engine::search::Searcher;
+use crate::engine::{Bound, Limits, Score, SearchEvent, SearchOptions};
+use crate::game::Game;
+
+/// A winning move scores at least this (centipawns, the solver's view), or mates.
+pub const WIN: i32 = 200;
+/// Every other move scores at most this: without the solution the solver is not winning.
+pub const OTHERS_AT_MOST: i32 = 50;
+/// The least gap between the solution and the next best move.
+pub const MARGIN: i32 = 150;
+/// Or: the next best move keeps this much less of the winning chances (see [`win_chances`]).
+pub const CHANCES_GAP: f64 = 0.5;
+/// Before the opponent's mistake the solver stood no better than this.
+pub const LEVEL_AT_MOST: i32 = 100;
+/// Where the solution mates, the next best move may still win, but by no more than this.
+const MATE_OTHERS_AT_MOST: i32 = 200;
+
+/// What the miner spends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MineSettings {
+    /// Nodes for each multi-PV search that looks for a solution (a quarter of it for the
+    /// first look at every position).
+    pub nodes: u64,
+    /// The verifying search gets this many times `nodes`.
+    pub verify_factor: u64,
+    /// A solution stops after this many of the solver's moves.
+    pub max_solver_moves: usize,
+    pub hash_mb: usize,
+}
+
+impl Default for MineSettings {
+    fn default() -> MineSettings {
+        MineSettings {
+            nodes: 200_000,
+            verify_factor: 4,
+            max_solver_moves: 6,
+            hash_mb: 32,
+        }
+    }
+}
+
+/// What the miner did, for its report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MineStats {
+    pub games: u64,
+    pub positions: u64,
+    /// Positions where the opponent's move swung the score (looked at with multi-PV).
+    pub candidates: u64,
+    /// Puzzles found before verification.
+    pub found: u64,
+    /// Of those, dropped because the deeper search did not keep the solution unique.
+    pub dropped: u64,
+}
+
+/// One line of a multi-PV search.
+#[derive(Clone, Debug)]
+struct Line {
+    mv: Move,
+    score: Score,
+}
+
+/// A multi-PV search's answer: the lines of its deepest complete iteration, and how deep
+/// the search had to go before its final best move became and stayed the best.
+#[derive(Clone, Debug)]
+struct Analysis {
+    lines: Vec<Line>,
+    settled_depth: u32,
+}
+
+/// Finds puzzles. One finder and one verifier engine, each with its own table, serve all
+/// the games given to it.
+pub struct Miner {
+    settings: MineSettings,
+    finder: Searcher,
+    verifier: Searcher,
+    book: Book,
+    stats: MineStats,
+}
+
+impl Miner {
+    pub fn new(settings: MineSettings) -> Miner {
+        Miner {
+            settings,
+            finder: Searcher::standalone(),
+            verifier: Searcher::standalone(),
+            book: Book::builtin(),
+            stats: MineStats::default(),
+        }
+    }
+
+    pub fn stats(&self) -> MineStats {
+        self.stats
+    }
+
+    /// The verified puzzles of one game; `source` becomes each puzzle's `GameUrl`.
+    pub fn mine_game(&mut self, game: &Game, source: &str) -> Vec<Puzzle> {
+        self.stats.games += 1;
+        self.finder.new_game();
+        let mut boards = vec![game.start().clone()];
+        for played in game.moves() {
+            let mut b = boards.last().expect("the start is there").clone();
+            b.make(played.mv);
+            boards.push(b);
+        }
+        self.stats.positions += boards.len() as u64;
+        // The first look: each position's score for its side to move.
+        let first_look = (self.settings.nodes / 4).max(1);
+        let scores: Vec<Option<Score>> = boards
+            .iter()
+            .map(|b| analyze(&mut self.finder, b, first_look, 1, self.settings.hash_mb))
+            .map(|a| a.map(|a| a.lines[0].score))
+            .collect();
+        let mut puzzles = Vec::new();
+        // Moves before this ply belong to a puzzle already found.
+        let mut covered = 0;
+        for i in 1..boards.len() {
+            let (Some(before), Some(after)) = (scores[i - 1], scores[i]) else {
+                continue;
+            };
+            let solver_before = before.negate();
+            let swing = is_winning(after, WIN - OTHERS_AT_MOST)
+                && !is_winning(solver_before, LEVEL_AT_MOST + 1);
+            if !swing || i - 1 < covered {
+                continue;
+            }
+            self.stats.candidates += 1;
+            let Some(line) = self.solve(&boards[i]) else {
+                continue;
+            };
+            self.stats.found += 1;
+            let opponent = game.moves()[i - 1].mv;
+            if !self.verify(&boards[i], &line.moves) {
+                self.stats.dropped += 1;
+                continue;
+            }
+            covered = i + line.moves.len();
+            puzzles.push(self.puzzle(&boards[i - 1], opponent, &line, game, source));
+        }
+        puzzles
+    }
+
+    /// The solution from the solver's first position, or `None` when no move is the only
+    /// winning one there.
+    fn solve(&mut self, start: &Board) -> Option<Solution> {
+        let (nodes, hash) = (self.settings.nodes, self.settings.hash_mb);
+        let mut b = start.clone();
+        let mut moves: Vec<Move> = Vec::new();
+        let mut settled_depth = 0;
+        let mut ending = Ending::Cp(0);
+        for k in 0..self.settings.max_solver_moves {
+            let a = analyze(&mut self.finder, &b, nodes, 2, hash)?;
+            let Some(mv) = only_winner(&a) else {
+                break;
+            };
+            if k == 0 {
+                settled_depth = a.settled_depth;
+            }
+            ending = match a.lines[0].score {
+                Score::Mate(_) => Ending::Mate,
+                Score::Cp(cp) => Ending::Cp(cp),
+            };
+            moves.push(mv);
+            b.make(mv);
+            if !b.has_legal_move() {
+                break;
+            }
+            if k + 1 == self.settings.max_solver_moves {
+                break;
+            }
+            // The opponent answers with the engine's best; a later solver move that is not
+            // unique ends the line before this reply (trimmed below).
+            let reply = analyze(&mut self.finder, &b, nodes, 1, hash)?.lines[0].mv;
+            moves.push(reply);
+            b.make(reply);
+        }
+        if moves.len() % 2 == 0 {
+            moves.pop();
+        }
+        if moves.is_empty() {
+            return None;
+        }
+        Some(Solution {
+            moves,
+            settled_depth,
+            ending,
+        })
+    }
+
+    /// Searches each of the solver's positions again on the verifier with the larger
+    /// budget: the solution must be the only winning move at every one.
+    fn verify(&mut self, start: &Board, moves: &[Move]) -> bool {
+        self.verifier.new_game();
+        let nodes = self.settings.nodes * self.settings.verify_factor.max(1);
+        let mut b = start.clone();
+        for (k, &m) in moves.iter().enumerate() {
+            if k % 2 == 0 {
+                let Some(a) = analyze(&mut self.verifier, &b, nodes, 2, self.settings.hash_mb)
+                else {
+                    return false;
+                };
+                if only_winner(&a) != Some(m) {
+                    return false;
+                }
+            }
+            b.make(m);
+        }
+        true
+    }
+
+    /// Checks a puzzle (from any file) the way a mined one is verified: on the fresh
+    /// verifier at `nodes × verify_factor`, every answer must be the only winning move.
+    pub fn verify_puzzle(&mut self, p: &Puzzle) -> Result<bool, super::PuzzleError> {
+        let c = p.check()?;
+        Ok(self.verify(&c.solver_start(), &c.moves[1..]))
+    }
+
+    fn puzzle(
+        &self,
+        before: &Board,
+        opponent: Move,
+        line: &Solution,
+        game: &Game,
+        source: &str,
+    ) -> Puzzle {
+        let fen = before.to_fen();
+        let moves: Vec<String> = std::iter::once(opponent)
+            .chain(line.moves.iter().copied())
+            .map(Move::uci)
+            .collect();
+        let mut p = Puzzle {
+            id: puzzle_id(&fen, &moves),
+            fen,
+            moves,
+            rating: 1500,
+            rating_deviation: 300,
+            popularity: 0,
+            plays: 0,
+            themes: Vec::new(),
+            game_url: source.to_string(),
+            opening_tags: Vec::new(),
+        };
+        if let Ok(checked) = p.check() {
+            p.themes = themes::themes(&checked, line.ending);
+        }
+        p.rating = estimate_rating(&p, line.settled_depth);
+        if game.is_standard_start()
+            && let Some(name) = self.book.opening_name(before)
+        {
+            p.opening_tags = opening_tags(&name);
+        }
+        p
+    }
+}
+
+/// The solver's moves and the replies between them, with what the first search said.
+struct Solution {
+    moves: Vec<Move>,
+    settled_depth: u32,
+    ending: Ending,
+}
+
+/// A score that wins for the side it belongs to: a mate, or at least `cp`.
+fn is_winning(s: Score, cp: i32) -> bool {
+    match s {
+        Score::Mate(n) => n > 0,
+        Score::Cp(c) => c >= cp,
+    }
+}
+
+/// The one winning move of a two-line analysis, if there is exactly one.
+fn only_winner(a: &Analysis) -> Option<Move> {
+    let best = a.lines.first()?;
+    // A single legal move is forced, not found.
+    let second = a.lines.get(1)?;
+    let unique = match (best.score, second.score) {
+        (Score::Mate(n), _) if n <= 0 => false,
+        (Score::Mate(_), Score::Mate(m)) => m < 0,
+        (Score::Mate(_), Score::Cp(c)) => c <= MATE_OTHERS_AT_MOST,
+        (Score::Cp(b), Score::Cp(c)) => {
+            b >= WIN
+                && b - c >= MARGIN
+                && (c <= OTHERS_AT_MOST || win_chances(b) - win_chances(c) >= CHANCES_GAP)
+        }
+        (Score::Cp(b), Score::Mate(m)) => b >= WIN && m < 0,
+    };
+    unique.then_some(best.mv)
+}
+
+/// Winning chances from −1 (lost) to 1 (won) for a score in centipawns: the logistic curve
+/// lichess fitted to its players' results, `2 / (1 + e^(−0.00368208·cp)) − 1`.
+pub fn win_chances(cp: i32) -> f64 {
+    2.0 / (1.0 + (-0.003_682_08 * f64::from(cp)).exp()) - 1.0
+}
+
+/// A fixed-node multi-PV search of `board`; `None` when it has no legal move.
+fn analyze(
+    searcher: &mut Searcher,
+    board: &Board,
+    nodes: u64,
+    multipv: u32,
+    hash_mb: usize,
+) -> Option<Analysis> {
+    if !board.has_legal_move() {
+        return None;
+    }
+    let wanted = (multipv as usize).min(board.legal_moves().len());
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        own_book: false,
+        hash_mb,
+        multipv,
+        move_overhead: std::time::Duration::ZERO,
+        ..SearchOptions::default()
+    };
+    // (depth, line number, move, score, exact)
+    let mut seen: Vec<(u32, u32, Move, Score, bool)> = Vec::new();
+    searcher.search_sync(board, &limits, &options, &mut |event| {
+        if let SearchEvent::Iteration { info, .. } = event
+            && let Some(&mv) = info.pv.first()
+        {
+            seen.push((
+                info.depth,
+                info.multipv,
+                mv,
+                info.score,
+                info.bound == Bound::Exact,
+            ));
+        }
+    });
+    // The deepest iteration with every line exact.
+    let complete = |d: u32| {
+        let lines: Vec<_> = seen.iter().filter(|s| s.0 == d).collect();
+        lines.len() >= wanted && lines.iter().all(|s| s.4)
+    };
+    let depth = seen.iter().map(|s| s.0).filter(|&d| complete(d)).max()?;
+    let mut lines: Vec<Line> = seen
+        .iter()
+        .filter(|s| s.0 == depth)
+        .map(|s| Line {
+            mv: s.2,
+            score: s.3,
+        })
+        .collect();
+    lines.sort_by_key(|l| std::cmp::Reverse(l.score.as_ordinal()));
+    let best = lines[0].mv;
+    // The shallowest depth from which every complete iteration's best move is the final one.
+    let mut settled_depth = depth;
+    for d in (1..=depth).rev() {
+        let first = seen.iter().find(|s| s.0 == d && s.1 == 1);
+        match first {
+            Some(s) if s.2 == best => settled_depth = d,
+            Some(_) => break,
+            None => {}
+        }
+    }
+    Some(Analysis {
+        lines,
+        settled_depth,
+    })
+}
+
+/// A first rating from how hard the solution was to find: the depth at which the engine
+/// settled on the first move, the number of moves to find, a quiet first move (no capture,
+/// check or promotion) and a sacrifice each make it harder. Players' results refine it.
+pub fn estimate_rating(p: &Puzzle, settled_depth: u32) -> u32 {
+    let mut r = 400 + 100 * settled_depth.min(14) as i32;
+    r += 150 * (p.solver_moves() as i32 - 1);
+    if let Ok(c) = p.check() {
+        let start = c.solver_start();
+        let first = c.moves[1];
+        let mut after = start.clone();
+        after.make(first);
+        if !first.is_capture() && first.promotion().is_none() && !after.in_check() {
+            r += 200;
+        }
+    }
+    if p.has_theme("sacrifice") {
+        r += 150;
+    }
+    r.clamp(600, 2400) as u32
+}
+
+/// Lichess-style opening tags from an opening's name: the family, then the full name, with
+/// words joined by `_` (`Sicilian Defense: Najdorf` → `Sicilian_Defense
+/// Sicilian_Defense_Najdorf`).
+pub fn opening_tags(name: &str) -> Vec<String> {
+    let tag = |s: &str| {
+        s.replace('\'', "")
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join("_")
+    };
+    let family = tag(name.split(':').next().unwrap_or(name));
+    let full = tag(name);
+    let mut tags = vec![family.clone()];
+    if full != family {
+        tags.push(full);
+    }
+    tags.retain(|t| !t.is_empty());
+    tags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(mv: &str, b: &Board, score: Score) -> Line {
+        Line {
+            mv: b.parse_uci_move(mv).unwrap(),
+            score,
+        }
+    }
+
+    #[test]
+    fn only_one_winning_move_counts() {
+        let b = Board::startpos();
+        let a = |s1, s2| Analysis {
+            lines: vec![line("e2e4", &b, s1), line("d2d4", &b, s2)],
+            settled_depth: 3,
+        };
+        assert!(only_winner(&a(Score::Cp(350), Score::Cp(20))).is_some());
+        assert!(only_winner(&a(Score::Cp(350), Score::Cp(120))).is_none());
+        // A hung queen: the other moves keep a pawn's edge, far from the queen's.
+        assert!(only_winner(&a(Score::Cp(710), Score::Cp(123))).is_some());
+        assert!(only_winner(&a(Score::Cp(900), Score::Cp(320))).is_none());
+        assert!(only_winner(&a(Score::Cp(180), Score::Cp(-200))).is_none());
+        assert!(only_winner(&a(Score::Mate(2), Score::Cp(150))).is_some());
+        assert!(only_winner(&a(Score::Mate(2), Score::Mate(4))).is_none());
+        assert!(only_winner(&a(Score::Mate(2), Score::Cp(900))).is_none());
+        assert!(only_winner(&a(Score::Mate(-2), Score::Mate(-1))).is_none());
+        let forced = Analysis {
+            lines: vec![line("e2e4", &b, Score::Mate(1))],
+            settled_depth: 1,
+        };
+        assert!(only_winner(&forced).is_none());
+    }
+
+    #[test]
+    fn opening_tags_follow_lichess_spelling() {
+        assert_eq!(
+            opening_tags("Sicilian Defense: Najdorf Variation"),
+            ["Sicilian_Defense", "Sicilian_Defense_Najdorf_Variation"]
+        );
+        assert_eq!(opening_tags("King's Pawn Game"), ["Kings_Pawn_Game"]);
+    }
+}

@@ -1,0 +1,197 @@
+//! Puzzles: the miner finds the puzzle a blunder leaves and none in a quiet game, the
+//! puzzle file reads what it writes (and never panics on what it is given), and the
+//! `ox88 puzzles` commands say what is wrong with a bad file.
+
+mod common;
+
+use std::process::Command;
+
+use common::TempDir;
+use ox88::game::Game;
+use ox88::puzzle::file;
+use ox88::puzzle::mine::{MineSettings, Miner};
+use ox88::puzzle::{Puzzle, puzzle_id};
+use proptest::prelude::*;
+
+fn miner() -> Miner {
+    Miner::new(MineSettings {
+        nodes: 50_000,
+        ..MineSettings::default()
+    })
+}
+
+fn mine(pgn: &str) -> Vec<Puzzle> {
+    miner().mine_game(&Game::from_pgn(pgn).expect("a game"), "test#1")
+}
+
+#[test]
+fn a_hung_queen_becomes_a_one_move_puzzle() {
+    // 2...Qh4?? leaves the queen to the knight on f3.
+    let found = mine("1. e4 e5 2. Nf3 Qh4 3. Nc3 Nc6 *");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let p = &found[0];
+    assert_eq!(p.moves, ["d8h4", "f3h4"]);
+    assert_eq!(
+        p.fen,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
+    assert!(
+        p.has_theme("hangingPiece") && p.has_theme("crushing"),
+        "{p:?}"
+    );
+    assert!(
+        !p.opening_tags.is_empty(),
+        "a game from the start names its opening"
+    );
+    assert_eq!(p.game_url, "test#1");
+    p.check().expect("legal");
+}
+
+#[test]
+fn a_missed_mate_in_one_is_found_though_the_game_went_on() {
+    // After 3...Nf6?? Qxf7 mates; White played 4.d3 instead.
+    let found = mine("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. d3 Be7 5. Nf3 O-O *");
+    let mate = found
+        .iter()
+        .find(|p| p.moves == ["g8f6", "h5f7"])
+        .unwrap_or_else(|| panic!("the mate after 3...Nf6 is missing: {found:?}"));
+    assert!(
+        mate.has_theme("mateIn1") && mate.has_theme("oneMove"),
+        "{mate:?}"
+    );
+    assert!(found.iter().all(|p| p.has_theme("mate")), "{found:?}");
+}
+
+#[test]
+fn a_quiet_well_played_game_has_no_puzzle() {
+    let found = mine(
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O \
+         9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 1/2-1/2",
+    );
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn the_stats_count_what_the_miner_did() {
+    let mut m = miner();
+    let g = Game::from_pgn("1. e4 e5 2. Nf3 Qh4 3. Nc3 *").unwrap();
+    let found = m.mine_game(&g, "x");
+    let s = m.stats();
+    assert_eq!(s.games, 1);
+    assert_eq!(s.positions, 6);
+    assert!(s.candidates >= 1 && s.found >= found.len() as u64);
+}
+
+fn arb_puzzle() -> impl Strategy<Value = Puzzle> {
+    (
+        prop::collection::vec("[a-h][1-8][a-h][1-8]", 2..8),
+        0u32..4000,
+        0u32..1000,
+        -100i32..=100,
+        prop::collection::vec("[a-zA-Z0-9]{1,12}", 0..5),
+        "[ -~]{0,40}",
+    )
+        .prop_map(|(moves, rating, rd, pop, themes, url)| {
+            let fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1".to_string();
+            Puzzle {
+                id: puzzle_id(&fen, &moves),
+                fen,
+                moves,
+                rating,
+                rating_deviation: rd,
+                popularity: pop,
+                plays: rating,
+                themes,
+                game_url: url.trim().to_string(),
+                opening_tags: vec![],
+            }
+        })
+}
+
+proptest! {
+    #[test]
+    fn the_file_reads_back_what_it_writes(puzzles in prop::collection::vec(arb_puzzle(), 0..6)) {
+        let mut out = Vec::new();
+        file::write(&mut out, &puzzles).unwrap();
+        let back = file::read(&String::from_utf8(out).unwrap()).unwrap();
+        prop_assert_eq!(back, puzzles);
+    }
+
+    #[test]
+    fn any_text_is_read_or_refused_without_a_panic(text in "\\PC{0,300}") {
+        let _ = file::read(&text);
+        let with_header = format!("{}\n{text}", file::HEADER.join(","));
+        if let Ok(puzzles) = file::read(&with_header) {
+            for p in puzzles {
+                let _ = p.check();
+            }
+        }
+    }
+}
+
+fn ox88(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .args(args)
+        .output()
+        .expect("ox88 runs")
+}
+
+#[test]
+fn checking_a_file_names_the_puzzle_with_an_illegal_move() {
+    let dir = TempDir::new("puzzle-check");
+    let path = dir.path().join("p.csv");
+    std::fs::write(
+        &path,
+        "PuzzleId,FEN,Moves\nGood1,rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2,d8h4 f3h4\n\
+         Bad22,rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2,d8h4 f3h5\n",
+    )
+    .unwrap();
+    let out = ox88(&["puzzles", "check", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("puzzle Bad22: move 2 (f3h5) is not legal"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("2 puzzles, 1 with illegal moves"),
+        "{stdout}"
+    );
+    let out = ox88(&[
+        "puzzles",
+        "mine",
+        dir.path().join("none.pgn").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+}
+
+#[test]
+fn mining_writes_the_csv_with_lichess_columns() {
+    let dir = TempDir::new("puzzle-mine");
+    let pgn = dir.path().join("g.pgn");
+    let csv = dir.path().join("p.csv");
+    std::fs::write(&pgn, "1. e4 e5 2. Nf3 Qh4 3. Nc3 Nc6 *\n").unwrap();
+    let out = ox88(&[
+        "puzzles",
+        "mine",
+        pgn.to_str().unwrap(),
+        "--nodes",
+        "50000",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with(&file::HEADER.join(",")), "{text}");
+    let puzzles = file::read(&text).unwrap();
+    assert_eq!(puzzles.len(), 1);
+    assert_eq!(puzzles[0].moves, ["d8h4", "f3h4"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("mined 1 puzzles from 1 games"), "{stderr}");
+}
