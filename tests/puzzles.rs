@@ -82,6 +82,31 @@ fn the_stats_count_what_the_miner_did() {
     assert!(s.candidates >= 1 && s.found >= found.len() as u64);
 }
 
+#[test]
+fn a_mistake_of_the_player_becomes_their_own_puzzle() {
+    use ox88::engine::jobs::{ReviewJob, ReviewSettings};
+    use ox88::game::annotate::{Review, review_positions};
+    // White's 4.d3? missed Qxf7 mate.
+    let game = Game::from_pgn("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. d3 Be7 5. Nf3 O-O *").unwrap();
+    let job = ReviewJob::start(review_positions(&game), ReviewSettings::depth(8), |_| {}).unwrap();
+    let review = Review::from_analysis(&game, &job.wait().positions);
+    let own = miner().own_puzzles(&game, &review, ox88::chess::Color::White, "own#1");
+    let p = own
+        .iter()
+        .find(|p| p.moves == ["g8f6", "h5f7"])
+        .unwrap_or_else(|| panic!("the missed mate is not among {own:?}"));
+    assert_eq!(
+        p.fen,
+        "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3"
+    );
+    assert!(p.has_theme("mateIn1"), "{p:?}");
+    // Only White's own moves become White's puzzles.
+    for p in &own {
+        let c = p.check().unwrap();
+        assert_eq!(c.solver_start().side_to_move(), ox88::chess::Color::White);
+    }
+}
+
 fn arb_puzzle() -> impl Strategy<Value = Puzzle> {
     (
         prop::collection::vec("[a-h][1-8][a-h][1-8]", 2..8),

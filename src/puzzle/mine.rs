@@ -12,11 +12,13 @@
 
 use super::themes::{self, Ending};
 use super::{Puzzle, puzzle_id};
+use crate::chess::Color;
 use crate::chess::{Board, Move};
 use crate::engine::book::Book;
 use crate::engine::search::Searcher;
 use crate::engine::{Bound, Limits, Score, SearchEvent, SearchOptions};
 use crate::game::Game;
+use crate::game::annotate::{Judgement, Review};
 
 /// A winning move scores at least this (centipawns, the solver's view), or mates.
 pub const WIN: i32 = 200;
@@ -230,6 +232,59 @@ impl Miner {
         Ok(self.verify(&c.solver_start(), &c.moves[1..]))
     }
 
+    /// The player's own mistakes (`?` and `??`) in a reviewed game as one-move puzzles: the
+    /// position before the opponent's previous move, that move, then the better move the
+    /// review found, kept only where a multi-PV search shows it clearly better than every
+    /// other move (a mate, [`MARGIN`] centipawns or [`OWN_CHANCES_GAP`] of the winning
+    /// chances ahead of the next best).
+    pub fn own_puzzles(
+        &mut self,
+        game: &Game,
+        review: &Review,
+        player: Color,
+        source: &str,
+    ) -> Vec<Puzzle> {
+        let mut out = Vec::new();
+        for rm in &review.moves {
+            let Some(best) = rm.best else { continue };
+            if rm.mover != player
+                || rm.index == 0
+                || best == rm.played
+                || rm.judgement < Some(Judgement::Mistake)
+            {
+                continue;
+            }
+            let (Some(before), Some(at)) =
+                (game.position_at(rm.index - 1), game.position_at(rm.index))
+            else {
+                continue;
+            };
+            let Some(a) = analyze(
+                &mut self.finder,
+                &at,
+                self.settings.nodes,
+                2,
+                self.settings.hash_mb,
+            ) else {
+                continue;
+            };
+            if clearly_best(&a) != Some(best) {
+                continue;
+            }
+            let line = Solution {
+                moves: vec![best],
+                settled_depth: a.settled_depth,
+                ending: match a.lines[0].score {
+                    Score::Mate(_) => Ending::Mate,
+                    Score::Cp(cp) => Ending::Cp(cp),
+                },
+            };
+            let opponent = game.moves()[rm.index - 1].mv;
+            out.push(self.puzzle(&before, opponent, &line, game, source));
+        }
+        out
+    }
+
     fn puzzle(
         &self,
         before: &Board,
@@ -300,6 +355,26 @@ fn only_winner(a: &Analysis) -> Option<Move> {
         (Score::Cp(b), Score::Mate(m)) => b >= WIN && m < 0,
     };
     unique.then_some(best.mv)
+}
+
+/// The gap in winning chances that makes a better move of the player's own "clearly best".
+pub const OWN_CHANCES_GAP: f64 = 0.3;
+
+/// The best move of a two-line analysis when it stands clearly above the next: a mate the
+/// next does not match, or [`MARGIN`] centipawns or [`OWN_CHANCES_GAP`] ahead. Unlike
+/// [`only_winner`] the best move need not win: a mistake may have thrown away a draw.
+fn clearly_best(a: &Analysis) -> Option<Move> {
+    let best = a.lines.first()?;
+    let second = a.lines.get(1)?;
+    let clear = match (best.score, second.score) {
+        (Score::Mate(n), Score::Mate(m)) => n > 0 && m < 0,
+        (Score::Mate(n), Score::Cp(_)) => n > 0,
+        (Score::Cp(_), Score::Mate(m)) => m < 0,
+        (Score::Cp(b), Score::Cp(c)) => {
+            b - c >= MARGIN || win_chances(b) - win_chances(c) >= OWN_CHANCES_GAP
+        }
+    };
+    clear.then_some(best.mv)
 }
 
 /// Winning chances from −1 (lost) to 1 (won) for a score in centipawns: the logistic curve

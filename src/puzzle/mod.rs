@@ -8,6 +8,8 @@
 
 pub mod file;
 pub mod mine;
+pub mod progress;
+pub mod solve;
 pub mod themes;
 
 use crate::chess::{Board, Move};
@@ -22,7 +24,7 @@ pub fn shipped() -> Vec<Puzzle> {
 }
 
 /// One puzzle, as a row of the lichess puzzle file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Puzzle {
     /// A short id, stable for the same position and moves.
     pub id: String,
