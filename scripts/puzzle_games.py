@@ -48,7 +48,7 @@ def play(engine: str, start: chess.Board, elos: tuple[int, int], movetime: float
     sides = []
     try:
         for elo in elos:
-            e = chess.engine.SimpleEngine.popen_uci([engine, "uci"])
+            e = chess.engine.SimpleEngine.popen_uci([engine, "uci"], timeout=120)
             e.configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "OwnBook": False})
             sides.append(e)
         board = start.copy()
@@ -90,10 +90,15 @@ def main() -> None:
     with open(args.out, "a") as out, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         jobs = [pool.submit(play, args.engine, b, elos, args.movetime, args.max_plies, n)
                 for b, elos, n in plan]
+        failed = 0
         for done, job in enumerate(concurrent.futures.as_completed(jobs), 1):
-            out.write(job.result())
-            out.flush()
-            print(f"{done}/{args.games} games", file=sys.stderr)
+            try:
+                out.write(job.result())
+                out.flush()
+            except Exception as e:  # a game that fails is left out, the rest go on
+                failed += 1
+                print(f"a game failed: {e!r}", file=sys.stderr)
+            print(f"{done}/{args.games} games ({failed} failed)", file=sys.stderr)
 
 
 if __name__ == "__main__":
