@@ -18,6 +18,7 @@ pub mod play;
 pub mod review;
 pub mod search;
 pub mod selfplay;
+pub mod tb;
 pub mod tree;
 pub mod tune;
 
