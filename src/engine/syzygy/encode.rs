@@ -32,7 +32,7 @@ const BINOMIAL: [[u64; 8]; 65] = {
 
 /// `C(n, k)`, 0 outside the table (a negative or too large `n`, too large `k`).
 pub(super) fn choose(n: i64, k: usize) -> u64 {
-    if n < 0 || n > 64 || k >= 8 {
+    if !(0..=64).contains(&n) || k >= 8 {
         0
     } else {
         BINOMIAL[n as usize][k]
@@ -268,7 +268,7 @@ impl Layout {
         file: usize,
     ) -> Option<Layout> {
         let n = pieces.len();
-        if n < 2 || n > MAX_MEN {
+        if !(2..=MAX_MEN).contains(&n) {
             return None;
         }
         let mut group = [0usize; MAX_MEN];
@@ -323,14 +323,14 @@ impl Layout {
         let mut i = self.group[0];
         let mut free: i64 = 64 - i as i64;
         let has_second = order2 < 0x0F;
-        if let Leaders::Pawns { lead, other } = self.leaders {
-            if has_second {
-                if other == 0 {
-                    return None;
-                }
-                i = lead + other;
-                free = 64 - i as i64;
+        if let Leaders::Pawns { lead, other } = self.leaders
+            && has_second
+        {
+            if other == 0 {
+                return None;
             }
+            i = lead + other;
+            free = 64 - i as i64;
         }
         let mut size: u64 = 1;
         let mut turn = 0u8;

@@ -54,6 +54,15 @@ fn before_zeroing(wdl: i8) -> i32 {
     }
 }
 
+/// The DTZ of a stored distance of `plies` for a position of result `wdl`: one ply more (the
+/// zeroing move itself), and 100 more for the results the fifty-move rule turns, with the
+/// sign of the result.
+fn signed_dtz(plies: u32, wdl: i8) -> i32 {
+    let plies =
+        i32::try_from(plies).unwrap_or(i32::MAX - 101) + 1 + if wdl.abs() == 1 { 100 } else { 0 };
+    plies * i32::from(wdl.signum())
+}
+
 fn is_zeroing(board: &Board, mv: Move) -> bool {
     mv.is_capture()
         || board
@@ -195,7 +204,7 @@ impl Tablebases {
             let pawn = board
                 .piece_at(mv.from())
                 .is_some_and(|p| p.kind() == PieceKind::Pawn);
-            if !mv.is_capture() && !(pawn_moves && pawn) {
+            if !(mv.is_capture() || (pawn_moves && pawn)) {
                 continue;
             }
             tried += 1;
@@ -238,8 +247,7 @@ impl Tablebases {
             .ok_or(Miss::Uncovered)?;
         let black_to_move = board.side_to_move() == Color::Black;
         if let Some(plies) = slot.table()?.dtz(&men, &white, black_to_move, wdl)? {
-            let plies = plies as i32 + 1 + if wdl.abs() == 1 { 100 } else { 0 };
-            return Ok(plies * i32::from(wdl.signum()));
+            return Ok(signed_dtz(plies, wdl));
         }
         // The file stores the other side to move: the best of the moves, one ply more.
         let mut best: Option<i32> = None;
@@ -272,4 +280,22 @@ impl Tablebases {
 
 fn wdl_of(v: i8) -> Wdl {
     Wdl::from_value(i32::from(v)).unwrap_or(Wdl::Draw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursed_wins_and_blessed_losses_lie_beyond_a_hundred_plies() {
+        assert_eq!(signed_dtz(0, 2), 1);
+        assert_eq!(signed_dtz(12, 2), 13);
+        assert_eq!(signed_dtz(12, -2), -13);
+        assert_eq!(signed_dtz(12, 1), 113);
+        assert_eq!(signed_dtz(12, -1), -113);
+        assert_eq!(before_zeroing(1), 101);
+        assert_eq!(before_zeroing(-1), -101);
+        assert_eq!(before_zeroing(2), 1);
+        assert_eq!(before_zeroing(0), 0);
+    }
 }

@@ -21,6 +21,17 @@ const DTZ_WIN_IN_PLIES: u8 = 4;
 const DTZ_LOSS_IN_PLIES: u8 = 8;
 const DTZ_WIDE_MAP: u8 = 16;
 
+/// A stored DTZ in plies: the files keep wins and losses in moves unless their flags say
+/// plies, and cursed wins and blessed losses always in moves.
+fn scale_dtz(stored: u32, flags: u8, wdl: i8) -> u32 {
+    let in_plies = match wdl {
+        2 => flags & DTZ_WIN_IN_PLIES != 0,
+        -2 => flags & DTZ_LOSS_IN_PLIES != 0,
+        _ => false,
+    };
+    if in_plies { stored } else { 2 * stored }
+}
+
 /// The men of a position as the tables name them: (code, square 0..64), the code being the
 /// piece (1 pawn, 2 knight, 3 bishop, 4 rook, 5 queen, 6 king) plus 8 for Black.
 pub(super) type Men = [(u8, u8)];
@@ -410,15 +421,7 @@ impl Table {
                     .error(format!("damaged: DTZ map entry {v} out of range"))
             })?);
         }
-        let in_plies = match wdl {
-            2 => flags & DTZ_WIN_IN_PLIES != 0,
-            -2 => flags & DTZ_LOSS_IN_PLIES != 0,
-            _ => false,
-        };
-        if !in_plies {
-            v *= 2;
-        }
-        Ok(Some(v))
+        Ok(Some(scale_dtz(v, flags, wdl)))
     }
 
     /// Every value the file's WDL sub-tables can hold (−2..=2), for checks of what a set of
@@ -434,5 +437,20 @@ impl Table {
         v.sort_unstable();
         v.dedup();
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wins_and_losses_are_doubled_unless_the_flags_say_plies_and_the_fifty_move_classes_always() {
+        assert_eq!(scale_dtz(7, 0, 2), 14);
+        assert_eq!(scale_dtz(7, DTZ_WIN_IN_PLIES, 2), 7);
+        assert_eq!(scale_dtz(7, DTZ_WIN_IN_PLIES, -2), 14);
+        assert_eq!(scale_dtz(7, DTZ_LOSS_IN_PLIES, -2), 7);
+        assert_eq!(scale_dtz(7, DTZ_WIN_IN_PLIES | DTZ_LOSS_IN_PLIES, 1), 14);
+        assert_eq!(scale_dtz(7, DTZ_WIN_IN_PLIES | DTZ_LOSS_IN_PLIES, -1), 14);
     }
 }
