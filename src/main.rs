@@ -29,6 +29,7 @@ fn main() -> Result<()> {
         Some(Command::Puzzles(args)) => cli::puzzles::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::NnTrain(args)) => cli::nn_train::run(args),
+        Some(Command::Tb(args)) => cli::tb::run(args),
         Some(Command::Completions(args)) => cli::docs::completions(args),
         Some(Command::Man) => cli::docs::man(),
         Some(Command::Config) => cli::config::run(&cli.play),

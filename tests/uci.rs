@@ -1124,3 +1124,51 @@ fn tui_flags_without_a_terminal_say_one_is_needed_instead_of_speaking_uci() {
     assert!(err.contains("ox88 uci"), "{err}");
     assert!(out.stdout.is_empty(), "no UCI was spoken");
 }
+
+/// The Syzygy tables `scripts/get-syzygy.sh` fetches (`OX88_SYZYGY`, else target/syzygy).
+fn syzygy_dir() -> Option<String> {
+    let dir = std::env::var("OX88_SYZYGY")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target/syzygy").to_string());
+    if std::path::Path::new(&dir).join("KRvK.rtbw").is_file() {
+        Some(dir)
+    } else {
+        eprintln!("note: no Syzygy tables in {dir} (run scripts/get-syzygy.sh); test skipped");
+        None
+    }
+}
+
+#[test]
+fn with_syzygy_path_a_covered_position_plays_a_move_of_the_shortest_tablebase_win() {
+    let Some(dir) = syzygy_dir() else { return };
+    // KR v K with White to move: every rook move away from e1's file wins, but only a few
+    // make the most progress; a 1-ply search does not know which.
+    let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+    let tables = ox88::engine::syzygy::Tablebases::open(std::path::Path::new(&dir)).unwrap();
+    let board = ox88::chess::Board::from_fen(fen).unwrap();
+    let rows = tables.probe_root(&board).unwrap().unwrap();
+    let shortest = rows[0].dtz;
+    let best: Vec<String> = rows
+        .iter()
+        .filter(|r| r.wdl == rows[0].wdl && r.dtz == shortest)
+        .map(|r| r.mv.uci())
+        .collect();
+    assert!(best.len() < rows.len());
+
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok(&format!("setoption name SyzygyPath value {dir}"));
+    uci.expect_ok(&format!("position fen {fen}"));
+    uci.send("go depth 1");
+    let (lines, mv) = uci.bestmove(ANSWER);
+    assert!(best.contains(&mv), "{mv} is not one of {best:?}: {lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string tablebase: win")
+                && l.contains(&format!("DTZ {shortest}"))),
+        "{lines:?}"
+    );
+    // A directory that cannot be read is refused by name; the tables in use stay.
+    let err = uci.expect_error("setoption name SyzygyPath value /nonexistent/ox88-tables");
+    assert!(err.contains("/nonexistent/ox88-tables"), "{err}");
+}

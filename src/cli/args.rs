@@ -288,12 +288,34 @@ pub enum Command {
     Tune(TuneArgs),
     /// Train the network evaluation on positions scored by a stronger engine.
     NnTrain(NnTrainArgs),
+    /// Look a position up in Syzygy endgame tablebases: prints `wdl W dtz D` for the side
+    /// to move (W: 2 win, 1 cursed win, 0 draw, -1 blessed loss, -2 loss, as if the
+    /// fifty-move counter were zero; D: plies to the next capture or pawn move of the best
+    /// line, above 100 in size when the fifty-move rule turns the result). With --moves,
+    /// one line per legal move, best first: UCI, SAN, and the mover's `wdl` and `dtz` if it
+    /// is played (dtz 1 for a mate).
+    Tb(TbArgs),
     /// Print a shell completion script: `ox88 completions bash > ~/.local/share/bash-completion/completions/ox88`.
     Completions(CompletionsArgs),
     /// Print the manual page (roff): `ox88 man > ox88.1; man ./ox88.1`.
     Man,
     /// Show the settings in effect (file, then flags) and the file's problems, if any.
     Config,
+}
+
+/// `ox88 tb`: the tables, the position, and whether to list the moves.
+#[derive(clap::Args, Debug)]
+pub struct TbArgs {
+    /// The directory of Syzygy files (`KQvKR.rtbw`, `KQvKR.rtbz`, ...); several separated by
+    /// `:`. `scripts/get-syzygy.sh` fetches the 3- and 4-man set.
+    #[arg(long, value_name = "DIR")]
+    pub syzygy: String,
+    /// The position.
+    #[arg(long)]
+    pub fen: String,
+    /// Also each legal move's result, best first.
+    #[arg(long)]
+    pub moves: bool,
 }
 
 /// `ox88 perft`: the depth, the position and whether to divide by root move.

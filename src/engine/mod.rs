@@ -13,6 +13,7 @@ pub mod score;
 pub mod search;
 pub mod stats;
 pub mod strength;
+pub mod syzygy;
 pub mod tree;
 pub mod tt;
 

@@ -13,6 +13,7 @@ use crate::engine::eval::EvalMode;
 use crate::engine::levels::{Level, MAX_ELO, MIN_ELO};
 use crate::engine::order::Scheme;
 use crate::engine::search::{MAX_THREADS, Profile};
+use crate::engine::syzygy::Tablebases;
 
 /// The type of a UCI option, with what the `option` line declares.
 #[derive(Clone, Debug, PartialEq)]
@@ -155,6 +156,15 @@ pub fn declared() -> Vec<UciOption> {
         },
         // The UCI page's standard pair for playing below full strength: off by default
         // (full strength), and the Elo the level driver aims at when on (docs/levels.md).
+        // Stockfish's name for the directories of Syzygy tables (`:`-separated). With
+        // tables, a `go` on a position they cover searches only the moves that keep the
+        // best result by the shortest DTZ (see `Session::restrict_by_tables`).
+        UciOption {
+            name: "SyzygyPath",
+            kind: Kind::Str {
+                default: String::new(),
+            },
+        },
         UciOption {
             name: "UCI_LimitStrength",
             kind: Kind::Check { default: false },
@@ -189,6 +199,8 @@ pub struct Settings {
     /// `UCI_LimitStrength` and `UCI_Elo`: `search.level` follows them.
     pub limit_strength: bool,
     pub elo: u32,
+    /// `SyzygyPath`: the tables' directories as given (empty: none).
+    pub syzygy_path: String,
 }
 
 impl Default for Settings {
@@ -199,6 +211,7 @@ impl Default for Settings {
             opponent: String::new(),
             limit_strength: false,
             elo: MAX_ELO,
+            syzygy_path: String::new(),
         }
     }
 }
@@ -208,6 +221,8 @@ impl Default for Settings {
 pub enum Effect {
     None,
     ClearHash,
+    /// `SyzygyPath` changed: open the tables anew.
+    Tablebases,
 }
 
 fn parse_spin(name: &str, kind: &Kind, value: &str) -> Result<i64, String> {
@@ -322,6 +337,16 @@ impl Settings {
                 self.search.level = self.level();
             }
             "UCI_Opponent" => self.opponent = string_value(value).to_string(),
+            "SyzygyPath" => {
+                let path = string_value(value);
+                // Refused now, while the GUI still shows the option, if a directory cannot
+                // be read; the files themselves are opened when first needed.
+                if !path.is_empty() {
+                    Tablebases::open_paths(path).map_err(|e| format!("SyzygyPath: {e}"))?;
+                }
+                self.syzygy_path = path.to_string();
+                return Ok(Effect::Tablebases);
+            }
             // Informational: GUIs that echo every option back may set it; nothing to change.
             "UCI_EngineAbout" => {}
             _ => return Err(format!("setoption: {name} cannot be set")),
