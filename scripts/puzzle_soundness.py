@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Judge puzzles with Stockfish: for a random sample, at the first solver move, is the
+solution Stockfish's best move at depth --depth, with the next best at least --gap pawns
+worse (or the solution a mate the next move does not match)? Prints the share that holds
+and lists those that do not.
+
+Needs python-chess (`pip install chess`) and Stockfish (`apt-get install stockfish`).
+
+    ./target/release/ox88 puzzles export > /tmp/shipped.csv
+    python3 scripts/puzzle_soundness.py /tmp/shipped.csv --sample 200 --depth 18
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import sys
+
+try:
+    import chess
+    import chess.engine
+except ImportError:  # pragma: no cover - the message is the point
+    sys.exit("puzzle_soundness.py needs python-chess: pip install chess")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file")
+    ap.add_argument("--sample", type=int, default=200)
+    ap.add_argument("--depth", type=int, default=18)
+    ap.add_argument("--gap", type=float, default=1.5, help="pawns")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--stockfish", default="/usr/games/stockfish")
+    args = ap.parse_args()
+    with open(args.file, newline="") as f:
+        rows = list(csv.DictReader(f))
+    random.Random(args.seed).shuffle(rows)
+    rows = rows[: args.sample]
+    sf = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    sf.configure({"Threads": args.threads, "Hash": 128})
+    sound = 0
+    for row in rows:
+        board = chess.Board(row["FEN"])
+        moves = row["Moves"].split()
+        board.push_uci(moves[0])
+        solution = chess.Move.from_uci(moves[1])
+        infos = sf.analyse(board, chess.engine.Limit(depth=args.depth), multipv=2)
+        best = infos[0]["pv"][0]
+        s1 = infos[0]["score"].pov(board.turn)
+        ok = best == solution
+        if ok and len(infos) > 1:
+            s2 = infos[1]["score"].pov(board.turn)
+            if s1.is_mate():
+                ok = not (s2.is_mate() and s2.mate() > 0)
+            else:
+                ok = s1.score() - s2.score(mate_score=100000) >= args.gap * 100
+        if ok:
+            sound += 1
+        else:
+            print(f"{row['PuzzleId']}: solution {solution}, Stockfish {best} {s1}"
+                  + (f", second {infos[1]['pv'][0]} {infos[1]['score'].pov(board.turn)}" if len(infos) > 1 else ""))
+    sf.quit()
+    print(f"{sound}/{len(rows)} sound at depth {args.depth} ({100.0 * sound / max(1, len(rows)):.1f}%)")
+
+
+if __name__ == "__main__":
+    main()
