@@ -181,6 +181,8 @@ fn a_level_below_max_plays_a_legal_move_against_the_real_engine() {
         settings: Settings {
             level: Level::Elo(800),
             hash_mb: 1,
+            // The level's own choice, not a book move (the book plays in games too).
+            own_book: false,
             ..options().settings
         },
         ..options()

@@ -108,7 +108,9 @@ pub struct PlayArgs {
     /// Move ordering scheme: none, mvvlva, mvvlva100, seed, modern.
     #[arg(long)]
     pub order: Option<Scheme>,
-    /// A Polyglot .bin opening book, consulted before the built-in lines.
+    /// A Polyglot .bin opening book, consulted before the built-in lines. The book plays
+    /// the engine's first moves in games, varied by weight (`ownbook = false` in the
+    /// settings turns it off).
     #[arg(long)]
     pub book: Option<PathBuf>,
 }

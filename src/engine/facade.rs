@@ -6,7 +6,8 @@
 //! so a superseded search still finishes promptly and still sends its `BestMove`, tagged
 //! with its own id, before the newer search starts. Front ends drop events of ids they no
 //! longer care about. The opening book is asked here, before the searcher, and only for
-//! games under a clock: a depth, node, mate or infinite search without one always searches.
+//! games: under a clock, or a search the options mark as a game's move (the TUI's); a
+//! depth, node, mate or infinite search otherwise always searches.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -166,7 +167,8 @@ impl BookSlot {
     /// A book move and its opening's name, when the book may answer: asked for, a game
     /// under a clock (or a fixed move time; a depth or node cap beside the clock, as the
     /// TUI's level sets, does not matter), nothing to analyse, no mate to find and no
-    /// restriction of the root moves. Without a clock the engine always searches.
+    /// restriction of the root moves. Without a clock the engine searches, unless the
+    /// options say the search is a game's move all the same (`book_without_clock`).
     fn answer(
         &self,
         board: &Board,
@@ -174,7 +176,10 @@ impl BookSlot {
         options: &SearchOptions,
         id: u64,
     ) -> Option<(crate::chess::types::Move, String)> {
-        let clock = limits.wtime.is_some() || limits.btime.is_some() || limits.movetime.is_some();
+        let clock = limits.wtime.is_some()
+            || limits.btime.is_some()
+            || limits.movetime.is_some()
+            || options.book_without_clock;
         let searching = limits.mate.is_some()
             || limits.infinite
             || limits.ponder

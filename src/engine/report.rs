@@ -103,6 +103,9 @@ pub struct SearchOptions {
     pub book_file: Option<std::path::PathBuf>,
     /// Weighted-random choice among book moves (otherwise the best-weighted move).
     pub book_random: bool,
+    /// The book may answer a search without a clock too: the TUI's game moves, searched to
+    /// a depth, are moves of a game (UCI's `go depth` is not, and always searches).
+    pub book_without_clock: bool,
     /// Subtracted from every time budget for GUI and pipe latency.
     pub move_overhead: Duration,
     /// Attach the root move list with ordering reasons to each iteration (the sort pane).
@@ -131,6 +134,7 @@ impl Default for SearchOptions {
             own_book: true,
             book_file: None,
             book_random: false,
+            book_without_clock: false,
             move_overhead: Duration::from_millis(30),
             report_root_moves: false,
             level: Level::Max,

@@ -7,6 +7,10 @@
 //!   line is a PGN escape line (`% ox88 autosave <id>`, ignored by PGN readers) naming the
 //!   game, so a different game never silently overwrites it.
 //! - `games/`: finished games, and unfinished ones set aside, one PGN file each.
+//! - `current.lock`: locked (an OS file lock, `File::try_lock`) by the process that keeps its
+//!   game here, so two ox88 processes never write the same `current.pgn`. The lock goes
+//!   with the process, however it ends: a lock left by a crash cannot outlive it. The file
+//!   holds the owner's process id, to name it in the second process's message.
 //!
 //! Every file is written atomically: a temporary file in the same directory, `fsync`, then
 //! `rename` over the target (and an `fsync` of the directory), so a reader sees the old
@@ -23,6 +27,7 @@ pub const DATA_DIR_ENV: &str = "OX88_DATA_DIR";
 const CURRENT: &str = "current.pgn";
 const ARCHIVE: &str = "games";
 const MARKER: &str = "% ox88 autosave ";
+const LOCK: &str = "current.lock";
 
 #[derive(Debug, thiserror::Error)]
 pub enum AutosaveError {
@@ -32,6 +37,9 @@ pub enum AutosaveError {
     Io { path: PathBuf, source: io::Error },
     #[error("{}: {source}", path.display())]
     Pgn { path: PathBuf, source: PgnError },
+    /// Another process holds the directory's lock (its process id, when it wrote one).
+    #[error("another ox88{} keeps its game in {}: this one cannot autosave there", holder.map(|p| format!(" (process {p})")).unwrap_or_default(), dir.display())]
+    Locked { dir: PathBuf, holder: Option<u32> },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> AutosaveError + '_ {
@@ -74,9 +82,12 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
 }
 
 /// The autosave of one data directory.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Autosave {
     dir: PathBuf,
+    /// The directory's lock, once taken (`lock`); shared by clones, released when the last
+    /// one is dropped.
+    lock: Option<std::sync::Arc<File>>,
 }
 
 impl Autosave {
@@ -89,7 +100,53 @@ impl Autosave {
     }
 
     pub fn in_dir(dir: impl Into<PathBuf>) -> Autosave {
-        Autosave { dir: dir.into() }
+        Autosave {
+            dir: dir.into(),
+            lock: None,
+        }
+    }
+
+    /// Claims the directory for this process: the first ox88 to lock it keeps its game
+    /// there; another gets `Locked` (and should play on without autosave). Taking it again
+    /// is a no-op.
+    pub fn lock(&mut self) -> Result<(), AutosaveError> {
+        if self.lock.is_some() {
+            return Ok(());
+        }
+        fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
+        let path = self.dir.join(LOCK);
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                let holder = fs::read_to_string(&path)
+                    .ok()
+                    .and_then(|t| t.trim().parse().ok());
+                return Err(AutosaveError::Locked {
+                    dir: self.dir.clone(),
+                    holder,
+                });
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
+        }
+        // Who holds it, for the message of a second process (information only: the lock
+        // itself is the OS's).
+        let _ = file
+            .set_len(0)
+            .and_then(|_| file.write_all(format!("{}\n", std::process::id()).as_bytes()));
+        self.lock = Some(std::sync::Arc::new(file));
+        Ok(())
+    }
+
+    /// Whether this autosave holds its directory's lock.
+    pub fn is_locked(&self) -> bool {
+        self.lock.is_some()
     }
 
     pub fn dir(&self) -> &Path {
@@ -110,8 +167,11 @@ impl Autosave {
     /// An unfinished game with moves is written to `current.pgn` (an unfinished game of
     /// another id there is set aside first). A finished game is archived under `games/`
     /// (one file per game, replaced on a later save) and `current.pgn` removed. Returns the
-    /// file written, if any.
+    /// file written, if any. What is written is the game as the board shows it: moves taken
+    /// back (kept in memory for `redo`) are not written as played.
     pub fn save(&self, game: &Game) -> Result<Option<PathBuf>, AutosaveError> {
+        let shown = game.as_shown();
+        let game = &shown;
         fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
         let current = self.current_path();
         if let Some(other) = self.current_id()?

@@ -568,6 +568,15 @@ impl Game {
         }
     }
 
+    /// The game as the board shows it: the moves up to the cursor, without those taken
+    /// back and kept for `redo`. What `:save` and the autosave write, so a file never
+    /// records as played a move the board no longer shows.
+    pub fn as_shown(&self) -> Game {
+        let mut shown = self.clone();
+        shown.truncate();
+        shown
+    }
+
     /// Drops the moves after the cursor (a takeback that is not to be redone).
     pub fn truncate(&mut self) {
         if self.cursor < self.moves.len() {

@@ -376,6 +376,7 @@ impl Server {
                         _slot: slot,
                         started: Arc::clone(&started),
                         player: None,
+                        login: None,
                         channel: None,
                     };
                     let ssh = Arc::clone(&self.ssh);
@@ -512,6 +513,8 @@ struct Connection {
     /// Set once the shell runs (the login watchdog reads it).
     started: Arc<AtomicBool>,
     player: Option<Player>,
+    /// The SSH login name: the player's name in the games' PGN headers.
+    login: Option<String>,
     channel: Option<ChannelSetup>,
 }
 
@@ -564,6 +567,7 @@ impl Connection {
             hash_mb: shared.config.hash_mb,
             depth: shared.config.depth,
             idle_timeout: shared.config.idle_timeout,
+            login: self.login.clone().unwrap_or_default(),
         };
         let handle = session::spawn(spec, session.handle(), setup.id)
             .map_err(|e| format!("cannot start a session: {e}"))?;
@@ -592,6 +596,7 @@ impl russh::server::Handler for Connection {
         if matches!(self.shared.config.access, Access::Open) {
             eprintln!("ox88 serve: {} logged in as {user:?} (open)", self.peer);
             self.player = Some(Player::Open);
+            self.login = Some(user.to_string());
             return Ok(Auth::Accept);
         }
         Ok(Auth::reject())
@@ -622,11 +627,13 @@ impl russh::server::Handler for Connection {
                     self.peer
                 );
                 self.player = Some(Player::Open);
+                self.login = Some(user.to_string());
                 Ok(Auth::Accept)
             }
             Access::Keys(keys) if listed(keys, key.public_key) => {
                 eprintln!("ox88 serve: {} logged in as {user:?} ({fp})", self.peer);
                 self.player = Some(Player::Key(player_id(key.public_key)));
+                self.login = Some(user.to_string());
                 Ok(Auth::Accept)
             }
             Access::Keys(_) => {

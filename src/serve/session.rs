@@ -78,6 +78,8 @@ pub struct SessionSpec {
     pub hash_mb: usize,
     pub depth: u32,
     pub idle_timeout: Duration,
+    /// The SSH login name: the player's name in the PGN headers ("Player" when empty).
+    pub login: String,
 }
 
 /// The server's hold on a running session.
@@ -291,8 +293,14 @@ fn run(
 ) {
     let depth = color_depth(&spec.env);
     let (theme, _) = Theme::load_or_default("default", None, depth);
+    let name = crate::tui::settings::clean_name(&spec.login);
     let opts = Options::of(Settings {
         depth: spec.depth,
+        name: if name.is_empty() {
+            "Player".to_string()
+        } else {
+            name
+        },
         ..Settings::default()
     });
     let jobs: JobSink = {
@@ -308,17 +316,30 @@ fn run(
         engine,
         hash_mb: spec.hash_mb,
     };
-    let store = Autosave::in_dir(&spec.player_dir);
-    let unfinished = store.load_unfinished();
+    let mut store = Autosave::in_dir(&spec.player_dir);
+    // A second session of the same player plays on without autosave: one session writes
+    // the player's `current.pgn`.
+    let locked_out = matches!(
+        store.lock(),
+        Err(crate::game::autosave::AutosaveError::Locked { .. })
+    );
+    let unfinished = if locked_out {
+        Ok(None)
+    } else {
+        store.load_unfinished()
+    };
     let mut app = App::builder(&opts, Box::new(engine))
         .theme(theme, depth)
         // Only the built-in themes: a theme name must not name a file on the server.
         .user_theme_dir(None)
         // `:save`/`:load` take a bare name inside the player's own directory.
         .file_root(spec.player_dir.join("saved"))
-        .autosave(Some(store))
+        .autosave((!locked_out).then_some(store))
         .jobs(jobs)
         .build();
+    if locked_out {
+        app.error("another session of yours is keeping its game: this one is not saved (:save NAME keeps it)");
+    }
     match unfinished {
         Ok(Some(game)) => app.offer_resume(game),
         Ok(None) => {}

@@ -103,7 +103,7 @@ impl Action {
             Action::CycleMultiPv => "show 1, 2, 3 or 4 best lines in turn (:multipv N)",
             Action::Review => "review the game: marks, better moves, accuracy (Esc cancels)",
             Action::Cancel => {
-                "close help, clear input, close the tree browser, stop the lab or the engine"
+                "close help, clear input, cancel a premove, close the tree browser, stop the lab or the engine"
             }
             Action::View => "show the log, evaluation, E chart or lab view in turn",
             Action::EvalPvEnd => "evaluation: compare with the end of the engine's PV",

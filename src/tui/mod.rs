@@ -239,7 +239,16 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let store = Autosave::from_env();
+    let mut store = Autosave::from_env();
+    // Two ox88 processes never write the same `current.pgn`: the second plays on without
+    // autosave (and does not offer the first one's game for resuming).
+    let mut locked_out = None;
+    if let Some(s) = store.as_mut()
+        && let Err(e @ crate::game::autosave::AutosaveError::Locked { .. }) = s.lock()
+    {
+        locked_out = Some(e);
+        store = None;
+    }
     let unfinished = match &store {
         Some(s) if pgn_game.is_none() && opts.fen.is_none() => s.load_unfinished(),
         _ => Ok(None),
@@ -274,6 +283,11 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     if let Some(e) = theme_error {
         app.log_line(app::LogKind::Error, e.to_string());
         app.error(format!("{e} (using the default theme)"));
+    }
+    if let Some(e) = locked_out {
+        let text = format!("autosave: {e}; this game is not kept (:save FILE keeps it)");
+        app.log_line(app::LogKind::Error, text.clone());
+        app.error(text);
     }
     match (pgn_game, unfinished) {
         (Some((game, path)), _) => app.set_game(game, &format!("loaded {path}")),

@@ -47,13 +47,21 @@ pub const DEFAULT_DEPTH: u32 = 10;
 #[strum(serialize_all = "lowercase")]
 pub enum Setting {
     Theme,
+    /// The player's name in the PGN headers (`White`/`Black`).
+    Name,
     Level,
+    /// The engine offers a draw in a dead-level position late in a game.
+    OfferDraws,
+    /// The engine resigns a hopeless position.
+    Resigns,
     Depth,
     Eval,
     Order,
     Color,
     Ascii,
     Book,
+    /// The opening book plays the engine's first moves in games.
+    OwnBook,
     Tc,
     Hash,
     Threads,
@@ -69,6 +77,9 @@ impl Setting {
     pub fn flag(self) -> &'static str {
         match self {
             Setting::Theme => "--theme",
+            Setting::Name | Setting::OfferDraws | Setting::Resigns | Setting::OwnBook => {
+                "(the settings file)"
+            }
             Setting::Level => "--level",
             Setting::Depth => "--depth",
             Setting::Eval => "--eval",
@@ -90,8 +101,19 @@ impl Setting {
                 "a theme name ({}, or a file name in the themes folder)",
                 theme::builtin_names()
             ),
+            Setting::Name => format!(
+                "your name in the games' PGN headers, 1 to {NAME_MAX} characters (default: the login name)"
+            ),
             Setting::Level => {
                 "beginner, casual, club, expert, master, max, or an Elo from 800 to 2800".into()
+            }
+            Setting::OfferDraws => {
+                "true or false: the engine offers a draw in a dead-level position late in a game"
+                    .into()
+            }
+            Setting::Resigns => "true or false: the engine resigns a hopeless position".into(),
+            Setting::OwnBook => {
+                "true or false: the opening book plays the engine's first moves in games".into()
             }
             Setting::Depth => format!(
                 "a number of plies from {} to {}",
@@ -304,17 +326,51 @@ pub fn action_name(action: Action) -> &'static str {
     action.into()
 }
 
+/// The longest player name the `name` setting takes, in characters.
+pub const NAME_MAX: usize = 40;
+
+/// The login name from the environment (`USER`, then `LOGNAME`), else "Player": the
+/// `name` setting's default. `var` reads a variable (the process's environment in use).
+pub fn login_name(var: impl Fn(&str) -> Option<String>) -> String {
+    ["USER", "LOGNAME"]
+        .iter()
+        .filter_map(|k| var(k))
+        .map(|v| clean_name(&v))
+        .find(|v| !v.is_empty())
+        .unwrap_or_else(|| "Player".to_string())
+}
+
+/// A name as PGN headers may carry it: no control characters, at most `NAME_MAX`
+/// characters, trimmed.
+pub fn clean_name(text: &str) -> String {
+    let kept: String = text.chars().filter(|c| !c.is_control()).collect();
+    kept.trim()
+        .chars()
+        .take(NAME_MAX)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
 /// The effective settings: defaults, patched by the file, patched by flags.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     pub theme: String,
+    /// The player's name in the PGN headers.
+    pub name: String,
     pub level: Level,
+    /// The engine offers draws (dead level after move 40) and accepts none it should not.
+    pub offer_draws: bool,
+    /// The engine resigns when its searches say it is lost, several moves in a row.
+    pub resigns: bool,
     pub depth: u32,
     pub eval: EvalMode,
     pub order: Scheme,
     pub color: ColorMode,
     pub ascii: bool,
     pub book: Option<PathBuf>,
+    /// The opening book answers the engine's moves in games (varied by weight).
+    pub own_book: bool,
     /// Time control text as `--tc` takes it (checked when set).
     pub tc: Option<String>,
     pub hash_mb: usize,
@@ -331,13 +387,17 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             theme: "default".into(),
+            name: login_name(|k| std::env::var(k).ok()),
             level: Level::Max,
+            offer_draws: true,
+            resigns: true,
             depth: DEFAULT_DEPTH,
             eval: EvalMode::default(),
             order: Scheme::default(),
             color: ColorMode::Auto,
             ascii: false,
             book: None,
+            own_book: true,
             tc: None,
             hash_mb: 64,
             explorer: true,
@@ -425,7 +485,11 @@ impl Settings {
         };
         match setting {
             Setting::Theme => self.theme.clone(),
+            Setting::Name => self.name.clone(),
             Setting::Level => self.level.to_string(),
+            Setting::OfferDraws => self.offer_draws.to_string(),
+            Setting::Resigns => self.resigns.to_string(),
+            Setting::OwnBook => self.own_book.to_string(),
             Setting::Depth => self.depth.to_string(),
             Setting::Eval => self.eval.to_string(),
             Setting::Order => self.order.to_string(),
@@ -482,6 +546,29 @@ impl Settings {
                 }
                 self.theme = t.to_string();
                 value(t)
+            }
+            Setting::Name => {
+                let name = clean_name(t);
+                if name.is_empty()
+                    || t.chars().count() > NAME_MAX
+                    || t.chars().any(char::is_control)
+                {
+                    return Err(refuse());
+                }
+                self.name = name.clone();
+                value(name)
+            }
+            Setting::OfferDraws => {
+                self.offer_draws = on_off(t).ok_or_else(refuse)?;
+                value(self.offer_draws)
+            }
+            Setting::Resigns => {
+                self.resigns = on_off(t).ok_or_else(refuse)?;
+                value(self.resigns)
+            }
+            Setting::OwnBook => {
+                self.own_book = on_off(t).ok_or_else(refuse)?;
+                value(self.own_book)
             }
             Setting::Level => {
                 let level: Level = t

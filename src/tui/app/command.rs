@@ -106,7 +106,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "draw",
         args: "",
-        help: "agree a draw",
+        help: "offer a draw (the engine decides; a person accepts with :draw)",
     },
     CommandSpec {
         name: "theme",

@@ -63,6 +63,9 @@ impl App {
             Command::Mode(m) => {
                 self.play.mode = m;
                 self.play.paused = false;
+                // Who plays changed: the headers follow the mode again.
+                self.play.keep_players = false;
+                self.play.draws.offer = None;
                 if matches!(m, Mode::HumanWhite | Mode::HumanBlack) {
                     self.screen.flipped = m == Mode::HumanBlack;
                 }
@@ -109,14 +112,10 @@ impl App {
                     "pieces as glyphs"
                 });
             }
-            Command::Resign | Command::Draw => {
-                let declared = if cmd == Command::Draw {
-                    self.play.game.agree_draw()
-                } else {
-                    let side = self.side_to_move();
-                    self.play.game.resign(side)
-                };
-                let end = declared.map_err(|e| e.to_string())?;
+            Command::Draw => return self.draw_command(),
+            Command::Resign => {
+                let side = self.side_to_move();
+                let end = self.play.game.resign(side).map_err(|e| e.to_string())?;
                 self.announce(end);
                 self.save();
             }
@@ -410,11 +409,16 @@ impl App {
         }
     }
 
+    /// `:save FILE`: the game as the board shows it (moves taken back and kept for Ctrl+Y
+    /// are not written as played), with its players, time control and termination.
     fn save_command(&mut self, arg: &str) -> Result<(), String> {
         let path = self.pgn_path(arg)?;
-        autosave::write_atomic(&path, self.play.game.to_pgn().as_bytes())
+        self.play
+            .stamp_tags(&self.prefs.settings.name, self.prefs.settings.level);
+        let shown = self.play.game.as_shown();
+        autosave::write_atomic(&path, shown.to_pgn().as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        let n = self.play.game.len();
+        let n = shown.len();
         self.log_line(
             LogKind::Info,
             format!("saved {n} moves to {}", path.display()),

@@ -12,6 +12,7 @@
 //! with the id `go` returned. Events of an id we no longer wait for are dropped.
 
 pub mod command;
+mod draws;
 pub mod evalview;
 mod execute;
 pub mod explorer;
@@ -26,6 +27,7 @@ mod screen;
 pub mod session;
 pub mod sort;
 pub mod text;
+mod turns;
 mod views;
 
 pub use notice::{JobEvent, JobSink};
@@ -434,6 +436,8 @@ impl App {
     /// Writes the game to the data directory (after every change, so a dropped connection
     /// or a kill loses nothing already shown). Failures are reported once per cause.
     fn save(&mut self) {
+        self.play
+            .stamp_tags(&self.prefs.settings.name, self.prefs.settings.level);
         if let Some(text) = self.play.save() {
             self.log_line(LogKind::Error, text.clone());
             self.error(text);
@@ -468,6 +472,12 @@ impl App {
         );
         self.info(format!("{how} ({n} moves)"));
         self.session.state = EngineState::Idle;
+        self.play.draws.reset();
+        self.play.premove = None;
+        // A game that names its players keeps them; one that does not gets the mode's.
+        let known = |v: &str| !v.trim().is_empty() && v != "?";
+        let tags = &self.play.game.tags;
+        self.play.keep_players = known(&tags.white) || known(&tags.black);
         self.position_changed();
         self.save();
     }
@@ -539,6 +549,11 @@ impl App {
             scheme: self.prefs.settings.order,
             report_root_moves: true,
             book_file: self.prefs.settings.book.clone(),
+            // The book plays a game's first moves as over UCI, varied by weight; analysis
+            // always searches.
+            own_book: !analysis && self.prefs.settings.own_book,
+            book_random: true,
+            book_without_clock: true,
             hash_mb: self.prefs.settings.hash_mb,
             threads: self.prefs.settings.threads,
             multipv: self.prefs.multipv,
@@ -644,6 +659,18 @@ impl App {
             return;
         }
         let mover = self.side_to_move().flip();
+        if let Some(by) = self.play.draws.offer
+            && by != mover
+        {
+            // Any move of the other side declines a standing offer.
+            self.play.draws.offer = None;
+            let who = if self.engine_plays(by) {
+                "ox88".to_string()
+            } else {
+                by.name().to_string()
+            };
+            self.log_line(LogKind::Info, format!("{who}'s draw offer declined"));
+        }
         self.note_hint(&source);
         if let Some(c) = &mut self.play.clock {
             if let Some(loser) = c.switch(now) {
@@ -771,7 +798,19 @@ impl App {
                             (None, Some(info)) => MoveSource::Searched(Box::new(info)),
                             (None, None) => MoveSource::EngineUnsearched,
                         };
-                        self.play_move(m, source);
+                        let verdict = match &source {
+                            MoveSource::Searched(info) => self.judge_search(search.side, info),
+                            _ => draws::Verdict::Play,
+                        };
+                        if verdict == draws::Verdict::Resign {
+                            self.engine_resigns(search.side);
+                        } else {
+                            self.play_move(m, source);
+                            if verdict == draws::Verdict::OfferDraw {
+                                self.engine_offers_draw(search.side);
+                            }
+                        }
+                        self.play_premove();
                     }
                     (OnBest::Play, None) => self.info("the engine has no legal move"),
                     _ => {}
@@ -1107,6 +1146,8 @@ impl App {
             Action::Cancel => {
                 if !self.input.is_empty() {
                     self.input.clear();
+                } else if let Some(text) = self.play.premove.take() {
+                    self.info(format!("premove {text} cancelled"));
                 } else if self.explorer.is_open() {
                     self.close_tree();
                 } else if self.lab.cancel() {
@@ -1219,6 +1260,7 @@ impl App {
                 Mode::HumanWhite
             };
             self.screen.flipped = self.play.mode == Mode::HumanBlack;
+            self.play.keep_players = false;
             self.info(format!("you now play {}", side.flip().name()));
         }
         self.start_search(false);
@@ -1240,6 +1282,7 @@ impl App {
     }
 
     fn new_game(&mut self, start: Option<Board>) {
+        let kept = self.keep_previous_game();
         self.session.new_game();
         // A new game's lines are what the reader wants: the log follows them again.
         let rows = self.log_rows();
@@ -1252,11 +1295,19 @@ impl App {
         self.play.game = start.map_or_else(Game::new, Game::from_board);
         self.set_time_control(tc);
         self.session.state = EngineState::Idle;
+        self.play.draws.reset();
+        self.play.premove = None;
+        self.play.keep_players = false;
+        self.play.last_saved = None;
         match fen {
             Some(f) => self.log_line(LogKind::Info, format!("new game from {f}")),
             None => self.log_line(LogKind::Info, "new game"),
         }
-        self.info(format!("new game: {}", self.play.mode.describe()));
+        if let Some(kept) = &kept {
+            self.log_line(LogKind::Info, kept.clone());
+        }
+        let kept = kept.map(|k| format!("; {k}")).unwrap_or_default();
+        self.info(format!("new game: {}{kept}", self.play.mode.describe()));
         // Saving the empty game sets an unfinished earlier one aside (nothing is lost).
         self.save();
         self.position_changed();
@@ -1284,6 +1335,8 @@ impl App {
             .join(" ");
         self.log_line(LogKind::Info, format!("took back {list}"));
         self.info(format!("took back {list} (Ctrl+Y replays)"));
+        self.play.draws.reset();
+        self.play.premove = None;
         self.session.state = EngineState::Idle;
         if self.play.mode == Mode::EngineEngine {
             self.play.paused = true;
@@ -1349,6 +1402,9 @@ impl App {
             return false;
         }
         if self.session.is_thinking_for_a_move() {
+            if matches!(self.play.mode, Mode::HumanWhite | Mode::HumanBlack) {
+                return self.set_premove(text);
+            }
             self.error("the engine is thinking: Ctrl+G makes it move now, Esc stops it");
             return false;
         }

@@ -38,7 +38,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             t.dim()
         },
     )];
-    if value.is_empty() && focused {
+    if let (true, Some(premove)) = (value.is_empty(), app.play().premove.as_deref()) {
+        // The move typed while the engine thinks, kept for when it has moved.
+        spans.push(Span::styled(
+            format!("premove {premove}: played after the engine's move (Esc cancels)"),
+            t.accent(),
+        ));
+    } else if value.is_empty() && focused {
         spans.push(Span::styled(
             "move (e2e4, Nf3) or :command — F1 help",
             t.dim(),

@@ -1,0 +1,262 @@
+//! The hub's side of what happens around a move besides the move: draw offers (`:draw`, the
+//! engine's answer, its own offers), the engine's resignation, a premove typed while the
+//! engine thinks, and where the previous game went when a new one starts. The rules of
+//! draws and resignation are `draws`'; this file applies them to the game and the screen.
+
+use super::draws::{Answer, Draws, Verdict};
+use super::{App, LogKind, MoveSource};
+use crate::chess::Color;
+use crate::engine::{IterationInfo, Score};
+use crate::game::GameError;
+use crate::tui::Mode;
+
+impl App {
+    // ---- draws and resignation -----------------------------------------------------------
+
+    /// `:draw`. Against the engine an offer it decides at once (its latest score, its
+    /// view); its own standing offer is accepted. Between two people the side to move
+    /// offers and the other side accepts with its own `:draw` (a move declines). With no
+    /// opponent to ask (analysis, engine against engine) the draw is declared.
+    pub(super) fn draw_command(&mut self) -> Result<(), String> {
+        if let Some(end) = self.play.game.result() {
+            return Err(GameError::Over(end).to_string());
+        }
+        let side = self.side_to_move();
+        match self.play.mode {
+            Mode::Analysis | Mode::EngineEngine => {}
+            Mode::HumanHuman => match self.play.draws.offer {
+                Some(by) if by != side => {}
+                Some(_) => {
+                    return Err(format!(
+                        "{} has offered a draw already: after this move {} accepts with :draw or declines by moving",
+                        side.name(),
+                        side.flip().name()
+                    ));
+                }
+                None => {
+                    self.play.draws.offer = Some(side);
+                    let text = format!(
+                        "{} offers a draw: after {}'s move {} accepts with :draw or declines by moving",
+                        side.name(),
+                        side.name(),
+                        side.flip().name()
+                    );
+                    self.log_line(LogKind::Info, text.clone());
+                    self.info(text);
+                    return Ok(());
+                }
+            },
+            Mode::HumanWhite | Mode::HumanBlack => {
+                let engine = if self.play.mode == Mode::HumanWhite {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                if self.play.draws.offer == Some(engine) {
+                    self.log_line(LogKind::Info, "you accept ox88's draw offer");
+                } else {
+                    let number = self.play.game.board().fullmove_number();
+                    match Draws::answer(self.engine_score(engine), number) {
+                        Answer::Accept(score) => {
+                            self.log_line(
+                                LogKind::Info,
+                                format!("ox88 accepts the draw: it stands {score}"),
+                            );
+                        }
+                        Answer::Decline(why) => {
+                            let text = format!("ox88 declines: {why}");
+                            self.log_line(LogKind::Info, text.clone());
+                            self.info(text);
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+        let end = self.play.game.agree_draw().map_err(|e| e.to_string())?;
+        self.announce(end);
+        self.save();
+        Ok(())
+    }
+
+    /// The engine's latest search score for `side`, its own view: the search running for
+    /// its move, else its last searched move's.
+    fn engine_score(&self, side: Color) -> Option<Score> {
+        let running = self
+            .session
+            .search()
+            .filter(|s| !s.analysis && s.side == side)
+            .and_then(|s| s.last.as_ref())
+            .map(|info| info.score_white.for_white(side));
+        running.or_else(|| self.play.draws.last_score(side))
+    }
+
+    /// What the engine does with a finished search for `side`'s move besides playing it:
+    /// the draw and resignation rules of `draws`, with their settings (nothing in analysis).
+    pub(super) fn judge_search(&mut self, side: Color, info: &IterationInfo) -> Verdict {
+        let on = self.play.mode != Mode::Analysis;
+        let settings = &self.prefs.settings;
+        let (offers, resigns) = (on && settings.offer_draws, on && settings.resigns);
+        let number = self.play.game.board().fullmove_number();
+        let own = info.score_white.for_white(side);
+        self.play
+            .draws
+            .after_search(side, own, number, offers, resigns)
+    }
+
+    /// The engine resigns for `side` in place of its move.
+    pub(super) fn engine_resigns(&mut self, side: Color) {
+        let score = self
+            .play
+            .draws
+            .last_score(side)
+            .map(|s| format!(": it stands {s}"))
+            .unwrap_or_default();
+        self.log_line(LogKind::Info, format!("ox88 resigns{score}"));
+        match self.play.game.resign(side) {
+            Ok(end) => {
+                self.announce(end);
+                self.save();
+            }
+            Err(e) => self.error(e.to_string()),
+        }
+    }
+
+    /// The engine (playing `side`) offers a draw after its move. Another engine on the
+    /// other side answers at once; a person answers with `:draw` or declines by moving.
+    pub(super) fn engine_offers_draw(&mut self, side: Color) {
+        if self.play.game.is_over() {
+            return;
+        }
+        let score = self
+            .play
+            .draws
+            .last_score(side)
+            .map_or(String::new(), |s| format!(" (it stands {s})"));
+        if self.engine_plays(side.flip()) {
+            let number = self.play.game.board().fullmove_number();
+            let answer = Draws::answer(self.engine_score(side.flip()), number);
+            self.log_line(
+                LogKind::Info,
+                format!("ox88 ({}) offers a draw{score}", side.name()),
+            );
+            match answer {
+                Answer::Accept(_) => {
+                    if let Ok(end) = self.play.game.agree_draw() {
+                        self.announce(end);
+                        self.save();
+                    }
+                }
+                Answer::Decline(why) => self.log_line(
+                    LogKind::Info,
+                    format!("ox88 ({}) declines: {why}", side.flip().name()),
+                ),
+            }
+            return;
+        }
+        self.play.draws.offer = Some(side);
+        let text = format!("ox88 offers a draw{score}: :draw accepts, your next move declines");
+        self.log_line(LogKind::Info, text.clone());
+        self.info(text);
+    }
+
+    // ---- the premove ---------------------------------------------------------------------
+
+    /// A move typed while the engine thinks: kept (and shown) to be played the moment the
+    /// engine has moved. Refused at once when no reply of the engine would make it legal.
+    pub(super) fn set_premove(&mut self, text: &str) -> bool {
+        let board = self.play.game.board();
+        let fits = board.legal_moves().iter().any(|&reply| {
+            let mut after = board.clone();
+            after.make(reply);
+            after.parse_move(text).is_ok()
+        });
+        if !fits {
+            self.error(format!(
+                "{text}: not a legal move after any reply of the engine (it is thinking; Esc stops it)"
+            ));
+            return false;
+        }
+        let replaced = self.play.premove.replace(text.to_string());
+        self.log_line(LogKind::Info, format!("premove {text}"));
+        self.info(format!(
+            "premove {text}: played when the engine has moved{} (Esc cancels it)",
+            if replaced.is_some() {
+                ", in place of the earlier one"
+            } else {
+                ""
+            }
+        ));
+        true
+    }
+
+    /// After the engine's move: the premove, if any, is played when it is legal now and
+    /// dropped with a message when not.
+    pub(super) fn play_premove(&mut self) {
+        let Some(text) = self.play.premove.take() else {
+            return;
+        };
+        if let Some(end) = self.play.game.result() {
+            // The result stays on the status line; the log says what became of the premove.
+            let why = format!(
+                "premove {text} dropped: the game is over ({})",
+                end.reason()
+            );
+            self.log_line(LogKind::Info, why);
+            return;
+        }
+        if self.engine_plays(self.side_to_move()) {
+            // Still the engine's turn (its search was stopped): the premove waits.
+            self.play.premove = Some(text);
+            return;
+        }
+        match self.play.game.board().parse_move(&text) {
+            Ok(m) => {
+                self.screen.message = None;
+                self.play_move(m, MoveSource::Human);
+                // A result or a fallen flag says more than this.
+                if self.screen.message.is_none() {
+                    self.info(format!("premove {text} played"));
+                }
+            }
+            Err(e) => {
+                let why = format!("premove {text} dropped: {e}");
+                self.log_line(LogKind::Error, why.clone());
+                self.error(why);
+            }
+        }
+    }
+
+    // ---- a new game ----------------------------------------------------------------------
+
+    /// Before a new game replaces the one on the board: an unfinished game is kept as
+    /// abandoned in the archive, and the message says where the game went (relative to the
+    /// data directory, never a server's absolute path). `None`: no moves to keep.
+    pub(super) fn keep_previous_game(&mut self) -> Option<String> {
+        if self.play.game.ply() == 0 {
+            return None;
+        }
+        let Some(store) = self.play.autosave.clone() else {
+            return Some(
+                "the previous game is not kept (no autosave here; :save FILE keeps a game)"
+                    .to_string(),
+            );
+        };
+        if self.play.game.result().is_none() {
+            self.play
+                .stamp_tags(&self.prefs.settings.name, self.prefs.settings.level);
+            self.play.game.tags.set("Termination", "abandoned");
+            if let Some(e) = self.play.save() {
+                self.log_line(LogKind::Error, e.clone());
+                return Some(format!("the previous game could not be kept: {e}"));
+            }
+            match store.set_aside() {
+                Ok(path) => self.play.last_saved = path,
+                Err(e) => return Some(format!("the previous game could not be set aside: {e}")),
+            }
+        }
+        let path = self.play.last_saved.clone()?;
+        let shown = path.strip_prefix(store.dir()).unwrap_or(&path);
+        Some(format!("previous game kept in {}", shown.display()))
+    }
+}
