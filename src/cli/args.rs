@@ -113,6 +113,10 @@ pub struct PlayArgs {
     /// settings turns it off).
     #[arg(long)]
     pub book: Option<PathBuf>,
+    /// Puzzles to serve with :puzzle (a CSV with the lichess puzzle database's columns)
+    /// instead of the set built into ox88.
+    #[arg(long, value_name = "FILE.csv")]
+    pub puzzles: Option<PathBuf>,
 }
 
 impl PlayArgs {
@@ -165,6 +169,7 @@ impl PlayArgs {
             ("--mode", self.mode.is_some()),
             ("--delay", self.delay.is_some()),
             ("--config", self.config.is_some()),
+            ("--puzzles", self.puzzles.is_some()),
         ] {
             if on {
                 given.push(name);

@@ -1,7 +1,7 @@
 //! `ox88` with no subcommand: the TUI, with the settings file under the flags. Started
 //! with standard input not a terminal and no flags (a GUI starting an engine over a pipe),
 //! it speaks UCI instead; with TUI flags it says a terminal is needed. A bad `--fen` or
-//! `--pgn`, or a terminal that cannot draw (`TERM=dumb`), stops it before the screen is
+//! `--pgn` (or `--puzzles` file), or a terminal that cannot draw (`TERM=dumb`), stops it before the screen is
 //! taken, with a message and exit status 2.
 
 use std::io::IsTerminal;
@@ -46,6 +46,19 @@ pub fn run(play: PlayArgs) -> Result<()> {
             refuse(&format!("--pgn {}: {e}", path.display()));
         }
     }
+    if let Some(path) = &play.puzzles {
+        let set = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| ox88::puzzle::file::read(&text).map_err(|e| e.to_string()));
+        match set {
+            Err(e) => refuse(&format!("--puzzles {}: {e}", path.display())),
+            Ok(set) if set.is_empty() => refuse(&format!(
+                "--puzzles {}: the file has no puzzles",
+                path.display()
+            )),
+            Ok(_) => {}
+        }
+    }
     let config = play.load_config();
     // The TUI takes the screen: problems with the settings file stay readable above it
     // once the program ends.
@@ -61,6 +74,7 @@ pub fn run(play: PlayArgs) -> Result<()> {
         mode: play.mode.unwrap_or_default(),
         delay_ms: play.delay.unwrap_or(tui::DEFAULT_DELAY_MS),
         config_path: config.path().map(std::path::Path::to_path_buf),
+        puzzles: play.puzzles,
     })
 }
 

@@ -58,6 +58,8 @@ pub enum Action {
     CycleMultiPv,
     /// Review the game (`:review`).
     Review,
+    /// The next puzzle (`:puzzle`), chosen as the last one was.
+    Puzzle,
     /// Cycle what the right-hand side shows: log, evaluation, E chart, lab.
     View,
     /// The evaluation pane: show the position at the end of the engine's PV beside this one.
@@ -99,9 +101,12 @@ impl Action {
             Action::PvBack => "sort pane: one ply back along the PV",
             Action::PvForward => "sort pane: one ply further along the PV",
             Action::Submit => "play the move / run the :command",
-            Action::Hint => "hint: the engine's best move here, marked, not played",
+            Action::Hint => {
+                "hint: the engine's best move here, marked, not played (in a puzzle: the solution)"
+            }
             Action::CycleMultiPv => "show 1, 2, 3 or 4 best lines in turn (:multipv N)",
             Action::Review => "review the game: marks, better moves, accuracy (Esc cancels)",
+            Action::Puzzle => "the next puzzle (:puzzle THEME or RATING chooses)",
             Action::Cancel => {
                 "close help, clear input, cancel a premove, close the tree browser, stop the lab or the engine"
             }
@@ -225,6 +230,7 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::F(2), NONE, When::Always, Action::Hint),
     bind(KeyCode::F(3), NONE, When::Always, Action::CycleMultiPv),
     bind(KeyCode::F(4), NONE, When::Always, Action::Review),
+    bind(KeyCode::Char('p'), CTRL, When::Always, Action::Puzzle),
     bind(KeyCode::F(8), NONE, When::Always, Action::View),
     bind(KeyCode::F(7), NONE, When::Always, Action::EvalPvEnd),
     bind(KeyCode::F(10), NONE, When::Always, Action::Tree),

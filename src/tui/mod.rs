@@ -137,6 +137,8 @@ pub struct Options {
     pub delay_ms: u64,
     /// The settings file `:set save` writes (read again at start for its comments).
     pub config_path: Option<PathBuf>,
+    /// A puzzle file (lichess's CSV columns) served instead of the shipped set.
+    pub puzzles: Option<PathBuf>,
 }
 
 impl Options {
@@ -150,6 +152,7 @@ impl Options {
             mode: Mode::HumanWhite,
             delay_ms: DEFAULT_DELAY_MS,
             config_path: None,
+            puzzles: None,
         }
     }
 }

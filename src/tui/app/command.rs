@@ -144,6 +144,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         help: "review the game in the background: marks, better moves, accuracy",
     },
     CommandSpec {
+        name: "puzzle",
+        args: "[THEME|RATING|mine|stats|show|off]",
+        help: "solve a puzzle (Ctrl+P next, F2 shows the solution); off: back to the game",
+    },
+    CommandSpec {
         name: "set",
         args: "[KEY VALUE|save]",
         help: "list the settings, change one for this session, or save them to the file",
@@ -199,6 +204,8 @@ pub enum Command {
     Tc(TcArg),
     Resign,
     Draw,
+    /// `:puzzle [THEME|RATING|mine|stats|show|off]` (the argument as typed).
+    Puzzle(String),
     /// A theme name (`default` when none was given).
     Theme(String),
     /// `Some(on)`, or `None` to switch.
@@ -355,6 +362,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         "help" => no_arg(Command::Help),
         "hint" => no_arg(Command::Hint),
         "review" => no_arg(Command::Review),
+        "puzzle" => Ok(Command::Puzzle(arg.to_string())),
         "tree" => no_arg(Command::Tree),
         "level" => arg
             .parse::<Level>()

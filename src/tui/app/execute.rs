@@ -126,6 +126,7 @@ impl App {
             Command::MultiPv(n) => self.set_multipv(n),
             Command::Hint => self.hint_command(),
             Command::Review => return self.start_review(),
+            Command::Puzzle(arg) => return self.puzzle_command(&arg),
             Command::Set(arg) => return self.set_command(arg),
         }
         Ok(())

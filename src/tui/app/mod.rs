@@ -22,6 +22,8 @@ pub mod log;
 mod notice;
 mod play;
 mod prefs;
+mod puzzle_flow;
+mod puzzles;
 pub mod review;
 mod screen;
 pub mod session;
@@ -152,6 +154,7 @@ pub struct App {
     explorer: explorer::Explorer,
     lab: lab::LabView,
     review: review::ReviewView,
+    puzzles: puzzles::Puzzles,
     /// Where background jobs report (the driver's channel, or the app's own queue).
     jobs: notice::Jobs,
 }
@@ -263,6 +266,7 @@ impl App {
             explorer,
             lab: lab::LabView::default(),
             review: review::ReviewView::default(),
+            puzzles: puzzles::Puzzles::from_file(opts.puzzles.clone()),
             jobs: notice::Jobs::own_queue(),
         };
         AppBuilder {
@@ -295,6 +299,7 @@ impl App {
                 Err(e) => self.error(format!("--tc: {e}")),
             }
         }
+        self.load_puzzle_record();
         self.resize(self.screen.area);
         self.position_changed();
     }
@@ -1060,7 +1065,13 @@ impl App {
             Action::DepthDown => self.set_depth(self.prefs.settings.depth.saturating_sub(1)),
             Action::EngineMove => self.engine_move_now(),
             Action::Stop => self.stop_engine(),
+            Action::Hint if self.puzzles.active.is_some() => {
+                if let Err(e) = self.show_solution() {
+                    self.error(e);
+                }
+            }
             Action::Hint => self.hint_command(),
+            Action::Puzzle => self.next_puzzle(),
             Action::Review => {
                 if let Err(e) = self.start_review() {
                     self.error(e);
@@ -1282,6 +1293,8 @@ impl App {
     }
 
     fn new_game(&mut self, start: Option<Board>) {
+        // A new game ends puzzles: the game set aside comes back first, to be kept as usual.
+        self.leave_puzzles();
         let kept = self.keep_previous_game();
         self.session.new_game();
         // A new game's lines are what the reader wants: the log follows them again.
@@ -1407,6 +1420,15 @@ impl App {
             }
             self.error("the engine is thinking: Ctrl+G makes it move now, Esc stops it");
             return false;
+        }
+        if self.puzzles.active.is_some() {
+            return match self.play.game.board().parse_move(text) {
+                Ok(m) => self.puzzle_answer(m),
+                Err(e) => {
+                    self.error(e.to_string());
+                    false
+                }
+            };
         }
         match self.play.game.board().parse_move(text) {
             Ok(m) => {

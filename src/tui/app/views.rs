@@ -251,6 +251,7 @@ impl App {
             .iter()
             .position(|m| m.judgement.is_some())
             .unwrap_or(0);
+        self.keep_own_mistakes(&review);
         self.review.review = Some(review);
         self.review.game_id = running.game_id;
         self.review.visible = true;

@@ -1,0 +1,228 @@
+//! Puzzles in the TUI: `:puzzle` sets the game aside and shows the puzzle turned to the
+//! solver; a wrong answer is refused with the engine's refutation and may be retried; a
+//! right one brings the reply; F2 shows the solution; the rating moves and is kept beside
+//! the games; `:puzzle off` gives the game back; a review turns the player's mistakes into
+//! their own puzzles.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::TempDir;
+use common::app::app_of;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ox88::game::autosave::Autosave;
+use ox88::puzzle::progress::{FILE_NAME, Progress};
+use ox88::tui::app::MessageKind;
+use ox88::tui::settings::Settings;
+use ox88::tui::{App, Mode, Options};
+
+/// A knight fork in two moves (Nc7+ Kd7 Nxa8), a mate in one, and a hung queen.
+const PUZZLES: &str = "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags
+Fork1,r3k3/pp3ppp/8/1N6/8/8/PPP2PPP/4K3 b - - 0 20,h7h6 b5c7 e8d7 c7a8,1500,80,0,0,fork short,,
+Mate1,r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3,g8f6 h5f7,900,80,0,0,mate mateIn1,,
+";
+
+fn press(app: &mut App, code: KeyCode) {
+    press_with(app, code, KeyModifiers::NONE);
+}
+
+fn press_with(app: &mut App, code: KeyCode, mods: KeyModifiers) {
+    app.handle_key(KeyEvent::new(code, mods));
+}
+
+fn enter(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+    press(app, KeyCode::Enter);
+}
+
+fn message(app: &App) -> (MessageKind, String) {
+    let m = app.message().expect("a message");
+    (m.kind, m.text.clone())
+}
+
+fn options(dir: &TempDir) -> Options {
+    let file = dir.path().join("puzzles.csv");
+    std::fs::write(&file, PUZZLES).unwrap();
+    Options {
+        settings: Settings {
+            ascii: true,
+            depth: 5,
+            ..Settings::default()
+        },
+        mode: Mode::HumanHuman,
+        puzzles: Some(file),
+        ..Options::default()
+    }
+}
+
+#[test]
+fn a_puzzle_is_solved_with_a_miss_retried_and_the_game_comes_back() {
+    let dir = TempDir::new("tui-puzzle");
+    let (mut app, _) = app_of(&options(&dir));
+    for m in ["e4", "e5", "Nf3"] {
+        enter(&mut app, m);
+    }
+    enter(&mut app, ":puzzle fork");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Info, "{text}");
+    assert!(
+        text.contains("puzzle Fork1") && text.contains("White to play and win"),
+        "{text}"
+    );
+    // The opponent's move is played and shown; the board is the solver's.
+    assert_eq!(
+        app.game().board().to_fen(),
+        "r3k3/pp3pp1/7p/1N6/8/8/PPP2PPP/4K3 w - - 0 21"
+    );
+    let before = app.game().board().to_fen();
+    // A wrong answer: refused with the engine's answer, the board as it was.
+    enter(&mut app, "a3");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Error);
+    assert!(
+        text.contains("✗ a3 is not it") && text.contains("Black answers"),
+        "{text}"
+    );
+    assert_eq!(app.game().board().to_fen(), before);
+    assert_eq!(
+        app.input().value(),
+        "a3",
+        "the refused answer stays, marked"
+    );
+    // Retry: the right answers bring the reply, then the puzzle is solved.
+    enter(&mut app, "Nc7+");
+    let (_, text) = message(&app);
+    assert!(
+        text.contains("✓ Nc7+") && text.contains("Kd7 was the reply"),
+        "{text}"
+    );
+    enter(&mut app, "Nxa8");
+    let (_, text) = message(&app);
+    assert!(
+        text.starts_with("solved after a miss: puzzle rating"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fork"),
+        "themes are shown once solved: {text}"
+    );
+    // Back to the game, exactly as it was.
+    enter(&mut app, ":puzzle off");
+    assert_eq!(app.game().sans(), ["e4", "e5", "Nf3"]);
+    assert_eq!(app.message().unwrap().text, "back to your game");
+}
+
+#[test]
+fn a_clean_solve_raises_the_rating_and_the_record_is_kept_beside_the_games() {
+    let dir = TempDir::new("tui-puzzle-record");
+    let data = dir.path().join("data");
+    let (builder, _) = common::app::builder_with(
+        &options(&dir),
+        "default",
+        ox88::tui::theme::ColorDepth::TrueColor,
+    );
+    let mut app = builder.autosave(Some(Autosave::in_dir(&data))).build();
+    enter(&mut app, ":puzzle mateIn1");
+    enter(&mut app, "Qxf7#");
+    let (_, text) = message(&app);
+    assert!(text.starts_with("✓ solved: puzzle rating"), "{text}");
+    let record = Progress::load(&data.join(FILE_NAME)).unwrap();
+    assert_eq!(record.history.len(), 1);
+    assert!(record.history[0].solved);
+    assert!(record.rating.rating > 1500.0);
+    assert_eq!(record.streak, 1);
+    // The game in progress was not touched by the puzzle.
+    assert!(
+        !data.join("current.pgn").exists() || {
+            let text = std::fs::read_to_string(data.join("current.pgn")).unwrap();
+            !text.contains("Qxf7")
+        }
+    );
+    // A new app reads the record: stats show it.
+    let (builder, _) = common::app::builder_with(
+        &options(&dir),
+        "default",
+        ox88::tui::theme::ColorDepth::TrueColor,
+    );
+    let mut app = builder.autosave(Some(Autosave::in_dir(&data))).build();
+    enter(&mut app, ":puzzle stats");
+    let (_, text) = message(&app);
+    assert!(text.starts_with("puzzle rating 1"), "{text}");
+}
+
+#[test]
+fn f2_shows_the_solution_and_ctrl_p_serves_the_next() {
+    let dir = TempDir::new("tui-puzzle-show");
+    let (mut app, _) = app_of(&options(&dir));
+    enter(&mut app, ":puzzle fork");
+    assert!(
+        message(&app).1.contains("puzzle Fork1"),
+        "{:?}",
+        message(&app)
+    );
+    press(&mut app, KeyCode::F(2));
+    let (_, text) = message(&app);
+    assert!(text.starts_with("solution shown"), "{text}");
+    assert_eq!(
+        app.game()
+            .board()
+            .piece_at("a8".parse().unwrap())
+            .map(|p| p.fen_char()),
+        Some('N'),
+        "the solution is played out on the board"
+    );
+    // Answers after the end are refused.
+    enter(&mut app, "Ke2");
+    assert_eq!(message(&app).0, MessageKind::Error);
+    press(&mut app, KeyCode::Esc);
+    press_with(&mut app, KeyCode::Char('p'), KeyModifiers::CONTROL);
+    let (_, text) = message(&app);
+    assert!(text.starts_with("puzzle "), "{text}");
+    enter(&mut app, ":puzzle zugzwang");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Error);
+    assert!(
+        text.contains("no puzzle has the theme 'zugzwang'"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_reviewed_mistake_becomes_the_players_own_puzzle() {
+    let dir = TempDir::new("tui-puzzle-own");
+    let opts = Options {
+        mode: Mode::HumanWhite,
+        ..options(&dir)
+    };
+    let (mut app, _) = app_of(&opts);
+    // White (the player) misses Qxf7# with 4.d3; the recording engine plays nothing, so
+    // Black's moves are entered as a second player would.
+    enter(&mut app, ":mode human");
+    for m in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "d3", "Be7"] {
+        enter(&mut app, m);
+    }
+    enter(&mut app, ":mode white");
+    enter(&mut app, ":review");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while app.review().is_running() {
+        assert!(Instant::now() < deadline, "the review ends");
+        std::thread::sleep(Duration::from_millis(20));
+        app.on_tick(Instant::now());
+    }
+    enter(&mut app, ":puzzle mine");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Info, "{text}");
+    assert_eq!(
+        app.game().board().to_fen(),
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    );
+    enter(&mut app, "Qxf7#");
+    assert!(
+        message(&app).1.starts_with("✓ solved"),
+        "{:?}",
+        message(&app)
+    );
+}
