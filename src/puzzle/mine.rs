@@ -3,9 +3,10 @@
 //! Every position of a game gets a short search. Where the opponent's move turned a roughly
 //! level (or worse) position into a clearly winning one for the side to move, a multi-PV
 //! search asks whether exactly one move wins: a mate, or a gain of at least [`WIN`]
-//! centipawns while every other move stays at [`OTHERS_AT_MOST`] or below, or so far below
-//! that it keeps at least [`CHANCES_GAP`] less of the winning chances (a queen left hanging
-//! leaves the other moves a pawn up, not level), and never within [`MARGIN`] of it. The solution goes on while the solver's move stays the only
+//! centipawns while every other move stays at [`OTHERS_AT_MOST`] or below, or short of
+//! winning and so far below that it keeps at least [`CHANCES_GAP`] less of the winning
+//! chances (a queen left hanging leaves the other moves a pawn up, not level), and never
+//! within [`MARGIN`] of it. The solution goes on while the solver's move stays the only
 //! winning one, with the engine's best reply between, and ends on a mate or a won position.
 //! Each puzzle is then searched again, position by position, by a fresh engine with several
 //! times the budget; a solution that is not the only winning move there is dropped.
@@ -27,7 +28,7 @@ pub const OTHERS_AT_MOST: i32 = 50;
 /// The least gap between the solution and the next best move.
 pub const MARGIN: i32 = 150;
 /// Or: the next best move keeps this much less of the winning chances (see [`win_chances`]).
-pub const CHANCES_GAP: f64 = 0.5;
+pub const CHANCES_GAP: f64 = 0.4;
 /// Before the opponent's mistake the solver stood no better than this.
 pub const LEVEL_AT_MOST: i32 = 100;
 /// Where the solution mates, the next best move may still win, but by no more than this.
@@ -350,7 +351,8 @@ fn only_winner(a: &Analysis) -> Option<Move> {
         (Score::Cp(b), Score::Cp(c)) => {
             b >= WIN
                 && b - c >= MARGIN
-                && (c <= OTHERS_AT_MOST || win_chances(b) - win_chances(c) >= CHANCES_GAP)
+                && (c <= OTHERS_AT_MOST
+                    || (c < WIN && win_chances(b) - win_chances(c) >= CHANCES_GAP))
         }
         (Score::Cp(b), Score::Mate(m)) => b >= WIN && m < 0,
     };
