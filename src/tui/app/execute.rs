@@ -410,26 +410,34 @@ impl App {
         }
     }
 
+    /// A `:save`/`:load` file as messages name it: under a file root only its name there
+    /// (the server's directories are not the visitor's business), else the whole path.
+    fn shown_path(&self, path: &Path) -> String {
+        self.prefs
+            .file_root
+            .as_deref()
+            .and_then(|root| path.strip_prefix(root).ok())
+            .map_or_else(|| path.display().to_string(), |p| p.display().to_string())
+    }
+
     fn save_command(&mut self, arg: &str) -> Result<(), String> {
         let path = self.pgn_path(arg)?;
+        let shown = self.shown_path(&path);
         autosave::write_atomic(&path, self.play.game.to_pgn().as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| format!("{shown}: {e}"))?;
         let n = self.play.game.len();
-        self.log_line(
-            LogKind::Info,
-            format!("saved {n} moves to {}", path.display()),
-        );
-        self.info(format!("saved {n} moves to {}", path.display()));
+        self.log_line(LogKind::Info, format!("saved {n} moves to {shown}"));
+        self.info(format!("saved {n} moves to {shown}"));
         Ok(())
     }
 
     fn load_command(&mut self, arg: &str) -> Result<(), String> {
         let path = self.pgn_path(arg)?;
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let shown = self.shown_path(&path);
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: {e}"))?;
         let game = Game::from_pgn(&text)
-            .map_err(|e| format!("{}: {e} (the current game is kept)", path.display()))?;
-        self.set_game(game, &format!("loaded {}", path.display()));
+            .map_err(|e| format!("{shown}: {e} (the current game is kept)"))?;
+        self.set_game(game, &format!("loaded {shown}"));
         if let Some(end) = self.play.game.result() {
             self.log_line(
                 LogKind::Result,

@@ -303,6 +303,8 @@ impl App {
         self.screen.area = area;
         let log_width = layout::log_text_width(layout::layout(area).log);
         self.log.set_wrap_width(log_width);
+        // A narrower screen may cut the message on show: the log gets it whole.
+        self.keep_message_whole();
     }
 
     /// Rows of the log pane on screen.
@@ -327,25 +329,75 @@ impl App {
 
     /// Adds a line to the log, stamped with the wall clock.
     pub fn log_line(&mut self, kind: LogKind, text: impl Into<String>) {
+        let text = self.private_paths(text.into());
         self.log.push(LogLine {
             stamp: (self.screen.wall_clock)(),
             kind,
-            text: text.into(),
+            text,
         });
     }
 
+    /// A message for the status line (in the log too when the line cannot show it whole).
     pub fn info(&mut self, text: impl Into<String>) {
-        self.screen.message = Some(Message {
-            kind: MessageKind::Info,
-            text: text.into(),
-        });
+        self.say(MessageKind::Info, text.into());
     }
 
+    /// A message saying what went wrong: on the status line, and always in the log.
     pub fn error(&mut self, text: impl Into<String>) {
-        self.screen.message = Some(Message {
-            kind: MessageKind::Error,
-            text: text.into(),
-        });
+        self.say(MessageKind::Error, text.into());
+    }
+
+    fn say(&mut self, kind: MessageKind, text: String) {
+        let text = self.private_paths(text);
+        self.screen.message = Some(Message { kind, text });
+        self.keep_message_whole();
+    }
+
+    /// The status line shows what fits of a message and ends a cut one with `… (see log)`:
+    /// such a message goes into the log whole, once, and so does every error (a refused
+    /// command stays on record after the next message replaces it).
+    fn keep_message_whole(&mut self) {
+        let Some(m) = &self.screen.message else {
+            return;
+        };
+        let cut = text::text_width(&m.text) > usize::from(self.screen.area.width);
+        if !(cut || m.kind == MessageKind::Error)
+            || self.screen.message_logged.as_deref() == Some(m.text.as_str())
+        {
+            return;
+        }
+        let kind = if m.kind == MessageKind::Error {
+            LogKind::Error
+        } else {
+            LogKind::Info
+        };
+        let text = m.text.clone();
+        self.screen.message_logged = Some(text.clone());
+        // Said already (the caller logged it, as a failed autosave does).
+        if self.log.lines().rev().take(3).any(|l| l.text == text) {
+            return;
+        }
+        self.log_line(kind, text);
+    }
+
+    /// With a file root (a visitor over SSH) the server's own directories never reach the
+    /// screen: a path under the visitor's directory (the file root's parent) is written
+    /// relative to it.
+    fn private_paths(&self, text: String) -> String {
+        let Some(home) = self
+            .prefs
+            .file_root
+            .as_deref()
+            .and_then(std::path::Path::parent)
+        else {
+            return text;
+        };
+        let home = home.display().to_string();
+        if home.is_empty() || !text.contains(&home) {
+            return text;
+        }
+        text.replace(&format!("{home}{}", std::path::MAIN_SEPARATOR), "")
+            .replace(&home, ".")
     }
 
     // ---- what drawing and the drivers read ------------------------------------------------
@@ -478,9 +530,8 @@ impl App {
         let date = game.tags.date.clone();
         self.screen.message = Some(Message {
             kind: MessageKind::Question,
-            text: format!(
-                "An unfinished game ({n} moves, {date}) was saved. Resume it? y: resume, n: keep it aside and start anew"
-            ),
+            // The keys first: a narrow line still shows them.
+            text: format!("Unfinished game: y resumes it, n sets it aside ({n} moves, {date})"),
         });
         self.play.prompt = Some(Prompt::Resume(Box::new(game)));
         // Nothing may move (and be saved over the unfinished game) before the answer.

@@ -1,0 +1,146 @@
+//! What the screen says, read as a newcomer reads it: messages whole (in the log when the
+//! status line cuts them, never a server's paths over SSH), the sort pane naming the side
+//! whose moves it lists and marking the move played, and the board's static E named so
+//! beside the engine's own score. Drawn on ratatui's TestBackend; the engine is a recorder
+//! fed with a real search's events, so nothing depends on timing.
+
+mod common;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ox88::tui::app::{App, LogKind, MessageKind};
+use ox88::tui::settings::Settings;
+use ox88::tui::theme::ColorDepth;
+use ox88::tui::{Options, ui};
+
+fn opts() -> Options {
+    Options::of(Settings {
+        ascii: true,
+        depth: 5,
+        ..Settings::default()
+    })
+}
+
+fn app() -> App {
+    common::app::app_of(&opts()).0
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn enter(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+    press(app, KeyCode::Enter);
+}
+
+fn log_texts(app: &App) -> Vec<String> {
+    app.log_buffer().lines().map(|l| l.text.clone()).collect()
+}
+
+// ---- messages -----------------------------------------------------------------------------
+
+#[test]
+fn a_message_too_long_for_the_status_line_says_so_and_is_whole_in_the_log() {
+    let mut app = app();
+    enter(&mut app, ":fen r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
+    enter(&mut app, "O-O");
+    let whole = app.message().expect("why O-O was refused").text.clone();
+    assert!(whole.chars().count() > 80, "a long refusal: {whole}");
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let line = lines[22].trim_end();
+    assert!(line.ends_with("… (see log)"), "{line}");
+    assert!(line.chars().count() <= 80);
+    assert!(
+        whole.starts_with(line.trim_end_matches("… (see log)")),
+        "{line}"
+    );
+    let logged: Vec<_> = app
+        .log_buffer()
+        .lines()
+        .filter(|l| l.text == whole)
+        .collect();
+    assert_eq!(logged.len(), 1, "once, whole, in the log");
+    assert_eq!(logged[0].kind, LogKind::Error);
+    // Redrawing does not log it again; a short message is shown whole and not logged.
+    common::render(&mut app, 80, 24);
+    let n = app.log_buffer().len();
+    press(&mut app, KeyCode::F(6));
+    let (lines, _) = common::render(&mut app, 80, 24);
+    assert_eq!(lines[22].trim_end(), "depth 6");
+    assert_eq!(app.log_buffer().len(), n);
+}
+
+#[test]
+fn a_message_that_fits_until_the_screen_narrows_reaches_the_log_then() {
+    let mut app = app();
+    common::render(&mut app, 120, 40);
+    let text = "x".repeat(100);
+    app.info(text.clone());
+    assert!(!log_texts(&app).contains(&text), "it fits at 120 columns");
+    let (lines, _) = common::render(&mut app, 80, 24);
+    assert!(lines[22].ends_with("… (see log)"), "{}", lines[22]);
+    assert!(log_texts(&app).contains(&text));
+}
+
+#[test]
+fn the_resume_question_shows_its_keys_at_80_and_at_60_columns() {
+    let mut app = app();
+    app.offer_resume(ox88::game::Game::new());
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let question = app.message().unwrap().text.clone();
+    assert_eq!(app.message().unwrap().kind, MessageKind::Question);
+    assert_eq!(lines[22].trim_end(), question, "whole at 80 columns");
+    assert!(
+        question.contains("y resumes it, n sets it aside"),
+        "{question}"
+    );
+    // A 60-column message line (drawn alone: the whole screen needs 80) still has the keys.
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(60, 1)).unwrap();
+    term.draw(|f| ui::status::draw_message(f, f.area(), &app))
+        .unwrap();
+    let buf = term.backend().buffer().clone();
+    let row: String = (0..60).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+    assert!(row.contains("y resumes it, n sets it aside"), "{row}");
+    assert!(row.trim_end().ends_with("… (see log)"), "{row}");
+}
+
+#[test]
+fn over_ssh_a_failed_load_is_logged_and_names_no_server_path() {
+    let dir = common::TempDir::new("reading-paths");
+    let root = dir.path().join("players").join("abc").join("saved");
+    let store = ox88::game::autosave::Autosave::in_dir(dir.path().join("players").join("abc"));
+    let (builder, _) = common::app::builder_with(&opts(), "default", ColorDepth::TrueColor);
+    let mut app = builder
+        .file_root(root.clone())
+        .autosave(Some(store))
+        .build();
+    enter(&mut app, ":load /etc/hostname");
+    let msg = app.message().expect("why the load failed").clone();
+    assert_eq!(msg.kind, MessageKind::Error);
+    assert!(msg.text.starts_with("hostname.pgn: "), "{}", msg.text);
+    assert!(
+        log_texts(&app).contains(&msg.text),
+        "the failure is in the log"
+    );
+    enter(&mut app, "e2e4");
+    enter(&mut app, ":save mine");
+    assert_eq!(app.message().unwrap().text, "saved 1 moves to mine.pgn");
+    assert!(root.join("mine.pgn").is_file());
+    // Nothing on screen or in the log names the server's directories.
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let server = dir.path().display().to_string();
+    for text in log_texts(&app).iter().chain(lines.iter()) {
+        assert!(!text.contains(&server), "{text}");
+    }
+    // A path the app writes for the visitor's own directory is relative to it.
+    app.error(format!(
+        "autosave: {}: disk full",
+        root.join("x.pgn").display()
+    ));
+    assert_eq!(
+        app.message().unwrap().text,
+        "autosave: saved/x.pgn: disk full"
+    );
+}
