@@ -7,6 +7,9 @@
 mod common;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ox88::chess::{Board, Move};
+use ox88::engine::search::Searcher;
+use ox88::engine::{Bound, IterationInfo, Limits, SearchEvent, SearchOptions};
 use ox88::tui::app::{App, LogKind, MessageKind};
 use ox88::tui::settings::Settings;
 use ox88::tui::theme::ColorDepth;
@@ -37,6 +40,73 @@ fn enter(app: &mut App, text: &str) {
 
 fn log_texts(app: &App) -> Vec<String> {
     app.log_buffer().lines().map(|l| l.text.clone()).collect()
+}
+
+/// A real search of `board` to `depth` with `multipv` lines, its iterations tagged `id` as
+/// if the app's engine had sent them.
+fn real_search(board: &Board, id: u64, depth: u32, multipv: u32) -> Vec<SearchEvent> {
+    let options = SearchOptions {
+        own_book: false,
+        hash_mb: 4,
+        multipv,
+        report_root_moves: true,
+        ..SearchOptions::default()
+    };
+    let mut events = Vec::new();
+    Searcher::standalone().search_sync(board, &Limits::depth(depth), &options, &mut |e| {
+        if let SearchEvent::Iteration { info, .. } = e {
+            events.push(SearchEvent::Iteration { id, info });
+        }
+    });
+    events
+}
+
+/// The last exact report of line 1.
+fn last_line(events: &[SearchEvent]) -> IterationInfo {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            SearchEvent::Iteration { info, .. }
+                if info.multipv == 1 && info.bound == Bound::Exact =>
+            {
+                Some(info.clone())
+            }
+            _ => None,
+        })
+        .unwrap()
+}
+
+/// The engine (Black) answers `reply` after a real search of the position to `depth`.
+fn engine_answers(app: &mut App, depth: u32, multipv: u32) -> IterationInfo {
+    let id = app.session().search().expect("the engine thinks").id;
+    let board = app.game().board().clone();
+    let events = real_search(&board, id, depth, multipv);
+    for e in &events {
+        app.on_engine_event(e.clone());
+    }
+    let info = last_line(&events);
+    app.on_engine_event(SearchEvent::BestMove {
+        id,
+        best: info.pv.first().copied(),
+        ponder: None,
+        book: None,
+    });
+    info
+}
+
+/// The sort pane's inner lines (between its borders).
+fn sort_pane(lines: &[String]) -> Vec<String> {
+    let top = lines.iter().position(|l| l.contains("┌ Sort ")).unwrap();
+    let left = lines[top].chars().position(|c| c == '┌').unwrap();
+    lines[top + 1..]
+        .iter()
+        .take_while(|l| l.chars().nth(left).is_none_or(|c| c != '└'))
+        .map(|l| {
+            let inner: String = l.chars().skip(left + 1).collect();
+            inner.trim_end_matches('│').to_string()
+        })
+        .collect()
 }
 
 // ---- messages -----------------------------------------------------------------------------
@@ -143,4 +213,75 @@ fn over_ssh_a_failed_load_is_logged_and_names_no_server_path() {
         app.message().unwrap().text,
         "autosave: saved/x.pgn: disk full"
     );
+}
+
+// ---- the sort pane ------------------------------------------------------------------------
+
+#[test]
+fn after_a_hint_the_sort_pane_names_the_side_whose_moves_it_lists() {
+    let mut app = app();
+    enter(&mut app, "e2e4");
+    engine_answers(&mut app, 5, 1);
+    assert_eq!(app.game().ply(), 2);
+    // White to move; the pane still shows how the engine weighed Black's moves.
+    press(&mut app, KeyCode::F(2));
+    let id = app.session().search().expect("the hint's search").id;
+    let board = app.game().board().clone();
+    for e in real_search(&board, id, 5, 1) {
+        app.on_engine_event(e);
+    }
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let pane = sort_pane(&lines);
+    assert!(pane[0].starts_with("2. White  d5"), "{}", pane[0]);
+    let legal: Vec<String> = board.legal_moves().iter().map(|m| m.to_string()).collect();
+    let first_move = pane
+        .iter()
+        .find_map(|l| l.strip_prefix(" 1 "))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("a first row");
+    assert!(
+        legal.contains(&first_move.to_string()),
+        "the rows are White's moves: {first_move} {pane:?}"
+    );
+}
+
+#[test]
+fn with_two_lines_the_star_marks_the_move_the_engine_played() {
+    let mut app = app();
+    enter(&mut app, ":multipv 2");
+    enter(&mut app, "e2e4");
+    let info = engine_answers(&mut app, 6, 2);
+    let played = info.pv[0];
+    assert_eq!(app.game().moves()[1].mv, played);
+    // The search's own rows mark its chosen move (line 1's), not line 2's.
+    let best: Vec<Move> = info
+        .root_rows
+        .iter()
+        .filter(|r| r.best)
+        .map(|r| r.mv())
+        .collect();
+    assert_eq!(best, vec![played]);
+    // The pane keeps the engine's rows after its move: `*` is on the move played.
+    let kept: Vec<Move> = app
+        .sort()
+        .root_rows
+        .iter()
+        .filter(|r| r.best)
+        .map(|r| r.mv())
+        .collect();
+    assert_eq!(kept, vec![played]);
+    let (lines, _) = common::render(&mut app, 120, 40);
+    let starred: Vec<String> = sort_pane(&lines)
+        .iter()
+        .filter(|l| l.chars().nth(8) == Some('*'))
+        .map(|l| {
+            l.chars()
+                .skip(3)
+                .take(5)
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(starred, vec![played.to_string()], "{}", lines.join("\n"));
 }

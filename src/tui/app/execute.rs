@@ -193,6 +193,9 @@ impl App {
             movetime: Some(HINT_TIME),
             ..Limits::depth(self.prefs.settings.depth.min(HINT_DEPTH))
         };
+        // The pane follows the hint's search from this position (it may still show the
+        // engine's search of the position before its move).
+        self.reset_sort_view();
         self.session
             .start_hint(self.play.game.board(), limits, &options);
         self.info("hint: thinking…");

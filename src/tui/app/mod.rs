@@ -737,7 +737,9 @@ impl App {
         // After an engine move the sort pane keeps showing how the engine ordered its
         // choices (until something newer): the reason to have the pane at all.
         let searched = if engine_move {
-            std::mem::take(&mut self.sort)
+            let mut kept = std::mem::take(&mut self.sort);
+            kept.mark_played(m);
+            kept
         } else {
             SortView::default()
         };
