@@ -8,9 +8,10 @@ mod common;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Move};
+use ox88::engine::eval::evaluate_white;
 use ox88::engine::search::Searcher;
 use ox88::engine::{Bound, IterationInfo, Limits, SearchEvent, SearchOptions};
-use ox88::tui::app::{App, LogKind, MessageKind};
+use ox88::tui::app::{App, LogKind, MessageKind, e_text};
 use ox88::tui::settings::Settings;
 use ox88::tui::theme::ColorDepth;
 use ox88::tui::{Options, ui};
@@ -105,6 +106,27 @@ fn sort_pane(lines: &[String]) -> Vec<String> {
         .map(|l| {
             let inner: String = l.chars().skip(left + 1).collect();
             inner.trim_end_matches('│').to_string()
+        })
+        .collect()
+}
+
+/// The board pane's lines under the squares (side to move, E, material, ...), trimmed.
+fn board_info(lines: &[String], width: usize) -> Vec<String> {
+    let files = lines
+        .iter()
+        .position(|l| {
+            let inner: String = l.chars().skip(1).take(width).collect();
+            inner
+                .split_whitespace()
+                .eq(["a", "b", "c", "d", "e", "f", "g", "h"])
+        })
+        .expect("the file letters");
+    lines[files + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with('└'))
+        .map(|l| {
+            let inner: String = l.chars().skip(1).take(width).collect();
+            inner.trim_end().to_string()
         })
         .collect()
 }
@@ -284,4 +306,53 @@ fn with_two_lines_the_star_marks_the_move_the_engine_played() {
         })
         .collect();
     assert_eq!(starred, vec![played.to_string()], "{}", lines.join("\n"));
+}
+
+// ---- the board's E ------------------------------------------------------------------------
+
+#[test]
+fn the_board_names_its_e_static_beside_the_engines_score() {
+    let mut app = app();
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let e = e_text(evaluate_white(app.game().board(), &app.prefs().eval()));
+    let info = board_info(&lines, 27);
+    assert_eq!(info[0], "White to move");
+    assert_eq!(info[1], format!("static E {e}"), "no engine score yet");
+    assert!(info[2].starts_with("Material"), "{info:?}");
+
+    enter(&mut app, "e2e4");
+    // While the engine thinks, its newest score for this position stands beside E.
+    let id = app.session().search().unwrap().id;
+    let board = app.game().board().clone();
+    let events = real_search(&board, id, 5, 1);
+    for e in &events {
+        app.on_engine_event(e.clone());
+    }
+    let reading = last_line(&events);
+    let engine = format!("engine d5 {}", reading.score_white);
+    let e = e_text(evaluate_white(&board, &app.prefs().eval()));
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let info = board_info(&lines, 27);
+    assert_eq!(
+        info[1..3],
+        [format!("static E {e}"), engine.clone()],
+        "{info:?}"
+    );
+    // A wider board pane has room for both on one line.
+    let (lines, _) = common::render(&mut app, 120, 40);
+    let wide = board_info(&lines, 43);
+    assert_eq!(wide[1], format!("static E {e} · {engine}"), "{wide:?}");
+
+    // After the engine's move its note stays beside the new position's E.
+    app.on_engine_event(SearchEvent::BestMove {
+        id,
+        best: reading.pv.first().copied(),
+        ponder: None,
+        book: None,
+    });
+    let e = e_text(evaluate_white(app.game().board(), &app.prefs().eval()));
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let info = board_info(&lines, 27);
+    assert_eq!(info[0], "White to move");
+    assert_eq!(info[1..3], [format!("static E {e}"), engine], "{info:?}");
 }

@@ -114,12 +114,13 @@ fn start_screen_at_80x24() {
         lines[9]
     );
     let e = e_of(&Board::startpos());
+    assert!(lines[10].starts_with("│White to move "), "{}", lines[10]);
     assert!(
-        lines[10].starts_with(&format!("│White to move  E {e}")),
+        lines[11].starts_with(&format!("│static E {e} ")),
         "{}",
-        lines[10]
+        lines[11]
     );
-    assert!(lines[11].starts_with("│Material ="), "{}", lines[11]);
+    assert!(lines[12].starts_with("│Material ="), "{}", lines[12]);
     assert!(lines[0].starts_with("┌ Board ─"), "{}", lines[0]);
     assert!(
         lines[0][lines[0].find("┐").unwrap()..].contains("┌ Log "),

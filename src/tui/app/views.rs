@@ -83,6 +83,27 @@ impl App {
         }
     }
 
+    /// The engine's newest score for the position on the board: its last search of that
+    /// position, else the note of the engine's move that led to it (`d10 -0.35`).
+    pub fn engine_reading(&self) -> Option<String> {
+        if self.explorer.is_open() {
+            return None;
+        }
+        let board = self.shown_board();
+        if let Some(r) = self.screen.evalview.reading(board) {
+            return Some(r.to_string());
+        }
+        let ply = self.play.game.ply();
+        let note = self
+            .play
+            .game
+            .moves()
+            .get(ply.checked_sub(1)?)?
+            .engine
+            .as_ref()?;
+        Some(format!("d{} {}", note.depth, note.score))
+    }
+
     // ---- the lab -------------------------------------------------------------------------
 
     /// `:lab [DEPTH]`: the lab on the position on the board, shown in the lab view.

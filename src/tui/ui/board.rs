@@ -230,18 +230,15 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
             theme.title(false),
         ))),
         None => {
-            let e = eval::evaluate_white(board, &app.prefs().eval());
-            let mut spans = vec![
-                Span::styled(
-                    format!("{} to move", side.name()),
-                    theme.text().add_modifier(Modifier::BOLD),
-                ),
-                Span::styled(format!("  E {}", e_text(e)), theme.accent()),
-            ];
+            let mut spans = vec![Span::styled(
+                format!("{} to move", side.name()),
+                theme.text().add_modifier(Modifier::BOLD),
+            )];
             if board.in_check() {
                 spans.push(Span::styled("  check", theme.error()));
             }
             lines.push(Line::from(spans));
+            lines.extend(eval_lines(app, board, width as usize));
         }
     }
     lines.push(Line::from(Span::styled(material_text(app), theme.text())));
@@ -261,6 +258,28 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
         }
     }
     lines
+}
+
+/// The static evaluation, named so, beside the engine's newest score for the same position
+/// (the two often disagree: E does not look ahead): one line where it fits, else two.
+fn eval_lines(app: &App, board: &crate::chess::Board, width: usize) -> Vec<Line<'static>> {
+    let theme = &app.theme();
+    let e = eval::evaluate_white(board, &app.prefs().eval());
+    let stat = Span::styled(format!("static E {}", e_text(e)), theme.accent());
+    let Some(reading) = app.engine_reading() else {
+        return vec![Line::from(stat)];
+    };
+    let engine = Span::styled(format!("engine {reading}"), theme.text());
+    const SEP: &str = " · ";
+    if stat.width() + SEP.chars().count() + engine.width() <= width {
+        vec![Line::from(vec![
+            stat,
+            Span::styled(SEP, theme.dim()),
+            engine,
+        ])]
+    } else {
+        vec![Line::from(stat), Line::from(engine)]
+    }
 }
 
 /// Material from White's view in pawns (the seed's values), and which pieces each side has
