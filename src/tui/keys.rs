@@ -70,6 +70,10 @@ pub enum Action {
     TreeBack,
     /// Tree browser: show the newest tree (keeping the place when its moves are there).
     TreeReload,
+    /// The board shows the position a move earlier (the game itself is not touched).
+    StepBack,
+    /// The board shows the position a move later, up to the game's own.
+    StepForward,
 }
 
 impl Action {
@@ -115,6 +119,10 @@ impl Action {
             Action::TreeReload => {
                 "tree browser: load the newest tree (it never replaces yours by itself)"
             }
+            Action::StepBack => {
+                "look a move back in the game, moves kept (End or Esc: back to the game; typing too)"
+            }
+            Action::StepForward => "look a move further, up to the game's position",
         }
     }
 }
@@ -132,6 +140,9 @@ pub enum When {
     /// Only while the tree browser has the focus (typing a character gives it to the input
     /// line, so these never fight a move or a command being typed).
     TreeFocused,
+    /// Only while the input line has the focus and is empty (a focused pane keeps its own
+    /// meaning for the key: ← and → step the sort pane's PV, and the tree browser).
+    InputIdle,
 }
 
 /// Which part of the screen has the keyboard, as far as bindings care.
@@ -222,6 +233,8 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::Right, NONE, When::SortFocused, Action::PvForward),
     bind(KeyCode::Left, ALT, When::Always, Action::PvBack),
     bind(KeyCode::Right, ALT, When::Always, Action::PvForward),
+    bind(KeyCode::Left, NONE, When::InputIdle, Action::StepBack),
+    bind(KeyCode::Right, NONE, When::InputIdle, Action::StepForward),
     bind(KeyCode::F(2), NONE, When::Always, Action::Hint),
     bind(KeyCode::F(3), NONE, When::Always, Action::CycleMultiPv),
     bind(KeyCode::F(4), NONE, When::Always, Action::Review),
@@ -257,6 +270,7 @@ pub fn action_for(
                     When::SortFocused => focus == Focus::Sort,
                     When::PaneFocused => focus != Focus::Input,
                     When::TreeFocused => focus == Focus::Tree,
+                    When::InputIdle => input_empty && focus == Focus::Input,
                 }
         })
         .map(|b| b.action)
@@ -310,6 +324,7 @@ pub fn help_rows(table: &[Binding]) -> Vec<(String, &'static str)> {
             When::SortFocused => name.push_str(" (sort pane)"),
             When::PaneFocused => name.push_str(" (log/sort/tree)"),
             When::TreeFocused => name.push_str(" (tree)"),
+            When::InputIdle => name.push_str(" (empty input)"),
             When::Always => {}
         }
         match rows.iter_mut().find(|(a, _)| *a == b.action) {
@@ -383,6 +398,30 @@ mod tests {
         assert_eq!(
             action_for(DEFAULT_KEYS, &left, true, Focus::Sort),
             Some(Action::PvBack)
+        );
+        assert_eq!(action_for(DEFAULT_KEYS, &left, true, Focus::Log), None);
+    }
+
+    #[test]
+    fn arrows_step_through_the_game_only_from_an_empty_input_line() {
+        let left = key(KeyCode::Left, NONE);
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &left, true, Focus::Input),
+            Some(Action::StepBack)
+        );
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &left, false, Focus::Input),
+            None,
+            "a text being typed keeps ← for its cursor"
+        );
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &left, true, Focus::Sort),
+            Some(Action::PvBack),
+            "the focused sort pane keeps ← for its PV"
+        );
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &left, true, Focus::Tree),
+            Some(Action::TreeBack)
         );
         assert_eq!(action_for(DEFAULT_KEYS, &left, true, Focus::Log), None);
     }

@@ -11,6 +11,8 @@
 //! move it gets a copy of the position and answers later through `on_engine_event`, tagged
 //! with the id `go` returned. Events of an id we no longer wait for are dropped.
 
+mod board_keys;
+mod browse;
 pub mod command;
 pub mod evalview;
 mod execute;
@@ -150,6 +152,8 @@ pub struct App {
     explorer: explorer::Explorer,
     lab: lab::LabView,
     review: review::ReviewView,
+    /// An earlier position of the game on show (← / →), the game itself untouched.
+    browse: browse::Browse,
     /// Where background jobs report (the driver's channel, or the app's own queue).
     jobs: notice::Jobs,
 }
@@ -261,6 +265,7 @@ impl App {
             explorer,
             lab: lab::LabView::default(),
             review: review::ReviewView::default(),
+            browse: browse::Browse::default(),
             jobs: notice::Jobs::own_queue(),
         };
         AppBuilder {
@@ -437,8 +442,9 @@ impl App {
         &self.log
     }
 
+    /// The sort pane's lists: the game's, or the earlier position's on show.
     pub fn sort(&self) -> &SortView {
-        &self.sort
+        self.browse.sort().unwrap_or(&self.sort)
     }
 
     pub fn explorer(&self) -> &explorer::Explorer {
@@ -636,6 +642,9 @@ impl App {
     /// After any change of position: refresh the opening name and the sort pane, run the
     /// clock, and set the engine going if it is its turn.
     fn position_changed(&mut self) {
+        if self.browse.follow(&self.play.game) {
+            self.info("the game changed: back to its position");
+        }
         self.play.opening = self.play.book.opening_name(self.play.game.board());
         self.reset_sort_view();
         if self.play.prompt.is_some() {
@@ -999,6 +1008,9 @@ impl App {
             return;
         }
         let input_empty = self.input.value().is_empty();
+        if self.viewing_key(&key) {
+            return;
+        }
         if input_empty && key.kind != crossterm::event::KeyEventKind::Release {
             if key.code == KeyCode::Esc && self.cancel_review() {
                 return;
@@ -1057,6 +1069,8 @@ impl App {
             return;
         }
         let line = text.lines().next().unwrap_or("");
+        // A move is typed against the game's position, on the board again.
+        self.leave_viewing();
         for c in line.chars().filter(|c| !c.is_control()) {
             self.input.insert_char(c);
         }
@@ -1149,6 +1163,8 @@ impl App {
                 self.tree_result(r);
             }
             Action::TreeReload => self.reload_tree(),
+            Action::StepBack => self.step_game(false),
+            Action::StepForward => self.step_game(true),
             Action::EvalPvEnd => {
                 self.screen.evalview.show_pv_end = !self.screen.evalview.show_pv_end;
                 self.info(if self.screen.evalview.show_pv_end {

@@ -53,7 +53,12 @@ impl Mark {
 
 pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     let theme = &app.theme();
-    let block = super::pane_block(app, " Board ", false);
+    // Looking back through the game: the title says where (End or Esc returns).
+    let title = match app.viewing() {
+        Some(ply) => format!(" viewing move {ply} of {} ", app.game().ply()),
+        None => " Board ".to_string(),
+    };
+    let block = super::pane_block(app, &title, false);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.width < 2 + 8 * scale.w || inner.height < 8 * scale.h + 1 {
@@ -68,7 +73,13 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     let check = board
         .in_check()
         .then(|| board.king_square(board.side_to_move()));
-    let typed = app.typed_squares();
+    // What is typed (nothing is typed while an earlier position is on show, and a hint is
+    // for the game's).
+    let typed = if app.viewing().is_some() {
+        None
+    } else {
+        app.typed_squares()
+    };
     let x0 = inner.x + 2;
     let y0 = inner.y;
     let buf = frame.buffer_mut();
@@ -224,7 +235,8 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
     let board = app.shown_board();
     let mut lines = Vec::new();
     let side = board.side_to_move();
-    match app.game().result().filter(|_| !app.explorer().is_open()) {
+    let at_game = !app.explorer().is_open() && app.viewing().is_none();
+    match app.game().result().filter(|_| at_game) {
         Some(end) => lines.push(Line::from(Span::styled(
             format!("{} {}", end.result(), end.reason()),
             theme.title(false),
@@ -330,7 +342,8 @@ fn material_text(app: &App) -> String {
 /// move starts `5...e5`); moves taken back but still replayable are counted at the end.
 fn move_tokens(app: &App) -> Vec<String> {
     let game = &app.game();
-    let mut tokens: Vec<String> = game.moves()[..game.ply()]
+    let shown = app.viewing().unwrap_or(game.ply());
+    let mut tokens: Vec<String> = game.moves()[..shown]
         .iter()
         .enumerate()
         .map(|(i, pm)| {
@@ -342,6 +355,10 @@ fn move_tokens(app: &App) -> Vec<String> {
             }
         })
         .collect();
+    let later = game.ply() - shown;
+    if later > 0 {
+        tokens.push(format!("(+{later} played)"));
+    }
     let ahead = game.len() - game.ply();
     if ahead > 0 {
         tokens.push(format!("(+{ahead} to replay)"));
