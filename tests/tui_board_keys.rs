@@ -1,13 +1,16 @@
 //! Keys that act on the board itself: ← and → look back through the game without taking
-//! moves back. Drawn on ratatui's TestBackend with a recording engine.
+//! moves back, and the board cursor (Ctrl+P) plays a move with the arrows and Enter, no
+//! coordinates needed. Drawn on ratatui's TestBackend with a recording engine.
 
 mod common;
 
 use common::app::Calls;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ox88::chess::Board;
 use ox88::engine::SearchEvent;
 use ox88::engine::eval::evaluate_white;
-use ox88::tui::app::{App, Pane, e_text};
+use ox88::serve::input::{Input, Parser};
+use ox88::tui::app::{App, MessageKind, Pane, e_text};
 use ox88::tui::settings::Settings;
 use ox88::tui::{Mode, Options};
 
@@ -206,4 +209,114 @@ fn a_focused_pane_keeps_its_arrows_and_a_takeback_below_the_view_ends_it() {
     ctrl(&mut app, 'z');
     assert_eq!(app.game().ply(), 0);
     assert_eq!(viewing(&mut app), None);
+}
+
+// ---- the board cursor ---------------------------------------------------------------------
+
+#[test]
+fn the_board_cursor_picks_a_piece_and_plays_it_with_arrows_and_enter() {
+    let (mut app, calls) = app_in(Mode::HumanWhite, None);
+    ctrl(&mut app, 'p');
+    let (lines, _) = common::render(&mut app, 80, 24);
+    assert_eq!(square(&lines, "e1"), ">K<", "the cursor starts on the king");
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Enter);
+    assert!(message(&app).contains("e3 or e4"), "{}", message(&app));
+    let (lines, buf) = common::render(&mut app, 80, 24);
+    assert_eq!(square(&lines, "e2"), ">P<");
+    // The targets are marked (the theme's target colour behind them).
+    let theme = app.theme().clone();
+    for sq in ["e3", "e4"] {
+        let rank = usize::from(sq.as_bytes()[1] - b'1');
+        let cell = &buf[(4 + 3 * 4, (8 - rank) as u16)];
+        assert_eq!(cell.bg, theme.target, "{sq}");
+    }
+    // A square it cannot reach is refused and the piece stays picked.
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Up);
+    }
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.message().unwrap().kind, MessageKind::Error);
+    assert!(
+        message(&app).starts_with("not to e5: "),
+        "{}",
+        message(&app)
+    );
+    assert!(app.game().is_empty());
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.game().sans(), vec!["e4"], "Space chooses too");
+    assert_eq!(
+        calls.last_go().map(|g| g.fen),
+        Some(app.game().board().to_fen()),
+        "the engine answers as after a typed move"
+    );
+    // Esc leaves the cursor; the board has no cursor any more.
+    press(&mut app, KeyCode::Esc);
+    let (lines, _) = common::render(&mut app, 80, 24);
+    assert!(!board_rows(&lines).concat().contains('>'));
+}
+
+#[test]
+fn a_pawn_reaching_the_last_rank_asks_for_its_piece() {
+    let fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+    let (mut app, _) = app_in(Mode::HumanHuman, Some(fen));
+    ctrl(&mut app, 'p');
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Left);
+    }
+    for _ in 0..6 {
+        press(&mut app, KeyCode::Up);
+    }
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Enter);
+    assert!(
+        message(&app).starts_with("promote to?"),
+        "{}",
+        message(&app)
+    );
+    assert!(app.game().is_empty(), "nothing played before the answer");
+    press(&mut app, KeyCode::Char('x'));
+    assert!(app.game().is_empty(), "another key asks again");
+    press(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.game().sans(), vec!["a8=N"]);
+    // Flipped, Up still goes away from the player: Black's king walks to its seventh.
+    let (mut app, _) = app_in(Mode::HumanHuman, Some("4k3/8/8/8/8/8/p7/4K3 b - - 0 1"));
+    ctrl(&mut app, 'f');
+    ctrl(&mut app, 'p');
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Right);
+    }
+    for _ in 0..6 {
+        press(&mut app, KeyCode::Up);
+    }
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.game().sans(), vec!["a1=Q+"], "Enter takes a queen");
+}
+
+#[test]
+fn the_board_cursor_works_from_the_bytes_an_ssh_client_sends() {
+    let (mut app, _) = app_in(Mode::HumanWhite, None);
+    // Ctrl+P, ↑ (xterm's and the application-mode form), Enter (CR), ↑ ↑, Space, then Esc.
+    let bytes = b"\x10\x1b[A\r\x1bOA\x1b[A \x1b";
+    let mut parser = Parser::new();
+    let mut keys = parser.feed(bytes);
+    keys.extend(parser.flush());
+    for input in keys {
+        match input {
+            Input::Key(k) => app.handle_key(k),
+            Input::Paste(p) => app.handle_paste(&p),
+        }
+    }
+    assert_eq!(app.game().sans(), vec!["e4"]);
+    let (lines, _) = common::render(&mut app, 80, 24);
+    assert!(
+        !board_rows(&lines).concat().contains('>'),
+        "Esc left the cursor"
+    );
+    assert!(Board::startpos() != *app.game().board());
 }

@@ -74,6 +74,8 @@ pub enum Action {
     StepBack,
     /// The board shows the position a move later, up to the game's own.
     StepForward,
+    /// Turn the board cursor on or off: moves chosen with the arrows and Enter.
+    BoardCursor,
 }
 
 impl Action {
@@ -123,6 +125,9 @@ impl Action {
                 "look a move back in the game, moves kept (End or Esc: back to the game; typing too)"
             }
             Action::StepForward => "look a move further, up to the game's position",
+            Action::BoardCursor => {
+                "board cursor: arrows move it, Enter/Space picks a piece then its square, Esc leaves"
+            }
         }
     }
 }
@@ -235,6 +240,7 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::Right, ALT, When::Always, Action::PvForward),
     bind(KeyCode::Left, NONE, When::InputIdle, Action::StepBack),
     bind(KeyCode::Right, NONE, When::InputIdle, Action::StepForward),
+    bind(KeyCode::Char('p'), CTRL, When::Always, Action::BoardCursor),
     bind(KeyCode::F(2), NONE, When::Always, Action::Hint),
     bind(KeyCode::F(3), NONE, When::Always, Action::CycleMultiPv),
     bind(KeyCode::F(4), NONE, When::Always, Action::Review),
@@ -424,6 +430,24 @@ mod tests {
             Some(Action::TreeBack)
         );
         assert_eq!(action_for(DEFAULT_KEYS, &left, true, Focus::Log), None);
+        let ctrl_p = key(KeyCode::Char('p'), CTRL);
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &ctrl_p, false, Focus::Sort),
+            Some(Action::BoardCursor)
+        );
+        // No other binding shares a key with the new ones.
+        for b in DEFAULT_KEYS.iter().filter(|b| {
+            matches!(
+                b.action,
+                Action::StepBack | Action::StepForward | Action::BoardCursor
+            )
+        }) {
+            let same = DEFAULT_KEYS
+                .iter()
+                .filter(|o| o.code == b.code && o.mods == b.mods && o.when == b.when)
+                .count();
+            assert_eq!(same, 1, "{:?}", b.code);
+        }
     }
 
     #[test]

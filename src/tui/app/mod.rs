@@ -14,6 +14,7 @@
 mod board_keys;
 mod browse;
 pub mod command;
+mod cursor;
 pub mod evalview;
 mod execute;
 pub mod explorer;
@@ -154,6 +155,8 @@ pub struct App {
     review: review::ReviewView,
     /// An earlier position of the game on show (← / →), the game itself untouched.
     browse: browse::Browse,
+    /// The board cursor: moves chosen with the arrows and Enter.
+    cursor: cursor::BoardCursor,
     /// Where background jobs report (the driver's channel, or the app's own queue).
     jobs: notice::Jobs,
 }
@@ -266,6 +269,7 @@ impl App {
             lab: lab::LabView::default(),
             review: review::ReviewView::default(),
             browse: browse::Browse::default(),
+            cursor: cursor::BoardCursor::default(),
             jobs: notice::Jobs::own_queue(),
         };
         AppBuilder {
@@ -645,6 +649,7 @@ impl App {
         if self.browse.follow(&self.play.game) {
             self.info("the game changed: back to its position");
         }
+        self.cursor.drop_pick();
         self.play.opening = self.play.book.opening_name(self.play.game.board());
         self.reset_sort_view();
         if self.play.prompt.is_some() {
@@ -1008,6 +1013,9 @@ impl App {
             return;
         }
         let input_empty = self.input.value().is_empty();
+        if input_empty && self.cursor_key(&key) {
+            return;
+        }
         if self.viewing_key(&key) {
             return;
         }
@@ -1165,6 +1173,7 @@ impl App {
             Action::TreeReload => self.reload_tree(),
             Action::StepBack => self.step_game(false),
             Action::StepForward => self.step_game(true),
+            Action::BoardCursor => self.toggle_cursor(),
             Action::EvalPvEnd => {
                 self.screen.evalview.show_pv_end = !self.screen.evalview.show_pv_end;
                 self.info(if self.screen.evalview.show_pv_end {

@@ -73,13 +73,14 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     let check = board
         .in_check()
         .then(|| board.king_square(board.side_to_move()));
-    // What is typed (nothing is typed while an earlier position is on show, and a hint is
-    // for the game's).
+    // The board cursor's picked piece and its targets, else what is typed (nothing is
+    // typed while an earlier position is on show, and a hint is for the game's).
     let typed = if app.viewing().is_some() {
         None
     } else {
-        app.typed_squares()
+        app.cursor_squares().or_else(|| app.typed_squares())
     };
+    let cursor = app.cursor_square().filter(|_| !app.explorer().is_open());
     let x0 = inner.x + 2;
     let y0 = inner.y;
     let buf = frame.buffer_mut();
@@ -113,6 +114,9 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
                 app.prefs().settings.ascii,
                 colour,
             );
+            if cursor == Some(sq) {
+                draw_cursor(buf, Rect::new(x, y, scale.w, scale.h), theme);
+            }
         }
         // Rank label beside the middle row of the rank.
         let rank = if app.screen().flipped { row } else { 7 - row };
@@ -146,6 +150,18 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
         Paragraph::new(info_lines(app, info.width, info.height)),
         info,
     );
+}
+
+/// The board cursor: `>` and `<` either side of the square's middle, in any colour mode.
+fn draw_cursor(buf: &mut ratatui::buffer::Buffer, r: Rect, theme: &Theme) {
+    let cx = r.x + r.width / 2;
+    let cy = r.y + r.height / 2;
+    for (x, c) in [(cx.saturating_sub(1), '>'), (cx + 1, '<')] {
+        if let Some(cell) = buf.cell_mut((x, cy)) {
+            cell.set_char(c)
+                .set_style(theme.accent().add_modifier(Modifier::BOLD));
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
