@@ -93,7 +93,8 @@ async fn play_resize_disconnect_and_resume_then_the_server_stops_cleanly() {
     // The same key again: the unfinished game is offered and resumed.
     let mut p = join(server.addr(), &key).await;
     p.wait_for("the resume question", |s| {
-        s.message().contains("An unfinished game (2 moves")
+        s.message()
+            .contains("Unfinished game: y resumes it, n sets it aside (2 moves")
     })
     .await;
     p.send("y").await;

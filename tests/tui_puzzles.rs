@@ -154,7 +154,7 @@ fn a_clean_solve_raises_the_rating_and_the_record_is_kept_beside_the_games() {
 }
 
 #[test]
-fn f2_shows_the_solution_and_ctrl_p_serves_the_next() {
+fn f2_shows_the_solution_and_ctrl_o_serves_the_next() {
     let dir = TempDir::new("tui-puzzle-show");
     let (mut app, _) = app_of(&options(&dir));
     enter(&mut app, ":puzzle fork");
@@ -178,7 +178,7 @@ fn f2_shows_the_solution_and_ctrl_p_serves_the_next() {
     enter(&mut app, "Ke2");
     assert_eq!(message(&app).0, MessageKind::Error);
     press(&mut app, KeyCode::Esc);
-    press_with(&mut app, KeyCode::Char('p'), KeyModifiers::CONTROL);
+    press_with(&mut app, KeyCode::Char('o'), KeyModifiers::CONTROL);
     let (_, text) = message(&app);
     assert!(text.starts_with("puzzle "), "{text}");
     enter(&mut app, ":puzzle zugzwang");

@@ -192,7 +192,7 @@ impl Miner {
             moves.push(reply);
             b.make(reply);
         }
-        if moves.len() % 2 == 0 {
+        if moves.len().is_multiple_of(2) {
             moves.pop();
         }
         if moves.is_empty() {

@@ -72,6 +72,12 @@ pub enum Action {
     TreeBack,
     /// Tree browser: show the newest tree (keeping the place when its moves are there).
     TreeReload,
+    /// The board shows the position a move earlier (the game itself is not touched).
+    StepBack,
+    /// The board shows the position a move later, up to the game's own.
+    StepForward,
+    /// Turn the board cursor on or off: moves chosen with the arrows and Enter.
+    BoardCursor,
 }
 
 impl Action {
@@ -102,7 +108,7 @@ impl Action {
             Action::PvForward => "sort pane: one ply further along the PV",
             Action::Submit => "play the move / run the :command",
             Action::Hint => {
-                "hint: the engine's best move here, marked, not played (in a puzzle: the solution)"
+                "hint: the engine's best move, marked, not played (in a puzzle: the solution)"
             }
             Action::CycleMultiPv => "show 1, 2, 3 or 4 best lines in turn (:multipv N)",
             Action::Review => "review the game: marks, better moves, accuracy (Esc cancels)",
@@ -119,6 +125,13 @@ impl Action {
             Action::TreeBack => "tree browser: back up to the parent",
             Action::TreeReload => {
                 "tree browser: load the newest tree (it never replaces yours by itself)"
+            }
+            Action::StepBack => {
+                "look a move back in the game, moves kept (End or Esc: back to the game; typing too)"
+            }
+            Action::StepForward => "look a move further, up to the game's position",
+            Action::BoardCursor => {
+                "board cursor: arrows move it, Enter/Space picks a piece then its square, Esc leaves"
             }
         }
     }
@@ -137,6 +150,9 @@ pub enum When {
     /// Only while the tree browser has the focus (typing a character gives it to the input
     /// line, so these never fight a move or a command being typed).
     TreeFocused,
+    /// Only while the input line has the focus and is empty (a focused pane keeps its own
+    /// meaning for the key: ← and → step the sort pane's PV, and the tree browser).
+    InputIdle,
 }
 
 /// Which part of the screen has the keyboard, as far as bindings care.
@@ -227,10 +243,14 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::Right, NONE, When::SortFocused, Action::PvForward),
     bind(KeyCode::Left, ALT, When::Always, Action::PvBack),
     bind(KeyCode::Right, ALT, When::Always, Action::PvForward),
+    bind(KeyCode::Left, NONE, When::InputIdle, Action::StepBack),
+    bind(KeyCode::Right, NONE, When::InputIdle, Action::StepForward),
+    bind(KeyCode::Char('p'), CTRL, When::Always, Action::BoardCursor),
     bind(KeyCode::F(2), NONE, When::Always, Action::Hint),
     bind(KeyCode::F(3), NONE, When::Always, Action::CycleMultiPv),
     bind(KeyCode::F(4), NONE, When::Always, Action::Review),
-    bind(KeyCode::Char('p'), CTRL, When::Always, Action::Puzzle),
+    bind(KeyCode::Char('o'), CTRL, When::Always, Action::Puzzle),
+    bind(KeyCode::F(12), NONE, When::Always, Action::Puzzle),
     bind(KeyCode::F(8), NONE, When::Always, Action::View),
     bind(KeyCode::F(7), NONE, When::Always, Action::EvalPvEnd),
     bind(KeyCode::F(10), NONE, When::Always, Action::Tree),
@@ -263,6 +283,7 @@ pub fn action_for(
                     When::SortFocused => focus == Focus::Sort,
                     When::PaneFocused => focus != Focus::Input,
                     When::TreeFocused => focus == Focus::Tree,
+                    When::InputIdle => input_empty && focus == Focus::Input,
                 }
         })
         .map(|b| b.action)
@@ -316,6 +337,7 @@ pub fn help_rows(table: &[Binding]) -> Vec<(String, &'static str)> {
             When::SortFocused => name.push_str(" (sort pane)"),
             When::PaneFocused => name.push_str(" (log/sort/tree)"),
             When::TreeFocused => name.push_str(" (tree)"),
+            When::InputIdle => name.push_str(" (empty input)"),
             When::Always => {}
         }
         match rows.iter_mut().find(|(a, _)| *a == b.action) {
@@ -391,6 +413,48 @@ mod tests {
             Some(Action::PvBack)
         );
         assert_eq!(action_for(DEFAULT_KEYS, &left, true, Focus::Log), None);
+    }
+
+    #[test]
+    fn arrows_step_through_the_game_only_from_an_empty_input_line() {
+        let left = key(KeyCode::Left, NONE);
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &left, true, Focus::Input),
+            Some(Action::StepBack)
+        );
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &left, false, Focus::Input),
+            None,
+            "a text being typed keeps ← for its cursor"
+        );
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &left, true, Focus::Sort),
+            Some(Action::PvBack),
+            "the focused sort pane keeps ← for its PV"
+        );
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &left, true, Focus::Tree),
+            Some(Action::TreeBack)
+        );
+        assert_eq!(action_for(DEFAULT_KEYS, &left, true, Focus::Log), None);
+        let ctrl_p = key(KeyCode::Char('p'), CTRL);
+        assert_eq!(
+            action_for(DEFAULT_KEYS, &ctrl_p, false, Focus::Sort),
+            Some(Action::BoardCursor)
+        );
+        // No other binding shares a key with the new ones.
+        for b in DEFAULT_KEYS.iter().filter(|b| {
+            matches!(
+                b.action,
+                Action::StepBack | Action::StepForward | Action::BoardCursor
+            )
+        }) {
+            let same = DEFAULT_KEYS
+                .iter()
+                .filter(|o| o.code == b.code && o.mods == b.mods && o.when == b.when)
+                .count();
+            assert_eq!(same, 1, "{:?}", b.code);
+        }
     }
 
     #[test]

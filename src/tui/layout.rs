@@ -90,8 +90,9 @@ pub struct Scale {
     pub h: u16,
 }
 
-/// Info lines under the board (side to move, material, opening) before the move list.
-const INFO_LINES: u16 = 3;
+/// Info lines under the board (side to move, static E, material, opening) before the move
+/// list.
+const INFO_LINES: u16 = 4;
 
 impl Scale {
     const ALL: [Scale; 3] = [

@@ -446,6 +446,14 @@ impl Searcher {
             // MultiPV: later lines were searched with earlier best moves excluded; an
             // unstable search can still score one above an earlier line, so list by score.
             lines[1..].sort_by_key(|l| std::cmp::Reverse(l.0));
+            if multipv > 1 {
+                // Each later line's pass marked its own first move: the row marked is the
+                // move the iteration chose (line 1's), even where a later line ties it.
+                let chosen = lines[0].1[0];
+                for r in &mut self.root_rows {
+                    r.best = r.mv() == chosen;
+                }
+            }
             let complete = !self.stopped;
             cx.rec.end_iteration(self.stats.nodes, complete);
             if let Some(tree) = cx.rec.take_completed() {

@@ -146,7 +146,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "puzzle",
         args: "[THEME|RATING|mine|stats|show|off]",
-        help: "solve a puzzle (Ctrl+P next, F2 shows the solution); off: back to the game",
+        help: "solve a puzzle (Ctrl+O next, F2 shows the solution); off: back to the game",
     },
     CommandSpec {
         name: "set",

@@ -4,6 +4,7 @@
 //! Everything is computed from the game at drawing time, so it follows every move, undo
 //! and step through the game by itself.
 
+use super::text::bounded_score;
 use crate::chess::{Board, Move};
 use crate::engine::IterationInfo;
 use crate::engine::eval::{Breakdown, EvalConfig, EvalMode, evaluate_white, explain};
@@ -14,6 +15,9 @@ use crate::engine::eval::{Breakdown, EvalConfig, EvalMode, evaluate_white, expla
 pub struct EvalView {
     pub show_pv_end: bool,
     line: Option<(Board, Vec<Move>)>,
+    /// The engine's newest score and the position it is for (its hash): `d7 +0.29`, White's
+    /// view with its bound, shown beside the static E while that position is on the board.
+    reading: Option<(u64, String)>,
 }
 
 /// What the pane draws.
@@ -32,6 +36,18 @@ impl EvalView {
         if info.multipv == 1 && !info.pv.is_empty() {
             self.line = Some((root.clone(), info.pv.clone()));
         }
+        if info.multipv == 1 {
+            let score = bounded_score(info.bound, info.score_white, root.side_to_move());
+            self.reading = Some((root.hash(), format!("d{}{score}", info.depth)));
+        }
+    }
+
+    /// The engine's newest score for `board`, if its last search was of that position.
+    pub fn reading(&self, board: &Board) -> Option<&str> {
+        self.reading
+            .as_ref()
+            .filter(|(hash, _)| *hash == board.hash())
+            .map(|(_, text)| text.as_str())
     }
 
     /// The position at the end of the engine's last line, when that line starts from

@@ -193,6 +193,9 @@ impl App {
             movetime: Some(HINT_TIME),
             ..Limits::depth(self.prefs.settings.depth.min(HINT_DEPTH))
         };
+        // The pane follows the hint's search from this position (it may still show the
+        // engine's search of the position before its move).
+        self.reset_sort_view();
         self.session
             .start_hint(self.play.game.board(), limits, &options);
         self.info("hint: thinking…");
@@ -410,31 +413,39 @@ impl App {
         }
     }
 
+    /// A `:save`/`:load` file as messages name it: under a file root only its name there
+    /// (the server's directories are not the visitor's business), else the whole path.
+    fn shown_path(&self, path: &Path) -> String {
+        self.prefs
+            .file_root
+            .as_deref()
+            .and_then(|root| path.strip_prefix(root).ok())
+            .map_or_else(|| path.display().to_string(), |p| p.display().to_string())
+    }
+
     /// `:save FILE`: the game as the board shows it (moves taken back and kept for Ctrl+Y
     /// are not written as played), with its players, time control and termination.
     fn save_command(&mut self, arg: &str) -> Result<(), String> {
         let path = self.pgn_path(arg)?;
+        let shown_path = self.shown_path(&path);
         self.play
             .stamp_tags(&self.prefs.settings.name, self.prefs.settings.level);
         let shown = self.play.game.as_shown();
         autosave::write_atomic(&path, shown.to_pgn().as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| format!("{shown_path}: {e}"))?;
         let n = shown.len();
-        self.log_line(
-            LogKind::Info,
-            format!("saved {n} moves to {}", path.display()),
-        );
-        self.info(format!("saved {n} moves to {}", path.display()));
+        self.log_line(LogKind::Info, format!("saved {n} moves to {shown_path}"));
+        self.info(format!("saved {n} moves to {shown_path}"));
         Ok(())
     }
 
     fn load_command(&mut self, arg: &str) -> Result<(), String> {
         let path = self.pgn_path(arg)?;
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let shown = self.shown_path(&path);
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: {e}"))?;
         let game = Game::from_pgn(&text)
-            .map_err(|e| format!("{}: {e} (the current game is kept)", path.display()))?;
-        self.set_game(game, &format!("loaded {}", path.display()));
+            .map_err(|e| format!("{shown}: {e} (the current game is kept)"))?;
+        self.set_game(game, &format!("loaded {shown}"));
         if let Some(end) = self.play.game.result() {
             self.log_line(
                 LogKind::Result,

@@ -11,7 +11,10 @@
 //! move it gets a copy of the position and answers later through `on_engine_event`, tagged
 //! with the id `go` returned. Events of an id we no longer wait for are dropped.
 
+mod board_keys;
+mod browse;
 pub mod command;
+mod cursor;
 mod draws;
 pub mod evalview;
 mod execute;
@@ -155,6 +158,10 @@ pub struct App {
     lab: lab::LabView,
     review: review::ReviewView,
     puzzles: puzzles::Puzzles,
+    /// An earlier position of the game on show (← / →), the game itself untouched.
+    browse: browse::Browse,
+    /// The board cursor: moves chosen with the arrows and Enter.
+    cursor: cursor::BoardCursor,
     /// Where background jobs report (the driver's channel, or the app's own queue).
     jobs: notice::Jobs,
 }
@@ -267,6 +274,8 @@ impl App {
             lab: lab::LabView::default(),
             review: review::ReviewView::default(),
             puzzles: puzzles::Puzzles::from_file(opts.puzzles.clone()),
+            browse: browse::Browse::default(),
+            cursor: cursor::BoardCursor::default(),
             jobs: notice::Jobs::own_queue(),
         };
         AppBuilder {
@@ -310,6 +319,8 @@ impl App {
         self.screen.area = area;
         let log_width = layout::log_text_width(layout::layout(area).log);
         self.log.set_wrap_width(log_width);
+        // A narrower screen may cut the message on show: the log gets it whole.
+        self.keep_message_whole();
     }
 
     /// Rows of the log pane on screen.
@@ -334,25 +345,75 @@ impl App {
 
     /// Adds a line to the log, stamped with the wall clock.
     pub fn log_line(&mut self, kind: LogKind, text: impl Into<String>) {
+        let text = self.private_paths(text.into());
         self.log.push(LogLine {
             stamp: (self.screen.wall_clock)(),
             kind,
-            text: text.into(),
+            text,
         });
     }
 
+    /// A message for the status line (in the log too when the line cannot show it whole).
     pub fn info(&mut self, text: impl Into<String>) {
-        self.screen.message = Some(Message {
-            kind: MessageKind::Info,
-            text: text.into(),
-        });
+        self.say(MessageKind::Info, text.into());
     }
 
+    /// A message saying what went wrong: on the status line, and always in the log.
     pub fn error(&mut self, text: impl Into<String>) {
-        self.screen.message = Some(Message {
-            kind: MessageKind::Error,
-            text: text.into(),
-        });
+        self.say(MessageKind::Error, text.into());
+    }
+
+    fn say(&mut self, kind: MessageKind, text: String) {
+        let text = self.private_paths(text);
+        self.screen.message = Some(Message { kind, text });
+        self.keep_message_whole();
+    }
+
+    /// The status line shows what fits of a message and ends a cut one with `… (see log)`:
+    /// such a message goes into the log whole, once, and so does every error (a refused
+    /// command stays on record after the next message replaces it).
+    fn keep_message_whole(&mut self) {
+        let Some(m) = &self.screen.message else {
+            return;
+        };
+        let cut = text::text_width(&m.text) > usize::from(self.screen.area.width);
+        if !(cut || m.kind == MessageKind::Error)
+            || self.screen.message_logged.as_deref() == Some(m.text.as_str())
+        {
+            return;
+        }
+        let kind = if m.kind == MessageKind::Error {
+            LogKind::Error
+        } else {
+            LogKind::Info
+        };
+        let text = m.text.clone();
+        self.screen.message_logged = Some(text.clone());
+        // Said already (the caller logged it, as a failed autosave does).
+        if self.log.lines().rev().take(3).any(|l| l.text == text) {
+            return;
+        }
+        self.log_line(kind, text);
+    }
+
+    /// With a file root (a visitor over SSH) the server's own directories never reach the
+    /// screen: a path under the visitor's directory (the file root's parent) is written
+    /// relative to it.
+    fn private_paths(&self, text: String) -> String {
+        let Some(home) = self
+            .prefs
+            .file_root
+            .as_deref()
+            .and_then(std::path::Path::parent)
+        else {
+            return text;
+        };
+        let home = home.display().to_string();
+        if home.is_empty() || !text.contains(&home) {
+            return text;
+        }
+        text.replace(&format!("{home}{}", std::path::MAIN_SEPARATOR), "")
+            .replace(&home, ".")
     }
 
     // ---- what drawing and the drivers read ------------------------------------------------
@@ -392,8 +453,9 @@ impl App {
         &self.log
     }
 
+    /// The sort pane's lists: the game's, or the earlier position's on show.
     pub fn sort(&self) -> &SortView {
-        &self.sort
+        self.browse.sort().unwrap_or(&self.sort)
     }
 
     pub fn explorer(&self) -> &explorer::Explorer {
@@ -493,9 +555,8 @@ impl App {
         let date = game.tags.date.clone();
         self.screen.message = Some(Message {
             kind: MessageKind::Question,
-            text: format!(
-                "An unfinished game ({n} moves, {date}) was saved. Resume it? y: resume, n: keep it aside and start anew"
-            ),
+            // The keys first: a narrow line still shows them.
+            text: format!("Unfinished game: y resumes it, n sets it aside ({n} moves, {date})"),
         });
         self.play.prompt = Some(Prompt::Resume(Box::new(game)));
         // Nothing may move (and be saved over the unfinished game) before the answer.
@@ -605,6 +666,10 @@ impl App {
     /// After any change of position: refresh the opening name and the sort pane, run the
     /// clock, and set the engine going if it is its turn.
     fn position_changed(&mut self) {
+        if self.browse.follow(&self.play.game) {
+            self.info("the game changed: back to its position");
+        }
+        self.cursor.drop_pick();
         self.play.opening = self.play.book.opening_name(self.play.game.board());
         self.reset_sort_view();
         if self.play.prompt.is_some() {
@@ -718,7 +783,9 @@ impl App {
         // After an engine move the sort pane keeps showing how the engine ordered its
         // choices (until something newer): the reason to have the pane at all.
         let searched = if engine_move {
-            std::mem::take(&mut self.sort)
+            let mut kept = std::mem::take(&mut self.sort);
+            kept.mark_played(m);
+            kept
         } else {
             SortView::default()
         };
@@ -990,6 +1057,12 @@ impl App {
             return;
         }
         let input_empty = self.input.value().is_empty();
+        if input_empty && self.cursor_key(&key) {
+            return;
+        }
+        if self.viewing_key(&key) {
+            return;
+        }
         if input_empty && key.kind != crossterm::event::KeyEventKind::Release {
             if key.code == KeyCode::Esc && self.cancel_review() {
                 return;
@@ -1048,6 +1121,8 @@ impl App {
             return;
         }
         let line = text.lines().next().unwrap_or("");
+        // A move is typed against the game's position, on the board again.
+        self.leave_viewing();
         for c in line.chars().filter(|c| !c.is_control()) {
             self.input.insert_char(c);
         }
@@ -1146,6 +1221,9 @@ impl App {
                 self.tree_result(r);
             }
             Action::TreeReload => self.reload_tree(),
+            Action::StepBack => self.step_game(false),
+            Action::StepForward => self.step_game(true),
+            Action::BoardCursor => self.toggle_cursor(),
             Action::EvalPvEnd => {
                 self.screen.evalview.show_pv_end = !self.screen.evalview.show_pv_end;
                 self.info(if self.screen.evalview.show_pv_end {

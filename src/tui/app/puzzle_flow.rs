@@ -1,4 +1,4 @@
-//! The hub's side of puzzles: `:puzzle` and Ctrl+P serve one, a typed move answers it, F2
+//! The hub's side of puzzles: `:puzzle` and Ctrl+O serve one, a typed move answers it, F2
 //! (or `:puzzle show`) plays out the solution, and `:puzzle off` (or a new game) gives the
 //! game that was set aside back. While puzzles are on, the engine plays no side and the
 //! autosave is set aside, so the game in progress is never touched by a puzzle.
@@ -58,7 +58,7 @@ impl App {
         }
     }
 
-    /// Ctrl+P: the next puzzle, chosen as the last one was.
+    /// Ctrl+O: the next puzzle, chosen as the last one was.
     pub(super) fn next_puzzle(&mut self) {
         let choice = self.puzzles.choice.clone().unwrap_or(Choice::Any);
         let result = match self.puzzles.set() {
@@ -154,7 +154,7 @@ impl App {
         let san = board.san(m);
         match solving.answer(m) {
             Answer::Over => {
-                self.error("this puzzle is over: Ctrl+P for the next, :puzzle off for your game");
+                self.error("this puzzle is over: Ctrl+O for the next, :puzzle off for your game");
                 false
             }
             Answer::Wrong { played, .. } => {
@@ -205,7 +205,7 @@ impl App {
             return Err("no puzzle is on the board: :puzzle serves one".into());
         };
         if solving.is_over() {
-            return Err("this puzzle is over: Ctrl+P for the next".into());
+            return Err("this puzzle is over: Ctrl+O for the next".into());
         }
         let rest = solving.show();
         let sans = self.play.game.board().san_line(&rest);
@@ -239,7 +239,7 @@ impl App {
             "solved after a miss".to_string()
         };
         let text = format!(
-            "{head}: puzzle rating {:.0} ({delta:+.0}) · {} · Ctrl+P next, :puzzle off back to your game",
+            "{head}: puzzle rating {:.0} ({delta:+.0}) · {} · Ctrl+O next, :puzzle off back to your game",
             change.after,
             if puzzle.themes.is_empty() {
                 "no themes".to_string()

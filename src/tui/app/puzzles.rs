@@ -42,7 +42,7 @@ pub struct Puzzles {
     pub active: Option<Solving>,
     /// The last puzzle's result was counted (once per puzzle).
     pub counted: bool,
-    /// How the last puzzle was chosen (Ctrl+P serves the next one the same way).
+    /// How the last puzzle was chosen (Ctrl+O serves the next one the same way).
     pub choice: Option<Choice>,
     pub set_aside: Option<SetAside>,
     /// Varies the pick among puzzles of the same rating.

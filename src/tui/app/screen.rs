@@ -21,6 +21,8 @@ pub struct Screen {
     pub evalview: EvalView,
     /// The last message, shown on the status line until the next one.
     pub message: Option<Message>,
+    /// The last message put into the log whole (so a redraw does not log it again).
+    pub message_logged: Option<String>,
     pub quit: bool,
     /// Black at the bottom.
     pub flipped: bool,
@@ -41,6 +43,7 @@ impl Screen {
             view: View::default(),
             evalview: EvalView::default(),
             message: None,
+            message_logged: None,
             quit: false,
             flipped,
             pv_lines: Vec::new(),

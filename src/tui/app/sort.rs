@@ -94,6 +94,16 @@ impl SortView {
         self.step == 0 && !self.root_rows.is_empty()
     }
 
+    /// The engine played `m` from the root: the root table's `*` marks it (a level may
+    /// play another line than the first, and lines may tie).
+    pub fn mark_played(&mut self, m: Move) {
+        if self.root_rows.iter().any(|r| r.mv() == m) {
+            for r in &mut self.root_rows {
+                r.best = r.mv() == m;
+            }
+        }
+    }
+
     /// The root moves so far of the iteration `depth` still running.
     pub fn on_root_rows(&mut self, depth: u32, rows: Vec<RootMoveRow>) {
         self.rows_depth = Some(depth);

@@ -56,6 +56,43 @@ pub fn bounded_score(bound: Bound, score_white: Score, side_to_move: Color) -> S
     }
 }
 
+/// What the status line puts after a message it cannot show whole (the log has it all).
+pub const SEE_LOG: &str = "… (see log)";
+
+/// The columns `text` takes on a terminal.
+pub fn text_width(text: &str) -> usize {
+    ratatui::text::Span::raw(text).width()
+}
+
+/// `text` on a line of `width` columns: whole when it fits, else as much as fits (cut after
+/// a word when one ends near the edge) and `… (see log)`.
+pub fn fit_message(text: &str, width: usize) -> String {
+    if text_width(text) <= width {
+        return text.to_string();
+    }
+    let room = width.saturating_sub(text_width(SEE_LOG));
+    // Too narrow for the note: as much of the text as fits.
+    let limit = if room == 0 { width } else { room };
+    let mut cut = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = text_width(c.encode_utf8(&mut [0; 4]));
+        if used + w > limit {
+            break;
+        }
+        cut.push(c);
+        used += w;
+    }
+    if room == 0 {
+        return cut;
+    }
+    let word_ends = text[cut.len()..].starts_with(' ');
+    if !word_ends && let Some(i) = cut.rfind(' ').filter(|&i| i >= room * 2 / 3) {
+        cut.truncate(i);
+    }
+    format!("{}{SEE_LOG}", cut.trim_end())
+}
+
 /// The seed's engine log line (seed 003: depth, time, nodes, n/s, score, PV), with the
 /// selective depth and E from White's view; a failed aspiration window shows its bound.
 /// The iteration's own figures follow the PV in brackets (when the search counted them):
@@ -99,6 +136,24 @@ mod tests {
         assert_eq!(clock_time(Duration::from_millis(1_520)), "0:01.5");
         assert_eq!(e_text(29), "+0.29");
         assert_eq!(e_text(-150), "-1.50");
+    }
+
+    #[test]
+    fn a_message_too_long_for_its_line_is_cut_and_sends_the_reader_to_the_log() {
+        assert_eq!(fit_message("depth 5", 80), "depth 5");
+        let long =
+            "O-O: White has lost the right to castle kingside: the king or the h1 rook has moved";
+        let cut = fit_message(long, 40);
+        assert_eq!(cut, "O-O: White has lost the right… (see log)");
+        assert_eq!(
+            fit_message(long, 38),
+            "O-O: White has lost the… (see log)",
+            "cut after a whole word"
+        );
+        assert!(text_width(&cut) <= 40, "{cut}");
+        for width in 0..long.len() {
+            assert!(text_width(&fit_message(long, width)) <= width, "{width}");
+        }
     }
 
     #[test]

@@ -74,13 +74,37 @@ impl App {
         }
     }
 
-    /// The position the board pane shows: the browser's node while it is open.
+    /// The position the board pane shows: the browser's node while it is open, an earlier
+    /// position of the game while one is viewed (← / →), else the game's.
     pub fn shown_board(&self) -> &Board {
         if self.explorer.is_open() {
             self.explorer.board()
+        } else if let Some(b) = self.browse.board() {
+            b
         } else {
             self.play.game.board()
         }
+    }
+
+    /// The engine's newest score for the position on show: its last search of that
+    /// position, else the note of the engine's move that led to it (`d10 -0.35`).
+    pub fn engine_reading(&self) -> Option<String> {
+        if self.explorer.is_open() {
+            return None;
+        }
+        let board = self.shown_board();
+        if let Some(r) = self.screen.evalview.reading(board) {
+            return Some(r.to_string());
+        }
+        let ply = self.browse.ply().unwrap_or(self.play.game.ply());
+        let note = self
+            .play
+            .game
+            .moves()
+            .get(ply.checked_sub(1)?)?
+            .engine
+            .as_ref()?;
+        Some(format!("d{} {}", note.depth, note.score))
     }
 
     // ---- the lab -------------------------------------------------------------------------

@@ -53,7 +53,12 @@ impl Mark {
 
 pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     let theme = &app.theme();
-    let block = super::pane_block(app, " Board ", false);
+    // Looking back through the game: the title says where (End or Esc returns).
+    let title = match app.viewing() {
+        Some(ply) => format!(" viewing move {ply} of {} ", app.game().ply()),
+        None => " Board ".to_string(),
+    };
+    let block = super::pane_block(app, &title, false);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.width < 2 + 8 * scale.w || inner.height < 8 * scale.h + 1 {
@@ -68,7 +73,14 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     let check = board
         .in_check()
         .then(|| board.king_square(board.side_to_move()));
-    let typed = app.typed_squares();
+    // The board cursor's picked piece and its targets, else what is typed (nothing is
+    // typed while an earlier position is on show, and a hint is for the game's).
+    let typed = if app.viewing().is_some() {
+        None
+    } else {
+        app.cursor_squares().or_else(|| app.typed_squares())
+    };
+    let cursor = app.cursor_square().filter(|_| !app.explorer().is_open());
     let x0 = inner.x + 2;
     let y0 = inner.y;
     let buf = frame.buffer_mut();
@@ -102,6 +114,9 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
                 app.prefs().settings.ascii,
                 colour,
             );
+            if cursor == Some(sq) {
+                draw_cursor(buf, Rect::new(x, y, scale.w, scale.h), theme);
+            }
         }
         // Rank label beside the middle row of the rank.
         let rank = if app.screen().flipped { row } else { 7 - row };
@@ -135,6 +150,18 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
         Paragraph::new(info_lines(app, info.width, info.height)),
         info,
     );
+}
+
+/// The board cursor: `>` and `<` either side of the square's middle, in any colour mode.
+fn draw_cursor(buf: &mut ratatui::buffer::Buffer, r: Rect, theme: &Theme) {
+    let cx = r.x + r.width / 2;
+    let cy = r.y + r.height / 2;
+    for (x, c) in [(cx.saturating_sub(1), '>'), (cx + 1, '<')] {
+        if let Some(cell) = buf.cell_mut((x, cy)) {
+            cell.set_char(c)
+                .set_style(theme.accent().add_modifier(Modifier::BOLD));
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -224,24 +251,22 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
     let board = app.shown_board();
     let mut lines = Vec::new();
     let side = board.side_to_move();
-    match app.game().result().filter(|_| !app.explorer().is_open()) {
+    let at_game = !app.explorer().is_open() && app.viewing().is_none();
+    match app.game().result().filter(|_| at_game) {
         Some(end) => lines.push(Line::from(Span::styled(
             format!("{} {}", end.result(), end.reason()),
             theme.title(false),
         ))),
         None => {
-            let e = eval::evaluate_white(board, &app.prefs().eval());
-            let mut spans = vec![
-                Span::styled(
-                    format!("{} to move", side.name()),
-                    theme.text().add_modifier(Modifier::BOLD),
-                ),
-                Span::styled(format!("  E {}", e_text(e)), theme.accent()),
-            ];
+            let mut spans = vec![Span::styled(
+                format!("{} to move", side.name()),
+                theme.text().add_modifier(Modifier::BOLD),
+            )];
             if board.in_check() {
                 spans.push(Span::styled("  check", theme.error()));
             }
             lines.push(Line::from(spans));
+            lines.extend(eval_lines(app, board, width as usize));
         }
     }
     lines.push(Line::from(Span::styled(material_text(app), theme.text())));
@@ -261,6 +286,28 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
         }
     }
     lines
+}
+
+/// The static evaluation, named so, beside the engine's newest score for the same position
+/// (the two often disagree: E does not look ahead): one line where it fits, else two.
+fn eval_lines(app: &App, board: &crate::chess::Board, width: usize) -> Vec<Line<'static>> {
+    let theme = &app.theme();
+    let e = eval::evaluate_white(board, &app.prefs().eval());
+    let stat = Span::styled(format!("static E {}", e_text(e)), theme.accent());
+    let Some(reading) = app.engine_reading() else {
+        return vec![Line::from(stat)];
+    };
+    let engine = Span::styled(format!("engine {reading}"), theme.text());
+    const SEP: &str = " · ";
+    if stat.width() + SEP.chars().count() + engine.width() <= width {
+        vec![Line::from(vec![
+            stat,
+            Span::styled(SEP, theme.dim()),
+            engine,
+        ])]
+    } else {
+        vec![Line::from(stat), Line::from(engine)]
+    }
 }
 
 /// Material from White's view in pawns (the seed's values), and which pieces each side has
@@ -311,7 +358,8 @@ fn material_text(app: &App) -> String {
 /// move starts `5...e5`); moves taken back but still replayable are counted at the end.
 fn move_tokens(app: &App) -> Vec<String> {
     let game = &app.game();
-    let mut tokens: Vec<String> = game.moves()[..game.ply()]
+    let shown = app.viewing().unwrap_or(game.ply());
+    let mut tokens: Vec<String> = game.moves()[..shown]
         .iter()
         .enumerate()
         .map(|(i, pm)| {
@@ -323,6 +371,10 @@ fn move_tokens(app: &App) -> Vec<String> {
             }
         })
         .collect();
+    let later = game.ply() - shown;
+    if later > 0 {
+        tokens.push(format!("(+{later} played)"));
+    }
     let ahead = game.len() - game.ply();
     if ahead > 0 {
         tokens.push(format!("(+{ahead} to replay)"));

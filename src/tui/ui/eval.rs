@@ -115,7 +115,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let report = app
         .screen()
         .evalview
-        .report(app.game().board(), &app.prefs().eval());
+        .report(app.shown_board(), &app.prefs().eval());
     let title = match &report.pv_end {
         Some((_, plies)) if app.screen().evalview.show_pv_end => {
             format!(" Eval: now vs PV end, {plies} plies ahead (F7) ")

@@ -10,19 +10,23 @@ use ratatui::widgets::Paragraph;
 
 use crate::chess::Color;
 use crate::game::clock::format_clock;
+use crate::tui::app::text::fit_message;
 use crate::tui::app::{App, EngineState, MessageKind, clock_time};
 
+/// The message, or as much as the line's width shows followed by `… (see log)` (the app
+/// puts a message it cannot show whole into the log).
 pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
+    let shown = |text: &str| fit_message(text, usize::from(area.width));
     let line = match &app.message() {
         Some(m) if m.kind == MessageKind::Error => {
-            Line::from(Span::styled(m.text.clone(), t.error()))
+            Line::from(Span::styled(shown(&m.text), t.error()))
         }
         Some(m) if m.kind == MessageKind::Question => Line::from(Span::styled(
-            m.text.clone(),
+            shown(&m.text),
             t.accent().add_modifier(Modifier::BOLD | Modifier::REVERSED),
         )),
-        Some(m) => Line::from(Span::styled(m.text.clone(), t.ok())),
+        Some(m) => Line::from(Span::styled(shown(&m.text), t.ok())),
         None => Line::from(Span::styled("", t.dim())),
     };
     frame.render_widget(Paragraph::new(line), area);
