@@ -12,10 +12,11 @@
 //! The parts: `reader` (checked positioned reads through a bounded block cache), `huffman` (the compressed values),
 //! `encode` (a position's entry number), `table` (one file parsed and looked up), `probe`
 //! (the rules around the stored values: captures and en passant, which the files leave
-//! out, and the side a DTZ file does not store).
+//! out, and the side a DTZ file does not store), `options` (how the search uses the tables).
 
 mod encode;
 mod huffman;
+mod options;
 mod probe;
 mod reader;
 mod table;
@@ -25,6 +26,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+pub use options::{PROBE_DEPTH_MAX, PROBE_LIMIT_MAX, SyzygyOptions};
 pub use probe::MoveResult;
 use reader::BlockCache;
 use table::{Kind, Table};
