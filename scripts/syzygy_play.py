@@ -34,9 +34,12 @@ import chess.syzygy
 PIECES = {"Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT, "P": chess.PAWN}
 
 # Endings where ox88's side (the first part) should win, and where it (the second part,
-# the weaker side) should hold a draw.
-WON = ["KQvK", "KRvK", "KBNvK", "KBBvK", "KPvK", "KQvKR", "KRPvKR", "KPPvK"]
-DRAWN = ["KRPvKR", "KPvK", "KRvKB", "KRvKN", "KQvKR", "KBPvKB"]
+# the weaker side) should hold a draw. Pawn endings come twice as often: their positions
+# are the ones where the fifty-move rule and the conversion matter. An ending whose
+# tables are missing (KRPvKR needs the 5-man set) is skipped.
+WON = ["KQvK", "KRvK", "KBNvK", "KBBvK", "KPvK", "KPvK", "KPPvK", "KQvKR", "KRvKP", "KQvKP",
+       "KRPvKR"]
+DRAWN = ["KPvK", "KPvK", "KRvKB", "KRvKN", "KQvKR", "KPvKP", "KRvKP", "KRPvKR", "KBPvKB"]
 
 
 def random_position(rng: random.Random, strong: str, weak: str, strong_color: bool) -> chess.Board | None:
@@ -60,8 +63,8 @@ def random_position(rng: random.Random, strong: str, weak: str, strong_color: bo
 def pick_positions(rng: random.Random, tb: chess.syzygy.Tablebase, endings: list[str], count: int,
                    want_win: bool) -> list[tuple[str, str]]:
     """`count` (ending, FEN) pairs with ox88 to move: a win for it (`want_win`), else a draw
-    in which ox88 has the weaker men. Trivial starts (a capture or mate at once) are
-    skipped so that each game tests the play."""
+    in which ox88 has the weaker men. Trivial starts (a capture at once, a pawnless win in
+    a move or two) are skipped so that each game tests the play."""
     out = []
     tries = 0
     while len(out) < count and tries < 200_000:
@@ -83,7 +86,8 @@ def pick_positions(rng: random.Random, tb: chess.syzygy.Tablebase, endings: list
             dtz = tb.probe_dtz(board)
         except (KeyError, chess.syzygy.MissingTableError):
             continue
-        if want_win and wdl == 2 and dtz >= 3:
+        pawnless = "P" not in name
+        if want_win and wdl == 2 and (dtz >= 3 or not pawnless):
             out.append((name, board.fen()))
         elif not want_win and wdl == 0:
             # A draw that needs care: the stronger side, to move next, could win if ox88
