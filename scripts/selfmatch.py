@@ -15,6 +15,8 @@ Examples:
     python3 scripts/selfmatch.py --base /work/wt/search-base/ox88 --games 20 --nodes 10000
     python3 scripts/selfmatch.py --base /tmp/base/ox88 --games 400 --nodes 15000 \\
         --sprt --elo1 5 --pgn /tmp/self.pgn
+    python3 scripts/selfmatch.py --base target/release/ox88 --games 100 \\
+        --new-option SyzygyPath=target/syzygy      # the same build, with tables against without
 """
 
 from __future__ import annotations
@@ -193,7 +195,19 @@ def main() -> int:
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--beta", type=float, default=0.05)
     ap.add_argument("-q", "--quiet", action="store_true", help="no line per game")
+    ap.add_argument("--new-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a UCI option for the new binary (repeatable)")
+    ap.add_argument("--base-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a UCI option for the baseline (repeatable)")
     args = ap.parse_args()
+    extra = {}
+    for side in ("new", "base"):
+        extra[side] = {}
+        for item in getattr(args, f"{side}_option"):
+            name, sep, value = item.partition("=")
+            if not sep or not name.strip():
+                sys.exit(f"--{side}-option {item!r}: expected NAME=VALUE")
+            extra[side][name.strip()] = value
     if args.games < 1 or args.nodes < 1 or args.hash < 1:
         sys.exit("--games, --nodes and --hash must be positive")
     for path in (args.new, args.base):
@@ -209,6 +223,8 @@ def main() -> int:
             eng = chess.engine.SimpleEngine.popen_uci([str(path), "uci"])
             if "Hash" in eng.options:
                 eng.configure({"Hash": args.hash})
+            if extra[name]:
+                eng.configure(extra[name])
             engines[name] = eng
     except (OSError, chess.engine.EngineError) as e:
         sys.exit(f"cannot start engine: {e}")

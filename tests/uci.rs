@@ -72,7 +72,7 @@ fn check_info(pos: &Chess, line: &str) {
     let mut i = 1;
     while i < tokens.len() {
         match tokens[i] {
-            "depth" | "seldepth" | "nodes" | "nps" | "time" | "currmovenumber" => {
+            "depth" | "seldepth" | "nodes" | "nps" | "time" | "currmovenumber" | "tbhits" => {
                 assert!(number(i + 1) >= 0, "{line}");
                 i += 2;
             }
@@ -1171,4 +1171,93 @@ fn with_syzygy_path_a_covered_position_plays_a_move_of_the_shortest_tablebase_wi
     // A directory that cannot be read is refused by name; the tables in use stay.
     let err = uci.expect_error("setoption name SyzygyPath value /nonexistent/ox88-tables");
     assert!(err.contains("/nonexistent/ox88-tables"), "{err}");
+}
+
+#[test]
+fn the_syzygy_options_are_declared_with_stockfishs_defaults_and_bad_values_are_refused() {
+    let mut uci = Uci::start();
+    let lines = uci.handshake();
+    for declared in [
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+    ] {
+        assert!(lines.iter().any(|l| l == declared), "{declared}: {lines:?}");
+    }
+    for (line, says) in [
+        ("setoption name SyzygyProbeDepth value 0", "out of range"),
+        ("setoption name SyzygyProbeDepth value 101", "out of range"),
+        (
+            "setoption name SyzygyProbeDepth value deep",
+            "not a whole number",
+        ),
+        ("setoption name SyzygyProbeLimit value 8", "out of range"),
+        ("setoption name SyzygyProbeLimit value -1", "out of range"),
+        (
+            "setoption name Syzygy50MoveRule value maybe",
+            "'true' or 'false'",
+        ),
+    ] {
+        let err = uci.expect_error(line);
+        let name = line.split_whitespace().nth(2).unwrap();
+        assert!(err.contains(name) && err.contains(says), "{line}: {err}");
+    }
+    for line in [
+        "setoption name SyzygyProbeDepth value 4",
+        "setoption name SyzygyProbeLimit value 0",
+        "setoption name Syzygy50MoveRule value false",
+    ] {
+        uci.expect_ok(line);
+    }
+}
+
+/// Five men (the tables hold four): only the tree is probed. Rd1xd4 reaches a won
+/// king-and-two-rooks ending.
+const KRR_V_KN: &str = "7k/8/8/8/3n4/8/8/3RR1K1 w - - 0 1";
+
+#[test]
+fn with_tables_info_lines_count_tbhits_and_a_tablebase_win_prints_as_centipawns() {
+    let Some(dir) = syzygy_dir() else { return };
+    let score_of = |line: &str| -> Option<(String, i64)> {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        let i = t.iter().position(|w| *w == "score")?;
+        Some((t[i + 1].to_string(), t[i + 2].parse().ok()?))
+    };
+    // The whole answer to `go depth 4`, its info lines checked.
+    let answer_of = |uci: &mut Uci| -> String {
+        uci.expect_ok(&format!("position fen {KRR_V_KN}"));
+        uci.send("go depth 4");
+        let lines = uci.until(ANSWER, "bestmove", |l| l.starts_with("bestmove"));
+        let pos = position(Some(KRR_V_KN), &[]);
+        for l in lines.iter().filter(|l| l.starts_with("info")) {
+            check_info(&pos, l);
+        }
+        lines.join("\n")
+    };
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok(&format!("setoption name SyzygyPath value {dir}"));
+    let answer = answer_of(&mut uci);
+    let lines: Vec<&str> = answer.lines().filter(|l| l.contains(" score ")).collect();
+    assert!(
+        lines.iter().any(|l| l.contains(" tbhits ")),
+        "no tbhits: {answer}"
+    );
+    let last = score_of(lines.last().unwrap()).unwrap();
+    assert_eq!(last.0, "cp", "{answer}");
+    assert!(last.1 >= 19_872 && last.1 < 20_000, "{answer}");
+    assert!(!answer.contains("score mate"), "{answer}");
+
+    // Without tables: the same search reports no tablebase hits and no tablebase score.
+    let mut plain = Uci::start();
+    plain.handshake();
+    let answer = answer_of(&mut plain);
+    assert!(!answer.contains("tbhits"), "{answer}");
+    let last = answer
+        .lines()
+        .filter_map(score_of)
+        .next_back()
+        .expect("a scored line");
+    assert!(last.1 < 19_872, "{answer}");
 }

@@ -9,6 +9,7 @@ use super::order::{Scheme, ScoredMove};
 pub use super::score::{Bound, MATE, MATE_BOUND, Score};
 use super::stats::SearchStats;
 use super::strength::{Level, Reason};
+use super::syzygy::SyzygyOptions;
 use super::tree::{TreeLimits, TreeNode};
 use crate::chess::types::Move;
 
@@ -121,6 +122,9 @@ pub struct SearchOptions {
     /// more share the transposition table and report summed nodes. Capped at
     /// [`super::search::MAX_THREADS`].
     pub threads: u32,
+    /// Syzygy tablebases: WDL probes inside the tree, DTZ ranking of the root's moves
+    /// (`search/tablebase.rs`); no tables by default.
+    pub syzygy: SyzygyOptions,
 }
 
 impl Default for SearchOptions {
@@ -140,6 +144,7 @@ impl Default for SearchOptions {
             level: Level::Max,
             record_tree: None,
             threads: 1,
+            syzygy: SyzygyOptions::default(),
         }
     }
 }

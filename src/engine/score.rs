@@ -9,9 +9,20 @@ use crate::chess::types::Color;
 pub const MATE: i32 = 32_000;
 /// Scores beyond this magnitude are mates.
 pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Internal score of a tablebase win: a position the tables call won, `ply` plies from the
+/// root, scores `TB_WIN - ply` (a loss the negative), so that of two wins the one reached
+/// sooner scores higher; far above any evaluation, below every mate, so that a mate the
+/// search finds is still preferred and a tablebase win is never reported as one.
+pub const TB_WIN: i32 = 20_000;
+/// Scores of this magnitude or more are decided: tablebase wins and losses (up to
+/// [`MATE_BOUND`]) or mates. The band below `TB_WIN` is as wide as the deepest search
+/// (128 plies, `search::MAX_PLY`).
+pub const TB_BOUND: i32 = TB_WIN - 128;
 
 /// A score from one side's point of view: centipawns, or mate in N moves (N > 0: this side
-/// mates; N < 0: this side is mated).
+/// mates; N < 0: this side is mated). A win or loss the Syzygy tables proved is a `Cp`
+/// score in the band from [`TB_BOUND`] to [`TB_WIN`] (UCI says `cp 19998`), which
+/// [`Score::tablebase`] recognises and `Display` shows as `+TB` / `-TB`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
     Cp(i32),
@@ -46,6 +57,16 @@ impl Score {
         }
     }
 
+    /// `Some(true)` for a tablebase win, `Some(false)` for a tablebase loss, `None` for any
+    /// other score (a mate is not a tablebase result: the search proved it itself).
+    pub fn tablebase(self) -> Option<bool> {
+        match self {
+            Score::Cp(c) if c >= TB_BOUND => Some(true),
+            Score::Cp(c) if c <= -TB_BOUND => Some(false),
+            _ => None,
+        }
+    }
+
     /// A number for comparisons and plots: mates map to ±(100000 - N).
     pub fn as_ordinal(self) -> i32 {
         match self {
@@ -57,9 +78,12 @@ impl Score {
 }
 
 impl fmt::Display for Score {
-    /// Pawn units with a sign (`+0.29`, `-1.50`), or `#3` / `-#2` for mates.
+    /// Pawn units with a sign (`+0.29`, `-1.50`), `#3` / `-#2` for mates, `+TB` / `-TB`
+    /// for wins and losses the tablebases proved.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            Score::Cp(_) if self.tablebase() == Some(true) => f.write_str("+TB"),
+            Score::Cp(_) if self.tablebase() == Some(false) => f.write_str("-TB"),
             Score::Cp(c) => {
                 let sign = if c < 0 { '-' } else { '+' };
                 write!(f, "{sign}{}.{:02}", c.abs() / 100, c.abs() % 100)
@@ -119,5 +143,20 @@ mod tests {
         assert_eq!(Score::Cp(-5).to_string(), "-0.05");
         assert_eq!(Score::Mate(3).to_string(), "#3");
         assert_eq!(Score::Mate(-2).for_white(Color::Black), Score::Mate(2));
+    }
+
+    #[test]
+    fn tablebase_wins_are_centipawns_in_their_own_band_below_the_mates() {
+        let win = Score::from_internal(TB_WIN - 3);
+        assert_eq!(win, Score::Cp(TB_WIN - 3));
+        assert_eq!(win.tablebase(), Some(true));
+        assert_eq!(win.negate().tablebase(), Some(false));
+        assert_eq!(win.to_string(), "+TB");
+        assert_eq!(win.negate().to_string(), "-TB");
+        assert_eq!(Score::from_internal(TB_BOUND - 1).tablebase(), None);
+        assert_eq!(Score::Mate(5).tablebase(), None);
+        assert_eq!(Score::Cp(900).tablebase(), None);
+        assert!(win.as_ordinal() < Score::Mate(60).as_ordinal());
+        const { assert!(TB_WIN < MATE_BOUND) };
     }
 }

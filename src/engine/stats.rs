@@ -30,6 +30,10 @@ pub struct SearchStats {
     pub singular: u64,
     pub doubled: u64,
     pub shortened: u64,
+    /// Tablebase probes that gave a result (the root's moves ranked count one each). Unlike
+    /// the others, [`SearchStats::since`] keeps the search's total here: UCI's `tbhits`
+    /// counts the whole search.
+    pub tb_hits: u64,
 }
 
 impl SearchStats {
@@ -77,6 +81,7 @@ impl SearchStats {
         self.singular += o.singular;
         self.doubled += o.doubled;
         self.shortened += o.shortened;
+        self.tb_hits += o.tb_hits;
     }
 
     /// The counters since `before` (one iteration's, from the cumulative ones).
@@ -96,6 +101,7 @@ impl SearchStats {
             singular: self.singular - before.singular,
             doubled: self.doubled - before.doubled,
             shortened: self.shortened - before.shortened,
+            tb_hits: self.tb_hits,
         }
     }
 

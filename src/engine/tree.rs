@@ -60,6 +60,8 @@ pub enum Skip {
     Draw,
     /// Mate-distance pruning: no line from here can beat a mate already found nearer.
     MateDistance,
+    /// The Syzygy tablebases' result decided the node.
+    Tablebase,
 }
 
 impl Skip {

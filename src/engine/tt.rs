@@ -14,7 +14,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use super::score::{Bound, MATE_BOUND};
+use super::score::{Bound, TB_BOUND};
 use crate::chess::types::Move;
 
 /// One entry as the search sees it: the key it belongs to and the packed fields.
@@ -122,7 +122,7 @@ impl TtData {
     /// score, a lower bound above `eval`, an upper bound below it); `eval` otherwise, and
     /// for mate scores. The search's pruning and quiescence's stand-pat use it.
     pub fn nearer_than(&self, eval: i32) -> i32 {
-        let nearer = self.score.abs() < MATE_BOUND
+        let nearer = self.score.abs() < TB_BOUND
             && match self.bound {
                 Bound::Exact => true,
                 Bound::Lower => self.score > eval,
@@ -138,10 +138,12 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
+/// Mate and tablebase scores count plies from the root; the table keeps them counted from
+/// the position itself, so that a transposition at another ply reads them right.
 fn to_tt(score: i32, ply: usize) -> i16 {
-    let s = if score >= MATE_BOUND {
+    let s = if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -151,9 +153,9 @@ fn to_tt(score: i32, ply: usize) -> i16 {
 
 fn from_tt(score: i16, ply: usize) -> i32 {
     let s = score as i32;
-    if s >= MATE_BOUND {
+    if s >= TB_BOUND {
         s - ply as i32
-    } else if s <= -MATE_BOUND {
+    } else if s <= -TB_BOUND {
         s + ply as i32
     } else {
         s
@@ -317,11 +319,13 @@ mod tests {
         assert_eq!(at(10, Bound::Lower), 40); // at least 10 says nothing against 40
         assert_eq!(at(10, Bound::Upper), 10); // at most 10: below the evaluation
         assert_eq!(at(90, Bound::Upper), 40);
-        // Mate scores never stand in for an evaluation.
+        // Mate and tablebase scores never stand in for an evaluation.
         assert_eq!(at(MATE_BOUND + 5, Bound::Lower), 40);
         assert_eq!(at(-MATE_BOUND - 5, Bound::Exact), 40);
+        assert_eq!(at(TB_WIN - 5, Bound::Lower), 40);
+        assert_eq!(at(-TB_WIN + 5, Bound::Exact), 40);
     }
-    use crate::engine::score::MATE;
+    use crate::engine::score::{MATE, MATE_BOUND, TB_WIN};
 
     #[test]
     fn stores_and_finds() {
@@ -342,6 +346,11 @@ mod tests {
         tt.store(7, 4, data(Move::NONE, MATE - 7, 0, 5, Bound::Exact));
         // Probed from ply 2 (a transposition nearer the root) it is mate in 5 from the root.
         assert_eq!(tt.probe(7, 2).unwrap().score, MATE - 5);
+        // A tablebase win found 3 plies below the root's ply-4 node: the same.
+        tt.store(8, 4, data(Move::NONE, TB_WIN - 7, 0, 5, Bound::Lower));
+        assert_eq!(tt.probe(8, 2).unwrap().score, TB_WIN - 5);
+        tt.store(9, 4, data(Move::NONE, -TB_WIN + 7, 0, 5, Bound::Upper));
+        assert_eq!(tt.probe(9, 6).unwrap().score, -TB_WIN + 9);
     }
 
     #[test]

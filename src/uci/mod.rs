@@ -18,8 +18,7 @@ use crate::chess::{Board, Move, Square};
 use crate::chess::{Color, perft};
 use crate::engine::bench;
 use crate::engine::eval;
-use crate::engine::syzygy::{Tablebases, Wdl};
-use crate::engine::{Bound, Engine, IterationInfo, Limits, Score, SearchEvent};
+use crate::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
 
 use command::{Command, GoCommand, Parsed, PositionBase, parse_line};
 use options::{Effect, Settings, UciOption, declared as declared_options};
@@ -58,7 +57,6 @@ pub fn run_with(
         board: Board::startpos(),
         settings: Settings::default(),
         debug: false,
-        tables: None,
     };
     let mut buf = Vec::new();
     let result = loop {
@@ -284,7 +282,7 @@ pub fn format_refutations(info: &IterationInfo) -> Vec<String> {
         .collect()
 }
 
-/// `info depth … seldepth … multipv … score … nodes … nps … hashfull … time … pv …`
+/// `info depth … seldepth … multipv … score … nodes … nps … hashfull … [tbhits …] time … pv …`
 pub fn format_iteration(info: &IterationInfo) -> String {
     let mut s = format!(
         "info depth {} seldepth {} multipv {} score {}",
@@ -299,12 +297,14 @@ pub fn format_iteration(info: &IterationInfo) -> String {
         Bound::Upper => s.push_str(" upperbound"),
     }
     s.push_str(&format!(
-        " nodes {} nps {} hashfull {} time {}",
-        info.nodes,
-        info.nps,
-        info.hashfull,
-        info.time.as_millis()
+        " nodes {} nps {} hashfull {}",
+        info.nodes, info.nps, info.hashfull
     ));
+    // Only a search with tables can hit them; without, the line stays as it was.
+    if info.stats.tb_hits > 0 {
+        s.push_str(&format!(" tbhits {}", info.stats.tb_hits));
+    }
+    s.push_str(&format!(" time {}", info.time.as_millis()));
     if !info.pv.is_empty() {
         s.push_str(" pv");
         for m in &info.pv {
@@ -336,8 +336,6 @@ struct Session {
     board: Board,
     settings: Settings,
     debug: bool,
-    /// The Syzygy tables of `SyzygyPath`, when set.
-    tables: Option<Tablebases>,
 }
 
 impl Session {
@@ -443,14 +441,6 @@ impl Session {
         }
         match self.settings.apply(name, value) {
             Ok(Effect::ClearHash) => self.engine.new_game(),
-            Ok(Effect::Tablebases) => {
-                let path = &self.settings.syzygy_path;
-                self.tables = if path.is_empty() {
-                    None
-                } else {
-                    Tablebases::open_paths(path).ok()
-                };
-            }
             Ok(Effect::None) => {}
             Err(e) => self.error(&e),
         }
@@ -523,7 +513,6 @@ impl Session {
         }
         // A `go` during a search stops that search and answers it first.
         self.end_search();
-        self.restrict_by_tables(&mut limits);
         if self.debug {
             self.write(info_string(&format!(
                 "debug: go {limits:?} on {}",
@@ -541,43 +530,6 @@ impl Session {
             };
         }
         self.engine.go(&self.board, limits, &self.settings.search);
-    }
-
-    /// When the tables cover the position: searches only the moves that keep its best result,
-    /// and of a win or a loss only those with the best DTZ (the shortest win, the longest
-    /// defence), so that a won position is won within the fifty-move rule and a drawn one
-    /// held whatever the search thinks. `searchmoves`, when given, are kept to.
-    fn restrict_by_tables(&self, limits: &mut Limits) {
-        let Some(tables) = &self.tables else {
-            return;
-        };
-        let rows = match tables.probe_root(&self.board) {
-            Ok(Some(rows)) => rows,
-            Ok(None) => return,
-            Err(e) => {
-                self.error(&e.to_string());
-                return;
-            }
-        };
-        let allowed: Vec<_> = rows
-            .iter()
-            .filter(|r| limits.searchmoves.is_empty() || limits.searchmoves.contains(&r.mv))
-            .collect();
-        let Some(best) = allowed.first().copied() else {
-            return;
-        };
-        limits.searchmoves = allowed
-            .iter()
-            .filter(|r| r.wdl == best.wdl && (best.wdl == Wdl::Draw || r.dtz == best.dtz))
-            .map(|r| r.mv)
-            .collect();
-        self.write(info_string(&format!(
-            "tablebase: {} for the side to move, DTZ {}; searching {} of {} moves",
-            best.wdl.name(),
-            best.dtz,
-            limits.searchmoves.len(),
-            rows.len()
-        )));
     }
 
     fn perft(&mut self, depth: u32) {

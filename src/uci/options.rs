@@ -5,6 +5,7 @@
 //! are matched without regard to case, as the UCI page asks.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::command::shorten;
@@ -13,7 +14,7 @@ use crate::engine::eval::EvalMode;
 use crate::engine::levels::{Level, MAX_ELO, MIN_ELO};
 use crate::engine::order::Scheme;
 use crate::engine::search::{MAX_THREADS, Profile};
-use crate::engine::syzygy::Tablebases;
+use crate::engine::syzygy::{PROBE_DEPTH_MAX, PROBE_LIMIT_MAX, Tablebases};
 
 /// The type of a UCI option, with what the `option` line declares.
 #[derive(Clone, Debug, PartialEq)]
@@ -156,14 +157,38 @@ pub fn declared() -> Vec<UciOption> {
         },
         // The UCI page's standard pair for playing below full strength: off by default
         // (full strength), and the Elo the level driver aims at when on (docs/levels.md).
-        // Stockfish's name for the directories of Syzygy tables (`:`-separated). With
-        // tables, a `go` on a position they cover searches only the moves that keep the
-        // best result by the shortest DTZ (see `Session::restrict_by_tables`).
+        // Stockfish's names and defaults for Syzygy tables: the directories
+        // (`:`-separated); the least depth left and the most men at which the search probes
+        // WDL inside its tree; whether cursed wins count as draws. On a position the tables
+        // cover, a `go` searches only the moves that keep the best result by the best DTZ
+        // (`engine/search/tablebase.rs`).
         UciOption {
             name: "SyzygyPath",
             kind: Kind::Str {
                 default: String::new(),
             },
+        },
+        UciOption {
+            name: "SyzygyProbeDepth",
+            kind: spin(
+                i64::from(d.syzygy.probe_depth),
+                1,
+                i64::from(PROBE_DEPTH_MAX),
+            ),
+        },
+        UciOption {
+            name: "Syzygy50MoveRule",
+            kind: Kind::Check {
+                default: d.syzygy.fifty_move_rule,
+            },
+        },
+        UciOption {
+            name: "SyzygyProbeLimit",
+            kind: spin(
+                i64::from(d.syzygy.probe_limit),
+                0,
+                i64::from(PROBE_LIMIT_MAX),
+            ),
         },
         UciOption {
             name: "UCI_LimitStrength",
@@ -221,8 +246,6 @@ impl Default for Settings {
 pub enum Effect {
     None,
     ClearHash,
-    /// `SyzygyPath` changed: open the tables anew.
-    Tablebases,
 }
 
 fn parse_spin(name: &str, kind: &Kind, value: &str) -> Result<i64, String> {
@@ -341,11 +364,21 @@ impl Settings {
                 let path = string_value(value);
                 // Refused now, while the GUI still shows the option, if a directory cannot
                 // be read; the files themselves are opened when first needed.
-                if !path.is_empty() {
-                    Tablebases::open_paths(path).map_err(|e| format!("SyzygyPath: {e}"))?;
-                }
+                self.search.syzygy.tables = if path.is_empty() {
+                    None
+                } else {
+                    let tables =
+                        Tablebases::open_paths(path).map_err(|e| format!("SyzygyPath: {e}"))?;
+                    Some(Arc::new(tables))
+                };
                 self.syzygy_path = path.to_string();
-                return Ok(Effect::Tablebases);
+            }
+            "SyzygyProbeDepth" => {
+                self.search.syzygy.probe_depth = parse_spin(name, &option.kind, value)? as u32;
+            }
+            "Syzygy50MoveRule" => self.search.syzygy.fifty_move_rule = parse_check(name, value)?,
+            "SyzygyProbeLimit" => {
+                self.search.syzygy.probe_limit = parse_spin(name, &option.kind, value)? as u32;
             }
             // Informational: GUIs that echo every option back may set it; nothing to change.
             "UCI_EngineAbout" => {}
@@ -448,6 +481,13 @@ mod tests {
             ("Ordering", Some("random")),
             ("Profile", Some("turbo")),
             ("BookFile", Some("/definitely/not/here.bin")),
+            ("SyzygyPath", Some("/definitely/not/a/table/directory")),
+            ("SyzygyProbeDepth", Some("0")),
+            ("SyzygyProbeDepth", Some("101")),
+            ("SyzygyProbeDepth", Some("deep")),
+            ("SyzygyProbeLimit", Some("-1")),
+            ("SyzygyProbeLimit", Some("8")),
+            ("Syzygy50MoveRule", Some("maybe")),
             ("Nonsense", Some("1")),
         ] {
             assert!(s.apply(name, value).is_err(), "{name} {value:?}");

@@ -8,7 +8,7 @@
 //! is switched by `ply == 0`.
 //!
 //! A node reads as its stages, each a function of its own: entering it (limits, draws,
-//! mate distance), the table, the static evaluation, pruning before any move (razoring,
+//! mate distance), the table, the Syzygy tables (`tablebase.rs`), the static evaluation, pruning before any move (razoring,
 //! reverse futility, null move, ProbCut), ordering its moves, the move loop (the singular
 //! test, per-move pruning, the child's extension, reduction and re-searches, a new best or
 //! a cutoff), and finishing (correction history, the table's entry). A stage that settles
@@ -23,7 +23,7 @@ use crate::chess::Board;
 use crate::chess::types::{Color, Move, MoveList, PieceKind};
 use crate::engine::order::{self, OrderContext, Picker, PieceTo, Scheme};
 use crate::engine::report::SearchEvent;
-use crate::engine::score::{Bound, MATE, MATE_BOUND};
+use crate::engine::score::{Bound, MATE, TB_BOUND};
 use crate::engine::tt::TtData;
 
 /// Late-move reduction table, indexed by depth and move number: 1 + ln(depth)·ln(move)/2
@@ -117,6 +117,11 @@ struct Node {
     /// What the pruning tests take for the evaluation: the table's score where its bound
     /// says it is nearer the truth than the static evaluation.
     eval: i32,
+    /// At a PV node the Syzygy tables did not settle: the least and the most its score can
+    /// be by their result (a won position scores at least the win, a lost one at most the
+    /// loss); `-INF` and `INF` otherwise.
+    tb_floor: i32,
+    tb_cap: i32,
 }
 
 /// A node's moves in the order they are tried.
@@ -181,6 +186,13 @@ impl Searcher {
         if let Break(score) = self.probe_table(cx, &mut node) {
             return score;
         }
+        if self.tb.men != 0
+            && !node.root
+            && !node.testing
+            && let Break(score) = self.probe_tablebases(cx, &mut node)
+        {
+            return score;
+        }
         self.evaluate_node(cx, &mut node);
         // Internal iterative reduction: a node without a hash move is searched a ply
         // shallower (its move order is a guess).
@@ -190,7 +202,7 @@ impl Searcher {
         if node.full
             && !node.pv_node
             && !node.in_check
-            && node.beta.abs() < MATE_BOUND
+            && node.beta.abs() < TB_BOUND
             && let Break(score) = self.prune_before_moves(cx, &node)
         {
             return score;
@@ -206,10 +218,13 @@ impl Searcher {
         if let Break(score) = self.order_moves(cx, &node, &mut moves) {
             return score;
         }
-        let searched = match self.search_moves(cx, &mut node, &mut moves) {
+        let mut searched = match self.search_moves(cx, &mut node, &mut moves) {
             Continue(searched) => searched,
             Break(score) => return score,
         };
+        if node.pv_node {
+            searched.best = searched.best.clamp(node.tb_floor, node.tb_cap);
+        }
         self.finish_node(&node, &moves, searched)
     }
 
@@ -268,6 +283,8 @@ impl Searcher {
             pawn_key: 0,
             improving: false,
             eval: 0,
+            tb_floor: -INF,
+            tb_cap: INF,
         };
         if root {
             return Continue(node);
@@ -316,6 +333,54 @@ impl Searcher {
         Continue(())
     }
 
+    /// The Syzygy tables (a node off the root, not in a singular test, with tables set):
+    /// their result settles the node when its bound decides the window (and goes into the
+    /// transposition table, deeper than this search would reach); at a PV node it
+    /// otherwise bounds what the node's search may return.
+    #[inline(never)]
+    fn probe_tablebases<R: Recorder>(
+        &mut self,
+        cx: &mut Cx<R>,
+        node: &mut Node,
+    ) -> ControlFlow<i32> {
+        let Some((score, bound)) =
+            self.probe_tablebase_wdl(cx.board, node.ply, node.depth, &mut *cx.emit)
+        else {
+            return Continue(());
+        };
+        if bound.settles(score, node.alpha, node.beta) {
+            if node.use_tt {
+                let board = &mut *cx.board;
+                let eval = if board.in_check() {
+                    0
+                } else {
+                    self.eval_cache.evaluate(board, &self.eval_cfg)
+                };
+                self.tt.store(
+                    node.key,
+                    node.ply,
+                    TtData {
+                        mv: node.hash_move,
+                        score,
+                        eval,
+                        depth: (node.depth + 6).min(MAX_PLY as i32 - 1),
+                        bound,
+                    },
+                );
+            }
+            cx.rec.end(Skip::Tablebase);
+            return Break(score);
+        }
+        if node.pv_node {
+            match bound {
+                Bound::Lower => node.tb_floor = score,
+                Bound::Upper => node.tb_cap = score,
+                Bound::Exact => {}
+            }
+        }
+        Continue(())
+    }
+
     /// The static evaluation (the table's if it holds one, else the evaluator's; none in
     /// check), corrected under `modern` by what searches of this pawn structure found (the
     /// table keeps the raw one); whether it is improving; and what the pruning tests take
@@ -353,8 +418,9 @@ impl Searcher {
         };
     }
 
-    /// Pruning before any move is searched (a node off the PV, not in check, no mate at
-    /// stake in β): razoring, reverse futility, the null move and ProbCut.
+    /// Pruning before any move is searched (a node off the PV, not in check, no mate or
+    /// tablebase result at stake in β): razoring, reverse futility, the null move and
+    /// ProbCut.
     #[inline(always)]
     fn prune_before_moves<R: Recorder>(&mut self, cx: &mut Cx<R>, node: &Node) -> ControlFlow<i32> {
         let (depth, alpha, beta, eval) = (node.depth, node.alpha, node.beta, node.eval);
@@ -463,7 +529,7 @@ impl Searcher {
         if s >= beta {
             self.stats.null_cutoffs += 1;
             cx.rec.end(Skip::NullMove);
-            return Break(if s >= MATE_BOUND { beta } else { s });
+            return Break(if s >= TB_BOUND { beta } else { s });
         }
         Continue(())
     }
@@ -551,7 +617,7 @@ impl Searcher {
                 && node.depth >= SINGULAR_DEPTH
                 && hit.depth >= node.depth - 3
                 && matches!(hit.bound, Bound::Lower | Bound::Exact)
-                && hit.score.abs() < MATE_BOUND
+                && hit.score.abs() < TB_BOUND
         });
         let original_alpha = node.alpha;
         let mut best = -INF;
@@ -768,15 +834,15 @@ impl Searcher {
         let (depth, alpha, m, quiet) = (node.depth, node.alpha, facts.m, facts.quiet);
         // Late-move pruning, futility and history pruning: quiet, non-checking moves far
         // down the list, far below α or with a poor history rarely matter at low depth.
-        // Never while a mate score is at stake. (Whether the move gives check is known
+        // Never while a mate or tablebase score is at stake. (Whether the move gives check is known
         // only once it is made: below.)
         let quiet_prunable = node.full
             && !node.pv_node
             && !node.in_check
             && quiet
             && searched > 0
-            && best > -MATE_BOUND
-            && alpha.abs() < MATE_BOUND;
+            && best > -TB_BOUND
+            && alpha.abs() < TB_BOUND;
         let (late, futile, unpromising) = if quiet_prunable {
             // `modern` keeps half as many: 3 + d² when improving, (3 + d²)/2 otherwise.
             let lmp_count = match (node.modern, node.improving) {
@@ -804,7 +870,7 @@ impl Searcher {
             && !node.pv_node
             && !node.in_check
             && searched > 0
-            && best > -MATE_BOUND
+            && best > -TB_BOUND
             && depth <= SEE_PRUNE_DEPTH
             && (!quiet || (quiet_prunable && !late && !futile && !unpromising));
         let see_fails = see_prunable && {
@@ -1005,7 +1071,7 @@ impl Searcher {
             && !node.testing
             && !node.in_check
             && !best_move.is_tactical()
-            && best.abs() < MATE_BOUND
+            && best.abs() < TB_BOUND
         {
             // Learn the evaluation's error where the result says which way it lies: an
             // exact score, a fail high above it, a fail low below it.

@@ -7,6 +7,7 @@ mod alphabeta;
 mod qsearch;
 pub mod record;
 mod stack;
+mod tablebase;
 mod threads;
 mod time;
 
@@ -18,7 +19,7 @@ use super::eval::{EvalCache, EvalConfig};
 use super::order::{self, History, OrderContext, Scheme, ScoredMove};
 pub use super::report::Profile;
 use super::report::{IterationInfo, Limits, RootMoveRow, SearchEvent, SearchOptions};
-use super::score::{Bound, MATE, MATE_BOUND, Score};
+use super::score::{Bound, MATE, MATE_BOUND, Score, TB_BOUND, TB_WIN};
 pub use super::stats::SearchStats;
 use super::tt::TranspositionTable;
 use crate::chess::board::Board;
@@ -30,6 +31,8 @@ use time::{Budget, Stability, another_iteration, budget};
 
 pub const MAX_PLY: usize = 128;
 const INF: i32 = MATE + 1;
+// A tablebase win at any ply stays in its band.
+const _: () = assert!(TB_WIN - MAX_PLY as i32 >= TB_BOUND);
 
 /// What the recursive search needs of the search it belongs to besides the searcher: the
 /// board it moves on and where root reports (`currmove`) go.
@@ -143,6 +146,8 @@ pub struct Searcher {
     rows_sent: Duration,
     /// The counters when this iteration started (its own are `stats.since` these).
     iteration_start: SearchStats,
+    /// Syzygy tables: what to probe and what the root's ranking found (`tablebase.rs`).
+    tb: tablebase::TbState,
 }
 
 impl Searcher {
@@ -185,6 +190,7 @@ impl Searcher {
             root_depth: 0,
             rows_sent: Duration::ZERO,
             iteration_start: SearchStats::default(),
+            tb: tablebase::TbState::default(),
         }
     }
 
@@ -311,7 +317,10 @@ impl Searcher {
         rec: &mut R,
     ) -> SearchResult {
         self.configure(options, emit, id);
-        self.think_threads(id, board, limits, options, emit, rec)
+        match self.rank_root_by_tables(id, &board, limits, &options.syzygy, emit) {
+            Some(ranked) => self.think_threads(id, board, &ranked, options, emit, rec),
+            None => self.think_threads(id, board, limits, options, emit, rec),
+        }
     }
 
     fn think<R: Recorder>(
@@ -326,6 +335,8 @@ impl Searcher {
         self.id = id;
         self.start = Instant::now();
         self.stats = SearchStats::default();
+        self.tb.configure(&options.syzygy);
+        self.stats.tb_hits = self.tb.root_hits();
         self.stopped = false;
         self.pondering = limits.ponder;
         self.budget = budget(limits, board.side_to_move(), options.move_overhead);
@@ -417,7 +428,7 @@ impl Searcher {
                 let s = if line == 0
                     && depth >= 5
                     && self.profile == Profile::Full
-                    && score.abs() < MATE_BOUND
+                    && score.abs() < TB_BOUND
                 {
                     self.aspiration(&mut cx, depth as i32, score)
                 } else {
@@ -473,7 +484,7 @@ impl Searcher {
                 self.prev_pv = lines[0].1.clone();
                 result.best = Some(best_move);
                 result.ponder = lines[0].1.get(1).copied();
-                result.score = Score::from_internal(score);
+                result.score = Score::from_internal(self.reported_score(score));
                 result.depth = depth;
                 result.pv = lines[0].1.clone();
             }
@@ -565,7 +576,7 @@ impl Searcher {
         side: Color,
     ) -> IterationInfo {
         let elapsed = self.start.elapsed();
-        let score = Score::from_internal(s);
+        let score = Score::from_internal(self.reported_score(s));
         // Every thread's nodes (the helpers' as last published).
         let nodes = self.stats.nodes + self.threads.helper_nodes();
         let stats = self.stats.since(&self.iteration_start);

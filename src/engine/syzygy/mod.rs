@@ -9,13 +9,14 @@
 //! A damaged or short file gives a `TableError` naming it; nothing here panics on a file's
 //! contents.
 //!
-//! The parts: `reader` (checked positioned reads), `huffman` (the compressed values),
+//! The parts: `reader` (checked positioned reads through a bounded block cache), `huffman` (the compressed values),
 //! `encode` (a position's entry number), `table` (one file parsed and looked up), `probe`
 //! (the rules around the stored values: captures and en passant, which the files leave
-//! out, and the side a DTZ file does not store).
+//! out, and the side a DTZ file does not store), `options` (how the search uses the tables).
 
 mod encode;
 mod huffman;
+mod options;
 mod probe;
 mod reader;
 mod table;
@@ -23,10 +24,17 @@ mod table;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
+pub use options::{PROBE_DEPTH_MAX, PROBE_LIMIT_MAX, SyzygyOptions};
 pub use probe::MoveResult;
+use reader::BlockCache;
 use table::{Kind, Table};
+
+/// The memory a set of tables keeps of its files' blocks (index entries and compressed
+/// data) for probes to come: the whole 3- and 4-man set (4.4 MB) fits, and of larger sets
+/// the blocks a search keeps returning to.
+pub const CACHE_BYTES: usize = 16 << 20;
 
 /// A tablebase result from the side to move's view, the fifty-move rule counted from a
 /// capture or pawn move just played.
@@ -109,30 +117,60 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// A table file found on disk, parsed on first use.
+/// A table file found on disk, parsed on first use; its reads go through the set's cache
+/// under the number `id`.
 #[derive(Debug)]
 struct Slot {
     path: PathBuf,
     name: String,
     kind: Kind,
+    id: u32,
+    cache: Arc<BlockCache>,
     table: OnceLock<Result<Table, TableError>>,
 }
 
 impl Slot {
     fn table(&self) -> Result<&Table, TableError> {
         self.table
-            .get_or_init(|| Table::open(&self.path, &self.name, self.kind))
+            .get_or_init(|| {
+                Table::open(
+                    &self.path,
+                    &self.name,
+                    self.kind,
+                    self.id,
+                    Arc::clone(&self.cache),
+                )
+            })
             .as_ref()
             .map_err(Clone::clone)
     }
 }
 
-/// The Syzygy tables of one or more directories, by name ("KQvKR").
-#[derive(Debug, Default)]
+/// The Syzygy tables of one or more directories, by name ("KQvKR"). Every method takes
+/// `&self` and the type is `Sync`: the search's threads share one set behind an `Arc`
+/// (each file is parsed once, by whichever thread needs it first; the block cache has its
+/// own locks).
+#[derive(Debug)]
 pub struct Tablebases {
     wdl: HashMap<String, Slot>,
     dtz: HashMap<String, Slot>,
     max_men: usize,
+    /// Every file found gets its own number for the cache (a file of a later directory
+    /// that replaces one of the same name included).
+    files_found: u32,
+    cache: Arc<BlockCache>,
+}
+
+impl Default for Tablebases {
+    fn default() -> Tablebases {
+        Tablebases {
+            wdl: HashMap::new(),
+            dtz: HashMap::new(),
+            max_men: 0,
+            files_found: 0,
+            cache: Arc::new(BlockCache::new(CACHE_BYTES)),
+        }
+    }
 }
 
 impl Tablebases {
@@ -176,10 +214,14 @@ impl Tablebases {
                 continue;
             }
             let men = name.len() - 1;
+            let id = self.files_found;
+            self.files_found = self.files_found.saturating_add(1);
             let slot = Slot {
                 path: path.clone(),
                 name: name.to_string(),
                 kind,
+                id,
+                cache: Arc::clone(&self.cache),
                 table: OnceLock::new(),
             };
             match kind {
@@ -203,6 +245,13 @@ impl Tablebases {
     /// The number of WDL and DTZ files found.
     pub fn file_counts(&self) -> (usize, usize) {
         (self.wdl.len(), self.dtz.len())
+    }
+
+    /// Reads of file blocks answered from the cache and blocks read from disk so far, and
+    /// the most bytes the cache holds.
+    pub fn cache_counts(&self) -> (u64, u64, usize) {
+        let (hits, misses) = self.cache.counts();
+        (hits, misses, self.cache.capacity())
     }
 
     /// The table of this kind for a position whose White and Black have the men named

@@ -3,11 +3,12 @@
 //! and the lookup of a position's stored value.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::TableError;
 use super::encode::{Layout, Leaders, MAX_MEN, pawn_file};
 use super::huffman::Decoder;
-use super::reader::{Cursor, TableFile};
+use super::reader::{BlockCache, Cursor, TableFile};
 
 /// The first four bytes of a WDL and of a DTZ file.
 const WDL_MAGIC: [u8; 4] = [0x71, 0xE8, 0x23, 0x5D];
@@ -98,9 +99,16 @@ pub(super) fn name_part(codes: impl Iterator<Item = u8>) -> String {
 }
 
 impl Table {
-    /// Opens and parses the table `name` ("KQvKR") at `path`.
-    pub(super) fn open(path: &Path, name: &str, kind: Kind) -> Result<Table, TableError> {
-        let file = TableFile::open(path)?;
+    /// Opens and parses the table `name` ("KQvKR") at `path`, file number `id` of a set
+    /// whose reads go through `cache`.
+    pub(super) fn open(
+        path: &Path,
+        name: &str,
+        kind: Kind,
+        id: u32,
+        cache: Arc<BlockCache>,
+    ) -> Result<Table, TableError> {
+        let file = TableFile::open(path, id, cache)?;
         let (white, black) = name
             .split_once('v')
             .ok_or_else(|| file.error("not a table name"))?;
