@@ -196,7 +196,8 @@ fn a_file_that_is_not_toml_is_reported_and_never_overwritten() {
     let text = "depth = 5\ntheme = \"light\n";
     std::fs::write(&path, text).unwrap();
     let mut c = Config::load(&path);
-    assert_eq!(c.settings(), &Settings::default());
+    assert_eq!(c.settings().depth, 5, "the good line still counts");
+    assert_eq!(c.settings().theme, Settings::default().theme);
     assert!(
         matches!(c.problems(), [ConfigError::Syntax { line: 2, .. }]),
         "{:?}",
@@ -206,6 +207,85 @@ fn a_file_that_is_not_toml_is_reported_and_never_overwritten() {
     assert_eq!(c.settings().depth, 7);
     assert!(matches!(c.save(), Err(ConfigError::WouldLoseFile { .. })));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
+
+#[test]
+fn a_syntax_error_costs_only_its_own_line() {
+    let text = "\
+theme = \"light\"
+ascii = yes
+depth = 7
+level = \"club
+[keys]
+quit = \"Ctrl+G\"
+flip = [\"F10\"
+[oops
+help = \"F1\"
+[keys]
+review = \"F8\"
+";
+    let c = Config::from_text(Path::new("/home/me/.config/ox88/config.toml"), text);
+    let s = c.settings();
+    assert_eq!(s.theme, "light", "a valid line before the bad one");
+    assert_eq!(s.depth, 7, "a valid line after it");
+    assert_eq!(s.ascii, Settings::default().ascii);
+    assert_eq!(s.level, Settings::default().level);
+    assert_eq!(
+        c.settings()
+            .value(ox88::tui::settings::Key::Keys(Action::Quit)),
+        "Ctrl+G",
+        "a good line of a table"
+    );
+    let bad: Vec<(usize, Option<String>)> = c
+        .problems()
+        .iter()
+        .map(|p| match p {
+            ConfigError::Syntax { line, key, .. } => (*line, key.clone()),
+            other => panic!("{other}"),
+        })
+        .collect();
+    assert_eq!(
+        bad,
+        vec![
+            (2, Some("ascii".to_string())),
+            (4, Some("level".to_string())),
+            (7, Some("keys.flip".to_string())),
+            (8, None),
+            (9, None),
+            (10, None),
+        ],
+        "{:?}",
+        c.problems()
+    );
+    let shown = c.problems()[0].to_string();
+    assert!(
+        shown.starts_with("/home/me/.config/ox88/config.toml:2: not valid TOML: ")
+            && shown.ends_with("(line skipped; using the default for ascii)"),
+        "{shown}"
+    );
+    assert!(
+        c.problems()[4].to_string().contains("header of line 8"),
+        "{}",
+        c.problems()[4]
+    );
+    // Nothing saves over a file that keeps bad lines.
+    assert!(c.to_text().is_none());
+}
+
+#[test]
+fn a_syntax_error_is_named_by_ox88_config_and_the_rest_of_the_file_read() {
+    let dir = temp_dir("syntax-cli");
+    let path = dir.join("config.toml");
+    std::fs::write(&path, "ascii = yes\ntheme = \"light\"\n").unwrap();
+    let file = path.to_str().unwrap();
+    let (out, err, ok) = ox88(&["--config", file, "config"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("theme = light\n"), "{out}");
+    assert!(
+        err.contains(&format!("{file}:1: not valid TOML"))
+            && err.contains("using the default for ascii"),
+        "{err}"
+    );
 }
 
 #[test]

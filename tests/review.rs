@@ -406,6 +406,30 @@ fn the_review_command_picks_a_game_writes_pgn_and_reports_progress() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--movetime` is a fixed time per position, searched whole (a lower bound: a busy machine
+/// takes longer, never less); the opening's positions settle early, where a clock's early
+/// stop would end each search long before it.
+#[test]
+fn a_review_by_movetime_searches_each_position_for_the_whole_time() {
+    let game = Game::from_pgn("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *").unwrap();
+    let per = std::time::Duration::from_millis(250);
+    let outcome = analyse(
+        &review_positions(&game),
+        &ReviewSettings::movetime(per),
+        &CancelHandle::new(),
+        &mut |_| {},
+    );
+    assert!(outcome.is_complete());
+    for p in &outcome.positions {
+        assert!(
+            p.time >= per,
+            "position {} searched for {:?} of {per:?}",
+            p.index,
+            p.time
+        );
+    }
+}
+
 /// Writes `tests/data/selfplay40.pgn`, the 40-move game the review is timed on (the
 /// first opening of openings500.pgn, then the engine against itself at depth 5). Run with
 /// `cargo test --release --test review -- --ignored`.

@@ -408,19 +408,28 @@ fn a_puzzle_is_answered_wrong_then_right_and_its_solution_shown() {
         "PuzzleId,FEN,Moves,Rating\nFork1,r3k3/pp3ppp/8/1N6/8/8/PPP2PPP/4K3 b - - 0 20,h7h6 b5c7 e8d7 c7a8,1500\n",
     )
     .unwrap();
-    let mut s = start(&dir, &["--mode", "human", "--puzzles", file.to_str().unwrap()]);
-    s.wait_for("the start screen", |s| s.status().starts_with("White to move"));
+    let mut s = start(
+        &dir,
+        &["--mode", "human", "--puzzles", file.to_str().unwrap()],
+    );
+    s.wait_for("the start screen", |s| {
+        s.status().starts_with("White to move")
+    });
     s.send(":puzzle\r");
     s.wait_for("the puzzle", |s| s.message().contains("puzzle Fork1"));
     s.send("a3\r");
-    s.wait_for("a wrong answer refused", |s| s.message().contains("a3 is not it"));
+    s.wait_for("a wrong answer refused", |s| {
+        s.message().contains("a3 is not it")
+    });
     // Typing replaces the refused answer; the right one brings the reply.
     s.send("Nc7+\r");
     s.wait_for("the reply", |s| s.message().contains("Kd7 was the reply"));
     s.send("\x1bOQ"); // F2: the rest of the solution
     s.wait_for("the solution", |s| s.message().contains("solution shown"));
     s.send(":puzzle off\r");
-    s.wait_for("the game again", |s| s.message().contains("back to your game"));
+    s.wait_for("the game again", |s| {
+        s.message().contains("back to your game")
+    });
     s.send("\x03");
     assert!(s.wait_exit().success());
 }

@@ -787,6 +787,112 @@ fn mono_theme_and_sixteen_colours_render() {
     }
 }
 
+/// What a terminal shows of a cell's colours: after reverse video, with the terminal's own
+/// foreground and background (`Reset`) kept apart from the colours a theme names.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shown {
+    TerminalFg,
+    TerminalBg,
+    Named(Color),
+}
+
+/// (foreground, background) as shown.
+fn shown(cell: &ratatui::buffer::Cell) -> (Shown, Shown) {
+    let fg = match cell.fg {
+        Color::Reset => Shown::TerminalFg,
+        c => Shown::Named(c),
+    };
+    let bg = match cell.bg {
+        Color::Reset => Shown::TerminalBg,
+        c => Shown::Named(c),
+    };
+    if cell.modifier.contains(Modifier::REVERSED) {
+        (bg, fg)
+    } else {
+        (fg, bg)
+    }
+}
+
+/// Sure to stand apart on any terminal: the terminal's own pair, or two different named
+/// colours. A named colour on the terminal's own colour is not (black pieces on a dark
+/// terminal's background vanish).
+fn stands_apart(fg: Shown, bg: Shown) -> bool {
+    match (fg, bg) {
+        (Shown::Named(a), Shown::Named(b)) => a != b,
+        (Shown::Named(_), _) | (_, Shown::Named(_)) => false,
+        (a, b) => a != b,
+    }
+}
+
+/// Every piece on the 80×24 board (squares 3 columns wide, one row high) in a colour that
+/// differs from its square's, highlights included.
+fn assert_pieces_stand_apart(app: &mut App, what: &str) {
+    let (lines, buf) = screen(app, 80, 24);
+    let board = app.game().board().clone();
+    for rank in 0..8u8 {
+        for file in 0..8u8 {
+            let Some(piece) = board.piece_at(ox88::chess::Square::new(file, rank)) else {
+                continue;
+            };
+            let (x, y) = (4 + 3 * u16::from(file), 8 - u16::from(rank));
+            let cell = &buf[(x, y)];
+            assert_ne!(
+                cell.symbol(),
+                " ",
+                "{what}: no piece drawn at {x},{y}:\n{}",
+                lines.join("\n")
+            );
+            let (fg, bg) = shown(cell);
+            assert!(
+                stands_apart(fg, bg),
+                "{what}: {piece:?} on file {file} rank {rank} shows {fg:?} on {bg:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn in_every_colour_mode_and_theme_a_piece_differs_from_its_square() {
+    use strum::VariantArray;
+    // A user theme whose white pieces have the light squares' colour.
+    let same = "base = \"default\"\n[board]\nwhite_piece = \"#b39572\"\n";
+    for depth in ColorDepth::VARIANTS.iter().copied() {
+        let mut themes: Vec<(String, Theme)> = ["default", "light", "high-contrast", "mono"]
+            .iter()
+            .map(|n| (n.to_string(), Theme::builtin(n, depth).unwrap()))
+            .collect();
+        themes.push((
+            "user".into(),
+            Theme::parse(same, "same.toml", depth, 0).unwrap(),
+        ));
+        for (name, theme) in themes {
+            for ascii in [false, true] {
+                let opts = Options {
+                    mode: Mode::HumanHuman,
+                    settings: Settings {
+                        ascii,
+                        ..Settings::default()
+                    },
+                    ..Options::default()
+                };
+                let (builder, _) = common::app::builder_with(&opts, "default", depth);
+                let mut app = builder.theme(theme.clone(), depth).build();
+                let what = format!("{name} at {depth} colours, ascii {ascii}");
+                assert_pieces_stand_apart(&mut app, &what);
+                // The last move's squares, and a typed move's piece and the piece it takes.
+                enter(&mut app, "e2e4");
+                enter(&mut app, "d7d5");
+                type_text(&mut app, "e4");
+                assert_pieces_stand_apart(&mut app, &format!("{what}, e4 typed"));
+                press(&mut app, KeyCode::Esc);
+                // Check: 1.e4 d5 2.Bb5+.
+                enter(&mut app, "f1b5");
+                assert_pieces_stand_apart(&mut app, &format!("{what}, in check"));
+            }
+        }
+    }
+}
+
 /// Not a check: prints both screens after a few moves (`cargo test --test tui_render -- --ignored --nocapture`).
 #[test]
 #[ignore]

@@ -339,6 +339,57 @@ fn every_limit_kind_ends_with_a_legal_bestmove() {
     search(&mut uci, None, &[], "go depth 2 nodes 100000 movetime 2000");
 }
 
+/// "search exactly x mseconds": `go movetime N` is used whole, so `bestmove` comes no sooner
+/// than N less the move overhead (here none). A lower bound only: a busy machine makes the
+/// answer later, never sooner. The positions are quiet openings whose best move settles
+/// early, where a clock's early stop would answer long before N.
+#[test]
+fn go_movetime_searches_the_whole_time() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("setoption name OwnBook value false");
+    uci.expect_ok("setoption name Move Overhead value 0");
+    let movetime = Duration::from_millis(400);
+    for fen in [
+        "rnb2rk1/ppp1nppp/3b4/3p4/3P4/3B1N2/PPP1KPPP/RNB1R3 w - - 0 9",
+        "rn1qk2r/pb1pbppp/4pn2/8/PpPp4/5NP1/1P2PPBP/RNBQ1RK1 w kq - 0 9",
+        "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 11",
+        "rn1qk2r/pb1pbppp/4pn2/2p5/Q1P5/5NP1/PP1PPPBP/RNB2RK1 w kq - 0 9",
+        "rn2kb1r/1bqp1ppp/p3pn2/1p6/3NPP2/3Q4/PPP1B1PP/RNB2RK1 w kq - 0 9",
+        "r2qkb1r/pb1n1ppp/2p1pn2/1p4B1/3PP3/1Q3N2/PP3PPP/RN2KB1R w KQkq - 0 9",
+    ] {
+        uci.send(&format!("position fen {fen}"));
+        let sent = Instant::now();
+        uci.send(&format!("go movetime {}", movetime.as_millis()));
+        let (_, mv) = uci.bestmove(ANSWER);
+        let took = sent.elapsed();
+        assert_legal(&position(Some(fen), &[]), &mv, fen);
+        assert!(
+            took >= movetime,
+            "{fen}: bestmove after {took:?} of a {movetime:?} move time; transcript:\n{}",
+            uci.transcript()
+        );
+    }
+}
+
+/// The exceptions to a whole move time: a proven mate and a single legal move answer at
+/// once, well inside a move time of a minute.
+#[test]
+fn go_movetime_answers_a_proven_mate_or_a_single_legal_move_at_once() {
+    let mut uci = Uci::start();
+    uci.handshake();
+    uci.expect_ok("setoption name OwnBook value false");
+    for (fen, only) in [
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8"),
+        ("7k/8/8/8/8/8/6Q1/K7 b - - 0 1", "h8h7"),
+    ] {
+        uci.send(&format!("position fen {fen}"));
+        uci.send("go movetime 60000");
+        let (_, mv) = uci.bestmove(ANSWER);
+        assert_eq!(mv, only, "{fen}");
+    }
+}
+
 #[test]
 fn searchmoves_restricts_the_answer() {
     let mut uci = Uci::start();

@@ -51,7 +51,8 @@ pub struct ServeArgs {
     /// Let in only the public keys listed in this OpenSSH authorized_keys file.
     #[arg(long)]
     pub authorized_keys: Option<PathBuf>,
-    /// Let anyone in (every login is logged); each session is its own player.
+    /// Let anyone in (every login is logged); each session is its own player, whose game
+    /// ends with the session.
     #[arg(long)]
     pub open: bool,
     /// Sessions at once, in all.
@@ -568,6 +569,8 @@ impl Connection {
             depth: shared.config.depth,
             idle_timeout: shared.config.idle_timeout,
             login: self.login.clone().unwrap_or_default(),
+            open: !matches!(self.player, Some(Player::Key(_))),
+            label: format!("{} session {number}", self.peer),
         };
         let handle = session::spawn(spec, session.handle(), setup.id)
             .map_err(|e| format!("cannot start a session: {e}"))?;

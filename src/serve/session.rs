@@ -2,7 +2,9 @@
 //!
 //! This file is the one adapter between the server and `tui::App` (its public surface only:
 //! `new`, `handle_key`, `handle_paste`, `on_engine_event`, `on_tick`, `next_wakeup`, `quit`,
-//! `ui::draw`, plus the autosave, resume offer, theme directory and input line). The loop is
+//! `ui::draw`, `info`, `game`, plus the autosave, resume offer, theme directory and input
+//! line). When a session ends, the server's log gets a line saying how, after how long and
+//! with how many moves on the board. The loop is
 //! the local one's (tui/mod.rs): draw, wait for an event or the next tick, handle, repeat;
 //! the differences are where bytes come from and go to.
 //!
@@ -80,6 +82,11 @@ pub struct SessionSpec {
     pub idle_timeout: Duration,
     /// The SSH login name: the player's name in the PGN headers ("Player" when empty).
     pub login: String,
+    /// An open server's visitor: a new player every time, who can never come back to this
+    /// game (so is never told it is saved).
+    pub open: bool,
+    /// How the server's log names the session (`127.0.0.1:50122 session 3`).
+    pub label: String,
 }
 
 /// The server's hold on a running session.
@@ -277,11 +284,52 @@ fn terminal(
 }
 
 /// Why a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum End {
     Quit,
     Closed,
     Shutdown,
     Idle,
+}
+
+impl End {
+    /// The reason as the server's log gives it.
+    fn reason(self) -> &'static str {
+        match self {
+            End::Quit => "quit",
+            End::Closed => "disconnect",
+            End::Shutdown => "server shutdown",
+            End::Idle => "idle timeout",
+        }
+    }
+
+    /// What the player reads on the way out (nothing once the connection is gone). A
+    /// player with a key finds the game again at the next login; an open visitor never does.
+    fn note(self, open: bool) -> &'static str {
+        match (self, open) {
+            (End::Closed, _) => "",
+            (End::Quit, false) => "",
+            (End::Quit, true) => "ox88: the game ended with the session.\r\n",
+            (End::Shutdown, false) => "ox88: the server is stopping; your game is saved.\r\n",
+            (End::Shutdown, true) => {
+                "ox88: the server is stopping; the game ended with the session.\r\n"
+            }
+            (End::Idle, false) => "ox88: closed for lack of input; your game is saved.\r\n",
+            (End::Idle, true) => {
+                "ox88: closed for lack of input; the game ended with the session.\r\n"
+            }
+        }
+    }
+}
+
+/// `45s`, `12m 05s`, `2h 03m`: a session's length for the log.
+fn duration_text(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
 }
 
 fn run(
@@ -291,6 +339,7 @@ fn run(
     queued_input: Arc<AtomicUsize>,
     out: tokio::sync::mpsc::Sender<Vec<u8>>,
 ) {
+    let started = Instant::now();
     let depth = color_depth(&spec.env);
     let (theme, _) = Theme::load_or_default("default", None, depth);
     let name = crate::tui::settings::clean_name(&spec.login);
@@ -345,6 +394,9 @@ fn run(
         Ok(None) => {}
         Err(e) => app.error(format!("autosave: {e}")),
     }
+    if spec.open {
+        app.info("open server: the game ends when you leave (nothing is kept)");
+    }
 
     let mut start = Vec::new();
     let _ = queue!(
@@ -368,9 +420,16 @@ fn run(
         queued_input,
     };
     let end = driver::run(&mut app, &rx, &mut channel);
+    eprintln!(
+        "ox88 serve: {} ended: {} after {}, {} moves on the board",
+        spec.label,
+        end.reason(),
+        duration_text(started.elapsed()),
+        app.game().ply()
+    );
     // Stops the engine; the game was saved after its last move.
     drop(app);
-    if matches!(end, End::Closed) {
+    if end == End::Closed {
         return;
     }
     let mut bye = Vec::new();
@@ -380,12 +439,7 @@ fn run(
         LeaveAlternateScreen,
         cursor::Show
     );
-    let note = match end {
-        End::Shutdown => "ox88: the server is stopping; your game is saved.\r\n",
-        End::Idle => "ox88: closed for lack of input; your game is saved.\r\n",
-        _ => "",
-    };
-    bye.extend_from_slice(note.as_bytes());
+    bye.extend_from_slice(end.note(spec.open).as_bytes());
     // A client that reads nothing gets nothing more; the channel closes all the same.
     let _ = out.try_send(bye);
 }

@@ -191,11 +191,14 @@ pub enum ConfigError {
         key: String,
         error: Box<ConfigError>,
     },
-    /// The file is not TOML at all: every setting keeps its default.
-    #[error("{}:{line}: not valid TOML: {message} (using the defaults)", path.display())]
+    /// A line TOML cannot read: it is skipped and the rest of the file still counts; the
+    /// key it tried to set (when it names one) keeps its default.
+    #[error("{}:{line}: not valid TOML: {message} ({})", path.display(), skipped(key.as_deref()))]
     Syntax {
         path: PathBuf,
         line: usize,
+        /// The key the line names, when it gets as far as one (`keys.quit` in `[keys]`).
+        key: Option<String>,
         message: String,
     },
     #[error("{}: {message}", path.display())]
@@ -204,6 +207,14 @@ pub enum ConfigError {
     WouldLoseFile { path: PathBuf },
     #[error("no configuration directory on this system; nowhere to save")]
     NoPath,
+}
+
+/// What a line with a syntax error cost.
+fn skipped(key: Option<&str>) -> String {
+    match key {
+        Some(k) => format!("line skipped; using the default for {k}"),
+        None => "line skipped".to_string(),
+    }
 }
 
 fn known_keys() -> String {
@@ -780,19 +791,30 @@ impl Config {
                 text[..s.start.min(text.len())].matches('\n').count() + 1
             })
         };
-        let parsed = match toml_edit::Document::parse(text) {
-            Ok(d) => d,
-            Err(e) => {
-                self.doc = None;
-                self.problems.push(ConfigError::Syntax {
-                    path,
-                    line: line_of(e.span()),
-                    message: e.message().trim().to_string(),
-                });
-                return;
+        // A syntax error costs only its own lines: those are blanked (so every other line
+        // keeps its number) and the rest is read as usual.
+        let readable;
+        let (parsed, bad_lines) = match toml_edit::Document::parse(text) {
+            Ok(d) => (d, Vec::new()),
+            Err(_) => {
+                let bad;
+                (readable, bad) = skip_bad_lines(text);
+                // `skip_bad_lines` leaves only readable text (at worst none).
+                let doc = toml_edit::Document::parse(readable.as_str())
+                    .or_else(|_| toml_edit::Document::parse(""))
+                    .expect("an empty file is TOML");
+                (doc, bad)
             }
         };
-        let mut problems = Vec::new();
+        let mut problems: Vec<ConfigError> = bad_lines
+            .iter()
+            .map(|b| ConfigError::Syntax {
+                path: path.clone(),
+                line: b.line,
+                key: b.key.clone(),
+                message: b.message.clone(),
+            })
+            .collect();
         let mut settings = Settings::default();
         let root = parsed.as_table();
         let mut in_file = |key: String, span, error: ConfigError| {
@@ -852,9 +874,14 @@ impl Config {
                 in_file(name.into(), span, e);
             }
         }
+        problems.sort_by_key(|p| match p {
+            ConfigError::InFile { line, .. } | ConfigError::Syntax { line, .. } => *line,
+            _ => 0,
+        });
         self.settings = settings;
         self.problems = problems;
-        self.doc = Some(parsed.into_mut());
+        // A file with a syntax error is never written over: saving would drop its bad lines.
+        self.doc = bad_lines.is_empty().then(|| parsed.into_mut());
     }
 
     /// Reads the text of a settings file (tests, and a file given some other way).
@@ -938,6 +965,119 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// A line of the settings file that TOML cannot read.
+#[derive(Debug)]
+struct BadLine {
+    line: usize,
+    key: Option<String>,
+    message: String,
+}
+
+/// `text` with the lines TOML cannot read blanked (the others keep their numbers), and what
+/// was wrong with each. Each line is read on its own under its table header; what still
+/// breaks the whole (a key given twice) is then blanked line by line, as the parser names it.
+fn skip_bad_lines(text: &str) -> (String, Vec<BadLine>) {
+    let mut lines: Vec<String> = text.split('\n').map(str::to_string).collect();
+    let mut bad = Vec::new();
+    // The table header the lines below belong to; `Err(line)` under a header that was bad.
+    let mut header: Result<String, usize> = Ok(String::new());
+    let one_line = |m: &str| m.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (i, line) in lines.iter_mut().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let is_header = t.starts_with('[');
+        let section = match &header {
+            Ok(h) => h.clone(),
+            Err(_) if is_header => String::new(),
+            Err(at) => {
+                bad.push(BadLine {
+                    line: i + 1,
+                    key: None,
+                    message: format!("under the table header of line {at}, which is not valid"),
+                });
+                line.clear();
+                continue;
+            }
+        };
+        let alone = if is_header {
+            t.to_string()
+        } else {
+            format!("{section}\n{t}")
+        };
+        match toml_edit::Document::parse(alone) {
+            Ok(_) if is_header => header = Ok(t.to_string()),
+            Ok(_) => {}
+            Err(e) => {
+                if is_header {
+                    header = Err(i + 1);
+                }
+                let key = (!is_header).then(|| key_named(t, &section)).flatten();
+                bad.push(BadLine {
+                    line: i + 1,
+                    key,
+                    message: one_line(e.message()),
+                });
+                line.clear();
+            }
+        }
+    }
+    loop {
+        let joined = lines.join("\n");
+        let Err(e) = toml_edit::Document::parse(joined.as_str()) else {
+            bad.sort_by_key(|b| b.line);
+            return (joined, bad);
+        };
+        let at = e.span().map_or(0, |s| {
+            joined[..s.start.min(joined.len())].matches('\n').count()
+        });
+        match lines.get_mut(at).filter(|l| !l.trim().is_empty()) {
+            Some(line) => {
+                line.clear();
+                bad.push(BadLine {
+                    line: at + 1,
+                    key: None,
+                    message: one_line(e.message()),
+                });
+            }
+            // Nothing left to blank there: the file as a whole cannot be read.
+            None => {
+                bad.push(BadLine {
+                    line: at + 1,
+                    key: None,
+                    message: format!("{} (no setting read)", one_line(e.message())),
+                });
+                bad.sort_by_key(|b| b.line);
+                return (String::new(), bad);
+            }
+        }
+    }
+}
+
+/// The key a broken `key = value` line names, when its key part is a plain name
+/// (`keys.quit` under `[keys]`).
+fn key_named(line: &str, section: &str) -> Option<String> {
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim();
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    let table = section
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .trim();
+    plain.then(|| {
+        if table.is_empty() {
+            key.to_string()
+        } else {
+            format!("{table}.{key}")
+        }
+    })
 }
 
 /// Replaces a value and keeps the comment and spacing around it.

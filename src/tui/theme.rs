@@ -714,6 +714,24 @@ fn rgb_to_16(rgb: (u8, u8, u8)) -> Color {
         .map_or(Color::Reset, |(c, _)| *c)
 }
 
+/// Black or white, whichever stands out on `bg` (white on the terminal's own background,
+/// whose colour is unknown).
+pub fn contrasting(bg: Color) -> Color {
+    let rgb = match bg {
+        Color::Rgb(r, g, b) => Some((r, g, b)),
+        Color::Indexed(i) => Some(indexed_rgb(i)),
+        named => ANSI16.iter().find(|(c, _)| *c == named).map(|(_, v)| *v),
+    };
+    let luma = rgb.map_or(0, |(r, g, b)| {
+        (299 * u32::from(r) + 587 * u32::from(g) + 114 * u32::from(b)) / 1000
+    });
+    if luma > 128 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
 /// Maps one colour to what `depth` can show.
 pub fn map_color(c: Color, depth: ColorDepth) -> Color {
     match (depth, c) {

@@ -519,13 +519,13 @@ impl Searcher {
                 break;
             }
             if !analysing && !self.pondering_now() {
-                if root_moves.len() == 1 && self.budget.soft.is_some() {
+                // A time limit (a clock or a fixed move time) is not worth using up with
+                // one legal move or a proven mate; only a clock stops early otherwise.
+                let timed = self.budget.hard.is_some();
+                if root_moves.len() == 1 && timed {
                     break; // one legal move: no need to think on the clock
                 }
-                if score.abs() >= MATE_BOUND
-                    && depth as i32 > (MATE - score.abs()) + 2
-                    && self.budget.soft.is_some()
-                {
+                if score.abs() >= MATE_BOUND && depth as i32 > (MATE - score.abs()) + 2 && timed {
                     break; // a proven mate does not get shorter with more depth
                 }
                 if let Some(soft) = self.budget.soft {

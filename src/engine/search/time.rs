@@ -11,21 +11,24 @@ const MOVES_LEFT: u32 = 20;
 /// Time budget for one move.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Budget {
-    /// Don't start a new iteration after this much time.
+    /// Don't start a new iteration after this much time (scaled by [`Stability`]). Only a
+    /// game under a clock has one: a fixed move time is searched whole.
     pub soft: Option<Duration>,
     /// Abort the search at this much time.
     pub hard: Option<Duration>,
 }
 
-/// `time/movestogo (20 if unknown) + 3/4·increment`, never more than a third of what is left
-/// (nine tenths with one move to go); the hard limit is four times the soft one, same cap.
-/// The soft time is the move's target: the iteration loop scales it by how settled the
-/// search looks ([`Stability::scale`]).
+/// A fixed move time (`go movetime`, "search exactly x mseconds") is a hard limit only: the
+/// search uses all of it, less the overhead, unless it proves a mate or has one legal move.
+/// Under a clock: `time/movestogo (20 if unknown) + 3/4·increment`, never more than a third
+/// of what is left (nine tenths with one move to go); the hard limit is four times the soft
+/// one, same cap. The soft time is the move's target: the iteration loop scales it by how
+/// settled the search looks ([`Stability::scale`]), as saving time pays only on a clock.
 pub(crate) fn budget(limits: &Limits, side: Color, overhead: Duration) -> Budget {
     if let Some(mt) = limits.movetime {
         let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
         return Budget {
-            soft: Some(t),
+            soft: None,
             hard: Some(t),
         };
     }
@@ -108,6 +111,14 @@ mod tests {
         assert_eq!(b.hard, Some(Duration::from_secs(1)));
         let none = budget(&Limits::depth(3), Color::White, Duration::ZERO);
         assert!(none.soft.is_none() && none.hard.is_none());
+    }
+
+    #[test]
+    fn a_fixed_move_time_has_no_soft_limit_to_stop_early_at() {
+        let limits = Limits::movetime(Duration::from_millis(500));
+        let b = budget(&limits, Color::Black, Duration::from_millis(30));
+        assert_eq!(b.soft, None);
+        assert_eq!(b.hard, Some(Duration::from_millis(470)));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::chess::{Color, Piece, PieceKind, Square};
 use crate::engine::eval;
 use crate::tui::app::{App, e_text};
 use crate::tui::layout::Scale;
-use crate::tui::theme::{PieceStyle, Theme};
+use crate::tui::theme::{PieceStyle, Theme, contrasting};
 
 /// The character for a piece. Solid glyphs for both sides need colour to tell them apart;
 /// without it White's pieces are drawn as outlines.
@@ -202,10 +202,21 @@ fn draw_square(
     let cy = r.y + r.height / 2;
     match piece {
         Some(p) => {
-            let fg = if p.color() == Color::White {
+            let fg = if !colour {
+                // Squares in the terminal's own colours (reverse video for the dark ones):
+                // only the terminal's own foreground is sure to show on both. The glyphs
+                // tell the sides apart.
+                ratatui::style::Color::Reset
+            } else if p.color() == Color::White {
                 theme.white_piece
             } else {
                 theme.black_piece
+            };
+            // A piece never takes its square's colour (a theme's piece colour may be one of
+            // its square or highlight colours, or become one at fewer colours).
+            let fg = match style.bg {
+                Some(bg) if colour && bg == fg => contrasting(bg),
+                _ => fg,
             };
             let mut s = style.fg(fg).add_modifier(Modifier::BOLD);
             if !colour && mark == Mark::Check {
