@@ -220,3 +220,21 @@ fn mining_writes_the_csv_with_lichess_columns() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("mined 1 puzzles from 1 games"), "{stderr}");
 }
+
+#[test]
+fn every_shipped_puzzle_is_legal_ends_on_the_solvers_move_and_has_themes() {
+    let set = ox88::puzzle::shipped();
+    assert!(!set.is_empty(), "the shipped set is empty");
+    let mut ids = std::collections::HashSet::new();
+    for p in &set {
+        let c = p.check().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.moves.len() % 2, 0, "{}", p.id);
+        assert!(!p.themes.is_empty(), "{}", p.id);
+        assert!((600..=2400).contains(&p.rating), "{}: {}", p.id, p.rating);
+        assert!(ids.insert(p.id.clone()), "{} twice", p.id);
+    }
+    // `ox88 puzzles export` prints exactly the shipped set.
+    let out = ox88(&["puzzles", "export"]);
+    assert!(out.status.success());
+    assert_eq!(file::read(&String::from_utf8(out.stdout).unwrap()).unwrap(), set);
+}
