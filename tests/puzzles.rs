@@ -236,5 +236,8 @@ fn every_shipped_puzzle_is_legal_ends_on_the_solvers_move_and_has_themes() {
     // `ox88 puzzles export` prints exactly the shipped set.
     let out = ox88(&["puzzles", "export"]);
     assert!(out.status.success());
-    assert_eq!(file::read(&String::from_utf8(out.stdout).unwrap()).unwrap(), set);
+    assert_eq!(
+        file::read(&String::from_utf8(out.stdout).unwrap()).unwrap(),
+        set
+    );
 }
