@@ -7,7 +7,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane_block;
 use crate::tui::app::App;
@@ -123,13 +123,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         _ => " Eval (F7: PV end) ".to_string(),
     };
     let block = pane_block(app, &title, false);
+    let mut shown = lines(&report, app.theme(), app.screen().evalview.show_pv_end);
+    // The tables' verdict, when they cover the position, above the terms: exact where E
+    // only estimates.
+    if let Some(tb) = app.tablebase_text() {
+        shown.insert(0, Line::styled(tb, app.theme().accent()));
+    }
     frame.render_widget(
-        Paragraph::new(lines(
-            &report,
-            app.theme(),
-            app.screen().evalview.show_pv_end,
-        ))
-        .block(block),
+        Paragraph::new(shown)
+            .wrap(Wrap { trim: false })
+            .block(block),
         area,
     );
 }
