@@ -7,7 +7,7 @@ use ox88::engine::eval::EvalMode;
 use ox88::engine::levels::Level;
 use ox88::tui::ColorMode;
 use ox88::tui::keys::{Action, DEFAULT_KEYS, Focus, action_for};
-use ox88::tui::settings::{Config, ConfigError, KeyName, Setting, Settings};
+use ox88::tui::settings::{Config, ConfigError, Key, KeyName, Setting, Settings};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ox88-config-{}-{name}", std::process::id()));
@@ -506,4 +506,29 @@ fn the_help_lists_every_setting_with_what_it_takes() {
         let err = Config::default().set(setting.name(), bad).unwrap_err();
         assert!(err.to_string().contains(&setting.allowed()), "{err}");
     }
+}
+
+#[test]
+fn the_syzygy_directory_comes_from_the_file_or_the_flag_and_config_shows_it() {
+    let dir = temp_dir("syzygy");
+    let path = dir.join("config.toml");
+    std::fs::write(&path, "syzygy = \"/tables/from/file\"\n").unwrap();
+    let file = path.to_str().unwrap();
+    let (out, err, ok) = ox88(&["--config", file, "config"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("syzygy = /tables/from/file\n"), "{out}");
+    let (out, err, ok) = ox88(&["--config", file, "--syzygy", "/tables/flag", "config"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("syzygy = /tables/flag\n"), "{out}");
+    // None by default.
+    std::fs::write(&path, "").unwrap();
+    let (out, _, ok) = ox88(&["--config", file, "config"]);
+    assert!(ok && out.contains("syzygy = \n"), "{out}");
+    // `:set` checks and writes it like any other setting.
+    let mut s = Settings::default();
+    s.set_value(Key::Setting(Setting::Syzygy), " /t ").unwrap();
+    assert_eq!(s.syzygy.as_deref(), Some(std::path::Path::new("/t")));
+    assert_eq!(s.get("syzygy").unwrap(), "/t");
+    s.set_value(Key::Setting(Setting::Syzygy), "").unwrap();
+    assert_eq!(s.syzygy, None);
 }

@@ -9,8 +9,10 @@ use std::ops::ControlFlow;
 use std::process::Command;
 
 use ox88::chess::{Board, Color};
+use ox88::engine::Score;
 use ox88::engine::jobs::review::analyse;
-use ox88::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
+use ox88::engine::jobs::{CancelHandle, PositionAnalysis, ReviewJob, ReviewSettings, Verdict};
+use ox88::engine::syzygy::Tablebases;
 use ox88::game::Game;
 use ox88::game::annotate::{Judgement, Review, review_positions};
 use pgn_reader::{Nag, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
@@ -453,4 +455,129 @@ fn write_the_self_played_game_for_timing() {
     game.tags.white = "ox88 depth 5".to_string();
     game.tags.black = "ox88 depth 5".to_string();
     std::fs::write("tests/data/selfplay40.pgn", game.to_pgn()).unwrap();
+}
+
+// ---- Syzygy tables ------------------------------------------------------------------------
+
+/// The 3- and 4-man tables of `scripts/get-syzygy.sh`: `OX88_SYZYGY`, else `target/syzygy`;
+/// without them the test prints a note and passes.
+fn tables_dir() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("OX88_SYZYGY")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/syzygy"));
+    if dir.join("KQvK.rtbw").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "note: no Syzygy tables in {} (run scripts/get-syzygy.sh); test skipped",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// An analysis of `game`'s positions that says what the test wants the search to have
+/// said: `scores[k]` for the side to move after `k` moves; the move played as the best, or
+/// with `other_best` another legal move.
+fn made_up_analysis(game: &Game, scores: &[Score], other_best: bool) -> Vec<PositionAnalysis> {
+    let positions = review_positions(game);
+    positions
+        .iter()
+        .enumerate()
+        .map(|(k, board)| {
+            let verdict = match (game.moves().get(k), board.legal_moves().is_empty()) {
+                (_, true) if board.in_check() => Verdict::Checkmated,
+                (_, true) => Verdict::Stalemate,
+                (Some(pm), false) => {
+                    let best = match other_best {
+                        true => board
+                            .legal_moves()
+                            .iter()
+                            .copied()
+                            .find(|&m| m != pm.mv)
+                            .unwrap_or(pm.mv),
+                        false => pm.mv,
+                    };
+                    Verdict::Searched {
+                        score: scores[k],
+                        depth: 1,
+                        best,
+                        pv: vec![best],
+                    }
+                }
+                (None, false) => Verdict::Searched {
+                    score: scores[k],
+                    depth: 1,
+                    best: *board.legal_moves().iter().next().unwrap(),
+                    pv: vec![],
+                },
+            };
+            PositionAnalysis {
+                index: k,
+                verdict,
+                nodes: 1,
+                time: std::time::Duration::ZERO,
+            }
+        })
+        .collect()
+}
+
+const KQK: &str = "[SetUp \"1\"]\n[FEN \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"]\n\n";
+
+#[test]
+fn the_tables_judge_endgame_moves_whatever_the_search_says() {
+    let Some(dir) = tables_dir() else { return };
+    let tables = Tablebases::open(&dir).unwrap();
+    // Qf7 stalemates: a won KQK thrown into a draw. The made-up search calls it its own
+    // best move at an even score, so without the tables it is not judged at all.
+    let game = Game::from_pgn(&format!("{KQK}1. Qf7 1/2-1/2\n")).unwrap();
+    let analysis = made_up_analysis(&game, &[Score::Cp(0), Score::Cp(0)], false);
+    let by_search = Review::from_analysis(&game, &analysis);
+    assert_eq!(by_search.moves[0].judgement, None);
+    let by_tables = Review::from_analysis_with_tables(&game, &analysis, Some(&tables));
+    assert_eq!(by_tables.moves[0].judgement, Some(Judgement::Blunder));
+    assert_eq!(by_tables.white.blunders, 1);
+    // Qf2 keeps the win: not judged, though the made-up search says it walks into a mate.
+    let game = Game::from_pgn(&format!("{KQK}1. Qf2 Kg8 *\n")).unwrap();
+    let analysis = made_up_analysis(&game, &[Score::Mate(2), Score::Mate(3), Score::Cp(0)], true);
+    let by_search = Review::from_analysis(&game, &analysis);
+    assert_eq!(by_search.moves[0].judgement, Some(Judgement::Blunder));
+    let by_tables = Review::from_analysis_with_tables(&game, &analysis, Some(&tables));
+    assert_eq!(by_tables.moves[0].judgement, None);
+    // Black's only moves in a lost position lose nothing either.
+    assert_eq!(by_tables.moves[1].judgement, None);
+}
+
+#[test]
+fn review_with_syzygy_marks_a_hung_queen_and_refuses_a_directory_without_tables() {
+    let Some(dir) = tables_dir() else { return };
+    let tmp = std::env::temp_dir().join(format!("ox88-review-tb-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let file = tmp.join("kqk.pgn");
+    // Qd5+?? Kxd5: the queen hung, a bare-kings draw.
+    std::fs::write(
+        &file,
+        "[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/8/3QK3 w - - 0 1\"]\n\n1. Qd5+ Kxd5 1/2-1/2\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let out = ox88(&[
+        "review",
+        path,
+        "--depth",
+        "3",
+        "--syzygy",
+        dir.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let game = Game::from_pgn(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    assert_eq!(game.moves()[0].annotations.nags, [4]);
+    assert!(game.moves()[1].annotations.nags.is_empty());
+
+    let out = ox88(&["review", path, "--syzygy", tmp.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no Syzygy tables"), "{err}");
+    let _ = std::fs::remove_dir_all(&tmp);
 }

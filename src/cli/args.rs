@@ -113,6 +113,11 @@ pub struct PlayArgs {
     /// settings turns it off).
     #[arg(long)]
     pub book: Option<PathBuf>,
+    /// A directory of Syzygy endgame tables (`scripts/get-syzygy.sh` fetches the 3- and
+    /// 4-man set): the engine's searches use them, and the eval pane and status line show
+    /// their verdict ("tablebase: White wins, DTZ 23") when the position is covered.
+    #[arg(long, value_name = "DIR")]
+    pub syzygy: Option<PathBuf>,
     /// Puzzles to serve with :puzzle (a CSV with the lichess puzzle database's columns)
     /// instead of the set built into ox88.
     #[arg(long, value_name = "FILE.csv")]
@@ -148,6 +153,10 @@ impl PlayArgs {
             (Setting::Tc, self.tc.clone()),
             (Setting::Hash, self.hash.map(|h| h.to_string())),
             (Setting::Threads, self.threads.map(|t| t.to_string())),
+            (
+                Setting::Syzygy,
+                self.syzygy.as_ref().map(|d| d.display().to_string()),
+            ),
         ];
         given
             .into_iter()
@@ -496,6 +505,11 @@ pub struct ReviewArgs {
     /// Write the annotated PGN here instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// A directory of Syzygy endgame tables: moves in positions they cover are judged by
+    /// them (a win thrown into a draw or loss, or a draw into a loss, is a blunder,
+    /// whatever the search says), and the searches probe them.
+    #[arg(long, value_name = "DIR")]
+    pub syzygy: Option<PathBuf>,
 }
 
 /// `ox88 completions`: the shell.

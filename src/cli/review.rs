@@ -1,12 +1,15 @@
 //! `ox88 review`: a game of a PGN file reviewed by the review job (every position searched
 //! with a fixed budget, each move judged by the winning chances it gave away), written
 //! back as an annotated PGN. A progress line goes to standard error, and a summary per
-//! side at the end; Ctrl-C keeps what was reviewed and exits with status 130.
+//! side at the end. With `--syzygy DIR`, moves in positions the tables cover are judged by
+//! the tables (a win or draw thrown away is a blunder). Ctrl-C keeps what was reviewed and exits with status 130.
 
 use std::io::{IsTerminal, Write};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use ox88::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
+use ox88::engine::syzygy::Tablebases;
 use ox88::game::Game;
 use ox88::game::annotate::{Review, review_positions};
 
@@ -19,12 +22,27 @@ pub fn run(args: ReviewArgs) -> Result<()> {
         movetime,
         depth,
         out,
+        syzygy,
     } = args;
+    let tables = match &syzygy {
+        Some(dir) => {
+            let t = Tablebases::open_paths(&dir.to_string_lossy())
+                .map_err(|e| anyhow::anyhow!("--syzygy {}: {}", dir.display(), e.what))?;
+            if t.max_men() == 0 {
+                anyhow::bail!(
+                    "--syzygy {}: no Syzygy tables (*.rtbw) there",
+                    dir.display()
+                );
+            }
+            Some(Arc::new(t))
+        }
+        None => None,
+    };
     let text = std::fs::read_to_string(&file)
         .with_context(|| format!("cannot read {}", file.display()))?;
     let game = Game::from_pgn_nth(&text, number)
         .with_context(|| format!("{}: cannot read game {number}", file.display()))?;
-    let (settings, budget) = match depth {
+    let (mut settings, budget) = match depth {
         Some(d) => (ReviewSettings::depth(d), format!("depth {d}")),
         None => {
             let ms = movetime.unwrap_or(100).max(1);
@@ -32,6 +50,8 @@ pub fn run(args: ReviewArgs) -> Result<()> {
             (ReviewSettings::movetime(per), format!("movetime {ms} ms"))
         }
     };
+    // The searches probe the tables too, so their lines in covered positions are exact.
+    settings.options.syzygy.tables = tables.clone();
     let tty = std::io::stderr().is_terminal();
     let job = ReviewJob::start(review_positions(&game), settings, move |p| {
         let line = format!("review: {p}");
@@ -53,7 +73,7 @@ pub fn run(args: ReviewArgs) -> Result<()> {
     if let Some(e) = &outcome.error {
         eprintln!("review: {e}");
     }
-    let review = Review::from_analysis(&game, &outcome.positions);
+    let review = Review::from_analysis_with_tables(&game, &outcome.positions, tables.as_deref());
     if !review.is_complete() {
         eprintln!(
             "review: stopped after {} of {} moves; writing what was reviewed",

@@ -22,7 +22,12 @@
 //!   (before ≤ −7 pawns a mistake, ≤ −10 an inaccuracy). A mate that merely takes longer
 //!   is not judged;
 //! - the engine's own choice is never judged: a drop there is the search disagreeing with
-//!   itself one ply later.
+//!   itself one ply later;
+//! - with Syzygy tables, a move whose positions before and after both have a table result
+//!   is judged by the tables alone, whatever the search says: one that turns a win into a
+//!   draw or a loss, or a draw into a loss, is a blunder; one that keeps the result is
+//!   not judged. Results are counted under the fifty-move rule (a cursed win and a blessed
+//!   loss are draws) and, as the tables give them, from a fifty-move counter of zero.
 //!
 //! Accuracy is lichess's published per-move formula on win% (`50 + 50·c`):
 //! `accuracy = 103.1668 · e^(−0.04354 · (win%before − win%after)) − 3.1669`, clamped to
@@ -34,6 +39,7 @@
 use crate::chess::{Board, Color, Move};
 use crate::engine::Score;
 use crate::engine::jobs::{PositionAnalysis, Verdict};
+use crate::engine::syzygy::{Tablebases, Wdl};
 
 use super::{Game, Outcome, rules_verdict};
 
@@ -148,6 +154,36 @@ pub fn judge(before: Score, after: Score) -> Option<Judgement> {
     Judgement::from_drop(drop).max(mate_judgement(before, after))
 }
 
+/// A result as the fifty-move rule leaves it: 1 won, 0 drawn (cursed wins and blessed
+/// losses included), −1 lost.
+fn fifty_move_result(w: Wdl) -> i32 {
+    match w {
+        Wdl::Win => 1,
+        Wdl::Loss => -1,
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => 0,
+    }
+}
+
+/// The tables' judgement of the move from `before` to `after`: `Some(Some(Blunder))` when it
+/// throws a win or a draw away, `Some(None)` when it keeps the result, `None` when the
+/// tables cover only one of the positions (or a file cannot be read): the search judges.
+/// A position drawn by the rules (repetition, the fifty-move rule, bare kings) counts as a
+/// draw whatever the tables say.
+pub fn table_judgement(
+    tables: &Tablebases,
+    before: &Board,
+    after: &Board,
+) -> Option<Option<Judgement>> {
+    let was = fifty_move_result(tables.probe_wdl(before).ok()??);
+    let is = if rules_verdict(after).is_some_and(|e| e.outcome == Outcome::Draw) {
+        0
+    } else {
+        // The tables speak for the side to move after the move: the mover's opponent.
+        fifty_move_result(tables.probe_wdl(after).ok()??.flip())
+    };
+    Some((is < was).then_some(Judgement::Blunder))
+}
+
 /// One move of the game, reviewed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReviewedMove {
@@ -225,6 +261,16 @@ impl Review {
     /// position after `k` moves; a prefix is fine: moves whose two positions are both
     /// analysed are judged).
     pub fn from_analysis(game: &Game, analysis: &[PositionAnalysis]) -> Review {
+        Review::from_analysis_with_tables(game, analysis, None)
+    }
+
+    /// As `from_analysis`, and where `tables` cover a move's positions, the tables judge it
+    /// instead of the search (see the module comment).
+    pub fn from_analysis_with_tables(
+        game: &Game,
+        analysis: &[PositionAnalysis],
+        tables: Option<&Tablebases>,
+    ) -> Review {
         let positions = review_positions(game);
         let mut moves = Vec::new();
         for (i, pm) in game.moves().iter().enumerate() {
@@ -244,10 +290,11 @@ impl Review {
                 a_after.score().negate()
             };
             let best = a_before.best();
-            let judgement = if best == Some(pm.mv) {
-                None
-            } else {
-                judge(before, after)
+            let by_tables = tables.and_then(|t| table_judgement(t, &positions[i], after_board));
+            let judgement = match by_tables {
+                Some(j) => j,
+                None if best == Some(pm.mv) => None,
+                None => judge(before, after),
             };
             let chances_lost = (winning_chances(before) - winning_chances(after)).max(0.0);
             let eval_after = (!mated).then(|| after.for_white(mover));

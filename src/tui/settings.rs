@@ -66,6 +66,9 @@ pub enum Setting {
     Hash,
     Threads,
     Explorer,
+    /// The directory of Syzygy endgame tables the TUI's searches probe and whose verdict
+    /// the eval pane and status line show.
+    Syzygy,
 }
 
 impl Setting {
@@ -90,6 +93,7 @@ impl Setting {
             Setting::Tc => "--tc",
             Setting::Hash => "--hash",
             Setting::Threads => "--threads",
+            Setting::Syzygy => "--syzygy",
             Setting::Explorer => "(the settings file)",
         }
     }
@@ -135,6 +139,9 @@ impl Setting {
                 crate::engine::search::MAX_THREADS
             ),
             Setting::Explorer => "true or false (on or off)".into(),
+            Setting::Syzygy => {
+                "a directory of Syzygy tables, *.rtbw and *.rtbz (empty: none)".into()
+            }
         }
     }
 }
@@ -390,6 +397,9 @@ pub struct Settings {
     pub explorer: bool,
     /// Search threads (Lazy SMP), 1 to `engine::search::MAX_THREADS`.
     pub threads: u32,
+    /// The Syzygy tables' directory (`None`: no tables). Whether it holds tables is
+    /// checked where they are opened, not here.
+    pub syzygy: Option<PathBuf>,
     /// Key overrides: each action listed gets exactly these keys.
     pub keys: Vec<(Action, Vec<KeyName>)>,
 }
@@ -413,6 +423,7 @@ impl Default for Settings {
             hash_mb: 64,
             explorer: true,
             threads: 1,
+            syzygy: None,
             keys: Vec::new(),
         }
     }
@@ -515,6 +526,11 @@ impl Settings {
             Setting::Hash => self.hash_mb.to_string(),
             Setting::Explorer => self.explorer.to_string(),
             Setting::Threads => self.threads.to_string(),
+            Setting::Syzygy => self
+                .syzygy
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
         }
     }
 
@@ -655,6 +671,10 @@ impl Settings {
                     .ok_or_else(refuse)?;
                 self.threads = n;
                 value(i64::from(n))
+            }
+            Setting::Syzygy => {
+                self.syzygy = (!t.is_empty()).then(|| PathBuf::from(t));
+                value(t)
             }
         };
         Ok(item)

@@ -93,6 +93,38 @@ impl Wdl {
     }
 }
 
+/// What the tables say about a position for people: the result from White's side and the
+/// distance to the next capture or pawn move of the best line (DTZ, plies), as the TUI's
+/// eval pane and status line show it: `tablebase: White wins, DTZ 23`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TbVerdict {
+    /// The result for White (the side to move's result turned round when Black is to move).
+    pub white: Wdl,
+    /// The DTZ's size (0 for a draw).
+    pub dtz: u32,
+}
+
+impl fmt::Display for TbVerdict {
+    /// `tablebase: White wins, DTZ 23`, `tablebase: draw`, `tablebase: cursed win for
+    /// Black (blessed loss for White), DTZ 131`: every side named, never "the side to move".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dtz = self.dtz;
+        match self.white {
+            Wdl::Win => write!(f, "tablebase: White wins, DTZ {dtz}"),
+            Wdl::Loss => write!(f, "tablebase: Black wins, DTZ {dtz}"),
+            Wdl::Draw => f.write_str("tablebase: draw"),
+            Wdl::CursedWin => write!(
+                f,
+                "tablebase: cursed win for White (blessed loss for Black), DTZ {dtz}"
+            ),
+            Wdl::BlessedLoss => write!(
+                f,
+                "tablebase: cursed win for Black (blessed loss for White), DTZ {dtz}"
+            ),
+        }
+    }
+}
+
 /// A table file that cannot be used, or a directory that cannot be read: which, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableError {

@@ -7,7 +7,7 @@
 use crate::chess::{Board, Color, Move, PieceKind};
 
 use super::table::{Kind, name_part};
-use super::{TableError, Tablebases, Wdl};
+use super::{TableError, Tablebases, TbVerdict, Wdl};
 
 /// Why a probe gives no answer: the position is not in the tables, or a file is bad.
 enum Miss {
@@ -129,6 +129,22 @@ impl Tablebases {
         }
         let mut b = board.clone();
         settle(self.dtz_search(&mut b))
+    }
+
+    /// The position's result from White's side and the DTZ's size, for people; `None`
+    /// when the tables do not cover it.
+    pub fn verdict(&self, board: &Board) -> Result<Option<TbVerdict>, TableError> {
+        let (Some(wdl), Some(dtz)) = (self.probe_wdl(board)?, self.probe_dtz(board)?) else {
+            return Ok(None);
+        };
+        let white = match board.side_to_move() {
+            Color::White => wdl,
+            Color::Black => wdl.flip(),
+        };
+        Ok(Some(TbVerdict {
+            white,
+            dtz: dtz.unsigned_abs(),
+        }))
     }
 
     /// Every legal move's result, best first (wins by the shortest DTZ, then draws, then

@@ -187,6 +187,7 @@ impl App {
             hash_mb: self.prefs.settings.hash_mb,
             record_tree: self.explorer.recording.then_some(self.explorer.limits),
             threads: self.prefs.settings.threads,
+            syzygy: self.prefs.tables.search_options(),
             ..SearchOptions::default()
         };
         let limits = Limits {
@@ -338,6 +339,16 @@ impl App {
             (settings::Key::Setting(Setting::Tc), None) => Some(None),
             _ => None,
         };
+        let tables = match parsed {
+            // A player of the SSH server names no directory of the server's.
+            settings::Key::Setting(Setting::Syzygy) if self.prefs.file_root.is_some() => {
+                return Err("syzygy: the server sets the tables; a player cannot".into());
+            }
+            settings::Key::Setting(Setting::Syzygy) => {
+                Some(super::prefs::TableSet::open(s.syzygy.as_deref())?)
+            }
+            _ => None,
+        };
         if let Some((t, depth)) = theme {
             s.ascii = s.ascii || t.pieces == PieceStyle::Ascii;
             self.prefs.theme = t;
@@ -345,6 +356,12 @@ impl App {
         }
         let order_changed = s.order != self.prefs.settings.order;
         self.prefs.settings = s;
+        if let Some(tables) = tables {
+            if let Some(text) = tables.describe() {
+                self.log_line(LogKind::Info, text);
+            }
+            self.prefs.tables = tables;
+        }
         match parsed {
             settings::Key::Setting(Setting::Order) if order_changed => self.reset_sort_view(),
             settings::Key::Setting(Setting::Explorer) => {

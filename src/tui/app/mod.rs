@@ -37,7 +37,7 @@ mod views;
 
 pub use notice::{JobEvent, JobSink};
 pub use play::Play;
-pub use prefs::Prefs;
+pub use prefs::{Prefs, TableSet};
 pub use screen::Screen;
 
 use std::path::PathBuf;
@@ -262,6 +262,7 @@ impl App {
                 color_depth: ColorDepth::TrueColor,
                 user_theme_dir: theme::user_theme_dir(),
                 file_root: None,
+                tables: prefs::TableSet::default(),
             },
             screen: Screen::new(
                 opts.mode == Mode::HumanBlack,
@@ -308,6 +309,7 @@ impl App {
                 Err(e) => self.error(format!("--tc: {e}")),
             }
         }
+        self.open_tables();
         self.load_puzzle_record();
         self.resize(self.screen.area);
         self.position_changed();
@@ -633,7 +635,22 @@ impl App {
             // The tree browser's trees (levels below max search through the level
             // driver, which records none).
             record_tree: self.explorer.recording.then_some(self.explorer.limits),
+            syzygy: self.prefs.tables.search_options(),
             ..SearchOptions::default()
+        }
+    }
+
+    /// Opens the tables the `syzygy` setting names at start; a directory without tables is
+    /// said and the session plays on without them.
+    fn open_tables(&mut self) {
+        match prefs::TableSet::open(self.prefs.settings.syzygy.as_deref()) {
+            Ok(set) => {
+                if let Some(text) = set.describe() {
+                    self.log_line(LogKind::Info, text);
+                }
+                self.prefs.tables = set;
+            }
+            Err(e) => self.error(format!("{e}; playing on without tables")),
         }
     }
 

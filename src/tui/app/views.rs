@@ -86,6 +86,12 @@ impl App {
         }
     }
 
+    /// What the Syzygy tables say of the position on show ("tablebase: White wins, DTZ
+    /// 23"), when tables are open and cover it (probed once per position).
+    pub fn tablebase_text(&self) -> Option<String> {
+        self.prefs.tables.verdict(self.shown_board())
+    }
+
     /// The engine's newest score for the position on show: its last search of that
     /// position, else the note of the engine's move that led to it (`d10 -0.35`).
     pub fn engine_reading(&self) -> Option<String> {
@@ -173,6 +179,7 @@ impl App {
         settings.options.eval = self.prefs.eval();
         settings.options.scheme = self.prefs.settings.order;
         settings.options.hash_mb = self.prefs.settings.hash_mb.min(settings.options.hash_mb);
+        settings.options.syzygy = self.prefs.tables.search_options();
         let positions = review_positions(&self.play.game);
         let total = positions.len();
         let cancel = CancelHandle::new();
@@ -237,7 +244,11 @@ impl App {
             self.error("review: the game changed while it ran; its result is dropped");
             return;
         }
-        let review = Review::from_analysis(&self.play.game, &outcome.positions);
+        let review = Review::from_analysis_with_tables(
+            &self.play.game,
+            &outcome.positions,
+            self.prefs.tables.tables(),
+        );
         let annotator = format!("ox88 {} (depth {})", env!("CARGO_PKG_VERSION"), {
             self.prefs.settings.depth.min(REVIEW_DEPTH)
         });

@@ -123,13 +123,20 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         _ => " Eval (F7: PV end) ".to_string(),
     };
     let block = pane_block(app, &title, false);
-    frame.render_widget(
-        Paragraph::new(lines(
-            &report,
-            app.theme(),
-            app.screen().evalview.show_pv_end,
-        ))
-        .block(block),
-        area,
-    );
+    let mut shown = lines(&report, app.theme(), app.screen().evalview.show_pv_end);
+    // The tables' verdict, when they cover the position, above the terms: exact where E
+    // only estimates.
+    // A verdict wider than the pane goes on two lines at its comma (the terms' lines are
+    // never wrapped: their columns would break).
+    if let Some(tb) = app.tablebase_text() {
+        let width = usize::from(area.width.saturating_sub(2));
+        let parts: Vec<String> = match tb.split_once(", ") {
+            Some((a, b)) if tb.chars().count() > width => vec![a.to_string(), b.to_string()],
+            _ => vec![tb],
+        };
+        for (i, part) in parts.into_iter().enumerate() {
+            shown.insert(i, Line::styled(part, app.theme().accent()));
+        }
+    }
+    frame.render_widget(Paragraph::new(shown).block(block), area);
 }

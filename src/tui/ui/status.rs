@@ -104,6 +104,12 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
     if let Some(h) = app.current_hint() {
         fields.push(format!("hint {}", h.san));
     }
+    if let Some(tb) = app.tablebase_text() {
+        fields.push(match level {
+            0 => tb,
+            _ => tb.replacen("tablebase: ", "TB ", 1),
+        });
+    }
     fields.push(app.play().mode.short().to_string());
     if app.prefs().settings.level != Level::Max {
         // Full strength is the default and says nothing; a weaker level is always shown.
