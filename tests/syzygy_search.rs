@@ -144,6 +144,25 @@ fn a_root_the_tables_cover_reports_their_result_and_is_never_a_mate() {
 }
 
 #[test]
+fn a_root_win_that_the_fifty_move_counter_cannot_reach_is_reported_as_a_draw() {
+    let Some(tb) = tables() else { return };
+    let fresh = "8/8/8/4k3/8/8/8/R3K3 w - - 0 40";
+    let late = "8/8/8/4k3/8/8/8/R3K3 w - - 95 40";
+    let (r, _) = search(fresh, &Limits::depth(6), &options(Some(Arc::clone(&tb))));
+    assert_eq!(r.score.tablebase(), Some(true), "{:?}", r.score);
+    // Ninety-five plies without a capture or pawn move already: no mate in time.
+    let (r, messages) = search(late, &Limits::depth(6), &options(Some(Arc::clone(&tb))));
+    assert_eq!(r.score.tablebase(), None, "{:?}", r.score);
+    assert!(r.score.as_ordinal().abs() <= 1, "{:?}", r.score);
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("tablebase: cursed win")),
+        "{messages:?}"
+    );
+}
+
+#[test]
 fn the_search_threads_share_one_set_of_tables_and_agree_with_one_thread() {
     let Some(tb) = tables() else { return };
     let limits = Limits::depth(5);

@@ -99,6 +99,15 @@ fn a_covered_position_shows_the_tables_verdict_in_the_eval_pane_and_the_status_l
     );
     let (status, pane) = lines_with(&mut app, "tablebase: draw");
     assert_eq!((status.len(), pane.len()), (1, 1));
+    // The same rook ending after 95 plies without a capture or pawn move: the win comes
+    // too late for the fifty-move rule.
+    let (mut app, _) = app_at(
+        "8/8/8/4k3/8/8/8/R3K3 w - - 95 60",
+        tables_dir(),
+        Mode::HumanWhite,
+    );
+    let (status, pane) = lines_with(&mut app, "cursed win for White");
+    assert_eq!((status.len(), pane.len()), (1, 1));
 }
 
 #[test]

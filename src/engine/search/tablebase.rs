@@ -144,6 +144,15 @@ impl Searcher {
             .filter(|r| limits.searchmoves.is_empty() || limits.searchmoves.contains(&r.mv))
             .collect();
         let best = *allowed.first()?;
+        // The tables count from a fifty-move counter of zero; the root's own counter comes
+        // on top: a win (or loss) whose distance to the next zeroing move takes the counter
+        // past a hundred plies is a draw under the rule.
+        let counter = board.halfmove_clock() as i32;
+        let result = match best.wdl {
+            Wdl::Win if best.dtz.abs() + counter > 100 => Wdl::CursedWin,
+            Wdl::Loss if best.dtz.abs() + counter > 100 => Wdl::BlessedLoss,
+            w => w,
+        };
         let searchmoves: Vec<_> = allowed
             .iter()
             .filter(|r| r.wdl == best.wdl && (best.wdl == Wdl::Draw || r.dtz == best.dtz))
@@ -153,13 +162,13 @@ impl Searcher {
             id,
             text: format!(
                 "tablebase: {} for the side to move, DTZ {}; searching {} of {} moves",
-                best.wdl.name(),
+                result.name(),
                 best.dtz,
                 searchmoves.len(),
                 rows.len()
             ),
         });
-        self.tb.root = Some(best.wdl);
+        self.tb.root = Some(result);
         self.tb.root_hits = rows.len() as u64;
         Some(Limits {
             searchmoves,

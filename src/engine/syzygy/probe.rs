@@ -132,10 +132,18 @@ impl Tablebases {
     }
 
     /// The position's result from White's side and the DTZ's size, for people; `None`
-    /// when the tables do not cover it.
+    /// when the tables do not cover it. Unlike the tables' own values it counts the
+    /// board's fifty-move counter: a win whose next capture or pawn move would come after
+    /// the hundredth ply without one is a cursed win (a loss so, a blessed loss).
     pub fn verdict(&self, board: &Board) -> Result<Option<TbVerdict>, TableError> {
         let (Some(wdl), Some(dtz)) = (self.probe_wdl(board)?, self.probe_dtz(board)?) else {
             return Ok(None);
+        };
+        let late = dtz.unsigned_abs() + board.halfmove_clock() > 100;
+        let wdl = match wdl {
+            Wdl::Win if late => Wdl::CursedWin,
+            Wdl::Loss if late => Wdl::BlessedLoss,
+            w => w,
         };
         let white = match board.side_to_move() {
             Color::White => wdl,
