@@ -4,6 +4,8 @@
 //! annotations kept, a cancelled review that keeps its first half, and the command line.
 //! Small fixed depths keep it fast and reproducible.
 
+mod common;
+
 use std::io::Cursor;
 use std::ops::ControlFlow;
 use std::process::Command;
@@ -459,23 +461,6 @@ fn write_the_self_played_game_for_timing() {
 
 // ---- Syzygy tables ------------------------------------------------------------------------
 
-/// The 3- and 4-man tables of `scripts/get-syzygy.sh`: `OX88_SYZYGY`, else `target/syzygy`;
-/// without them the test prints a note and passes.
-fn tables_dir() -> Option<std::path::PathBuf> {
-    let dir = std::env::var_os("OX88_SYZYGY")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/syzygy"));
-    if dir.join("KQvK.rtbw").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "note: no Syzygy tables in {} (run scripts/get-syzygy.sh); test skipped",
-            dir.display()
-        );
-        None
-    }
-}
-
 /// An analysis of `game`'s positions that says what the test wants the search to have
 /// said: `scores[k]` for the side to move after `k` moves; the move played as the best, or
 /// with `other_best` another legal move.
@@ -526,7 +511,9 @@ const KQK: &str = "[SetUp \"1\"]\n[FEN \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"]\n\n";
 
 #[test]
 fn the_tables_judge_endgame_moves_whatever_the_search_says() {
-    let Some(dir) = tables_dir() else { return };
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
     let tables = Tablebases::open(&dir).unwrap();
     // Qf7 stalemates: a won KQK thrown into a draw. The made-up search calls it its own
     // best move at an even score, so without the tables it is not judged at all.
@@ -550,7 +537,9 @@ fn the_tables_judge_endgame_moves_whatever_the_search_says() {
 
 #[test]
 fn review_with_syzygy_marks_a_hung_queen_and_refuses_a_directory_without_tables() {
-    let Some(dir) = tables_dir() else { return };
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
     let tmp = std::env::temp_dir().join(format!("ox88-review-tb-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let file = tmp.join("kqk.pgn");

@@ -6,29 +6,16 @@
 //! The tables come from `scripts/get-syzygy.sh` (which `.ci/run` calls): the directory in
 //! `OX88_SYZYGY`, else `target/syzygy`. Without them each test prints a note and passes.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::Command;
 
 use ox88::chess::Board;
 use ox88::engine::syzygy::{Tablebases, Wdl};
 
-fn tables_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("OX88_SYZYGY")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/syzygy"));
-    if dir.join("KQvK.rtbw").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "note: no Syzygy tables in {} (run scripts/get-syzygy.sh); test skipped",
-            dir.display()
-        );
-        None
-    }
-}
-
 fn open() -> Option<Tablebases> {
-    Some(Tablebases::open(&tables_dir()?).expect("the tables directory opens"))
+    Some(Tablebases::open(&common::syzygy_dir()?).expect("the tables directory opens"))
 }
 
 fn board(fen: &str) -> Board {
@@ -471,7 +458,9 @@ fn kpk_agrees_with_a_retrograde_solver_on_every_fifth_position() {
 
 #[test]
 fn every_legal_move_of_a_krk_position_gets_the_solvers_result_with_moves() {
-    let Some(dir) = tables_dir() else { return };
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
     let rook = Solved::solve(Extra::Rook, None);
     // White: Kc3, Rh4; Black: Ke5 (a win in which some rook moves hang the rook).
     let (wk, x, bk) = (18, 31, 36);
@@ -614,7 +603,7 @@ fn an_en_passant_capture_changes_the_result_and_the_tables_alone_do_not_know_it(
 fn no_three_or_four_man_ending_has_a_cursed_win_but_the_tables_know_every_result_class() {
     let Some(tb) = open() else { return };
     assert_eq!(tb.max_men(), 4);
-    let names: Vec<String> = std::fs::read_dir(tables_dir().unwrap())
+    let names: Vec<String> = std::fs::read_dir(common::syzygy_dir().unwrap())
         .unwrap()
         .filter_map(|e| {
             e.ok()?
@@ -662,7 +651,7 @@ fn positions_the_tables_do_not_cover_get_none() {
 
 /// A fresh directory holding a copy of the KRvK tables, the WDL file changed by `damage`.
 fn damaged_copy(tag: &str, damage: impl FnOnce(&mut Vec<u8>)) -> Option<PathBuf> {
-    let src = tables_dir()?;
+    let src = common::syzygy_dir()?;
     let dir = std::env::temp_dir().join(format!("ox88-syzygy-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut wdl = std::fs::read(src.join("KRvK.rtbw")).unwrap();
@@ -763,7 +752,9 @@ fn tb_command(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn ox88_tb_prints_wdl_and_dtz_and_refuses_bad_input_with_status_2() {
-    let Some(dir) = tables_dir() else { return };
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
     let dir = dir.to_str().unwrap();
     let out = tb_command(&[
         "--syzygy",

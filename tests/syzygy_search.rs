@@ -6,7 +6,8 @@
 //! The tables come from `scripts/get-syzygy.sh`: the directory in `OX88_SYZYGY`, else
 //! `target/syzygy`. Without them each test prints a note and passes.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::sync::Arc;
 
 use ox88::chess::Board;
@@ -16,16 +17,7 @@ use ox88::engine::syzygy::{SyzygyOptions, Tablebases, Wdl};
 use ox88::engine::{Limits, Score, SearchEvent, SearchOptions};
 
 fn tables() -> Option<Arc<Tablebases>> {
-    let dir = std::env::var_os("OX88_SYZYGY")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/syzygy"));
-    if !dir.join("KRRvK.rtbw").is_file() {
-        eprintln!(
-            "note: no Syzygy tables in {} (run scripts/get-syzygy.sh); test skipped",
-            dir.display()
-        );
-        return None;
-    }
+    let dir = common::syzygy_dir()?;
     Some(Arc::new(Tablebases::open(&dir).expect("the tables open")))
 }
 

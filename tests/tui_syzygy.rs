@@ -17,21 +17,6 @@ use ox88::tui::app::{App, MessageKind};
 use ox88::tui::settings::Settings;
 use ox88::tui::{Mode, Options};
 
-fn tables_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("OX88_SYZYGY")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/syzygy"));
-    if dir.join("KQvK.rtbw").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "note: no Syzygy tables in {} (run scripts/get-syzygy.sh); test skipped",
-            dir.display()
-        );
-        None
-    }
-}
-
 fn app_at(fen: &str, syzygy: Option<PathBuf>, mode: Mode) -> (App, common::app::Calls) {
     let opts = Options {
         fen: Some(fen.to_string()),
@@ -72,7 +57,9 @@ fn lines_with(app: &mut App, text: &str) -> (Vec<String>, Vec<String>) {
 
 #[test]
 fn a_covered_position_shows_the_tables_verdict_in_the_eval_pane_and_the_status_line() {
-    let Some(dir) = tables_dir() else { return };
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
     // KRK with either side to move: White wins, and the DTZ is the prober's.
     for fen in [
         "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
@@ -103,7 +90,7 @@ fn a_covered_position_shows_the_tables_verdict_in_the_eval_pane_and_the_status_l
     // too late for the fifty-move rule.
     let (mut app, _) = app_at(
         "8/8/8/4k3/8/8/8/R3K3 w - - 95 60",
-        tables_dir(),
+        common::syzygy_dir(),
         Mode::HumanWhite,
     );
     let (status, pane) = lines_with(&mut app, "cursed win for White");
@@ -112,7 +99,9 @@ fn a_covered_position_shows_the_tables_verdict_in_the_eval_pane_and_the_status_l
 
 #[test]
 fn the_verdict_follows_the_moves_and_is_absent_where_the_tables_do_not_reach() {
-    let Some(dir) = tables_dir() else { return };
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
     let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
     let (mut app, _) = app_at(fen, Some(dir.clone()), Mode::HumanHuman);
     enter(&mut app, "Ra5+");
@@ -132,7 +121,9 @@ fn the_verdict_follows_the_moves_and_is_absent_where_the_tables_do_not_reach() {
 
 #[test]
 fn the_searches_carry_the_tables_and_a_directory_without_them_is_said() {
-    let Some(dir) = tables_dir() else { return };
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
     let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
     let (_, calls) = app_at(fen, Some(dir.clone()), Mode::Analysis);
     let go = calls.last_go().expect("analysis searches at once");
@@ -175,7 +166,9 @@ fn the_searches_carry_the_tables_and_a_directory_without_them_is_said() {
 
 #[test]
 fn a_player_of_the_ssh_server_cannot_name_a_directory_of_the_server() {
-    let Some(dir) = tables_dir() else { return };
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
     let opts = Options::of(Settings {
         ascii: true,
         ..Settings::default()

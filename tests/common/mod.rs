@@ -10,6 +10,24 @@ pub mod search;
 pub mod ssh;
 pub mod uci;
 
+/// The 3- and 4-man Syzygy tables of `scripts/get-syzygy.sh`: `OX88_SYZYGY`, else
+/// `target/syzygy`. Without them the calling test prints a note and passes (CI fetches them).
+#[allow(dead_code)] // only the tablebase tests use it
+pub fn syzygy_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("OX88_SYZYGY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/syzygy"));
+    if dir.join("KQvK.rtbw").is_file() && dir.join("KRRvK.rtbw").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "note: no Syzygy tables in {} (run scripts/get-syzygy.sh); test skipped",
+            dir.display()
+        );
+        None
+    }
+}
+
 /// How long a test waits for what it expects before it fails: generous, as the machine is
 /// shared and a debug build searches slowly.
 #[allow(dead_code)] // only the tests that wait on a program use it
