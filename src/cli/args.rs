@@ -446,6 +446,9 @@ pub enum PuzzlesCommand {
     /// unique there are dropped. Writes CSV (lichess's columns) as they are found; progress
     /// and a summary go to standard error.
     Mine(PuzzlesMineArgs),
+    /// Play ox88 against itself at levels below full strength from the balanced openings,
+    /// appending the games as PGN: the games `mine` makes the shipped set from.
+    Games(PuzzlesGamesArgs),
     /// Print the puzzle set built into ox88 as CSV on standard output.
     Export,
     /// Check a puzzle file (default: the shipped set): every row parses and its moves are
@@ -468,9 +471,45 @@ pub struct PuzzlesMineArgs {
     /// The most moves a solver plays in one puzzle.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=20))]
     pub max_moves: u64,
+    /// Nodes for the first look at every position, which finds the swings worth a
+    /// multi-PV search (default: a quarter of --nodes).
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(100..))]
+    pub look: Option<u64>,
     /// Write the CSV here instead of standard output.
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PuzzlesGamesArgs {
+    /// The PGN file the games are appended to.
+    #[arg(long, value_name = "FILE.pgn")]
+    pub out: PathBuf,
+    /// How many games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// The first game's number: game N starts from opening N (modulo their count) and its
+    /// levels and choices follow from N and --seed, so a run can go on in pieces.
+    #[arg(long, default_value_t = 0)]
+    pub first: u64,
+    /// The strengths (Elo) paired at random.
+    #[arg(long, num_args = 1.., value_delimiter = ',', default_values_t = [800, 1000, 1200, 1500, 1800, 2100])]
+    pub elos: Vec<u32>,
+    /// A game still going after this many plies is cut off.
+    #[arg(long, default_value_t = 200)]
+    pub max_plies: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once, each on its own thread.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// The openings: a PGN file whose games' moves each game starts after.
+    #[arg(
+        long,
+        value_name = "FILE.pgn",
+        default_value = "tests/data/openings500.pgn"
+    )]
+    pub openings: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]

@@ -10,11 +10,14 @@ use ox88::game::pgn::split_games;
 use ox88::puzzle::mine::{MineSettings, Miner};
 use ox88::puzzle::{self, Puzzle, file};
 
-use super::args::{PuzzlesArgs, PuzzlesCheckArgs, PuzzlesCommand, PuzzlesMineArgs};
+use super::args::{
+    PuzzlesArgs, PuzzlesCheckArgs, PuzzlesCommand, PuzzlesGamesArgs, PuzzlesMineArgs,
+};
 
 pub fn run(args: PuzzlesArgs) -> Result<()> {
     match args.command {
         PuzzlesCommand::Mine(a) => mine(a),
+        PuzzlesCommand::Games(a) => games(a),
         PuzzlesCommand::Export => {
             let out = std::io::stdout().lock();
             file::write(out, &puzzle::shipped()).context("cannot write the puzzles")
@@ -28,6 +31,7 @@ fn mine(args: PuzzlesMineArgs) -> Result<()> {
         nodes: args.nodes,
         verify_factor: args.verify_factor,
         max_solver_moves: args.max_moves as usize,
+        look_nodes: args.look,
         ..MineSettings::default()
     };
     // Read every file first: a bad file is reported before hours of mining.
@@ -94,6 +98,73 @@ fn mine(args: PuzzlesMineArgs) -> Result<()> {
         }
     );
     Ok(())
+}
+
+/// Plays level games on `jobs` threads, each with its own engine, and appends each game to
+/// the file as it ends (in the order they end; each is numbered by its `Round`).
+fn games(args: PuzzlesGamesArgs) -> Result<()> {
+    use ox88::puzzle::games::LevelGames;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let text = std::fs::read_to_string(&args.openings)
+        .with_context(|| format!("cannot read {}", args.openings.display()))?;
+    let mut openings = Vec::new();
+    for (line, pgn) in split_games(&text) {
+        let game = Game::from_pgn(pgn)
+            .map_err(|e| anyhow::anyhow!("{}:{line}: {e}", args.openings.display()))?;
+        openings.push(game);
+    }
+    if openings.is_empty() {
+        bail!("{} holds no games to start from", args.openings.display());
+    }
+    for &elo in &args.elos {
+        ox88::engine::levels::Level::elo(elo).map_err(|e| anyhow::anyhow!("--elos: {e}"))?;
+    }
+    let settings = LevelGames {
+        elos: args.elos.clone(),
+        max_plies: args.max_plies,
+        seed: args.seed,
+    };
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("cannot open {}", args.out.display()))?;
+    let out = std::sync::Mutex::new((std::io::BufWriter::new(file), 0u64));
+    let next = AtomicU64::new(args.first);
+    let end = args.first + args.games;
+    std::thread::scope(|scope| -> Result<()> {
+        let workers: Vec<_> = (0..args.jobs)
+            .map(|_| {
+                scope.spawn(|| -> Result<()> {
+                    let mut searcher = ox88::engine::search::Searcher::standalone();
+                    loop {
+                        let n = next.fetch_add(1, Ordering::Relaxed);
+                        if n >= end {
+                            return Ok(());
+                        }
+                        let opening = &openings[(n % openings.len() as u64) as usize];
+                        let game = settings.play(&mut searcher, opening, n);
+                        let mut guard = out.lock().expect("no writer panics holding it");
+                        let (w, done) = &mut *guard;
+                        writeln!(w, "{}", game.to_pgn())?;
+                        w.flush()?;
+                        *done += 1;
+                        eprintln!(
+                            "game {n}: {} {} in {} plies ({done}/{} games)",
+                            game.tags.get("White").unwrap_or("?"),
+                            game.final_result().map_or("*", |r| r.result()),
+                            game.len(),
+                            args.games
+                        );
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            w.join().expect("a game thread panicked")?;
+        }
+        Ok(())
+    })
 }
 
 fn check(args: PuzzlesCheckArgs) -> Result<()> {

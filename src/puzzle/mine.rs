@@ -37,14 +37,18 @@ const MATE_OTHERS_AT_MOST: i32 = 200;
 /// What the miner spends.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MineSettings {
-    /// Nodes for each multi-PV search that looks for a solution (a quarter of it for the
-    /// first look at every position).
+    /// Nodes for each multi-PV search that looks for a solution.
     pub nodes: u64,
     /// The verifying search gets this many times `nodes`.
     pub verify_factor: u64,
     /// A solution stops after this many of the solver's moves.
     pub max_solver_moves: usize,
     pub hash_mb: usize,
+    /// Nodes for the first look at every position (`None`: a quarter of `nodes`).
+    pub look_nodes: Option<u64>,
+    /// Rate each puzzle by the levels that solve it ([`rate_by_levels`]); without it, the
+    /// quick estimate from the search that found it ([`estimate_rating`]).
+    pub rate_by_levels: bool,
 }
 
 impl Default for MineSettings {
@@ -54,6 +58,8 @@ impl Default for MineSettings {
             verify_factor: 4,
             max_solver_moves: 6,
             hash_mb: 32,
+            look_nodes: None,
+            rate_by_levels: true,
         }
     }
 }
@@ -123,7 +129,11 @@ impl Miner {
         }
         self.stats.positions += boards.len() as u64;
         // The first look: each position's score for its side to move.
-        let first_look = (self.settings.nodes / 4).max(1);
+        let first_look = self
+            .settings
+            .look_nodes
+            .unwrap_or(self.settings.nodes / 4)
+            .max(1);
         let scores: Vec<Option<Score>> = boards
             .iter()
             .map(|b| analyze(&mut self.finder, b, first_look, 1, self.settings.hash_mb))
@@ -287,7 +297,7 @@ impl Miner {
     }
 
     fn puzzle(
-        &self,
+        &mut self,
         before: &Board,
         opponent: Move,
         line: &Solution,
@@ -311,10 +321,16 @@ impl Miner {
             game_url: source.to_string(),
             opening_tags: Vec::new(),
         };
+        p.rating = estimate_rating(&p, line.settled_depth);
         if let Ok(checked) = p.check() {
             p.themes = themes::themes(&checked, line.ending);
+            if self.settings.rate_by_levels {
+                let seed =
+                    p.id.bytes()
+                        .fold(0u64, |h, b| h.wrapping_mul(131) ^ u64::from(b));
+                p.rating = rate_by_levels(&mut self.verifier, &checked, seed);
+            }
         }
-        p.rating = estimate_rating(&p, line.settled_depth);
         if game.is_standard_start()
             && let Some(name) = self.book.opening_name(before)
         {
@@ -455,7 +471,8 @@ fn analyze(
     })
 }
 
-/// A first rating from how hard the solution was to find: the depth at which the engine
+/// A quick first rating (for the player's own puzzles, rated as the review ends) from how
+/// hard the solution was to find: the depth at which the engine
 /// settled on the first move, the number of moves to find, a quiet first move (no capture,
 /// check or promotion) and a sacrifice each make it harder. Players' results refine it.
 pub fn estimate_rating(p: &Puzzle, settled_depth: u32) -> u32 {
@@ -474,6 +491,81 @@ pub fn estimate_rating(p: &Puzzle, settled_depth: u32) -> u32 {
         r += 150;
     }
     r.clamp(600, 2400) as u32
+}
+
+/// The levels a puzzle is tried at, weakest first, with the tries at each: the weak levels
+/// choose with noise and need more tries to measure; from 2200 up a level plays the top of
+/// its curve without noise.
+const RATING_LADDER: [(u32, u64); 8] = [
+    (800, 8),
+    (1000, 8),
+    (1200, 8),
+    (1400, 8),
+    (1600, 6),
+    (1800, 4),
+    (2000, 2),
+    (2200, 1),
+];
+
+/// A puzzle's first rating: the Elo at which ox88's levels (calibrated against Stockfish's
+/// `UCI_Elo`, docs/levels.md) play the whole solution half the time, interpolated between
+/// the rungs of [`RATING_LADDER`] where the share of tries solved crosses one half. A
+/// puzzle the weakest level solves every time rates 600; one no level solves, 2400. As a
+/// Glicko rating it means what a player's does: an even chance for a player of that rating.
+/// Players' results refine it.
+pub fn rate_by_levels(searcher: &mut Searcher, checked: &super::Checked, seed: u64) -> u32 {
+    let mut below: Option<(u32, f64)> = None;
+    for (elo, tries) in RATING_LADDER {
+        let solved = (0..tries)
+            .filter(|t| solves_at(searcher, checked, elo, seed.wrapping_add(*t)))
+            .count();
+        let share = solved as f64 / tries as f64;
+        if share >= 0.5 {
+            let rating = match below {
+                None => f64::from(elo) - 400.0 * (share - 0.5),
+                Some((e0, s0)) => f64::from(e0) + (0.5 - s0) / (share - s0) * f64::from(elo - e0),
+            };
+            return (rating.round() as u32).clamp(600, 2400);
+        }
+        below = Some((elo, share));
+    }
+    2400
+}
+
+/// Whether level `elo` plays every solver move of the puzzle (any mating move counts where
+/// the solution mates), with the puzzle's replies between. Each try starts on an empty table.
+fn solves_at(searcher: &mut Searcher, checked: &super::Checked, elo: u32, seed: u64) -> bool {
+    use crate::engine::levels::{self, Level, Rng};
+    let options = SearchOptions {
+        own_book: false,
+        hash_mb: 16,
+        ..SearchOptions::default()
+    };
+    searcher.new_game();
+    let mut rng = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut b = checked.solver_start();
+    for (i, &expected) in checked.moves[1..].iter().enumerate() {
+        if i % 2 == 0 {
+            let chosen = levels::think(
+                searcher,
+                &b,
+                Level::Elo(elo),
+                &Limits::default(),
+                &options,
+                &mut rng,
+            );
+            let Some(mv) = chosen.best() else {
+                return false;
+            };
+            if mv != expected {
+                let mut after = b.clone();
+                after.make(mv);
+                return after.in_check() && !after.has_legal_move();
+            }
+        }
+        b.make(expected);
+    }
+    true
 }
 
 /// Lichess-style opening tags from an opening's name: the family, then the full name, with

@@ -7,6 +7,7 @@
 //! own geometry; the rating starts from how hard the solution was for the engine to find.
 
 pub mod file;
+pub mod games;
 pub mod mine;
 pub mod progress;
 pub mod solve;

@@ -283,6 +283,7 @@ impl App {
         let mut miner = Miner::new(MineSettings {
             nodes: OWN_PUZZLE_NODES,
             hash_mb: 8,
+            rate_by_levels: false,
             ..MineSettings::default()
         });
         let source = format!("game {}", self.play.game.id());

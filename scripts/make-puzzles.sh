@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the puzzle set that ships in the binary (src/puzzle/puzzles.csv) from ox88's own
+# games: level games from the balanced openings in chunks, each chunk mined and verified,
+# then a selection spread over ratings (scripts/puzzle_select.py).
+#
+#   cargo build --release
+#   scripts/make-puzzles.sh              # CHUNKS=90 GAMES=50 JOBS=2 OUT=target/puzzles
+#
+# Two of every three chunks pair weak levels (their games hold the most mistakes, most of
+# them easy to punish); the third pairs stronger levels, whose mistakes are harder to see.
+# A chunk already mined is skipped, so the script can be stopped and run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OX88=${OX88:-target/release/ox88}
+OUT=${OUT:-target/puzzles}
+CHUNKS=${CHUNKS:-90}
+GAMES=${GAMES:-50}
+JOBS=${JOBS:-2}
+NODES=${NODES:-80000}
+LOOK=${LOOK:-5000}
+COUNT=${COUNT:-1200}
+mkdir -p "$OUT"
+
+chunk() {
+    local k=$1 elos
+    if (( k % 3 == 2 )); then elos=1500,1800,2100; else elos=800,900,1000,1200,1400,1600; fi
+    [[ -s $OUT/mined-$k.csv ]] && return 0
+    rm -f "$OUT/games-$k.pgn"
+    "$OX88" puzzles games --first $((k * GAMES)) --games "$GAMES" --elos "$elos" \
+        --out "$OUT/games-$k.pgn" 2>"$OUT/games-$k.log"
+    "$OX88" puzzles mine "$OUT/games-$k.pgn" --nodes "$NODES" --look "$LOOK" \
+        --out "$OUT/mined-$k.tmp" 2>"$OUT/mined-$k.log"
+    mv "$OUT/mined-$k.tmp" "$OUT/mined-$k.csv"
+    tail -n 1 "$OUT/mined-$k.log"
+}
+export -f chunk
+export OX88 OUT GAMES NODES LOOK
+seq 0 $((CHUNKS - 1)) | xargs -P "$JOBS" -I{} bash -c 'chunk {}'
+
+python3 scripts/puzzle_select.py --count "$COUNT" "$OUT"/mined-*.csv > "$OUT/selected.csv"
+echo "selected $(($(wc -l < "$OUT/selected.csv") - 1)) puzzles into $OUT/selected.csv;" \
+     "copy it to src/puzzle/puzzles.csv to ship it"

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Select the shipped puzzle set from mined puzzle files, spread over ratings.
+
+Reads CSV files with the lichess puzzle database's columns (as `ox88 puzzles mine` writes
+them), drops repeats (the same id, or the same position and answer mined from two games),
+and takes puzzles round-robin over rating bands 200 wide from 600 to 2400, so that the
+easy puzzles, which weak games hold most of, do not crowd out the hard ones; within a band
+the order is a hash of the id (stable, and unrelated to which game came first). GameUrl
+keeps the games file's name (`games-3.pgn#17`: chunk 3 of scripts/make-puzzles.sh, game 17). Prints the
+selection, sorted by rating, as CSV on standard output and a summary on standard error.
+
+    python3 scripts/puzzle_select.py --count 1200 target/puzzles/mined-*.csv > selected.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import hashlib
+import sys
+
+HEADER = ["PuzzleId", "FEN", "Moves", "Rating", "RatingDeviation", "Popularity", "NbPlays",
+          "Themes", "GameUrl", "OpeningTags"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--count", type=int, default=1200)
+    args = ap.parse_args()
+    seen_ids, seen_positions, pool = set(), set(), []
+    for path in args.files:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                moves = row["Moves"].split()
+                position = (row["FEN"], moves[0], moves[1])
+                if row["PuzzleId"] in seen_ids or position in seen_positions:
+                    continue
+                seen_ids.add(row["PuzzleId"])
+                seen_positions.add(position)
+                # The game's file by its name alone: where it was mined is this machine's.
+                row["GameUrl"] = row["GameUrl"].rsplit("/", 1)[-1]
+                pool.append(row)
+    bands = collections.defaultdict(list)
+    for row in pool:
+        bands[min(int(row["Rating"]), 2399) // 200].append(row)
+    for rows in bands.values():
+        rows.sort(key=lambda r: hashlib.sha1(r["PuzzleId"].encode()).hexdigest())
+    chosen = []
+    while len(chosen) < args.count and any(bands.values()):
+        for band in sorted(bands):
+            if bands[band] and len(chosen) < args.count:
+                chosen.append(bands[band].pop())
+    chosen.sort(key=lambda r: (int(r["Rating"]), r["PuzzleId"]))
+    out = csv.DictWriter(sys.stdout, HEADER, lineterminator="\n")
+    out.writeheader()
+    out.writerows(chosen)
+    spread = collections.Counter(min(int(r["Rating"]), 2399) // 200 * 200 for r in chosen)
+    themes = collections.Counter(t for r in chosen for t in r["Themes"].split())
+    print(f"{len(pool)} distinct puzzles in {len(args.files)} files; {len(chosen)} selected",
+          file=sys.stderr)
+    print("ratings: " + ", ".join(f"{b}-{b + 199}: {n}" for b, n in sorted(spread.items())),
+          file=sys.stderr)
+    print("themes: " + ", ".join(f"{t} {n}" for t, n in themes.most_common()), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
