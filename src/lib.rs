@@ -2,6 +2,7 @@
 //! shows its thinking: the evaluation E, node counts and the order in which it tries moves.
 
 pub mod chess;
+pub mod club;
 
 pub mod engine;
 pub mod game;

@@ -1,0 +1,51 @@
+//! The club: people who meet over `ox88 serve` — rooms where two play and the rest watch,
+//! a lobby of seeks, challenges and games, chat, ratings, and the database that keeps them.
+//!
+//! The club is shared state below the screens: each SSH channel's `App` (one per viewer, as
+//! in the terminal) holds a [`Viewer`] and reads what it draws from the club, and every
+//! change to a room or the lobby wakes the viewers concerned, who then read again. The club
+//! knows nothing of terminals; the server (`serve/`) makes one and gives each session its
+//! viewer.
+//!
+//! - `room.rs` one room: its seats, watchers, game under the server's clock, offers and chat
+//! - `text.rs` what a peer may type that the club keeps or shows: room names, chat lines
+//! - `store.rs` the storage trait and its SQLite implementation (players, games, ratings)
+//! - `lobby.rs` the club itself: viewers, rooms by name, seeks and challenges
+
+pub mod lobby;
+pub mod room;
+pub mod store;
+pub mod text;
+
+pub use lobby::{Club, LobbyView, Viewer};
+pub use room::{Action, Role, Room, RoomView};
+pub use store::{GameRecord, SqliteStore, Store, StoreError};
+
+use std::sync::Arc;
+
+/// Who a viewer is: a key's player (rated games, a seat kept across connections) or an open
+/// visitor (casual games only, a new player each time).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Member {
+    /// The key's SHA-256 fingerprint, or `open:N` for an open visitor.
+    pub id: String,
+    /// The name shown (cleaned, unique among those online).
+    pub name: String,
+    /// May play rated games (has a key).
+    pub rated: bool,
+}
+
+/// Wakes a viewer's loop when something it shows has changed (the viewer then reads the
+/// club again). Called with the club's locks held: it must only send, never block.
+pub type Notify = Arc<dyn Fn() + Send + Sync>;
+
+/// What the club refuses, said to the one who asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ClubError(pub String);
+
+impl ClubError {
+    pub fn new(text: impl Into<String>) -> ClubError {
+        ClubError(text.into())
+    }
+}
