@@ -87,6 +87,11 @@ pub enum Termination {
     FlagFall {
         loser: Color,
     },
+    /// The opponent of `loser` claimed the game after `loser` had been away (disconnected)
+    /// long enough: a game between people over the network.
+    Abandoned {
+        loser: Color,
+    },
     /// The result came from a PGN file that does not say why.
     Recorded,
 }
@@ -136,6 +141,7 @@ impl GameEnd {
                 loser.flip().name()
             ),
             Termination::FlagFall { loser } => format!("{}'s flag fell", loser.name()),
+            Termination::Abandoned { loser } => format!("{} left the game", loser.name()),
             Termination::Recorded => "result as recorded".to_string(),
         }
     }

@@ -248,6 +248,8 @@ fn parse_reason(comment: &str, outcome: Outcome) -> Option<Termination> {
         _ => {
             if let Some(who) = c.strip_suffix(" resigns") {
                 Termination::Resignation { loser: side(who)? }
+            } else if let Some(who) = c.strip_suffix(" left the game") {
+                Termination::Abandoned { loser: side(who)? }
             } else if let Some((who, _)) = c.split_once("'s flag fell") {
                 Termination::FlagFall { loser: side(who)? }
             } else {
@@ -257,7 +259,9 @@ fn parse_reason(comment: &str, outcome: Outcome) -> Option<Termination> {
     };
     // Only believe a reason that agrees with the result token.
     let fits = match t {
-        Termination::Resignation { loser } => outcome == Outcome::win_for(loser.flip()),
+        Termination::Resignation { loser } | Termination::Abandoned { loser } => {
+            outcome == Outcome::win_for(loser.flip())
+        }
         Termination::DrawAgreed | Termination::ThreefoldRepetition | Termination::FiftyMoveRule => {
             outcome == Outcome::Draw
         }
