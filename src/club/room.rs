@@ -3,14 +3,15 @@
 //! the `Instant` it happens at (tests drive time without sleeping), the club holds each room
 //! behind its own lock, and nothing here blocks or does I/O.
 
+use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use super::store::GameRecord;
-use super::{ClubError, Member};
+use super::{ClubError, Member, text};
 use crate::chess::Color;
-use crate::game::clock::TimeControl;
+use crate::game::clock::{Clock, TimeControl};
 use crate::game::glicko::Rating;
-use crate::game::{Game, GameEnd};
+use crate::game::{Game, GameEnd, Outcome, Termination};
 
 /// How long a player may be away before the opponent may claim the game (lichess's rule).
 pub const CLAIM_AFTER: Duration = Duration::from_secs(60);
@@ -19,6 +20,10 @@ pub const CLAIM_AFTER: Duration = Duration::from_secs(60);
 pub const LAG_ALLOWANCE: Duration = Duration::from_millis(200);
 /// The chat lines a room keeps (older ones go).
 pub const CHAT_KEPT: usize = 100;
+/// The chat lines one member may send within [`CHAT_WINDOW`].
+pub const CHAT_BURST: usize = 5;
+/// The window of the chat rate limit.
+pub const CHAT_WINDOW: Duration = Duration::from_secs(10);
 
 /// What a member is in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +106,12 @@ pub struct RoomView {
     pub chat: Vec<ChatLine>,
     /// Bumped by every change.
     pub version: u64,
+    /// The id the game is stored under (a rematch is another game).
+    pub game_id: String,
+    /// Both seats were taken and the game began.
+    pub began: bool,
+    /// A game restored after a restart whose clock waits for both players to be back.
+    pub waiting: bool,
 }
 
 /// A game that has just ended, for the store and the ratings.
@@ -114,20 +125,94 @@ pub struct Finished {
     pub rated: bool,
 }
 
+/// A taken seat: who sits there, and whether they are here.
+#[derive(Clone, Debug)]
+struct Seat {
+    member: Member,
+    rating: Option<Rating>,
+    connected: bool,
+    /// When the connection went. `None` while connected, and for a player of a restored
+    /// game until the opponent is back and starts waiting for them.
+    away_since: Option<Instant>,
+    /// [`Room::tick`] has told the viewers that the opponent may now claim (it tells once).
+    claim_announced: bool,
+}
+
+impl Seat {
+    fn new(member: &Member, rating: Option<Rating>) -> Seat {
+        Seat {
+            member: member.clone(),
+            rating,
+            connected: true,
+            away_since: None,
+            claim_announced: false,
+        }
+    }
+}
+
 /// One room.
 #[derive(Debug)]
 pub struct Room {
     name: String,
+    tc: Option<TimeControl>,
+    /// Created for rated play: the game is rated when both players are rated members too.
+    rated: bool,
+    /// White's seat, Black's seat.
+    seats: [Option<Seat>; 2],
+    watchers: Vec<Member>,
+    game: Game,
+    /// The id the store keeps the game under.
+    game_id: String,
+    /// Both seats were taken: the game is on (or over).
+    began: bool,
+    clock: Option<Clock>,
+    /// When the running clock last started: a move's thinking time, for the lag credit.
+    turn_started: Option<Instant>,
+    /// A restored game whose clock waits for both players to be back.
+    waiting: bool,
+    offer: Option<Offer>,
+    aborted: bool,
+    /// Games that ended and were not yet taken (a rematch may end before the club takes
+    /// the game before it).
+    finished: VecDeque<Finished>,
+    chat: VecDeque<ChatLine>,
+    chat_seq: u64,
+    /// Each member's recent chat lines, for the rate limit.
+    chat_times: HashMap<String, VecDeque<Instant>>,
+    version: u64,
+}
+
+/// Whole seconds to wait, rounded up (a refusal never says "wait 0 s").
+fn seconds_up(d: Duration) -> u128 {
+    d.as_millis().div_ceil(1000).max(1)
 }
 
 impl Room {
     /// An empty room; `tc` None plays without clocks; `rated` only when both players
     /// turn out to be rated members.
     pub fn new(name: &str, tc: Option<TimeControl>, rated: bool) -> Room {
-        let _ = (tc, rated);
-        Room {
+        let mut room = Room {
             name: name.to_string(),
-        }
+            tc,
+            rated,
+            seats: [None, None],
+            watchers: Vec::new(),
+            game: Game::new(),
+            game_id: String::new(),
+            began: false,
+            clock: None,
+            turn_started: None,
+            waiting: false,
+            offer: None,
+            aborted: false,
+            finished: VecDeque::new(),
+            chat: VecDeque::new(),
+            chat_seq: 0,
+            chat_times: HashMap::new(),
+            version: 0,
+        };
+        room.fresh_game();
+        room
     }
 
     pub fn name(&self) -> &str {
@@ -137,73 +222,1642 @@ impl Room {
     /// A member comes in: a returning player takes their seat back; the first two take the
     /// seats (the first White unless they chose with [`Action::Color`]); the rest watch.
     /// `rating` is shown beside a player's name.
+    ///
+    /// Joining is idempotent: a member already seated or watching is not counted twice
+    /// (one `leave` makes them away, however many joins came before).
     pub fn join(&mut self, member: &Member, rating: Option<Rating>, now: Instant) -> Role {
-        let _ = (member, rating, now);
-        todo!()
+        let rating = rating.filter(|_| member.rated);
+        self.version += 1;
+        if let Some(side) = self.seat_of(&member.id) {
+            if let Some(seat) = self.seats[side.index()].as_mut() {
+                seat.member = member.clone();
+                seat.rating = rating.or(seat.rating);
+                seat.connected = true;
+                seat.away_since = None;
+                seat.claim_announced = false;
+            }
+            self.player_returned(now);
+            return Role::Player(side);
+        }
+        if let Some(w) = self.watchers.iter_mut().find(|w| w.id == member.id) {
+            *w = member.clone();
+            return Role::Watcher;
+        }
+        if let Some(i) = self.seats.iter().position(Option::is_none) {
+            self.seats[i] = Some(Seat::new(member, rating));
+            if self.seats.iter().all(Option::is_some) {
+                self.began = true;
+            }
+            return Role::Player(Color::from_index(i));
+        }
+        self.watchers.push(member.clone());
+        Role::Watcher
     }
 
     /// A member's connection went: a player keeps the seat (their clock runs, and after
     /// [`CLAIM_AFTER`] the opponent may claim); a watcher leaves.
+    ///
+    /// Before the game has begun (no opponent yet) a player who leaves gives the seat up,
+    /// so a stranger arriving later does not face an empty chair.
     pub fn leave(&mut self, id: &str, now: Instant) {
-        let _ = (id, now);
-        todo!()
+        if let Some(side) = self.seat_of(id) {
+            if !self.began {
+                self.seats[side.index()] = None;
+                self.version += 1;
+            } else if let Some(seat) = self.seats[side.index()].as_mut()
+                && seat.connected
+            {
+                seat.connected = false;
+                seat.away_since = Some(now);
+                seat.claim_announced = false;
+                self.version += 1;
+            }
+        } else if let Some(i) = self.watchers.iter().position(|w| w.id == id) {
+            self.watchers.remove(i);
+            self.version += 1;
+        }
     }
 
     pub fn role(&self, id: &str) -> Option<Role> {
-        let _ = id;
-        todo!()
+        if let Some(side) = self.seat_of(id) {
+            return Some(Role::Player(side));
+        }
+        self.watchers
+            .iter()
+            .any(|w| w.id == id)
+            .then_some(Role::Watcher)
     }
 
     /// Does what a member asks, or says why not (the room unchanged). `Ok` holds a short
-    /// message for the one who asked.
+    /// message for the one who asked (empty for a chat line: the line itself shows).
+    ///
+    /// Time is settled first: a flag that fell before `now` ends the game even when no
+    /// tick came in between, so a move after the flag is refused.
     pub fn act(&mut self, id: &str, action: Action, now: Instant) -> Result<String, ClubError> {
-        let _ = (id, action, now);
-        todo!()
+        if self.settle(now) {
+            self.version += 1;
+        }
+        match action {
+            Action::Chat(text) => self.chat(id, &text, now),
+            Action::Color(want) => self.choose_color(id, want),
+            Action::Move(text) => {
+                let me = self.player(id)?;
+                self.play(me, &text, now)
+            }
+            Action::Draw => {
+                let me = self.player(id)?;
+                self.draw(me, now)
+            }
+            Action::Resign => {
+                let me = self.player(id)?;
+                self.resign(me, now)
+            }
+            Action::Abort => {
+                let me = self.player(id)?;
+                self.abort(me, now)
+            }
+            Action::Takeback => {
+                let me = self.player(id)?;
+                self.takeback(me, now)
+            }
+            Action::Decline => {
+                let me = self.player(id)?;
+                self.decline(me)
+            }
+            Action::Rematch => {
+                let me = self.player(id)?;
+                self.rematch(me)
+            }
+            Action::ClaimWin => {
+                let me = self.player(id)?;
+                self.claim(me, now)
+            }
+        }
     }
 
-    /// Time passing: a flag falls. True when the room changed.
+    /// Time passing: a flag falls. True when the room changed (also when the opponent of an
+    /// away player may now claim the game, which viewers show).
     pub fn tick(&mut self, now: Instant) -> bool {
-        let _ = now;
-        todo!()
+        let mut changed = self.settle(now);
+        if self.in_progress() {
+            for seat in self.seats.iter_mut().flatten() {
+                let claimable = !seat.connected
+                    && seat
+                        .away_since
+                        .is_some_and(|t| now.saturating_duration_since(t) >= CLAIM_AFTER);
+                if claimable && !seat.claim_announced {
+                    seat.claim_announced = true;
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            self.version += 1;
+        }
+        changed
     }
 
     /// The next moment [`Room::tick`] has something to do (a flag, a claim becoming open).
     pub fn next_due(&self, now: Instant) -> Option<Instant> {
-        let _ = now;
-        todo!()
+        if !self.in_progress() {
+            return None;
+        }
+        let flag = self.clock.as_ref().and_then(|clock| {
+            let side = clock.running()?;
+            Some(now + clock.remaining(side, now))
+        });
+        let claims = self
+            .seats
+            .iter()
+            .flatten()
+            .filter(|s| !s.connected && !s.claim_announced)
+            .filter_map(|s| s.away_since.map(|t| t + CLAIM_AFTER));
+        flag.into_iter().chain(claims).min()
     }
 
     pub fn view(&self, now: Instant) -> RoomView {
-        let _ = now;
-        todo!()
+        let going = self.in_progress();
+        let seat_view = |seat: &Seat| SeatView {
+            id: seat.member.id.clone(),
+            name: seat.member.name.clone(),
+            rating: seat.rating.map(|r| r.rating.round().max(0.0) as u32),
+            connected: seat.connected,
+            away: seat
+                .away_since
+                .filter(|_| going && !seat.connected)
+                .map(|t| now.saturating_duration_since(t)),
+        };
+        let mut game = self.game.clone();
+        self.stamp_tags(&mut game);
+        RoomView {
+            name: self.name.clone(),
+            seats: [
+                self.seats[0].as_ref().map(seat_view),
+                self.seats[1].as_ref().map(seat_view),
+            ],
+            watchers: self.watchers.iter().map(|w| w.name.clone()).collect(),
+            game,
+            time_control: self.tc,
+            clocks: self.clock.as_ref().map(|c| {
+                [
+                    c.remaining(Color::White, now),
+                    c.remaining(Color::Black, now),
+                ]
+            }),
+            running: self
+                .clock
+                .as_ref()
+                .and_then(Clock::running)
+                .filter(|_| going),
+            rated: self.is_rated(),
+            offer: self.offer,
+            result: self.result(),
+            aborted: self.aborted,
+            chat: self.chat.iter().cloned().collect(),
+            version: self.version,
+            game_id: self.game_id.clone(),
+            began: self.began,
+            waiting: self.waiting,
+        }
     }
 
     pub fn version(&self) -> u64 {
-        todo!()
+        self.version
+    }
+
+    /// Was the game aborted? Its [`Room::record`] then has no result and the termination
+    /// `aborted`: the store drops it rather than resuming it.
+    pub fn is_aborted(&self) -> bool {
+        self.aborted
     }
 
     /// The game as the database keeps it while it goes on (after each move) and once over.
-    /// `None` before the first move.
+    /// `None` before the first move (unless it already ended, e.g. by a resignation).
+    /// An aborted game's record has no result and the termination `aborted`.
     pub fn record(&self, now: Instant) -> Option<GameRecord> {
-        let _ = now;
-        todo!()
+        let ended = self.result().is_some();
+        if !self.began || self.game.is_empty() && !ended {
+            return None;
+        }
+        let [Some(white), Some(black)] = &self.seats else {
+            return None;
+        };
+        let mut game = self.game.clone();
+        self.stamp_tags(&mut game);
+        let end = self.result();
+        let ms = |c: &Clock, side| c.remaining(side, now).as_millis().min(u64::MAX as u128) as u64;
+        Some(GameRecord {
+            id: self.game_id.clone(),
+            room: self.name.clone(),
+            white: white.member.id.clone(),
+            black: black.member.id.clone(),
+            white_name: white.member.name.clone(),
+            black_name: black.member.name.clone(),
+            pgn: game.to_pgn(),
+            result: end.map(|e| e.result().to_string()),
+            termination: if self.aborted {
+                Some("aborted".to_string())
+            } else {
+                end.map(|e| e.reason())
+            },
+            time_control: self.tc.map(|tc| tc.to_string()),
+            rated: self.is_rated(),
+            clocks_ms: self
+                .clock
+                .as_ref()
+                .map(|c| [ms(c, Color::White), ms(c, Color::Black)]),
+        })
     }
 
-    /// The game that ended since the last call, once.
-    pub fn take_finished(&mut self, now: Instant) -> Option<Finished> {
-        let _ = now;
-        todo!()
+    /// The game that ended since the last call, once. (The record is made when the game
+    /// ends, its clocks stopped then; `now` is not needed.)
+    pub fn take_finished(&mut self, _now: Instant) -> Option<Finished> {
+        self.finished.pop_front()
     }
 
-    /// Nobody connected and no game going on: the club may forget the room.
+    /// Nobody connected and no game going on: the club may forget the room. A game with
+    /// moves that goes on, or an ended one not yet taken, keeps the room.
     pub fn is_idle(&self) -> bool {
-        todo!()
+        let anyone = self.seats.iter().flatten().any(|s| s.connected) || !self.watchers.is_empty();
+        let going = self.in_progress() && !self.game.is_empty();
+        !anyone && !going && self.finished.is_empty()
     }
 
     /// A game the database kept unfinished (the server stopped): the room waits, clocks
     /// stopped, until both players are back, then goes on where it was.
+    ///
+    /// Both seats are away; once one player is back, the other counts as away from then
+    /// (so a player who never returns can be claimed against).
     pub fn restore(record: &GameRecord) -> Result<Room, ClubError> {
-        let _ = record;
-        todo!()
+        let bad = |why: String| ClubError::new(format!("game {}: {why}", record.id));
+        if record.result.is_some() || record.termination.as_deref() == Some("aborted") {
+            return Err(bad("it is not unfinished, so it cannot resume".to_string()));
+        }
+        let mut game =
+            Game::from_pgn(&record.pgn).map_err(|e| bad(format!("its PGN cannot be read: {e}")))?;
+        if let Some(end) = game.result() {
+            return Err(bad(format!("its PGN says the game is over ({end})")));
+        }
+        let tc = match &record.time_control {
+            Some(text) => Some(
+                text.parse::<TimeControl>()
+                    .map_err(|e| bad(format!("its time control: {e}")))?,
+            ),
+            None => None,
+        };
+        game.time_control = tc;
+        let mut room = Room::new(&record.room, tc, record.rated);
+        room.game = game;
+        room.game_id = record.id.clone();
+        room.began = true;
+        room.waiting = true;
+        let seat = |id: &str, name: &str| {
+            let member = Member {
+                id: id.to_string(),
+                name: name.to_string(),
+                rated: record.rated,
+            };
+            Seat {
+                connected: false,
+                ..Seat::new(&member, None)
+            }
+        };
+        room.seats = [
+            Some(seat(&record.white, &record.white_name)),
+            Some(seat(&record.black, &record.black_name)),
+        ];
+        if let Some(clock) = room.clock.as_mut() {
+            // Count the moves made (a `40/90` period depends on them) by playing them on the
+            // clock at one instant: no time passes, and the times are set right after.
+            let at = Instant::now();
+            for i in 0..room.game.len() {
+                clock.start(room.game.move_number(i).0, at);
+                clock.switch(at);
+            }
+            clock.stop(at);
+            let left = |side: Color| match record.clocks_ms {
+                Some(ms) => Duration::from_millis(ms[side.index()]),
+                // No saved clocks: the side's last `[%clk]`, else its full time.
+                None => (0..room.game.len())
+                    .rev()
+                    .filter(|&i| room.game.move_number(i).0 == side)
+                    .find_map(|i| room.game.moves()[i].clock)
+                    .unwrap_or(clock.time_control().base),
+            };
+            let (white, black) = (left(Color::White), left(Color::Black));
+            clock.set_remaining(Color::White, white);
+            clock.set_remaining(Color::Black, black);
+        }
+        Ok(room)
+    }
+
+    // --- the parts of the room ---
+
+    /// A new game in the seats as they are: fresh clocks, no offer.
+    fn fresh_game(&mut self) {
+        self.game = Game::new();
+        self.game.time_control = self.tc;
+        self.game_id = format!("{}-{}", self.name, self.game.id());
+        self.clock = self.tc.map(Clock::new);
+        self.turn_started = None;
+        self.waiting = false;
+        self.offer = None;
+        self.aborted = false;
+    }
+
+    fn seat_of(&self, id: &str) -> Option<Color> {
+        Color::BOTH.into_iter().find(|c| {
+            self.seats[c.index()]
+                .as_ref()
+                .is_some_and(|s| s.member.id == id)
+        })
+    }
+
+    fn seat(&self, side: Color) -> Option<&Seat> {
+        self.seats[side.index()].as_ref()
+    }
+
+    fn seat_name(&self, side: Color) -> String {
+        self.seat(side)
+            .map_or_else(|| side.name().to_string(), |s| s.member.name.clone())
+    }
+
+    /// Rated: created so, and both players rated members.
+    fn is_rated(&self) -> bool {
+        self.rated
+            && self
+                .seats
+                .iter()
+                .all(|s| s.as_ref().is_some_and(|s| s.member.rated))
+    }
+
+    /// The game's result (none for an aborted game).
+    fn result(&self) -> Option<GameEnd> {
+        if self.aborted {
+            None
+        } else {
+            self.game.result()
+        }
+    }
+
+    fn in_progress(&self) -> bool {
+        self.began && !self.aborted && self.game.result().is_none()
+    }
+
+    /// The tags a stored game carries (PGN standard 9.6, 9.8.1): who played, the event,
+    /// the ratings of a rated game, the time control and how it ended.
+    fn stamp_tags(&self, game: &mut Game) {
+        let rated = self.is_rated();
+        let tags = &mut game.tags;
+        tags.set("Event", if rated { "Rated game" } else { "Casual game" });
+        tags.set("Site", "ox88 serve");
+        for side in Color::BOTH {
+            let Some(seat) = self.seat(side) else {
+                continue;
+            };
+            tags.set(side.name(), &seat.member.name);
+            if rated && let Some(r) = seat.rating {
+                let elo = format!("{}", r.rating.round().max(0.0) as u32);
+                tags.set(&format!("{}Elo", side.name()), &elo);
+            }
+        }
+        if self.tc.is_none() {
+            tags.set("TimeControl", "-");
+        }
+        let termination = match self.result() {
+            None => "unterminated",
+            Some(end) => match end.termination {
+                Termination::FlagFall { .. } => "time forfeit",
+                Termination::Abandoned { .. } => "abandoned",
+                _ => "normal",
+            },
+        };
+        tags.set("Termination", termination);
+    }
+
+    fn player(&self, id: &str) -> Result<Color, ClubError> {
+        match self.role(id) {
+            Some(Role::Player(side)) => Ok(side),
+            Some(Role::Watcher) => Err(ClubError::new(
+                "you are watching: only the two players act on the game",
+            )),
+            None => Err(ClubError::new("you are not in this room")),
+        }
+    }
+
+    /// The game must be going on (begun, not aborted, not over) to act on it.
+    fn require_going(&self) -> Result<(), ClubError> {
+        if !self.began {
+            return Err(ClubError::new(
+                "the game has not begun: waiting for an opponent",
+            ));
+        }
+        if self.aborted {
+            return Err(ClubError::new("the game was aborted"));
+        }
+        if let Some(end) = self.game.result() {
+            return Err(ClubError::new(format!("the game is over: {end}")));
+        }
+        Ok(())
+    }
+
+    /// A flag that fell by `now` ends the game. True when it did.
+    fn settle(&mut self, now: Instant) -> bool {
+        if !self.in_progress() {
+            return false;
+        }
+        let Some(loser) = self.clock.as_ref().and_then(|c| c.flag(now)) else {
+            return false;
+        };
+        if self.game.flag_fall(loser).is_err() {
+            return false;
+        }
+        self.ended(now);
+        true
+    }
+
+    /// The game just ended: the clocks stop, offers go, and the game waits to be taken.
+    fn ended(&mut self, now: Instant) {
+        if let Some(clock) = self.clock.as_mut() {
+            clock.stop(now);
+        }
+        self.turn_started = None;
+        self.offer = None;
+        self.waiting = false;
+        if let (Some(record), Some(end)) = (self.record(now), self.result()) {
+            let white_score = match end.outcome {
+                Outcome::WhiteWins => 1.0,
+                Outcome::Draw => 0.5,
+                Outcome::BlackWins => 0.0,
+            };
+            self.finished.push_back(Finished {
+                players: [record.white.clone(), record.black.clone()],
+                white_score,
+                rated: record.rated,
+                record,
+            });
+        }
+    }
+
+    /// A player is back: in a restored game, the opponent who is not counts as away from
+    /// now, and once both are here the clock runs for the side to move.
+    fn player_returned(&mut self, now: Instant) {
+        if !self.waiting {
+            return;
+        }
+        for seat in self.seats.iter_mut().flatten() {
+            if !seat.connected && seat.away_since.is_none() {
+                seat.away_since = Some(now);
+            }
+        }
+        if self.seats.iter().flatten().all(|s| s.connected) {
+            self.waiting = false;
+            if self.in_progress()
+                && !self.game.is_empty()
+                && let Some(clock) = self.clock.as_mut()
+            {
+                clock.start(self.game.board().side_to_move(), now);
+                self.turn_started = Some(now);
+            }
+        }
+    }
+
+    fn has_moved(&self, side: Color) -> bool {
+        (0..self.game.ply()).any(|i| self.game.move_number(i).0 == side)
+    }
+
+    /// How many plies `by`'s takeback undoes: their last move, and the opponent's reply
+    /// after it if there is one. `None` when `by` has no move to take back.
+    fn takeback_plies(&self, by: Color) -> Option<usize> {
+        let ply = self.game.ply();
+        let last = self.game.move_number(ply.checked_sub(1)?).0;
+        if last == by {
+            Some(1)
+        } else {
+            (ply >= 2).then_some(2)
+        }
+    }
+
+    // --- the actions ---
+
+    fn play(&mut self, me: Color, text: &str, now: Instant) -> Result<String, ClubError> {
+        self.require_going()?;
+        if self.waiting {
+            let away = self.seat_name(me.flip());
+            return Err(ClubError::new(format!(
+                "the game waits for {away} to come back: the clock runs again when both are here"
+            )));
+        }
+        let to_move = self.game.board().side_to_move();
+        if to_move != me {
+            return Err(ClubError::new(format!(
+                "it is not your turn: {} to move",
+                to_move.name()
+            )));
+        }
+        let typed = text.trim();
+        if typed.len() > 12 || !typed.chars().all(|c| c.is_ascii_graphic()) {
+            let shown: String = typed
+                .chars()
+                .take(12)
+                .flat_map(char::escape_default)
+                .collect();
+            return Err(ClubError::new(format!(
+                "'{shown}' is not a move: type one like e2e4 or Nf3"
+            )));
+        }
+        let mv = self
+            .game
+            .board()
+            .parse_move(typed)
+            .map_err(|e| ClubError::new(e.to_string()))?;
+        let san = self
+            .game
+            .play(mv)
+            .map_err(|e| ClubError::new(e.to_string()))?
+            .san
+            .clone();
+        self.charge_clock(me, now);
+        // An offer to the side that just moved lapses (it moved instead of answering); a
+        // takeback request lapses on any move, as the move it was about is no longer last.
+        self.offer = match self.offer {
+            Some(Offer::Draw(by)) if by == me => self.offer,
+            _ => None,
+        };
+        self.version += 1;
+        match self.game.result() {
+            Some(end) => {
+                self.ended(now);
+                Ok(format!("{san}: {end}"))
+            }
+            None => Ok(san),
+        }
+    }
+
+    /// The mover is charged their thinking time less at most [`LAG_ALLOWANCE`], plus the
+    /// increment; the opponent's clock starts. White's first move costs nothing (the
+    /// clock starts with it), and each move's time left goes into the game (`[%clk]`).
+    fn charge_clock(&mut self, mover: Color, now: Instant) {
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        let left = if clock.running() == Some(mover) {
+            let thought = self
+                .turn_started
+                .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
+            // The flag cannot fall here: `settle` ran at this same instant.
+            clock.switch(now);
+            clock.remaining(mover, now) + thought.min(LAG_ALLOWANCE)
+        } else {
+            // The first move: free, and it counts for the period of a `40/90` control.
+            let before = clock.remaining(mover, now);
+            clock.start(mover, now);
+            clock.switch(now);
+            before
+        };
+        clock.set_remaining(mover, left);
+        self.turn_started = Some(now);
+        self.game.set_last_clock(left);
+    }
+
+    fn draw(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
+        self.require_going()?;
+        match self.offer {
+            Some(Offer::Draw(by)) if by == me => Err(ClubError::new(format!(
+                "you have offered a draw already: it stands until {} answers or moves",
+                self.seat_name(me.flip())
+            ))),
+            Some(Offer::Draw(_)) => {
+                let end = self
+                    .game
+                    .agree_draw()
+                    .map_err(|e| ClubError::new(e.to_string()))?;
+                self.ended(now);
+                self.version += 1;
+                Ok(format!("{end}"))
+            }
+            _ => {
+                self.offer = Some(Offer::Draw(me));
+                self.version += 1;
+                Ok(format!("you offered {} a draw", self.seat_name(me.flip())))
+            }
+        }
+    }
+
+    fn resign(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
+        self.require_going()?;
+        let end = self
+            .game
+            .resign(me)
+            .map_err(|e| ClubError::new(e.to_string()))?;
+        self.ended(now);
+        self.version += 1;
+        Ok(format!("you resigned: {end}"))
+    }
+
+    fn abort(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
+        self.require_going()?;
+        if self.has_moved(me) {
+            return Err(ClubError::new(
+                "too late to abort: you have made your first move (resign, or offer a draw)",
+            ));
+        }
+        self.aborted = true;
+        if let Some(clock) = self.clock.as_mut() {
+            clock.stop(now);
+        }
+        self.turn_started = None;
+        self.offer = None;
+        self.waiting = false;
+        self.version += 1;
+        Ok("the game is aborted: no result, nothing rated".to_string())
+    }
+
+    fn takeback(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
+        self.require_going()?;
+        match self.offer {
+            Some(Offer::Takeback(by)) if by == me => Err(ClubError::new(format!(
+                "you have asked already: {} has not answered",
+                self.seat_name(me.flip())
+            ))),
+            Some(Offer::Takeback(by)) => {
+                let plies = self
+                    .takeback_plies(by)
+                    .ok_or_else(|| ClubError::new("there is no move to take back"))?;
+                for _ in 0..plies {
+                    self.game.undo();
+                }
+                self.game.truncate();
+                // The clocks keep their times; the one that runs is the side to move's.
+                if let Some(clock) = self.clock.as_mut()
+                    && clock.running().is_some()
+                {
+                    clock.start(self.game.board().side_to_move(), now);
+                    self.turn_started = Some(now);
+                }
+                self.offer = None;
+                self.version += 1;
+                Ok(format!(
+                    "you let {} take back ({plies} {})",
+                    self.seat_name(by),
+                    if plies == 1 { "move" } else { "moves" }
+                ))
+            }
+            _ => {
+                if self.takeback_plies(me).is_none() {
+                    return Err(ClubError::new("you have no move to take back"));
+                }
+                self.offer = Some(Offer::Takeback(me));
+                self.version += 1;
+                Ok(format!(
+                    "you asked {} to take back your last move",
+                    self.seat_name(me.flip())
+                ))
+            }
+        }
+    }
+
+    fn decline(&mut self, me: Color) -> Result<String, ClubError> {
+        let what = match self.offer {
+            Some(Offer::Draw(by)) if by != me => "draw offer",
+            Some(Offer::Takeback(by)) if by != me => "takeback request",
+            Some(Offer::Rematch(by)) if by != me => "rematch offer",
+            Some(_) => return Err(ClubError::new("the offer standing is your own")),
+            None => return Err(ClubError::new("there is no offer to decline")),
+        };
+        self.offer = None;
+        self.version += 1;
+        Ok(format!("you declined the {what}"))
+    }
+
+    fn rematch(&mut self, me: Color) -> Result<String, ClubError> {
+        if !self.began {
+            return Err(ClubError::new("there is no game yet to have a rematch of"));
+        }
+        if self.in_progress() {
+            return Err(ClubError::new("the game goes on: a rematch comes after it"));
+        }
+        match self.offer {
+            Some(Offer::Rematch(by)) if by == me => Err(ClubError::new(format!(
+                "you have offered a rematch already: {} has not answered",
+                self.seat_name(me.flip())
+            ))),
+            Some(Offer::Rematch(_)) => {
+                self.seats.swap(0, 1);
+                for seat in self.seats.iter_mut().flatten() {
+                    seat.claim_announced = false;
+                }
+                self.fresh_game();
+                self.version += 1;
+                Ok(format!("rematch: you play {}", me.flip().name()))
+            }
+            _ => {
+                self.offer = Some(Offer::Rematch(me));
+                self.version += 1;
+                Ok(format!(
+                    "you offered {} a rematch",
+                    self.seat_name(me.flip())
+                ))
+            }
+        }
+    }
+
+    fn claim(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
+        self.require_going()?;
+        let them = me.flip();
+        let name = self.seat_name(them);
+        let Some(seat) = self.seat(them) else {
+            return Err(ClubError::new("there is no opponent to claim against"));
+        };
+        if seat.connected {
+            return Err(ClubError::new(format!(
+                "{name} is here: there is nothing to claim"
+            )));
+        }
+        let away = seat
+            .away_since
+            .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
+        if away < CLAIM_AFTER {
+            return Err(ClubError::new(format!(
+                "{name} has been away {} s: you may claim the win in {} s",
+                away.as_secs(),
+                seconds_up(CLAIM_AFTER - away)
+            )));
+        }
+        let end = self
+            .game
+            .declare(GameEnd {
+                outcome: Outcome::win_for(me),
+                termination: Termination::Abandoned { loser: them },
+            })
+            .map_err(|e| ClubError::new(e.to_string()))?;
+        self.ended(now);
+        self.version += 1;
+        Ok(format!("you won: {end}"))
+    }
+
+    fn choose_color(&mut self, id: &str, want: Color) -> Result<String, ClubError> {
+        let me = match self.role(id) {
+            Some(Role::Player(side)) => side,
+            Some(Role::Watcher) => {
+                return Err(ClubError::new(
+                    "you are watching: only a player picks a colour",
+                ));
+            }
+            None => return Err(ClubError::new("you are not in this room")),
+        };
+        if self.began {
+            return Err(ClubError::new("the game has begun: the colours are set"));
+        }
+        if me != want {
+            // Before the game begins the other seat is empty.
+            self.seats.swap(0, 1);
+            self.version += 1;
+        }
+        Ok(format!("you play {}", want.name()))
+    }
+
+    fn chat(&mut self, id: &str, text: &str, now: Instant) -> Result<String, ClubError> {
+        let from = match self.seat_of(id) {
+            Some(side) => self.seat_name(side),
+            None => self
+                .watchers
+                .iter()
+                .find(|w| w.id == id)
+                .map(|w| w.name.clone())
+                .ok_or_else(|| ClubError::new("you are not in this room"))?,
+        };
+        let line = text::chat_line(text)?;
+        self.chat_times.retain(|_, times| {
+            times
+                .back()
+                .is_some_and(|&t| now.saturating_duration_since(t) < CHAT_WINDOW)
+        });
+        let times = self.chat_times.entry(id.to_string()).or_default();
+        while times
+            .front()
+            .is_some_and(|&t| now.saturating_duration_since(t) >= CHAT_WINDOW)
+        {
+            times.pop_front();
+        }
+        if times.len() >= CHAT_BURST
+            && let Some(&oldest) = times.front()
+        {
+            let wait = CHAT_WINDOW.saturating_sub(now.saturating_duration_since(oldest));
+            return Err(ClubError::new(format!(
+                "you are typing too fast: wait {} s",
+                seconds_up(wait)
+            )));
+        }
+        times.push_back(now);
+        self.chat_seq += 1;
+        self.chat.push_back(ChatLine {
+            seq: self.chat_seq,
+            from,
+            text: line,
+        });
+        while self.chat.len() > CHAT_KEPT {
+            self.chat.pop_front();
+        }
+        self.version += 1;
+        Ok(String::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::club::text::CHAT_MAX;
+
+    fn member(id: &str, rated: bool) -> Member {
+        Member {
+            id: id.to_string(),
+            name: format!("{id}-name"),
+            rated,
+        }
+    }
+
+    fn secs(s: u64) -> Duration {
+        Duration::from_secs(s)
+    }
+
+    fn ms(m: u64) -> Duration {
+        Duration::from_millis(m)
+    }
+
+    fn tc(text: &str) -> Option<TimeControl> {
+        Some(text.parse().unwrap())
+    }
+
+    /// A room where alice (White) and bob (Black) sit, both joined at `t0`.
+    fn room_of_two(tc: Option<TimeControl>, t0: Instant) -> Room {
+        let mut room = Room::new("r1", tc, false);
+        assert_eq!(
+            room.join(&member("alice", false), None, t0),
+            Role::Player(Color::White)
+        );
+        assert_eq!(
+            room.join(&member("bob", false), None, t0),
+            Role::Player(Color::Black)
+        );
+        room
+    }
+
+    fn mv(room: &mut Room, id: &str, text: &str, at: Instant) -> String {
+        room.act(id, Action::Move(text.to_string()), at)
+            .unwrap_or_else(|e| panic!("{id} {text}: {e}"))
+    }
+
+    fn refused(room: &mut Room, id: &str, action: Action, at: Instant) -> String {
+        let before = room.version();
+        let err = room.act(id, action.clone(), at).unwrap_err().to_string();
+        assert_eq!(
+            room.version(),
+            before,
+            "{action:?} refused but the room changed"
+        );
+        err
+    }
+
+    fn fools_mate(room: &mut Room, t0: Instant) {
+        for (i, (who, m)) in [
+            ("alice", "f3"),
+            ("bob", "e5"),
+            ("alice", "g4"),
+            ("bob", "Qh4#"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            mv(room, who, m, t0 + secs(i as u64 + 1));
+        }
+    }
+
+    #[test]
+    fn fools_mate_ends_the_game_0_1_for_everyone_in_the_room() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        assert_eq!(room.join(&member("carol", false), None, t0), Role::Watcher);
+        fools_mate(&mut room, t0);
+        let view = room.view(t0 + secs(10));
+        let end = view.result.expect("the game is over");
+        assert_eq!(end.result(), "0-1");
+        assert_eq!(end.termination, Termination::Checkmate);
+        assert_eq!(view.game.sans(), ["f3", "e5", "g4", "Qh4#"]);
+        assert_eq!(view.seats[0].as_ref().unwrap().id, "alice");
+        assert_eq!(view.seats[1].as_ref().unwrap().id, "bob");
+        assert_eq!(view.watchers, ["carol-name"]);
+        let err = refused(&mut room, "alice", Action::Move("e4".into()), t0 + secs(11));
+        assert!(err.contains("over"), "{err}");
+        let done = room.take_finished(t0 + secs(12)).expect("finished once");
+        assert_eq!(done.white_score, 0.0);
+        assert_eq!(done.players, ["alice".to_string(), "bob".to_string()]);
+        assert_eq!(done.record.result.as_deref(), Some("0-1"));
+        assert!(room.take_finished(t0 + secs(13)).is_none());
+    }
+
+    #[test]
+    fn a_watcher_cannot_act_on_the_game() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        room.join(&member("carol", false), None, t0);
+        for action in [
+            Action::Move("e4".into()),
+            Action::Draw,
+            Action::Resign,
+            Action::Abort,
+            Action::ClaimWin,
+        ] {
+            let err = refused(&mut room, "carol", action, t0);
+            assert!(err.contains("watching"), "{err}");
+        }
+        let err = refused(&mut room, "mallory", Action::Move("e4".into()), t0);
+        assert!(err.contains("not in this room"), "{err}");
+        assert!(room.view(t0).game.is_empty());
+    }
+
+    #[test]
+    fn only_the_side_to_move_moves() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        let err = refused(&mut room, "bob", Action::Move("e5".into()), t0);
+        assert!(err.contains("not your turn: White to move"), "{err}");
+        mv(&mut room, "alice", "e4", t0);
+        let err = refused(&mut room, "alice", Action::Move("d4".into()), t0);
+        assert!(err.contains("not your turn: Black to move"), "{err}");
+        assert_eq!(room.view(t0).game.sans(), ["e4"]);
+    }
+
+    #[test]
+    fn no_move_before_the_opponent_arrives() {
+        let t0 = Instant::now();
+        let mut room = Room::new("r1", None, false);
+        room.join(&member("alice", false), None, t0);
+        let err = refused(&mut room, "alice", Action::Move("e4".into()), t0);
+        assert!(err.contains("not begun"), "{err}");
+        assert!(!room.view(t0).began);
+    }
+
+    #[test]
+    fn an_illegal_or_garbled_move_changes_nothing() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("5+0"), t0);
+        mv(&mut room, "alice", "e4", t0);
+        let before = room.view(t0 + secs(1));
+        for text in [
+            "e4",
+            "Ke2x",
+            "e7e4",
+            "\x1b[2J",
+            "e5\u{202E}",
+            &"x".repeat(10_000),
+        ] {
+            let err = refused(&mut room, "bob", Action::Move(text.into()), t0 + secs(1));
+            assert!(!err.contains('\x1b') && err.len() < 200, "{err:?}");
+        }
+        let after = room.view(t0 + secs(1));
+        assert_eq!(after.game.sans(), before.game.sans());
+        assert_eq!(after.clocks, before.clocks);
+    }
+
+    #[test]
+    fn a_move_costs_its_time_less_the_lag_allowance_plus_the_increment() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("1+2"), t0);
+        assert_eq!(
+            room.view(t0).running,
+            None,
+            "no clock before White's first move"
+        );
+        // White's first move is free and starts Black's clock.
+        mv(&mut room, "alice", "e4", t0 + secs(5));
+        let v = room.view(t0 + secs(5));
+        assert_eq!(v.clocks, Some([secs(60), secs(60)]));
+        assert_eq!(v.running, Some(Color::Black));
+        // Black thinks 10 s: 60 - 10 + 0.2 (lag) + 2 (increment).
+        mv(&mut room, "bob", "e5", t0 + secs(15));
+        let v = room.view(t0 + secs(15));
+        assert_eq!(v.clocks, Some([secs(60), ms(52_200)]));
+        assert_eq!(v.running, Some(Color::White));
+        assert_eq!(v.game.moves()[1].clock, Some(ms(52_200)));
+        assert_eq!(v.game.moves()[0].clock, Some(secs(60)));
+        // A move faster than the allowance costs nothing: 60 + 2.
+        mv(&mut room, "alice", "Nf3", t0 + secs(15) + ms(100));
+        let v = room.view(t0 + secs(20));
+        assert_eq!(v.clocks, Some([secs(62), ms(52_200) - ms(4_900)]));
+    }
+
+    #[test]
+    fn a_flag_falls_in_tick_and_loses() {
+        let t0 = Instant::now();
+        // Black's flag: White wins.
+        let mut room = room_of_two(tc("1+0"), t0);
+        mv(&mut room, "alice", "e4", t0);
+        assert_eq!(room.next_due(t0 + secs(1)), Some(t0 + secs(60)));
+        assert!(!room.tick(t0 + secs(59)));
+        let before = room.version();
+        assert!(room.tick(t0 + secs(60)));
+        assert!(room.version() > before);
+        let end = room.view(t0 + secs(61)).result.unwrap();
+        assert_eq!(end.result(), "1-0");
+        assert_eq!(
+            end.termination,
+            Termination::FlagFall {
+                loser: Color::Black
+            }
+        );
+        assert_eq!(room.next_due(t0 + secs(61)), None);
+        assert!(!room.tick(t0 + secs(62)));
+        // White's flag: Black wins.
+        let mut room = room_of_two(tc("1+0"), t0);
+        mv(&mut room, "alice", "e4", t0);
+        mv(&mut room, "bob", "e5", t0 + secs(1));
+        assert!(room.tick(t0 + secs(62)));
+        assert_eq!(room.view(t0 + secs(62)).result.unwrap().result(), "0-1");
+        assert_eq!(room.take_finished(t0).unwrap().white_score, 0.0);
+    }
+
+    #[test]
+    fn a_move_after_the_flag_fell_is_refused_even_without_a_tick() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("1+0"), t0);
+        mv(&mut room, "alice", "e4", t0);
+        let err = room
+            .act("bob", Action::Move("e5".into()), t0 + secs(61))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("flag fell"), "{err}");
+        assert_eq!(room.view(t0 + secs(61)).result.unwrap().result(), "1-0");
+    }
+
+    #[test]
+    fn a_flag_against_a_bare_king_is_a_draw() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("1+0"), t0);
+        room.game = Game::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1").unwrap();
+        mv(&mut room, "alice", "Rh2", t0);
+        mv(&mut room, "bob", "Kd7", t0 + secs(1));
+        // White's flag falls, but Black has only a king.
+        assert!(room.tick(t0 + secs(70)));
+        let end = room.view(t0 + secs(70)).result.unwrap();
+        assert_eq!(end.result(), "1/2-1/2");
+        assert_eq!(
+            end.termination,
+            Termination::FlagFall {
+                loser: Color::White
+            }
+        );
+        assert_eq!(room.take_finished(t0).unwrap().white_score, 0.5);
+    }
+
+    #[test]
+    fn a_draw_offer_is_accepted_by_the_opponent() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        mv(&mut room, "alice", "e4", t0);
+        room.act("alice", Action::Draw, t0).unwrap();
+        assert_eq!(room.view(t0).offer, Some(Offer::Draw(Color::White)));
+        let err = refused(&mut room, "alice", Action::Draw, t0);
+        assert!(err.contains("already"), "{err}");
+        room.act("bob", Action::Draw, t0).unwrap();
+        let v = room.view(t0);
+        assert_eq!(v.result.unwrap().termination, Termination::DrawAgreed);
+        assert_eq!(v.offer, None);
+        assert_eq!(room.take_finished(t0).unwrap().white_score, 0.5);
+    }
+
+    #[test]
+    fn a_draw_offer_can_be_declined_and_lapses_when_its_receiver_moves() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        room.act("alice", Action::Draw, t0).unwrap();
+        let err = refused(&mut room, "alice", Action::Decline, t0);
+        assert!(err.contains("your own"), "{err}");
+        room.act("bob", Action::Decline, t0).unwrap();
+        assert_eq!(room.view(t0).offer, None);
+        let err = refused(&mut room, "bob", Action::Decline, t0);
+        assert!(err.contains("no offer"), "{err}");
+        // Offered on White's own turn: White's move leaves it standing.
+        room.act("alice", Action::Draw, t0).unwrap();
+        mv(&mut room, "alice", "e4", t0);
+        assert_eq!(room.view(t0).offer, Some(Offer::Draw(Color::White)));
+        // Black moves instead of answering: it lapses.
+        mv(&mut room, "bob", "e5", t0);
+        assert_eq!(room.view(t0).offer, None);
+        assert_eq!(room.view(t0).result, None);
+    }
+
+    #[test]
+    fn resigning_loses() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        mv(&mut room, "alice", "e4", t0);
+        room.act("bob", Action::Resign, t0).unwrap();
+        let end = room.view(t0).result.unwrap();
+        assert_eq!(end.result(), "1-0");
+        assert_eq!(
+            end.termination,
+            Termination::Resignation {
+                loser: Color::Black
+            }
+        );
+        let err = refused(&mut room, "alice", Action::Resign, t0);
+        assert!(err.contains("over"), "{err}");
+    }
+
+    #[test]
+    fn abort_is_allowed_only_before_the_own_first_move() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("5+0"), t0);
+        room.act("alice", Action::Abort, t0).unwrap();
+        let v = room.view(t0);
+        assert!(v.aborted);
+        assert_eq!(v.result, None);
+        assert!(room.take_finished(t0).is_none());
+        assert!(
+            room.record(t0).is_none(),
+            "nothing to keep of an unplayed game"
+        );
+
+        let mut room = room_of_two(tc("5+0"), t0);
+        mv(&mut room, "alice", "e4", t0 + secs(1));
+        let err = refused(&mut room, "alice", Action::Abort, t0 + secs(2));
+        assert!(err.contains("too late"), "{err}");
+        room.act("bob", Action::Abort, t0 + secs(3)).unwrap();
+        let v = room.view(t0 + secs(30));
+        assert!(v.aborted);
+        assert_eq!(v.running, None);
+        assert_eq!(v.clocks, Some([secs(300), secs(298)]), "the clocks stopped");
+        assert_eq!(room.next_due(t0 + secs(30)), None);
+        assert!(room.take_finished(t0).is_none());
+        let record = room.record(t0).unwrap();
+        assert_eq!(record.result, None);
+        assert_eq!(record.termination.as_deref(), Some("aborted"));
+        assert!(
+            Room::restore(&record).is_err(),
+            "an aborted game never resumes"
+        );
+        let err = refused(&mut room, "bob", Action::Move("e5".into()), t0 + secs(4));
+        assert!(err.contains("aborted"), "{err}");
+    }
+
+    #[test]
+    fn a_takeback_of_the_own_last_move_undoes_one_ply() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("5+0"), t0);
+        mv(&mut room, "alice", "e4", t0);
+        mv(&mut room, "bob", "e5", t0 + secs(1));
+        room.act("bob", Action::Takeback, t0 + secs(2)).unwrap();
+        assert_eq!(room.view(t0).offer, Some(Offer::Takeback(Color::Black)));
+        let err = refused(&mut room, "bob", Action::Takeback, t0 + secs(2));
+        assert!(err.contains("already"), "{err}");
+        room.act("alice", Action::Takeback, t0 + secs(3)).unwrap();
+        let v = room.view(t0 + secs(3));
+        assert_eq!(v.game.sans(), ["e4"]);
+        assert_eq!(v.game.board().side_to_move(), Color::Black);
+        assert_eq!(v.running, Some(Color::Black));
+        assert_eq!(v.offer, None);
+        mv(&mut room, "bob", "c5", t0 + secs(4));
+        assert_eq!(room.view(t0).game.sans(), ["e4", "c5"]);
+    }
+
+    #[test]
+    fn a_takeback_after_the_opponent_replied_undoes_two_plies() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("5+0"), t0);
+        let err = refused(&mut room, "alice", Action::Takeback, t0);
+        assert!(err.contains("no move to take back"), "{err}");
+        mv(&mut room, "alice", "e4", t0);
+        let err = refused(&mut room, "bob", Action::Takeback, t0);
+        assert!(err.contains("no move to take back"), "{err}");
+        mv(&mut room, "bob", "e5", t0 + secs(1));
+        room.act("alice", Action::Takeback, t0 + secs(2)).unwrap();
+        room.act("bob", Action::Takeback, t0 + secs(3)).unwrap();
+        let v = room.view(t0 + secs(3));
+        assert!(v.game.is_empty());
+        assert_eq!(v.game.board().side_to_move(), Color::White);
+        assert_eq!(v.running, Some(Color::White));
+        mv(&mut room, "alice", "d4", t0 + secs(4));
+        assert_eq!(room.view(t0).game.sans(), ["d4"]);
+    }
+
+    #[test]
+    fn a_takeback_request_lapses_on_the_next_move() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        mv(&mut room, "alice", "e4", t0);
+        room.act("alice", Action::Takeback, t0).unwrap();
+        mv(&mut room, "bob", "e5", t0);
+        assert_eq!(room.view(t0).offer, None);
+    }
+
+    #[test]
+    fn a_rematch_swaps_colours_in_a_new_game() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("3+2"), t0);
+        let err = refused(&mut room, "alice", Action::Rematch, t0);
+        assert!(err.contains("goes on"), "{err}");
+        mv(&mut room, "alice", "e4", t0);
+        mv(&mut room, "bob", "e5", t0 + secs(20));
+        room.act("alice", Action::Resign, t0 + secs(30)).unwrap();
+        let first_id = room.view(t0).game_id;
+        room.act("bob", Action::Rematch, t0 + secs(31)).unwrap();
+        assert_eq!(room.view(t0).offer, Some(Offer::Rematch(Color::Black)));
+        room.act("alice", Action::Rematch, t0 + secs(32)).unwrap();
+        let v = room.view(t0 + secs(40));
+        assert_eq!(v.seats[0].as_ref().unwrap().id, "bob");
+        assert_eq!(v.seats[1].as_ref().unwrap().id, "alice");
+        assert_eq!(room.role("bob"), Some(Role::Player(Color::White)));
+        assert!(v.game.is_empty());
+        assert_eq!(v.result, None);
+        assert_eq!(v.offer, None);
+        assert_eq!(v.clocks, Some([secs(180), secs(180)]));
+        assert_ne!(v.game_id, first_id);
+        // The first game is still there to be taken, once.
+        assert_eq!(room.take_finished(t0).unwrap().record.id, first_id);
+        assert!(room.take_finished(t0).is_none());
+        mv(&mut room, "bob", "d4", t0 + secs(41));
+    }
+
+    #[test]
+    fn a_player_who_leaves_keeps_the_seat_and_gets_it_back() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("5+0"), t0);
+        mv(&mut room, "alice", "e4", t0);
+        room.leave("bob", t0 + secs(10));
+        let v = room.view(t0 + secs(52));
+        let bob = v.seats[1].as_ref().unwrap();
+        assert!(!bob.connected);
+        assert_eq!(bob.away, Some(secs(42)));
+        assert_eq!(v.running, Some(Color::Black), "the clock keeps running");
+        assert_eq!(v.clocks.unwrap()[1], secs(248));
+        // Someone else arriving only watches.
+        assert_eq!(room.join(&member("carol", false), None, t0), Role::Watcher);
+        assert_eq!(
+            room.join(&member("bob", false), None, t0 + secs(53)),
+            Role::Player(Color::Black)
+        );
+        let v = room.view(t0 + secs(54));
+        let bob = v.seats[1].as_ref().unwrap();
+        assert!(bob.connected);
+        assert_eq!(bob.away, None);
+        mv(&mut room, "bob", "e5", t0 + secs(55));
+    }
+
+    #[test]
+    fn watchers_come_and_go_once() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        room.join(&member("carol", false), None, t0);
+        room.join(&member("carol", false), None, t0);
+        assert_eq!(room.view(t0).watchers, ["carol-name"]);
+        room.leave("carol", t0);
+        assert!(room.view(t0).watchers.is_empty());
+        assert_eq!(room.role("carol"), None);
+    }
+
+    #[test]
+    fn the_opener_picks_a_colour_before_the_opponent_comes() {
+        let t0 = Instant::now();
+        let mut room = Room::new("r1", None, false);
+        room.join(&member("alice", false), None, t0);
+        room.act("alice", Action::Color(Color::Black), t0).unwrap();
+        assert_eq!(room.role("alice"), Some(Role::Player(Color::Black)));
+        assert_eq!(
+            room.join(&member("bob", false), None, t0),
+            Role::Player(Color::White)
+        );
+        let err = refused(&mut room, "alice", Action::Color(Color::White), t0);
+        assert!(err.contains("colours are set"), "{err}");
+        room.join(&member("carol", false), None, t0);
+        let err = refused(&mut room, "carol", Action::Color(Color::White), t0);
+        assert!(err.contains("watching"), "{err}");
+    }
+
+    #[test]
+    fn the_opener_who_leaves_before_anyone_came_gives_the_seat_up() {
+        let t0 = Instant::now();
+        let mut room = Room::new("r1", None, false);
+        room.join(&member("alice", false), None, t0);
+        room.leave("alice", t0);
+        assert!(room.is_idle());
+        assert_eq!(
+            room.join(&member("bob", false), None, t0),
+            Role::Player(Color::White)
+        );
+        assert!(!room.view(t0).began);
+    }
+
+    #[test]
+    fn a_win_is_claimed_only_after_the_opponent_was_away_a_minute() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        mv(&mut room, "alice", "e4", t0);
+        mv(&mut room, "bob", "e5", t0);
+        let err = refused(&mut room, "alice", Action::ClaimWin, t0);
+        assert!(err.contains("is here"), "{err}");
+        let t1 = t0 + secs(5);
+        room.leave("bob", t1);
+        assert_eq!(room.next_due(t1), Some(t1 + CLAIM_AFTER));
+        let err = refused(&mut room, "alice", Action::ClaimWin, t1 + secs(30));
+        assert!(err.contains("in 30 s"), "{err}");
+        let err = refused(&mut room, "alice", Action::ClaimWin, t1 + ms(59_500));
+        assert!(err.contains("in 1 s"), "{err}");
+        assert!(!room.tick(t1 + secs(59)));
+        assert!(
+            room.tick(t1 + CLAIM_AFTER),
+            "viewers learn the claim is open"
+        );
+        assert_eq!(room.next_due(t1 + CLAIM_AFTER), None);
+        room.act("alice", Action::ClaimWin, t1 + CLAIM_AFTER)
+            .unwrap();
+        let end = room.view(t1 + CLAIM_AFTER).result.unwrap();
+        assert_eq!(end.result(), "1-0");
+        assert_eq!(
+            end.termination,
+            Termination::Abandoned {
+                loser: Color::Black
+            }
+        );
+        let record = room.take_finished(t1 + CLAIM_AFTER).unwrap().record;
+        assert!(
+            record.pgn.contains("[Termination \"abandoned\"]"),
+            "{}",
+            record.pgn
+        );
+        assert_eq!(record.termination.as_deref(), Some("Black left the game"));
+        // The PGN reads back as the same ending.
+        let back = Game::from_pgn(&record.pgn).unwrap();
+        assert_eq!(back.result(), Some(end));
+    }
+
+    #[test]
+    fn chat_lines_are_cleaned_numbered_and_kept() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        room.join(&member("carol", false), None, t0);
+        let say = |room: &mut Room, who: &str, text: &str, s: u64| {
+            room.act(who, Action::Chat(text.to_string()), t0 + secs(s))
+                .unwrap();
+            room.view(t0).chat.last().unwrap().clone()
+        };
+        let line = say(&mut room, "alice", "\x1b[2Jhello\x1b", 0);
+        assert_eq!(line.text, "[2Jhello");
+        assert_eq!(line.from, "alice-name");
+        let line = say(&mut room, "carol", "nice \u{202E}move\u{2066}", 0);
+        assert_eq!(
+            (line.from.as_str(), line.text.as_str()),
+            ("carol-name", "nice move")
+        );
+        let line = say(&mut room, "bob", &"z".repeat(10_000), 0);
+        assert_eq!(line.text.chars().count(), CHAT_MAX);
+        let seqs: Vec<u64> = room.view(t0).chat.iter().map(|l| l.seq).collect();
+        assert_eq!(seqs, [1, 2, 3]);
+        let err = refused(&mut room, "bob", Action::Chat("\x1b\x07 ".into()), t0);
+        assert!(err.contains("empty"), "{err}");
+        let err = refused(&mut room, "mallory", Action::Chat("hi".into()), t0);
+        assert!(err.contains("not in this room"), "{err}");
+        for i in 0..(CHAT_KEPT as u64 + 20) {
+            say(&mut room, "carol", &format!("line {i}"), 20 * (i + 1));
+        }
+        let chat = room.view(t0).chat;
+        assert_eq!(chat.len(), CHAT_KEPT);
+        assert_eq!(
+            chat.last().unwrap().text,
+            format!("line {}", CHAT_KEPT + 19)
+        );
+        assert_eq!(chat[0].seq, 24);
+    }
+
+    #[test]
+    fn chat_is_rate_limited_per_member() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        for i in 0..CHAT_BURST as u64 {
+            room.act("alice", Action::Chat(format!("m{i}")), t0 + secs(i))
+                .unwrap();
+        }
+        let err = refused(
+            &mut room,
+            "alice",
+            Action::Chat("again".into()),
+            t0 + secs(6),
+        );
+        assert_eq!(err, "you are typing too fast: wait 4 s");
+        // Another member is not held back.
+        room.act("bob", Action::Chat("hi".into()), t0 + secs(6))
+            .unwrap();
+        // The first line is out of the window ten seconds on.
+        room.act("alice", Action::Chat("again".into()), t0 + secs(10))
+            .unwrap();
+    }
+
+    #[test]
+    fn the_record_carries_clocks_tags_and_result() {
+        let t0 = Instant::now();
+        let mut room = Room::new("blitz", tc("5+3"), true);
+        let rating = |r: f64| Rating {
+            rating: r,
+            ..Rating::default()
+        };
+        room.join(&member("alice", true), Some(rating(1612.4)), t0);
+        room.join(&member("bob", true), Some(rating(1487.6)), t0);
+        assert!(
+            room.record(t0).is_none(),
+            "nothing to keep before the first move"
+        );
+        mv(&mut room, "alice", "e4", t0 + secs(1));
+        mv(&mut room, "bob", "e5", t0 + secs(11));
+        let record = room.record(t0 + secs(21)).unwrap();
+        assert_eq!(record.room, "blitz");
+        assert!(record.id.starts_with("blitz-"));
+        assert_eq!(
+            (record.white.as_str(), record.black.as_str()),
+            ("alice", "bob")
+        );
+        assert_eq!(record.white_name, "alice-name");
+        assert_eq!(record.result, None);
+        assert_eq!(record.termination, None);
+        assert_eq!(record.time_control.as_deref(), Some("5+3"));
+        assert!(record.rated);
+        assert_eq!(record.clocks_ms, Some([290_000, 293_200]));
+        for tag in [
+            "[Event \"Rated game\"]",
+            "[Site \"ox88 serve\"]",
+            "[White \"alice-name\"]",
+            "[Black \"bob-name\"]",
+            "[WhiteElo \"1612\"]",
+            "[BlackElo \"1488\"]",
+            "[TimeControl \"300+3\"]",
+            "[Result \"*\"]",
+            "[Termination \"unterminated\"]",
+            "{[%clk 0:05:00]}",
+            "{[%clk 0:04:53]}",
+        ] {
+            assert!(record.pgn.contains(tag), "{tag} missing in\n{}", record.pgn);
+        }
+        room.act("alice", Action::Resign, t0 + secs(30)).unwrap();
+        let record = room.record(t0 + secs(40)).unwrap();
+        assert_eq!(record.result.as_deref(), Some("0-1"));
+        assert_eq!(record.termination.as_deref(), Some("White resigns"));
+        assert!(record.pgn.contains("[Result \"0-1\"]"));
+        assert!(record.pgn.contains("[Termination \"normal\"]"));
+        assert_eq!(
+            record.clocks_ms,
+            Some([281_000, 293_200]),
+            "clocks stopped at the end"
+        );
+        let done = room.take_finished(t0 + secs(40)).unwrap();
+        assert_eq!(done.record, record);
+        assert!(done.rated);
+        assert!(room.take_finished(t0 + secs(41)).is_none());
+    }
+
+    #[test]
+    fn a_game_is_rated_only_in_a_rated_room_between_rated_members() {
+        let t0 = Instant::now();
+        let finish = |room_rated: bool, a: bool, b: bool| {
+            let mut room = Room::new("r", None, room_rated);
+            room.join(&member("alice", a), Some(Rating::default()), t0);
+            room.join(&member("bob", b), Some(Rating::default()), t0);
+            mv(&mut room, "alice", "e4", t0);
+            room.act("bob", Action::Resign, t0).unwrap();
+            room.take_finished(t0).unwrap()
+        };
+        assert!(finish(true, true, true).rated);
+        let casual = finish(true, true, false);
+        assert!(!casual.rated);
+        assert!(casual.record.pgn.contains("[Event \"Casual game\"]"));
+        assert!(!casual.record.pgn.contains("Elo"));
+        assert!(!finish(false, true, true).rated);
+    }
+
+    #[test]
+    fn a_restored_game_waits_for_both_players_then_goes_on() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("5+0"), t0);
+        mv(&mut room, "alice", "f3", t0);
+        mv(&mut room, "bob", "e5", t0 + secs(20));
+        mv(&mut room, "alice", "g4", t0 + secs(50));
+        let record = room.record(t0 + secs(60)).unwrap();
+        assert_eq!(record.clocks_ms, Some([270_200, 270_200]));
+
+        let mut back = Room::restore(&record).unwrap();
+        let t1 = t0 + secs(1000);
+        let v = back.view(t1);
+        assert!(v.waiting && v.began);
+        assert_eq!(v.game.sans(), ["f3", "e5", "g4"]);
+        assert_eq!(v.clocks, Some([ms(270_200), ms(270_200)]));
+        assert_eq!(v.running, None);
+        assert!(v.seats.iter().flatten().all(|s| !s.connected));
+        assert_eq!(back.view(t1).game_id, record.id);
+        assert!(!back.is_idle(), "an unfinished game keeps its room");
+
+        assert_eq!(
+            back.join(&member("bob", false), None, t1),
+            Role::Player(Color::Black)
+        );
+        let err = refused(&mut back, "bob", Action::Move("Qh4#".into()), t1 + secs(5));
+        assert!(err.contains("waits for alice-name"), "{err}");
+        assert_eq!(
+            back.view(t1 + secs(100)).clocks,
+            Some([ms(270_200), ms(270_200)]),
+            "no clock runs while one player is missing"
+        );
+        back.join(&member("alice", false), None, t1 + secs(100));
+        let v = back.view(t1 + secs(110));
+        assert!(!v.waiting);
+        assert_eq!(v.running, Some(Color::Black));
+        assert_eq!(v.clocks, Some([ms(270_200), ms(260_200)]));
+        mv(&mut back, "bob", "Qh4#", t1 + secs(110));
+        let done = back.take_finished(t1 + secs(110)).unwrap();
+        assert_eq!(done.record.id, record.id);
+        assert_eq!(done.white_score, 0.0);
+        assert!(done.record.pgn.contains("Qh4#"));
+    }
+
+    #[test]
+    fn a_restored_game_can_be_claimed_from_a_player_who_never_returns() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        mv(&mut room, "alice", "e4", t0);
+        let mut back = Room::restore(&room.record(t0).unwrap()).unwrap();
+        back.join(&member("bob", false), None, t0 + secs(10));
+        let err = refused(&mut back, "bob", Action::ClaimWin, t0 + secs(20));
+        assert!(err.contains("in 50 s"), "{err}");
+        back.act("bob", Action::ClaimWin, t0 + secs(70)).unwrap();
+        assert_eq!(back.view(t0).result.unwrap().result(), "0-1");
+    }
+
+    #[test]
+    fn restoring_refuses_a_bad_or_finished_record() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        mv(&mut room, "alice", "e4", t0);
+        let good = room.record(t0).unwrap();
+        let garbled = GameRecord {
+            pgn: "1. e4 Ke3 *".to_string(),
+            ..good.clone()
+        };
+        let err = Room::restore(&garbled).unwrap_err().to_string();
+        assert!(err.contains("PGN cannot be read"), "{err}");
+        let bad_tc = GameRecord {
+            time_control: Some("fast".to_string()),
+            ..good.clone()
+        };
+        assert!(
+            Room::restore(&bad_tc)
+                .unwrap_err()
+                .to_string()
+                .contains("time control")
+        );
+        room.act("bob", Action::Resign, t0).unwrap();
+        let over = room.record(t0).unwrap();
+        assert!(Room::restore(&over).is_err());
+    }
+
+    #[test]
+    fn a_room_is_idle_when_nobody_is_there_and_no_game_goes_on() {
+        let t0 = Instant::now();
+        let mut room = Room::new("r", None, false);
+        assert!(room.is_idle());
+        room.join(&member("alice", false), None, t0);
+        assert!(!room.is_idle());
+        room.join(&member("bob", false), None, t0);
+        mv(&mut room, "alice", "e4", t0);
+        room.leave("alice", t0);
+        room.leave("bob", t0);
+        assert!(!room.is_idle(), "a game with moves waits for its players");
+        room.join(&member("bob", false), None, t0);
+        room.act("bob", Action::Resign, t0).unwrap();
+        room.leave("bob", t0);
+        assert!(!room.is_idle(), "the ended game is not taken yet");
+        room.take_finished(t0).unwrap();
+        assert!(room.is_idle());
+    }
+
+    #[test]
+    fn every_change_bumps_the_version() {
+        let t0 = Instant::now();
+        let mut room = Room::new("r", None, false);
+        let mut last = room.version();
+        let mut bumped = |room: &Room| {
+            let v = room.version();
+            assert!(v > last, "version stayed at {v}");
+            last = v;
+        };
+        room.join(&member("alice", false), None, t0);
+        bumped(&room);
+        room.join(&member("bob", false), None, t0);
+        bumped(&room);
+        mv(&mut room, "alice", "e4", t0);
+        bumped(&room);
+        room.act("bob", Action::Draw, t0).unwrap();
+        bumped(&room);
+        room.act("bob", Action::Chat("hi".into()), t0).unwrap();
+        bumped(&room);
+        room.leave("bob", t0);
+        bumped(&room);
+        assert_eq!(room.view(t0).version, room.version());
     }
 }

@@ -11,14 +11,179 @@ pub const CHAT_MAX: usize = 200;
 /// A room name from the ssh command or `:join`: letters, digits, `-` and `_`, at most
 /// [`ROOM_NAME_MAX`]; anything else is refused with a message saying what was wrong.
 pub fn room_name(text: &str) -> Result<String, ClubError> {
-    let _ = text;
-    todo!()
+    let name = text.trim();
+    if name.is_empty() {
+        return Err(ClubError::new(
+            "a room name cannot be empty: use letters, digits, '-' and '_'",
+        ));
+    }
+    let count = name.chars().count();
+    if count > ROOM_NAME_MAX {
+        return Err(ClubError::new(format!(
+            "a room name is at most {ROOM_NAME_MAX} characters (this one has {count})"
+        )));
+    }
+    if let Some(bad) = name
+        .chars()
+        .find(|&c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    {
+        // Escaped, so the refusal itself cannot carry an escape sequence to the terminal.
+        return Err(ClubError::new(format!(
+            "a room name may hold only letters, digits, '-' and '_', not '{}'",
+            bad.escape_default()
+        )));
+    }
+    Ok(name.to_string())
+}
+
+/// Characters that draw nothing yet change how a terminal shows what follows: the bidi
+/// embeddings, overrides and isolates (a line that reads backwards, Trojan-Source style),
+/// the directional marks, and the zero-width characters that hide text inside words.
+fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'                      // soft hyphen
+            | '\u{061C}'                // Arabic letter mark
+            | '\u{180E}'                // Mongolian vowel separator
+            | '\u{200B}'..='\u{200F}'   // zero-width space, (non-)joiner, LRM, RLM
+            | '\u{202A}'..='\u{202E}'   // bidi embeddings and overrides
+            | '\u{2060}'..='\u{206F}'   // word joiner, invisible operators, bidi isolates
+            | '\u{FEFF}' // zero-width no-break space (BOM)
+    )
 }
 
 /// A chat line as others will see it: control characters (escapes included) removed,
 /// whitespace runs made one space, at most [`CHAT_MAX`] characters (cut, with `…`); an
 /// empty line is refused.
+///
+/// An escape sequence loses its ESC and is left as harmless text (`[2J`); bidi overrides
+/// and zero-width characters go too.
 pub fn chat_line(text: &str) -> Result<String, ClubError> {
-    let _ = text;
-    todo!()
+    let mut clean = String::with_capacity(text.len().min(4 * CHAT_MAX));
+    let mut kept = 0usize;
+    let mut pending_space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            // Tabs and line breaks (controls themselves) become the one space of a run.
+            pending_space = kept > 0;
+            continue;
+        }
+        if c.is_control() || is_invisible_format(c) {
+            continue;
+        }
+        if pending_space {
+            clean.push(' ');
+            kept += 1;
+            pending_space = false;
+        }
+        clean.push(c);
+        kept += 1;
+        // One past the limit is enough to know it must be cut; the rest is never read.
+        if kept > CHAT_MAX {
+            break;
+        }
+    }
+    if kept == 0 {
+        return Err(ClubError::new("an empty chat line is not sent"));
+    }
+    if kept > CHAT_MAX {
+        let mut cut: String = clean.chars().take(CHAT_MAX - 1).collect();
+        cut.truncate(cut.trim_end().len());
+        cut.push('…');
+        return Ok(cut);
+    }
+    Ok(clean)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn room_names_of_letters_digits_dash_underscore_pass_trimmed() {
+        assert_eq!(room_name("  blitz-42_a \n").unwrap(), "blitz-42_a");
+        assert_eq!(room_name(&"a".repeat(ROOM_NAME_MAX)).unwrap().len(), 24);
+    }
+
+    #[test]
+    fn bad_room_names_are_refused_saying_why() {
+        let err = |s: &str| room_name(s).unwrap_err().to_string();
+        assert!(err("").contains("empty"));
+        assert!(err("   \t").contains("empty"));
+        let long = err(&"a".repeat(ROOM_NAME_MAX + 1));
+        assert!(long.contains("at most 24"), "{long}");
+        let esc = err("room\x1b[2J");
+        assert!(esc.contains("not '\\u{1b}'"), "{esc}");
+        assert!(!esc.contains('\x1b'));
+        assert!(err("two words").contains("not ' '"));
+        assert!(err("café").contains("not '\\u{e9}'"));
+        assert!(err("a/b").contains("not '/'"));
+        assert!(err(&"x\u{202E}".repeat(5000)).contains("at most"));
+    }
+
+    #[test]
+    fn chat_lines_lose_escapes_controls_and_bidi() {
+        assert_eq!(chat_line("\x1b[2Jhi").unwrap(), "[2Jhi");
+        assert_eq!(
+            chat_line("  good\t\tluck \r\n have\x07 fun  ").unwrap(),
+            "good luck have fun"
+        );
+        assert_eq!(
+            chat_line("a\u{202E}b\u{2066}c\u{200B}d\u{9b}e").unwrap(),
+            "abcde"
+        );
+        assert_eq!(chat_line("\x1b]0;title\x07x").unwrap(), "]0;titlex");
+        assert_eq!(chat_line("é ♞ 象棋").unwrap(), "é ♞ 象棋");
+    }
+
+    #[test]
+    fn empty_chat_lines_are_refused() {
+        for s in ["", "   ", "\x1b\x07\u{202E}", "\u{200B} \n"] {
+            assert!(
+                chat_line(s).unwrap_err().to_string().contains("empty"),
+                "{s:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn long_chat_lines_are_cut_with_an_ellipsis() {
+        let ten_kb = "x".repeat(10_000);
+        let line = chat_line(&ten_kb).unwrap();
+        assert_eq!(line.chars().count(), CHAT_MAX);
+        assert!(line.ends_with('…'));
+        let exact = "y".repeat(CHAT_MAX);
+        assert_eq!(chat_line(&exact).unwrap(), exact);
+        // The limit counts characters, not bytes.
+        let wide = "♞".repeat(CHAT_MAX);
+        assert_eq!(chat_line(&wide).unwrap(), wide);
+    }
+
+    proptest! {
+        #[test]
+        fn chat_lines_are_short_and_free_of_controls(text in any::<String>()) {
+            if let Ok(line) = chat_line(&text) {
+                prop_assert!(line.chars().count() <= CHAT_MAX);
+                prop_assert!(!line.is_empty());
+                prop_assert!(!line.chars().any(|c| c.is_control() || is_invisible_format(c)));
+                prop_assert!(!line.contains("  "));
+            }
+        }
+
+        #[test]
+        fn long_chat_lines_stay_within_the_limit(text in "[a \\x1b\u{202E}é]{150,400}") {
+            if let Ok(line) = chat_line(&text) {
+                prop_assert!(line.chars().count() <= CHAT_MAX);
+            }
+        }
+
+        #[test]
+        fn room_names_never_panic(text in any::<String>()) {
+            if let Ok(name) = room_name(&text) {
+                prop_assert!(name.len() <= ROOM_NAME_MAX);
+                prop_assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+            }
+        }
+    }
 }
