@@ -6,8 +6,15 @@
 //! trait (docs/club.md).
 
 use std::path::Path;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
-use crate::game::glicko::Rating;
+use chrono::{DateTime, SecondsFormat, SubsecRound, Utc};
+use rusqlite::{
+    Connection, Error, OptionalExtension, Row, Transaction, TransactionBehavior, params,
+};
+
+use crate::game::glicko::{Outcome, Rating};
 
 /// A game as the database keeps it.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,35 +76,415 @@ pub trait Store: Send + Sync {
     fn save_puzzle_record(&self, member: &str, json: &str) -> Result<(), StoreError>;
 }
 
-/// The built-in store: one SQLite file.
-pub struct SqliteStore {}
+/// The built-in store: one SQLite file (or a database in memory, for tests).
+///
+/// One connection behind a mutex: SQLite writes one transaction at a time anyway, and every
+/// call is a short transaction, so sessions' threads simply take turns.
+pub struct SqliteStore {
+    inner: Mutex<Inner>,
+}
+
+/// What the mutex guards: the connection and the last timestamp given out.
+struct Inner {
+    conn: Connection,
+    /// The last stamp written, so that stamps never repeat or go back within a process and
+    /// "newest first" orders saves made in the same microsecond too.
+    last_stamp: Option<DateTime<Utc>>,
+}
+
+/// The schema, one step per version: step `i` takes a database from version `i` to `i + 1`
+/// (`PRAGMA user_version` holds the version). Steps are only ever appended: a database made
+/// by an older ox88 is brought up to date by the steps it has not had yet.
+const MIGRATIONS: &[&str] = &[
+    // Version 1: players, their ratings and rating history, games, puzzle records.
+    "CREATE TABLE players (
+        id TEXT PRIMARY KEY NOT NULL,
+        name TEXT NOT NULL,
+        first_seen TEXT NOT NULL,
+        last_seen TEXT NOT NULL
+    );
+    CREATE TABLE ratings (
+        player TEXT PRIMARY KEY NOT NULL REFERENCES players(id),
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY NOT NULL,
+        room TEXT NOT NULL,
+        white TEXT NOT NULL,
+        black TEXT NOT NULL,
+        white_name TEXT NOT NULL,
+        black_name TEXT NOT NULL,
+        pgn TEXT NOT NULL,
+        result TEXT,
+        termination TEXT,
+        time_control TEXT,
+        rated INTEGER NOT NULL CHECK (rated IN (0, 1)),
+        clocks_ms_white INTEGER,
+        clocks_ms_black INTEGER,
+        started_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX games_by_white ON games (white, updated_at);
+    CREATE INDEX games_by_black ON games (black, updated_at);
+    CREATE INDEX games_unfinished ON games (updated_at) WHERE result IS NULL;
+    CREATE TABLE rating_history (
+        player TEXT NOT NULL REFERENCES players(id),
+        game_id TEXT NOT NULL REFERENCES games(id),
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        at TEXT NOT NULL,
+        UNIQUE (player, game_id)
+    );
+    CREATE INDEX rating_history_by_game ON rating_history (game_id);
+    CREATE TABLE puzzle_records (
+        player TEXT PRIMARY KEY NOT NULL,
+        json TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );",
+];
+
+/// How long a call waits for another process's write to finish before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The columns a [`GameRecord`] is read from, in [`game_of_row`]'s order.
+macro_rules! select_games {
+    ($rest:literal) => {
+        concat!(
+            "SELECT id, room, white, black, white_name, black_name, pgn, result, termination, \
+             time_control, rated, clocks_ms_white, clocks_ms_black FROM games ",
+            $rest
+        )
+    };
+}
+
+/// Says what was being done when SQLite failed.
+trait Doing<T> {
+    fn doing(self, what: impl FnOnce() -> String) -> Result<T, StoreError>;
+}
+
+impl<T> Doing<T> for rusqlite::Result<T> {
+    fn doing(self, what: impl FnOnce() -> String) -> Result<T, StoreError> {
+        self.map_err(|e| StoreError(format!("{}: {e}", what())))
+    }
+}
 
 impl SqliteStore {
     /// Opens (or makes) the database at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        let _ = path;
-        todo!()
+        let shown = path.display().to_string();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| StoreError(format!("making {}: {e}", dir.display())))?;
+        }
+        let conn = Connection::open(path).doing(|| format!("opening {shown}"))?;
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .doing(|| format!("opening {shown}"))?;
+        // Before anything writes to the file: a newer program's database is left as it is.
+        check_version(&conn, &shown)?;
+        // WAL: readers never wait for the writer (a look at `:games` never stalls a move being
+        // saved), and a commit is one append to the log.
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+            .doing(|| format!("opening {shown}"))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError(format!(
+                "opening {shown}: SQLite would not use WAL mode there (journal mode {mode})"
+            )));
+        }
+        SqliteStore::prepared(conn, &shown)
     }
 
     /// A database in memory, for tests.
     pub fn in_memory() -> Result<SqliteStore, StoreError> {
-        todo!()
+        let conn = Connection::open_in_memory().doing(|| "opening a database in memory".into())?;
+        SqliteStore::prepared(conn, "the database in memory")
     }
+
+    /// Turns on foreign keys and migrates: what every connection needs before use.
+    fn prepared(mut conn: Connection, shown: &str) -> Result<SqliteStore, StoreError> {
+        conn.pragma_update(None, "foreign_keys", true)
+            .doing(|| format!("opening {shown}"))?;
+        migrate(&mut conn, shown)?;
+        Ok(SqliteStore {
+            inner: Mutex::new(Inner {
+                conn,
+                last_stamp: None,
+            }),
+        })
+    }
+
+    /// The connection and the stamp, for one call. A panic in another call cannot have left
+    /// a transaction open (a dropped transaction rolls back), so a poisoned lock is taken.
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The schema version this database has.
+fn user_version(conn: &Connection) -> rusqlite::Result<usize> {
+    let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    usize::try_from(version).map_err(|_| Error::IntegralValueOutOfRange(0, version))
+}
+
+/// Sets the schema version (after the steps that make it true).
+fn set_user_version(conn: &Connection, version: usize) -> rusqlite::Result<()> {
+    let version = i64::try_from(version).map_err(|e| Error::ToSqlConversionFailure(e.into()))?;
+    conn.pragma_update(None, "user_version", version)
+}
+
+/// The schema version of the database `shown`, refused if a newer ox88 made it (its
+/// tables may mean what this one cannot know).
+fn check_version(conn: &Connection, shown: &str) -> Result<usize, StoreError> {
+    let version = user_version(conn).doing(|| format!("opening {shown}"))?;
+    if version > MIGRATIONS.len() {
+        return Err(StoreError(format!(
+            "opening {shown}: made by a newer ox88: schema {version}, this one knows {}",
+            MIGRATIONS.len()
+        )));
+    }
+    Ok(version)
+}
+
+/// Applies the steps this database has not had, in one transaction (all or none). The
+/// transaction takes the write lock first, so two processes opening the same new file do
+/// not both migrate it.
+fn migrate(conn: &mut Connection, shown: &str) -> Result<(), StoreError> {
+    let doing = || format!("bringing {shown} up to date");
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .doing(doing)?;
+    let version = check_version(&tx, shown)?;
+    for (done, step) in MIGRATIONS.iter().enumerate().skip(version) {
+        tx.execute_batch(step)
+            .doing(|| format!("{} (schema {})", doing(), done + 1))?;
+    }
+    if version < MIGRATIONS.len() {
+        set_user_version(&tx, MIGRATIONS.len()).doing(doing)?;
+        tx.commit().doing(doing)?;
+    }
+    Ok(())
+}
+
+impl Inner {
+    /// Now, as ISO-8601 UTC text, later than every stamp before it in this process.
+    fn stamp(&mut self) -> String {
+        let mut now = Utc::now().trunc_subsecs(6);
+        if let Some(last) = self.last_stamp.filter(|last| now <= *last) {
+            now = last + chrono::TimeDelta::microseconds(1);
+        }
+        self.last_stamp = Some(now);
+        now.to_rfc3339_opts(SecondsFormat::Micros, true)
+    }
+}
+
+/// A member's rating, or a newcomer's.
+fn rating_in(conn: &Connection, id: &str) -> rusqlite::Result<Rating> {
+    conn.query_row(
+        "SELECT rating, deviation, volatility FROM ratings WHERE player = ?1",
+        [id],
+        |row| Ok(Rating::new(row.get(0)?, row.get(1)?, row.get(2)?)),
+    )
+    .optional()
+    .map(Option::unwrap_or_default)
+}
+
+/// A game read from a row of [`select_games`].
+fn game_of_row(row: &Row<'_>) -> rusqlite::Result<GameRecord> {
+    let clock = |idx: usize| -> rusqlite::Result<Option<u64>> {
+        let ms: Option<i64> = row.get(idx)?;
+        ms.map(|ms| u64::try_from(ms).map_err(|_| Error::IntegralValueOutOfRange(idx, ms)))
+            .transpose()
+    };
+    let (clock_white, clock_black) = (clock(11)?, clock(12)?);
+    Ok(GameRecord {
+        id: row.get(0)?,
+        room: row.get(1)?,
+        white: row.get(2)?,
+        black: row.get(3)?,
+        white_name: row.get(4)?,
+        black_name: row.get(5)?,
+        pgn: row.get(6)?,
+        result: row.get(7)?,
+        termination: row.get(8)?,
+        time_control: row.get(9)?,
+        rated: row.get(10)?,
+        clocks_ms: clock_white.zip(clock_black).map(|(w, b)| [w, b]),
+    })
+}
+
+/// The score the stored result gives White, if it is a result.
+fn white_score_of(result: &str) -> Option<f64> {
+    match result {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
+}
+
+/// A game as `rate_game` checks it before rating.
+struct Rateable {
+    white: String,
+    black: String,
+    white_name: String,
+    black_name: String,
+    rated: bool,
+    result: Option<String>,
+}
+
+impl Rateable {
+    /// Why this game cannot be rated with these players and score, if it cannot.
+    fn refusal(&self, white: &str, black: &str, white_score: f64) -> Option<String> {
+        if !self.rated {
+            return Some("it is not a rated game".into());
+        }
+        if (self.white.as_str(), self.black.as_str()) != (white, black) {
+            return Some(format!(
+                "its players are {} and {}, not {white} and {black}",
+                self.white, self.black
+            ));
+        }
+        let Some(result) = &self.result else {
+            return Some("it has no result yet".into());
+        };
+        match white_score_of(result) {
+            Some(score) if score == white_score => None,
+            Some(_) => Some(format!(
+                "its result is {result}, not a score of {white_score} for White"
+            )),
+            None => Some(format!("its result {result:?} is not 1-0, 0-1 or 1/2-1/2")),
+        }
+    }
+}
+
+/// Rates the game in `tx`: what [`Store::rate_game`] does once the game is known rateable.
+fn write_ratings(
+    tx: &Transaction<'_>,
+    game_id: &str,
+    game: &Rateable,
+    white_score: f64,
+    at: &str,
+) -> rusqlite::Result<[Rating; 2]> {
+    let sides = [
+        (&game.white, &game.white_name),
+        (&game.black, &game.black_name),
+    ];
+    // A player who never logged in through `player` (a test, an import) is added by the
+    // name the game gives them.
+    for (id, name) in sides {
+        tx.execute(
+            "INSERT OR IGNORE INTO players (id, name, first_seen, last_seen)
+             VALUES (?1, ?2, ?3, ?3)",
+            params![id, name, at],
+        )?;
+    }
+    let before = [rating_in(tx, &game.white)?, rating_in(tx, &game.black)?];
+    // Both from the ratings before the game: the game is its own rating period.
+    let after = [
+        before[0].update(&[Outcome {
+            opponent: before[1],
+            score: white_score,
+        }]),
+        before[1].update(&[Outcome {
+            opponent: before[0],
+            score: 1.0 - white_score,
+        }]),
+    ];
+    for ((id, _), rating) in sides.into_iter().zip(after) {
+        tx.execute(
+            "INSERT INTO ratings (player, rating, deviation, volatility, games)
+             VALUES (?1, ?2, ?3, ?4, 1)
+             ON CONFLICT (player) DO UPDATE SET rating = excluded.rating,
+                 deviation = excluded.deviation, volatility = excluded.volatility,
+                 games = games + 1",
+            params![id, rating.rating, rating.deviation, rating.volatility],
+        )?;
+        tx.execute(
+            "INSERT INTO rating_history (player, game_id, rating, deviation, volatility, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                id,
+                game_id,
+                rating.rating,
+                rating.deviation,
+                rating.volatility,
+                at
+            ],
+        )?;
+    }
+    Ok(after)
 }
 
 impl Store for SqliteStore {
     fn player(&self, id: &str, name: &str) -> Result<Rating, StoreError> {
-        let _ = (id, name);
-        todo!()
+        let mut inner = self.lock();
+        let now = inner.stamp();
+        let doing = || format!("noting player {id}");
+        let tx = inner.conn.transaction().doing(doing)?;
+        tx.execute(
+            "INSERT INTO players (id, name, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen",
+            params![id, name, now],
+        )
+        .doing(doing)?;
+        let rating = rating_in(&tx, id).doing(doing)?;
+        tx.commit().doing(doing)?;
+        Ok(rating)
     }
+
     fn rating(&self, id: &str) -> Result<Rating, StoreError> {
-        let _ = id;
-        todo!()
+        rating_in(&self.lock().conn, id).doing(|| format!("reading the rating of {id}"))
     }
+
     fn save_game(&self, game: &GameRecord) -> Result<(), StoreError> {
-        let _ = game;
-        todo!()
+        let mut inner = self.lock();
+        let now = inner.stamp();
+        let doing = || format!("saving game {}", game.id);
+        let [clock_white, clock_black] = match game.clocks_ms.map(|c| c.map(i64::try_from)) {
+            None => [None, None],
+            Some([Ok(white), Ok(black)]) => [Some(white), Some(black)],
+            Some(_) => return Err(StoreError(format!("{}: a clock is out of range", doing()))),
+        };
+        inner
+            .conn
+            .execute(
+                "INSERT INTO games (id, room, white, black, white_name, black_name, pgn, result,
+                     termination, time_control, rated, clocks_ms_white, clocks_ms_black,
+                     started_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)
+                 ON CONFLICT (id) DO UPDATE SET room = excluded.room, white = excluded.white,
+                     black = excluded.black, white_name = excluded.white_name,
+                     black_name = excluded.black_name, pgn = excluded.pgn,
+                     result = excluded.result, termination = excluded.termination,
+                     time_control = excluded.time_control, rated = excluded.rated,
+                     clocks_ms_white = excluded.clocks_ms_white,
+                     clocks_ms_black = excluded.clocks_ms_black,
+                     updated_at = excluded.updated_at",
+                params![
+                    game.id,
+                    game.room,
+                    game.white,
+                    game.black,
+                    game.white_name,
+                    game.black_name,
+                    game.pgn,
+                    game.result,
+                    game.termination,
+                    game.time_control,
+                    game.rated,
+                    clock_white,
+                    clock_black,
+                    now
+                ],
+            )
+            .doing(doing)?;
+        Ok(())
     }
+
     fn rate_game(
         &self,
         game_id: &str,
@@ -105,30 +492,512 @@ impl Store for SqliteStore {
         black: &str,
         white_score: f64,
     ) -> Result<[Rating; 2], StoreError> {
-        let _ = (game_id, white, black, white_score);
-        todo!()
+        let refuse = |why: &str| Err(StoreError(format!("rating game {game_id}: {why}")));
+        if !(0.0..=1.0).contains(&white_score) {
+            return refuse(&format!("a score of {white_score} is not 0, 1/2 or 1"));
+        }
+        if white == black {
+            return refuse(&format!("{white} cannot play themselves"));
+        }
+        let mut inner = self.lock();
+        let at = inner.stamp();
+        let doing = || format!("rating game {game_id}");
+        // Immediate: the ratings read are the ones written over, whoever else writes.
+        let tx = inner
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .doing(doing)?;
+        let game = tx
+            .query_row(
+                "SELECT white, black, white_name, black_name, rated, result
+                 FROM games WHERE id = ?1",
+                [game_id],
+                |row| {
+                    Ok(Rateable {
+                        white: row.get(0)?,
+                        black: row.get(1)?,
+                        white_name: row.get(2)?,
+                        black_name: row.get(3)?,
+                        rated: row.get(4)?,
+                        result: row.get(5)?,
+                    })
+                },
+            )
+            .optional()
+            .doing(doing)?;
+        let Some(game) = game else {
+            return refuse("there is no such game");
+        };
+        if let Some(why) = game.refusal(white, black, white_score) {
+            return refuse(&why);
+        }
+        let already: bool = tx
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM rating_history WHERE game_id = ?1)",
+                [game_id],
+                |row| row.get(0),
+            )
+            .doing(doing)?;
+        if already {
+            return refuse("it is rated already");
+        }
+        let after = write_ratings(&tx, game_id, &game, white_score, &at).doing(doing)?;
+        tx.commit().doing(doing)?;
+        Ok(after)
     }
+
     fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        let _ = id;
-        todo!()
+        self.lock()
+            .conn
+            .query_row(select_games!("WHERE id = ?1"), [id], game_of_row)
+            .optional()
+            .doing(|| format!("reading game {id}"))
     }
+
     fn games_of(&self, member: &str, limit: usize) -> Result<Vec<GameRecord>, StoreError> {
-        let _ = (member, limit);
-        todo!()
+        let doing = || format!("reading the games of {member}");
+        let inner = self.lock();
+        let mut query = inner
+            .conn
+            .prepare(select_games!(
+                "WHERE white = ?1 OR black = ?1 ORDER BY updated_at DESC, rowid DESC LIMIT ?2"
+            ))
+            .doing(doing)?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        query
+            .query_map(params![member, limit], game_of_row)
+            .and_then(Iterator::collect)
+            .doing(doing)
     }
+
     fn unfinished(&self) -> Result<Vec<GameRecord>, StoreError> {
-        todo!()
+        let doing = || "reading the unfinished games".to_string();
+        let inner = self.lock();
+        let mut query = inner
+            .conn
+            .prepare(select_games!(
+                "WHERE result IS NULL ORDER BY updated_at, rowid"
+            ))
+            .doing(doing)?;
+        query
+            .query_map([], game_of_row)
+            .and_then(Iterator::collect)
+            .doing(doing)
     }
+
     fn rating_history(&self, member: &str) -> Result<Vec<(String, Rating)>, StoreError> {
-        let _ = member;
-        todo!()
+        let doing = || format!("reading the rating history of {member}");
+        let inner = self.lock();
+        let mut query = inner
+            .conn
+            .prepare(
+                "SELECT game_id, rating, deviation, volatility FROM rating_history
+                 WHERE player = ?1 ORDER BY at, rowid",
+            )
+            .doing(doing)?;
+        query
+            .query_map([member], |row| {
+                Ok((
+                    row.get(0)?,
+                    Rating::new(row.get(1)?, row.get(2)?, row.get(3)?),
+                ))
+            })
+            .and_then(Iterator::collect)
+            .doing(doing)
     }
+
     fn puzzle_record(&self, member: &str) -> Result<Option<String>, StoreError> {
-        let _ = member;
-        todo!()
+        self.lock()
+            .conn
+            .query_row(
+                "SELECT json FROM puzzle_records WHERE player = ?1",
+                [member],
+                |row| row.get(0),
+            )
+            .optional()
+            .doing(|| format!("reading the puzzle record of {member}"))
     }
+
     fn save_puzzle_record(&self, member: &str, json: &str) -> Result<(), StoreError> {
-        let _ = (member, json);
-        todo!()
+        let mut inner = self.lock();
+        let now = inner.stamp();
+        inner
+            .conn
+            .execute(
+                "INSERT INTO puzzle_records (player, json, updated_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (player) DO UPDATE SET json = excluded.json,
+                     updated_at = excluded.updated_at",
+                params![member, json, now],
+            )
+            .doing(|| format!("saving the puzzle record of {member}"))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A game between alice and bob, going on, with clocks.
+    fn game(id: &str, white: &str, black: &str) -> GameRecord {
+        GameRecord {
+            id: id.into(),
+            room: "hall".into(),
+            white: white.into(),
+            black: black.into(),
+            white_name: format!("{white} the white"),
+            black_name: format!("{black} the black"),
+            pgn: "[Event \"club\"]\n\n1. e4 { [%clk 0:05:00] } *".into(),
+            result: None,
+            termination: None,
+            time_control: Some("5+3".into()),
+            rated: true,
+            clocks_ms: Some([300_000, 297_500]),
+        }
+    }
+
+    /// The same game, ended with `result`.
+    fn finished(mut game: GameRecord, result: &str) -> GameRecord {
+        game.result = Some(result.into());
+        game.termination = Some("checkmate".into());
+        game.clocks_ms = Some([120_000, 1]);
+        game
+    }
+
+    fn ids(games: &[GameRecord]) -> Vec<&str> {
+        games.iter().map(|g| g.id.as_str()).collect()
+    }
+
+    /// A new folder of its own under the system's temporary folder, removed when dropped.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(name: &str) -> TempDir {
+            static COUNT: AtomicUsize = AtomicUsize::new(0);
+            let dir = std::env::temp_dir().join(format!(
+                "ox88-store-{name}-{}-{}",
+                std::process::id(),
+                COUNT.fetch_add(1, Ordering::Relaxed)
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// One text value read with SQL, to see what the trait does not show.
+    fn text(store: &SqliteStore, sql: &str, param: &str) -> String {
+        store
+            .lock()
+            .conn
+            .query_row(sql, [param], |row| row.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_game_is_saved_updated_and_read_back_as_it_was() {
+        let store = SqliteStore::in_memory().unwrap();
+        assert_eq!(store.game("g1").unwrap(), None);
+        let going = game("g1", "alice", "bob");
+        store.save_game(&going).unwrap();
+        assert_eq!(store.game("g1").unwrap(), Some(going.clone()));
+        let mut ended = finished(going, "1-0");
+        ended.pgn.push_str(" 1-0");
+        ended.time_control = None;
+        store.save_game(&ended).unwrap();
+        assert_eq!(store.game("g1").unwrap(), Some(ended.clone()));
+        // Without clocks, casual.
+        let casual = GameRecord {
+            id: "g2".into(),
+            rated: false,
+            clocks_ms: None,
+            ..ended
+        };
+        store.save_game(&casual).unwrap();
+        assert_eq!(store.game("g2").unwrap(), Some(casual));
+        let started = "SELECT started_at FROM games WHERE id = ?1";
+        let updated = "SELECT updated_at FROM games WHERE id = ?1";
+        assert!(text(&store, started, "g1") < text(&store, updated, "g1"));
+    }
+
+    #[test]
+    fn unfinished_lists_only_games_without_a_result() {
+        let store = SqliteStore::in_memory().unwrap();
+        store.save_game(&game("a", "alice", "bob")).unwrap();
+        store
+            .save_game(&finished(game("b", "alice", "bob"), "0-1"))
+            .unwrap();
+        store.save_game(&game("c", "carol", "dave")).unwrap();
+        assert_eq!(ids(&store.unfinished().unwrap()), ["a", "c"]);
+        store
+            .save_game(&finished(game("a", "alice", "bob"), "1/2-1/2"))
+            .unwrap();
+        assert_eq!(ids(&store.unfinished().unwrap()), ["c"]);
+    }
+
+    #[test]
+    fn games_of_are_newest_first_and_limited() {
+        let store = SqliteStore::in_memory().unwrap();
+        store.save_game(&game("1", "alice", "bob")).unwrap();
+        store.save_game(&game("2", "carol", "alice")).unwrap();
+        store.save_game(&game("3", "bob", "carol")).unwrap();
+        store.save_game(&game("4", "bob", "alice")).unwrap();
+        assert_eq!(ids(&store.games_of("alice", 10).unwrap()), ["4", "2", "1"]);
+        assert_eq!(ids(&store.games_of("alice", 2).unwrap()), ["4", "2"]);
+        assert_eq!(ids(&store.games_of("carol", 10).unwrap()), ["3", "2"]);
+        assert!(store.games_of("alice", 0).unwrap().is_empty());
+        assert!(store.games_of("nobody", usize::MAX).unwrap().is_empty());
+        // Saved again (a move played), the oldest game is the newest.
+        store.save_game(&game("1", "alice", "bob")).unwrap();
+        assert_eq!(
+            ids(&store.games_of("alice", usize::MAX).unwrap()),
+            ["1", "4", "2"]
+        );
+    }
+
+    #[test]
+    fn rating_a_game_moves_both_ratings_by_glicko2_from_the_ratings_before() {
+        let store = SqliteStore::in_memory().unwrap();
+        assert_eq!(store.player("alice", "Alice").unwrap(), Rating::default());
+        assert_eq!(store.rating("bob").unwrap(), Rating::default());
+        store
+            .save_game(&finished(game("g1", "alice", "bob"), "1-0"))
+            .unwrap();
+        let [white, black] = store.rate_game("g1", "alice", "bob", 1.0).unwrap();
+        let start = Rating::default();
+        assert!(white.rating > start.rating && black.rating < start.rating);
+        let beat =
+            |me: Rating, opponent: Rating, score: f64| me.update(&[Outcome { opponent, score }]);
+        assert_eq!(white, beat(start, start, 1.0));
+        assert_eq!(black, beat(start, start, 0.0));
+        assert_eq!(store.rating("alice").unwrap(), white);
+        assert_eq!(store.player("bob", "Bob").unwrap(), black);
+        // A draw with colours swapped: the weaker player gains, each from the ratings before.
+        store
+            .save_game(&finished(game("g2", "bob", "alice"), "1/2-1/2"))
+            .unwrap();
+        let [bob, alice] = store.rate_game("g2", "bob", "alice", 0.5).unwrap();
+        assert!(bob.rating > black.rating && alice.rating < white.rating);
+        assert_eq!(bob, beat(black, white, 0.5));
+        assert_eq!(alice, beat(white, black, 0.5));
+        assert_eq!(store.rating("alice").unwrap(), alice);
+        assert_eq!(store.rating("bob").unwrap(), bob);
+        let games = "SELECT games FROM ratings WHERE player = ?1";
+        let count: i64 = store
+            .lock()
+            .conn
+            .query_row(games, ["alice"], |row| row.get(0))
+            .unwrap();
+        assert_eq!(count, 2);
+        // A player never noted by `player` is added under the game's name.
+        let name = "SELECT name FROM players WHERE id = ?1";
+        assert_eq!(text(&store, name, "bob"), "Bob");
+        assert_eq!(text(&store, name, "alice"), "Alice");
+    }
+
+    #[test]
+    fn the_history_holds_each_rated_games_ratings_oldest_first() {
+        let store = SqliteStore::in_memory().unwrap();
+        assert!(store.rating_history("alice").unwrap().is_empty());
+        store
+            .save_game(&finished(game("g1", "alice", "bob"), "0-1"))
+            .unwrap();
+        store
+            .save_game(&finished(game("g2", "carol", "alice"), "0-1"))
+            .unwrap();
+        let [a1, b1] = store.rate_game("g1", "alice", "bob", 0.0).unwrap();
+        let [c2, a2] = store.rate_game("g2", "carol", "alice", 0.0).unwrap();
+        assert_eq!(
+            store.rating_history("alice").unwrap(),
+            [("g1".to_string(), a1), ("g2".to_string(), a2)]
+        );
+        assert_eq!(store.rating_history("bob").unwrap(), [("g1".into(), b1)]);
+        assert_eq!(store.rating_history("carol").unwrap(), [("g2".into(), c2)]);
+        // The player row the game made carries the game's name.
+        let name = "SELECT name FROM players WHERE id = ?1";
+        assert_eq!(text(&store, name, "carol"), "carol the white");
+    }
+
+    #[test]
+    fn a_game_is_rated_once_and_only_as_it_ended() {
+        let store = SqliteStore::in_memory().unwrap();
+        let refused = |game_id: &str, white: &str, black: &str, score: f64| {
+            let before = (store.rating("alice").unwrap(), store.rating("bob").unwrap());
+            let err = store
+                .rate_game(game_id, white, black, score)
+                .unwrap_err()
+                .to_string();
+            let after = (store.rating("alice").unwrap(), store.rating("bob").unwrap());
+            assert_eq!(before, after, "{err}");
+            err
+        };
+        assert!(refused("none", "alice", "bob", 1.0).contains("no such game"));
+        store.save_game(&game("going", "alice", "bob")).unwrap();
+        assert!(refused("going", "alice", "bob", 1.0).contains("no result yet"));
+        let casual = GameRecord {
+            rated: false,
+            ..finished(game("casual", "alice", "bob"), "1-0")
+        };
+        store.save_game(&casual).unwrap();
+        assert!(refused("casual", "alice", "bob", 1.0).contains("not a rated game"));
+        store
+            .save_game(&finished(game("g", "alice", "bob"), "1-0"))
+            .unwrap();
+        assert!(refused("g", "bob", "alice", 1.0).contains("players are alice and bob"));
+        assert!(refused("g", "alice", "alice", 1.0).contains("cannot play themselves"));
+        assert!(refused("g", "alice", "bob", 0.5).contains("result is 1-0"));
+        assert!(refused("g", "alice", "bob", f64::NAN).contains("not 0, 1/2 or 1"));
+        assert!(refused("g", "alice", "bob", 2.0).contains("not 0, 1/2 or 1"));
+        let rated = store.rate_game("g", "alice", "bob", 1.0).unwrap();
+        let again = refused("g", "alice", "bob", 1.0);
+        assert_eq!(again, "database: rating game g: it is rated already");
+        assert_eq!(store.rating("alice").unwrap(), rated[0]);
+        assert_eq!(store.rating_history("alice").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_puzzle_record_is_kept_and_replaced() {
+        let store = SqliteStore::in_memory().unwrap();
+        assert_eq!(store.puzzle_record("alice").unwrap(), None);
+        store
+            .save_puzzle_record("alice", r#"{"solved":1}"#)
+            .unwrap();
+        store.save_puzzle_record("bob", r#"{"solved":7}"#).unwrap();
+        assert_eq!(
+            store.puzzle_record("alice").unwrap().as_deref(),
+            Some(r#"{"solved":1}"#)
+        );
+        store
+            .save_puzzle_record("alice", r#"{"solved":2}"#)
+            .unwrap();
+        assert_eq!(
+            store.puzzle_record("alice").unwrap().as_deref(),
+            Some(r#"{"solved":2}"#)
+        );
+        assert_eq!(
+            store.puzzle_record("bob").unwrap().as_deref(),
+            Some(r#"{"solved":7}"#)
+        );
+    }
+
+    #[test]
+    fn names_and_texts_are_stored_verbatim() {
+        let store = SqliteStore::in_memory().unwrap();
+        let odd = "O'Brien \"the\" 🐴\n'); DROP TABLE players; --\t\u{0}é";
+        store.player(odd, odd).unwrap();
+        let name = "SELECT name FROM players WHERE id = ?1";
+        assert_eq!(text(&store, name, odd), odd);
+        let mut tricky = finished(game(odd, odd, "bob"), "1-0");
+        tricky.room = odd.into();
+        tricky.white_name = odd.into();
+        tricky.pgn = format!("[White \"{odd}\"]\n\n1. e4 1-0");
+        tricky.termination = Some(odd.into());
+        store.save_game(&tricky).unwrap();
+        assert_eq!(store.game(odd).unwrap(), Some(tricky.clone()));
+        assert_eq!(store.games_of(odd, 5).unwrap(), [tricky]);
+        store.rate_game(odd, odd, "bob", 1.0).unwrap();
+        assert_eq!(store.rating_history(odd).unwrap()[0].0, odd);
+        store.save_puzzle_record(odd, odd).unwrap();
+        assert_eq!(store.puzzle_record(odd).unwrap().as_deref(), Some(odd));
+        assert_eq!(text(&store, name, odd), odd);
+    }
+
+    #[test]
+    fn a_file_database_keeps_everything_when_opened_again() {
+        let dir = TempDir::new("reopen");
+        let path = dir.0.join("made").join("club.db");
+        let ended = finished(game("g1", "alice", "bob"), "1-0");
+        let going = game("g2", "bob", "alice");
+        let ratings = {
+            let store = SqliteStore::open(&path).unwrap();
+            store.player("alice", "Alice").unwrap();
+            store.save_game(&ended).unwrap();
+            store.save_game(&going).unwrap();
+            store.save_puzzle_record("alice", "{}").unwrap();
+            store.rate_game("g1", "alice", "bob", 1.0).unwrap()
+        };
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.game("g1").unwrap(), Some(ended));
+        assert_eq!(store.unfinished().unwrap(), [going]);
+        assert_eq!(store.rating("alice").unwrap(), ratings[0]);
+        assert_eq!(store.rating("bob").unwrap(), ratings[1]);
+        assert_eq!(
+            store.rating_history("bob").unwrap(),
+            [("g1".into(), ratings[1])]
+        );
+        assert_eq!(store.puzzle_record("alice").unwrap().as_deref(), Some("{}"));
+        let inner = store.lock();
+        let mode: String = inner
+            .conn
+            .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        assert_eq!(user_version(&inner.conn).unwrap(), MIGRATIONS.len());
+    }
+
+    #[test]
+    fn opening_again_migrates_nothing_twice() {
+        let dir = TempDir::new("twice");
+        let path = dir.0.join("club.db");
+        SqliteStore::open(&path)
+            .unwrap()
+            .save_game(&game("g", "alice", "bob"))
+            .unwrap();
+        // A step run twice would fail (its tables exist) or lose the game.
+        let store = SqliteStore::open(&path).unwrap();
+        let store_again = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.game("g").unwrap(), Some(game("g", "alice", "bob")));
+        assert_eq!(ids(&store_again.unfinished().unwrap()), ["g"]);
+        assert_eq!(user_version(&store.lock().conn).unwrap(), MIGRATIONS.len());
+    }
+
+    #[test]
+    fn a_database_from_a_newer_ox88_is_refused_and_left_alone() {
+        let dir = TempDir::new("newer");
+        let path = dir.0.join("club.db");
+        let newer = MIGRATIONS.len() + 1;
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch("CREATE TABLE future (x)").unwrap();
+            set_user_version(&conn, newer).unwrap();
+        }
+        let err = SqliteStore::open(&path).err().unwrap().to_string();
+        assert!(
+            err.contains(&format!(
+                "made by a newer ox88: schema {newer}, this one knows {}",
+                MIGRATIONS.len()
+            )),
+            "{err}"
+        );
+        assert!(err.contains("club.db"), "{err}");
+        let conn = Connection::open(&path).unwrap();
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(mode, "delete");
+        assert_eq!(user_version(&conn).unwrap(), newer);
+        let tables: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(tables, 1);
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_database_is_refused_with_its_name() {
+        let dir = TempDir::new("garbage");
+        let path = dir.0.join("club.db");
+        let garbage = "this is not SQLite, just text that is long enough to be a header\n";
+        std::fs::write(&path, garbage.repeat(20)).unwrap();
+        let err = SqliteStore::open(&path).err().unwrap().to_string();
+        assert!(err.contains("opening") && err.contains("club.db"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), garbage.repeat(20));
     }
 }
