@@ -98,3 +98,108 @@ fn the_openssh_client_plays_a_move_and_ctrl_c_ends_only_its_session() {
 
     runtime.block_on(server.stop());
 }
+
+/// An OpenSSH client in a pty, logged in as `user` with the key in `key_file`, asking for
+/// `room` the way people do (`ssh -t -p PORT user@127.0.0.1 ROOM`).
+fn ssh_into_room(
+    ssh: &PathBuf,
+    port: u16,
+    key_file: &std::path::Path,
+    home: &std::path::Path,
+    user: &str,
+    room: &str,
+) -> Pty {
+    let mut cmd = CommandBuilder::new(ssh);
+    let port = port.to_string();
+    let key_arg = key_file.display().to_string();
+    let login = format!("{user}@127.0.0.1");
+    cmd.args([
+        "-t",
+        "-p",
+        &port,
+        "-i",
+        &key_arg,
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "LogLevel=ERROR",
+        "-F",
+        "/dev/null",
+        &login,
+        room,
+    ]);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("HOME", home);
+    Pty::spawn(cmd, 40, 120)
+}
+
+#[test]
+fn two_openssh_clients_play_fools_mate_in_a_room_while_a_third_watches() {
+    let Some(ssh) = ssh_path() else {
+        eprintln!("note: no `ssh` on PATH; skipping the OpenSSH client test");
+        return;
+    };
+    let dir = TempDir::new("serve-ssh-room");
+    let keys: Vec<_> = (0..3).map(|_| new_key()).collect();
+    let mut files = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
+        let file = dir.path().join(format!("id_{i}"));
+        std::fs::write(&file, key.to_openssh(LineEnding::LF).unwrap().as_bytes()).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        files.push(file);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let config = config(
+        &dir.path().join("data"),
+        Access::Keys(keys.iter().map(|k| k.public_key().clone()).collect()),
+    );
+    let server = runtime.block_on(TestServer::start(config));
+    let port = server.addr().port();
+    let mut white = ssh_into_room(&ssh, port, &files[0], dir.path(), "alice", "den");
+    white.wait_for("alice in the room", |s| s.text().contains("Room den"));
+    let mut black = ssh_into_room(&ssh, port, &files[1], dir.path(), "bob", "den");
+    black.wait_for("bob seated", |s| s.text().contains("you play Black"));
+    let mut watcher = ssh_into_room(&ssh, port, &files[2], dir.path(), "carol", "den");
+    watcher.wait_for("carol watching", |s| s.text().contains("you are watching"));
+    for (i, (mv, shown)) in [
+        ("f2f3", "1. f3"),
+        ("e7e5", "e5"),
+        ("g2g4", "2. g4"),
+        ("d8h4", "Qh4#"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mover = if i % 2 == 0 { &mut white } else { &mut black };
+        mover.send(&format!("{mv}\r"));
+        watcher.wait_for(&format!("the watcher sees {shown}"), |s| {
+            s.text().contains(shown)
+        });
+    }
+    watcher.send("e2e4\r");
+    watcher.wait_for("the watcher's move refused", |s| {
+        s.message().contains("watch")
+    });
+    for t in [&mut white, &mut black, &mut watcher] {
+        t.wait_for("0-1", |s| s.text().contains("0-1"));
+    }
+    for mut t in [white, black, watcher] {
+        t.send("\x03");
+        assert!(t.wait_exit().success(), "the session ended normally");
+    }
+    runtime.block_on(server.stop());
+}

@@ -1,11 +1,1011 @@
-//! The club itself: who is online, the rooms by name, seeks and challenges.
+//! The club itself: who is online, the rooms by name, the seeks and challenges, and the
+//! store behind them.
+//!
+//! Locks: the club's own state (viewers, room names, seeks) sits behind one mutex held for
+//! a few lookups at a time; each room has a mutex of its own, so a move in one room never
+//! waits for another room. The club's lock is never taken while a room's is held. After a
+//! change the viewers concerned are woken through their [`Notify`]; they read again.
 
-/// The club.
-pub struct Club {}
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
-/// One viewer's hold on the club.
-pub struct Viewer {}
+use super::room::{Action, Finished, Role, Room, RoomView};
+use super::store::{GameRecord, Store};
+use super::{ClubError, Member, Notify, text};
+use crate::chess::Color;
+use crate::game::clock::TimeControl;
+use crate::game::glicko::Rating;
+
+/// The time control of a room opened by name (its opener may not have said).
+pub const ROOM_TIME_CONTROL: &str = "10+5";
+/// Rooms at once; beyond this a new room is refused.
+pub const MAX_ROOMS: usize = 1000;
+/// Notices waiting for one viewer (older ones go).
+const NOTICES_KEPT: usize = 20;
+/// The longest name shown, in characters.
+const NAME_MAX: usize = 20;
+
+/// A seek in the lobby: someone waiting for an opponent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeekView {
+    pub number: u32,
+    pub name: String,
+    pub rating: Option<u32>,
+    pub time_control: Option<TimeControl>,
+    /// The colour the seeker wants, if any.
+    pub color: Option<Color>,
+    pub rated: bool,
+}
+
+/// A challenge from one member to another.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeView {
+    pub number: u32,
+    pub from: String,
+    pub to: String,
+    pub time_control: Option<TimeControl>,
+    pub rated: bool,
+}
+
+/// A game being played, for the lobby's list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameView {
+    pub number: u32,
+    pub room: String,
+    pub white: String,
+    pub black: String,
+    /// Time left for White and Black.
+    pub clocks: Option<[Duration; 2]>,
+    /// The move number being played.
+    pub move_number: u32,
+    pub watchers: usize,
+}
+
+/// Someone online, and where.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OnlineView {
+    pub name: String,
+    pub rating: Option<u32>,
+    /// The room they are in, if any.
+    pub room: Option<String>,
+}
 
 /// The lobby as a viewer draws it.
 #[derive(Clone, Debug, Default)]
-pub struct LobbyView {}
+pub struct LobbyView {
+    pub online: Vec<OnlineView>,
+    pub seeks: Vec<SeekView>,
+    /// Challenges to or from the viewer.
+    pub challenges: Vec<ChallengeView>,
+    pub games: Vec<GameView>,
+    /// The viewer's own name and rating.
+    pub me: String,
+    pub my_rating: Option<u32>,
+}
+
+struct Entry {
+    member: Member,
+    notify: Notify,
+    room: Option<String>,
+    rating: Rating,
+    notices: Vec<String>,
+}
+
+struct Seek {
+    number: u32,
+    viewer: u64,
+    time_control: Option<TimeControl>,
+    color: Option<Color>,
+    rated: bool,
+}
+
+struct Challenge {
+    number: u32,
+    from: u64,
+    to: u64,
+    time_control: Option<TimeControl>,
+    rated: bool,
+}
+
+#[derive(Default)]
+struct State {
+    viewers: HashMap<u64, Entry>,
+    rooms: HashMap<String, Arc<Mutex<Room>>>,
+    seeks: Vec<Seek>,
+    challenges: Vec<Challenge>,
+    /// Numbers for viewers, seeks, challenges and the rooms games are given.
+    next: u64,
+}
+
+impl State {
+    fn number(&mut self) -> u64 {
+        self.next += 1;
+        self.next
+    }
+
+    /// The viewers in `room`, to wake.
+    fn in_room(&self, room: &str) -> Vec<Notify> {
+        self.viewers
+            .values()
+            .filter(|e| e.room.as_deref() == Some(room))
+            .map(|e| Arc::clone(&e.notify))
+            .collect()
+    }
+
+    /// The viewers in the lobby, to wake.
+    fn in_lobby(&self) -> Vec<Notify> {
+        self.viewers
+            .values()
+            .filter(|e| e.room.is_none())
+            .map(|e| Arc::clone(&e.notify))
+            .collect()
+    }
+
+    fn notice(&mut self, viewer: u64, text: String) -> Option<Notify> {
+        let e = self.viewers.get_mut(&viewer)?;
+        if e.notices.len() >= NOTICES_KEPT {
+            e.notices.remove(0);
+        }
+        e.notices.push(text);
+        Some(Arc::clone(&e.notify))
+    }
+}
+
+/// The club.
+pub struct Club {
+    state: Mutex<State>,
+    store: Arc<dyn Store>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn wake(all: Vec<Notify>) {
+    for n in all {
+        n();
+    }
+}
+
+fn shown(r: &Rating) -> u32 {
+    r.rating.round().max(0.0) as u32
+}
+
+impl Club {
+    /// A club on `store`: the games that were going on when the server last stopped wait
+    /// in their rooms for their players.
+    pub fn new(store: Arc<dyn Store>) -> Result<Arc<Club>, ClubError> {
+        let mut state = State::default();
+        let unfinished = store
+            .unfinished()
+            .map_err(|e| ClubError::new(e.to_string()))?;
+        for record in unfinished {
+            match Room::restore(&record) {
+                Ok(room) => {
+                    state
+                        .rooms
+                        .insert(record.room.clone(), Arc::new(Mutex::new(room)));
+                }
+                Err(e) => eprintln!("ox88 serve: game {} cannot go on: {e}", record.id),
+            }
+        }
+        Ok(Arc::new(Club {
+            state: Mutex::new(state),
+            store,
+        }))
+    }
+
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// A member comes online; `notify` wakes their screen. A player with a seat in a game
+    /// that goes on is put back in its room.
+    pub fn connect(self: &Arc<Self>, mut member: Member, notify: Notify) -> Viewer {
+        let rating = if member.rated {
+            self.store
+                .player(&member.id, &member.name)
+                .unwrap_or_else(|e| {
+                    eprintln!("ox88 serve: {e}");
+                    Rating::default()
+                })
+        } else {
+            Rating::default()
+        };
+        let mut st = lock(&self.state);
+        member.name = unique_name(&st, &member);
+        let id = st.number();
+        let seated = st
+            .rooms
+            .iter()
+            .map(|(name, room)| (name.clone(), Arc::clone(room)))
+            .collect::<Vec<_>>();
+        st.viewers.insert(
+            id,
+            Entry {
+                member: member.clone(),
+                notify,
+                room: None,
+                rating,
+                notices: Vec::new(),
+            },
+        );
+        drop(st);
+        let viewer = Viewer {
+            club: Arc::clone(self),
+            id,
+            member: member.clone(),
+        };
+        // Back to a seat the member holds (a dropped connection, a restarted server).
+        for (name, room) in seated {
+            let holds = {
+                let r = lock(&room);
+                let v = r.view(Instant::now());
+                matches!(r.role(&member.id), Some(Role::Player(_)))
+                    && v.result.is_none()
+                    && !v.aborted
+            };
+            if holds {
+                let _ = viewer.join(&name);
+                break;
+            }
+        }
+        self.wake_lobby();
+        viewer
+    }
+
+    fn wake_lobby(&self) {
+        let all = lock(&self.state).in_lobby();
+        wake(all);
+    }
+
+    fn room(&self, name: &str) -> Option<Arc<Mutex<Room>>> {
+        lock(&self.state).rooms.get(name).cloned()
+    }
+
+    /// Time passes in every room: flags fall. Call it often (the server does, ten times a
+    /// second); a room with nothing due costs a lock.
+    pub fn tick(&self, now: Instant) {
+        let rooms: Vec<_> = lock(&self.state)
+            .rooms
+            .iter()
+            .map(|(n, r)| (n.clone(), Arc::clone(r)))
+            .collect();
+        for (name, room) in rooms {
+            let (changed, finished, record) = {
+                let mut r = lock(&room);
+                if !r.tick(now) {
+                    continue;
+                }
+                (true, r.take_finished(now), r.record(now))
+            };
+            if changed {
+                self.after_change(&name, record, finished);
+            }
+        }
+    }
+
+    /// Saves every game going on with its clocks as they stand (the server is stopping:
+    /// they go on after a restart when both players are back).
+    pub fn save_all(&self, now: Instant) {
+        let rooms: Vec<_> = lock(&self.state).rooms.values().cloned().collect();
+        for room in rooms {
+            let record = {
+                let r = lock(&room);
+                let v = r.view(now);
+                if v.result.is_some() || v.aborted {
+                    None
+                } else {
+                    r.record(now)
+                }
+            };
+            if let Some(record) = record
+                && let Err(e) = self.store.save_game(&record)
+            {
+                eprintln!("ox88 serve: {e}");
+            }
+        }
+    }
+
+    /// What follows a change in `room`: the game saved, a finished game rated, the room's
+    /// viewers and the lobby woken.
+    fn after_change(&self, room: &str, record: Option<GameRecord>, finished: Option<Finished>) {
+        if let Some(record) = &record
+            && let Err(e) = self.store.save_game(record)
+        {
+            eprintln!("ox88 serve: {e}");
+        }
+        if let Some(f) = finished {
+            if let Err(e) = self.store.save_game(&f.record) {
+                eprintln!("ox88 serve: {e}");
+            }
+            if f.rated {
+                match self.store.rate_game(
+                    &f.record.id,
+                    &f.players[0],
+                    &f.players[1],
+                    f.white_score,
+                ) {
+                    Ok(new) => {
+                        let mut st = lock(&self.state);
+                        for e in st.viewers.values_mut() {
+                            for (i, id) in f.players.iter().enumerate() {
+                                if &e.member.id == id {
+                                    let before = shown(&e.rating);
+                                    e.rating = new[i];
+                                    let after = shown(&new[i]);
+                                    e.notices.push(format!(
+                                        "your rating: {before} → {after} ({:+})",
+                                        after as i64 - before as i64
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                    Err(e) => eprintln!("ox88 serve: {e}"),
+                }
+            }
+        }
+        let (in_room, in_lobby) = {
+            let st = lock(&self.state);
+            (st.in_room(room), st.in_lobby())
+        };
+        wake(in_room);
+        wake(in_lobby);
+    }
+
+    fn lobby_view(&self, me: u64, now: Instant) -> LobbyView {
+        let st = lock(&self.state);
+        let name_of = |v: u64| {
+            st.viewers
+                .get(&v)
+                .map(|e| e.member.name.clone())
+                .unwrap_or_default()
+        };
+        let rating_of = |v: u64| {
+            st.viewers
+                .get(&v)
+                .filter(|e| e.member.rated)
+                .map(|e| shown(&e.rating))
+        };
+        let mut online: Vec<OnlineView> = st
+            .viewers
+            .values()
+            .map(|e| OnlineView {
+                name: e.member.name.clone(),
+                rating: e.member.rated.then(|| shown(&e.rating)),
+                room: e.room.clone(),
+            })
+            .collect();
+        online.sort_by(|a, b| a.name.cmp(&b.name));
+        let seeks = st
+            .seeks
+            .iter()
+            .map(|s| SeekView {
+                number: s.number,
+                name: name_of(s.viewer),
+                rating: rating_of(s.viewer),
+                time_control: s.time_control,
+                color: s.color,
+                rated: s.rated,
+            })
+            .collect();
+        let challenges = st
+            .challenges
+            .iter()
+            .filter(|c| c.from == me || c.to == me)
+            .map(|c| ChallengeView {
+                number: c.number,
+                from: name_of(c.from),
+                to: name_of(c.to),
+                time_control: c.time_control,
+                rated: c.rated,
+            })
+            .collect();
+        let rooms: Vec<_> = st
+            .rooms
+            .iter()
+            .map(|(n, r)| (n.clone(), Arc::clone(r)))
+            .collect();
+        let (me_name, my_rating) = st
+            .viewers
+            .get(&me)
+            .map(|e| {
+                (
+                    e.member.name.clone(),
+                    e.member.rated.then(|| shown(&e.rating)),
+                )
+            })
+            .unwrap_or_default();
+        drop(st);
+        let mut games: Vec<GameView> = rooms
+            .into_iter()
+            .filter_map(|(name, room)| {
+                let v = lock(&room).view(now);
+                let [Some(w), Some(b)] = &v.seats else {
+                    return None;
+                };
+                if v.result.is_some() || v.aborted {
+                    return None;
+                }
+                Some(GameView {
+                    number: 0,
+                    room: name,
+                    white: w.name.clone(),
+                    black: b.name.clone(),
+                    clocks: v.clocks,
+                    move_number: v.game.board().fullmove_number(),
+                    watchers: v.watchers.len(),
+                })
+            })
+            .collect();
+        games.sort_by(|a, b| a.room.cmp(&b.room));
+        for (i, g) in games.iter_mut().enumerate() {
+            g.number = i as u32 + 1;
+        }
+        LobbyView {
+            online,
+            seeks,
+            challenges,
+            games,
+            me: me_name,
+            my_rating,
+        }
+    }
+
+    /// A fresh room name for a game made in the lobby.
+    fn new_room_name(st: &mut State) -> String {
+        loop {
+            let n = st.number();
+            let name = format!("game-{n}");
+            if !st.rooms.contains_key(&name) {
+                return name;
+            }
+        }
+    }
+}
+
+/// `name`, or `name-2`, `name-3`… when another member online already shows that name.
+fn unique_name(st: &State, member: &Member) -> String {
+    let base: String = {
+        let cleaned = crate::tui::settings::clean_name(&member.name);
+        let cut: String = cleaned.chars().take(NAME_MAX).collect();
+        if cut.is_empty() { "guest".into() } else { cut }
+    };
+    let taken = |n: &str| {
+        st.viewers
+            .values()
+            .any(|e| e.member.name == n && e.member.id != member.id)
+    };
+    if !taken(&base) {
+        return base;
+    }
+    (2..)
+        .map(|i| format!("{base}-{i}"))
+        .find(|n| !taken(n))
+        .expect("some suffix is free")
+}
+
+/// One viewer's hold on the club, kept by their screen. Dropping it is leaving: a seat in a
+/// game stays (the clock runs), everything else of the viewer's goes.
+pub struct Viewer {
+    club: Arc<Club>,
+    id: u64,
+    member: Member,
+}
+
+impl std::fmt::Debug for Viewer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Viewer")
+            .field("id", &self.id)
+            .field("member", &self.member)
+            .finish()
+    }
+}
+
+impl Drop for Viewer {
+    fn drop(&mut self) {
+        let room = {
+            let mut st = lock(&self.club.state);
+            let e = st.viewers.remove(&self.id);
+            st.seeks.retain(|s| s.viewer != self.id);
+            st.challenges
+                .retain(|c| c.from != self.id && c.to != self.id);
+            e.and_then(|e| e.room)
+        };
+        if let Some(name) = room {
+            self.leave_room_named(&name);
+        }
+        self.club.wake_lobby();
+    }
+}
+
+impl Viewer {
+    pub fn member(&self) -> &Member {
+        &self.member
+    }
+
+    /// The club's database (a member's puzzle record is kept there).
+    pub fn store(&self) -> Arc<dyn Store> {
+        Arc::clone(&self.club.store)
+    }
+
+    /// The name the club shows for this viewer (made unique among those online).
+    pub fn name(&self) -> String {
+        lock(&self.club.state)
+            .viewers
+            .get(&self.id)
+            .map(|e| e.member.name.clone())
+            .unwrap_or_else(|| self.member.name.clone())
+    }
+
+    pub fn lobby(&self, now: Instant) -> LobbyView {
+        self.club.lobby_view(self.id, now)
+    }
+
+    /// The room this viewer is in, by name.
+    pub fn room_name(&self) -> Option<String> {
+        lock(&self.club.state)
+            .viewers
+            .get(&self.id)
+            .and_then(|e| e.room.clone())
+    }
+
+    /// The room this viewer is in, as it stands now.
+    pub fn room(&self, now: Instant) -> Option<(RoomView, Role)> {
+        let name = self.room_name()?;
+        let room = self.club.room(&name)?;
+        let r = lock(&room);
+        Some((
+            r.view(now),
+            r.role(&self.member.id).unwrap_or(Role::Watcher),
+        ))
+    }
+
+    /// The next moment the room's screen changes by itself (a clock's second, a flag).
+    pub fn next_due(&self, now: Instant) -> Option<Instant> {
+        let room = self.club.room(&self.room_name()?)?;
+        lock(&room).next_due(now)
+    }
+
+    /// Messages for this viewer since the last call (a challenge, a rating change).
+    pub fn take_notices(&self) -> Vec<String> {
+        lock(&self.club.state)
+            .viewers
+            .get_mut(&self.id)
+            .map(|e| std::mem::take(&mut e.notices))
+            .unwrap_or_default()
+    }
+
+    /// Joins (or opens) the room `name`: a seat while one is free, else watching.
+    pub fn join(&self, name: &str) -> Result<Role, ClubError> {
+        let name = text::room_name(name)?;
+        let now = Instant::now();
+        if let Some(current) = self.room_name() {
+            if current == name {
+                return self
+                    .room(now)
+                    .map(|(_, role)| role)
+                    .ok_or_else(|| ClubError::new("the room is gone"));
+            }
+            self.leave_room();
+        }
+        let (room, rating) = {
+            let mut st = lock(&self.club.state);
+            if !st.rooms.contains_key(&name) && st.rooms.len() >= MAX_ROOMS {
+                return Err(ClubError::new(
+                    "the server has as many rooms as it holds: join one that is open",
+                ));
+            }
+            let tc = ROOM_TIME_CONTROL.parse().ok();
+            let room = Arc::clone(
+                st.rooms
+                    .entry(name.clone())
+                    .or_insert_with(|| Arc::new(Mutex::new(Room::new(&name, tc, true)))),
+            );
+            let e = st.viewers.get_mut(&self.id).expect("a viewer is listed");
+            e.room = Some(name.clone());
+            (room, e.member.rated.then_some(e.rating))
+        };
+        let role = lock(&room).join(&self.member, rating, now);
+        self.club.after_change(&name, None, None);
+        Ok(role)
+    }
+
+    /// Back to the lobby: a player keeps the seat of a game that goes on.
+    pub fn leave_room(&self) {
+        let name = {
+            let mut st = lock(&self.club.state);
+            st.viewers.get_mut(&self.id).and_then(|e| e.room.take())
+        };
+        if let Some(name) = name {
+            self.leave_room_named(&name);
+        }
+    }
+
+    fn leave_room_named(&self, name: &str) {
+        let Some(room) = self.club.room(name) else {
+            return;
+        };
+        let idle = {
+            let mut r = lock(&room);
+            r.leave(&self.member.id, Instant::now());
+            r.is_idle()
+        };
+        if idle {
+            let mut st = lock(&self.club.state);
+            // Still idle and nobody joined it since.
+            if st.in_room(name).is_empty() && lock(&room).is_idle() {
+                st.rooms.remove(name);
+            }
+        }
+        self.club.after_change(name, None, None);
+    }
+
+    /// Does what the viewer asks in their room.
+    pub fn act(&self, action: Action) -> Result<String, ClubError> {
+        let name = self
+            .room_name()
+            .ok_or_else(|| ClubError::new("you are in the lobby: join a room first"))?;
+        let room = self
+            .club
+            .room(&name)
+            .ok_or_else(|| ClubError::new("the room is gone"))?;
+        let now = Instant::now();
+        let moved = matches!(action, Action::Move(_) | Action::Takeback);
+        let (said, record, finished, aborted) = {
+            let mut r = lock(&room);
+            let said = r.act(&self.member.id, action, now)?;
+            let record = if moved { r.record(now) } else { None };
+            let aborted = r.is_aborted().then(|| r.view(now).game_id);
+            (said, record, r.take_finished(now), aborted)
+        };
+        if let Some(id) = aborted
+            && let Err(e) = self.club.store.forget_unplayed(&id)
+        {
+            eprintln!("ox88 serve: {e}");
+        }
+        self.club.after_change(&name, record, finished);
+        Ok(said)
+    }
+
+    /// Puts a seek in the lobby (replacing this viewer's earlier one); its number.
+    pub fn seek(
+        &self,
+        time_control: Option<TimeControl>,
+        color: Option<Color>,
+        rated: bool,
+    ) -> Result<u32, ClubError> {
+        if rated && !self.member.rated {
+            return Err(ClubError::new(
+                "rated games need a key: an open visitor plays casual games",
+            ));
+        }
+        let number = {
+            let mut st = lock(&self.club.state);
+            st.seeks.retain(|s| s.viewer != self.id);
+            let number = st.number() as u32;
+            st.seeks.push(Seek {
+                number,
+                viewer: self.id,
+                time_control,
+                color,
+                rated,
+            });
+            number
+        };
+        self.club.wake_lobby();
+        Ok(number)
+    }
+
+    /// Challenges the member online as `name`.
+    pub fn challenge(
+        &self,
+        name: &str,
+        time_control: Option<TimeControl>,
+        rated: bool,
+    ) -> Result<u32, ClubError> {
+        let rated = rated && self.member.rated;
+        let me = self.name();
+        let (number, notify) = {
+            let mut st = lock(&self.club.state);
+            let Some((&to, target)) = st
+                .viewers
+                .iter()
+                .find(|(_, e)| e.member.name.eq_ignore_ascii_case(name.trim()))
+            else {
+                return Err(ClubError::new(format!(
+                    "nobody called {:?} is online",
+                    name.chars().take(NAME_MAX).collect::<String>()
+                )));
+            };
+            if to == self.id {
+                return Err(ClubError::new("you cannot challenge yourself"));
+            }
+            let rated = rated && target.member.rated;
+            let number = st.number() as u32;
+            st.challenges.push(Challenge {
+                number,
+                from: self.id,
+                to,
+                time_control,
+                rated,
+            });
+            let text = format!(
+                "{me} challenges you: {} {} (:accept {number} or :decline {number})",
+                time_control.map_or("no clock".to_string(), |t| t.to_string()),
+                if rated { "rated" } else { "casual" }
+            );
+            (number, st.notice(to, text))
+        };
+        if let Some(n) = notify {
+            n();
+        }
+        self.club.wake_lobby();
+        Ok(number)
+    }
+
+    /// Turns down challenge `number` (or withdraws one's own).
+    pub fn decline(&self, number: u32) -> Result<(), ClubError> {
+        let me = self.name();
+        let notify = {
+            let mut st = lock(&self.club.state);
+            let Some(i) = st
+                .challenges
+                .iter()
+                .position(|c| c.number == number && (c.to == self.id || c.from == self.id))
+            else {
+                return Err(ClubError::new(format!("no challenge {number} of yours")));
+            };
+            let c = st.challenges.remove(i);
+            let other = if c.to == self.id { c.from } else { c.to };
+            st.notice(other, format!("{me} declined challenge {number}"))
+        };
+        if let Some(n) = notify {
+            n();
+        }
+        self.club.wake_lobby();
+        Ok(())
+    }
+
+    /// Accepts seek or challenge `number`: a new room, both players in it. Returns the
+    /// room's name.
+    pub fn accept(&self, number: u32) -> Result<String, ClubError> {
+        let (other, tc, rated, my_color) = {
+            let mut st = lock(&self.club.state);
+            if let Some(i) = st.seeks.iter().position(|s| s.number == number) {
+                let s = &st.seeks[i];
+                if s.viewer == self.id {
+                    return Err(ClubError::new("that is your own seek"));
+                }
+                if s.rated && !self.member.rated {
+                    return Err(ClubError::new(
+                        "that seek is rated, and rated games need a key",
+                    ));
+                }
+                let s = st.seeks.remove(i);
+                (s.viewer, s.time_control, s.rated, s.color.map(Color::flip))
+            } else if let Some(i) = st
+                .challenges
+                .iter()
+                .position(|c| c.number == number && c.to == self.id)
+            {
+                let c = st.challenges.remove(i);
+                (c.from, c.time_control, c.rated, None)
+            } else {
+                return Err(ClubError::new(format!(
+                    "no seek or challenge {number} to accept (the lobby lists them)"
+                )));
+            }
+        };
+        self.start_game(other, tc, rated, my_color)
+    }
+
+    /// A room for this viewer and `other`: the other takes the seat they asked for (White
+    /// when they did not say), this viewer the other one.
+    fn start_game(
+        &self,
+        other: u64,
+        tc: Option<TimeControl>,
+        rated: bool,
+        my_color: Option<Color>,
+    ) -> Result<String, ClubError> {
+        let (name, room, other_member, ratings) = {
+            let mut st = lock(&self.club.state);
+            if !st.viewers.contains_key(&other) {
+                return Err(ClubError::new("your opponent has left"));
+            }
+            let name = Club::new_room_name(&mut st);
+            let room = Arc::new(Mutex::new(Room::new(&name, tc, rated)));
+            st.rooms.insert(name.clone(), Arc::clone(&room));
+            st.seeks
+                .retain(|s| s.viewer != other && s.viewer != self.id);
+            let mut previous = Vec::new();
+            let mut ratings = [None, None];
+            for (i, v) in [other, self.id].into_iter().enumerate() {
+                let e = st.viewers.get_mut(&v).expect("checked above");
+                if let Some(old) = e.room.replace(name.clone()) {
+                    previous.push(old);
+                }
+                ratings[i] = e.member.rated.then_some(e.rating);
+            }
+            let other_member = st.viewers[&other].member.clone();
+            drop(st);
+            for old in previous {
+                if let Some(r) = self.club.room(&old) {
+                    lock(&r).leave(&other_member.id, Instant::now());
+                    lock(&r).leave(&self.member.id, Instant::now());
+                }
+            }
+            (name, room, other_member, ratings)
+        };
+        let now = Instant::now();
+        {
+            let mut r = lock(&room);
+            let first = if my_color == Some(Color::White) {
+                (&self.member, ratings[1], &other_member, ratings[0])
+            } else {
+                (&other_member, ratings[0], &self.member, ratings[1])
+            };
+            r.join(first.0, first.1, now);
+            r.join(first.2, first.3, now);
+        }
+        let text = format!("{} accepted: the game is in room {name}", self.name());
+        let notify = lock(&self.club.state).notice(other, text);
+        if let Some(n) = notify {
+            n();
+        }
+        self.club.after_change(&name, None, None);
+        Ok(name)
+    }
+
+    /// Watches game `number` of the lobby's list.
+    pub fn watch(&self, number: u32) -> Result<Role, ClubError> {
+        let games = self.lobby(Instant::now()).games;
+        let game = games
+            .iter()
+            .find(|g| g.number == number)
+            .ok_or_else(|| ClubError::new(format!("no game {number} is being played")))?;
+        self.join(&game.room)
+    }
+
+    /// This viewer's finished games, newest first.
+    pub fn games(&self, limit: usize) -> Result<Vec<GameRecord>, ClubError> {
+        self.club
+            .store
+            .games_of(&self.member.id, limit)
+            .map_err(|e| ClubError::new(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::club::store::SqliteStore;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn member(id: &str, name: &str, rated: bool) -> Member {
+        Member {
+            id: id.into(),
+            name: name.into(),
+            rated,
+        }
+    }
+
+    fn counter() -> (Notify, Arc<AtomicUsize>) {
+        let n = Arc::new(AtomicUsize::new(0));
+        let c = Arc::clone(&n);
+        (
+            Arc::new(move || {
+                c.fetch_add(1, Ordering::Relaxed);
+            }),
+            n,
+        )
+    }
+
+    fn club() -> Arc<Club> {
+        Club::new(Arc::new(SqliteStore::in_memory().expect("a database"))).expect("a club")
+    }
+
+    #[test]
+    fn two_members_play_a_room_by_name_and_the_third_watches() {
+        let club = club();
+        let (n, _) = counter();
+        let alice = club.connect(member("a", "alice", true), Arc::clone(&n));
+        let bob = club.connect(member("b", "bob", true), Arc::clone(&n));
+        let carol = club.connect(member("c", "carol", false), n);
+        assert_eq!(alice.join("den").unwrap(), Role::Player(Color::White));
+        assert_eq!(bob.join("den").unwrap(), Role::Player(Color::Black));
+        assert_eq!(carol.join("den").unwrap(), Role::Watcher);
+        for (who, mv) in [(&alice, "f3"), (&bob, "e5"), (&alice, "g4"), (&bob, "Qh4#")] {
+            who.act(Action::Move(mv.into())).unwrap();
+        }
+        assert!(carol.act(Action::Move("e4".into())).is_err());
+        let (view, _) = carol.room(Instant::now()).unwrap();
+        assert_eq!(view.result.map(|r| r.result()), Some("0-1"));
+        let stored = alice.games(10).unwrap();
+        assert_eq!(stored.len(), 1);
+        assert_eq!(stored[0].result.as_deref(), Some("0-1"));
+        assert!(stored[0].pgn.contains("Qh4#"));
+        // A rated game between two keys moved both ratings.
+        let rating = club.store().rating("b").unwrap();
+        assert!(rating.rating > 1500.0, "{rating:?}");
+    }
+
+    #[test]
+    fn a_seek_accepted_seats_both_and_the_lobby_lists_the_game() {
+        let club = club();
+        let (n, woken) = counter();
+        let alice = club.connect(member("a", "alice", true), Arc::clone(&n));
+        let bob = club.connect(member("b", "bob", true), n);
+        let seek = alice
+            .seek("5+3".parse().ok(), Some(Color::Black), true)
+            .unwrap();
+        let lobby = bob.lobby(Instant::now());
+        assert_eq!(lobby.seeks.len(), 1);
+        assert_eq!(lobby.seeks[0].name, "alice");
+        let before = woken.load(Ordering::Relaxed);
+        let room = bob.accept(seek).unwrap();
+        assert!(woken.load(Ordering::Relaxed) > before);
+        assert_eq!(alice.room_name().as_deref(), Some(room.as_str()));
+        let (_, role) = alice.room(Instant::now()).unwrap();
+        assert_eq!(role, Role::Player(Color::Black));
+        let lobby = club
+            .connect(member("c", "carol", false), Arc::new(|| {}))
+            .lobby(Instant::now());
+        assert!(lobby.seeks.is_empty());
+        assert_eq!(lobby.games.len(), 1);
+        assert_eq!(
+            (lobby.games[0].white.as_str(), lobby.games[0].black.as_str()),
+            ("bob", "alice")
+        );
+    }
+
+    #[test]
+    fn a_challenge_reaches_its_member_and_accepted_starts_a_game() {
+        let club = club();
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        assert!(alice.challenge("nobody", None, true).is_err());
+        let n = alice.challenge("BOB", "10+0".parse().ok(), true).unwrap();
+        let notices = bob.take_notices();
+        assert!(notices[0].contains("alice challenges you"), "{notices:?}");
+        assert!(
+            alice.accept(n).is_err(),
+            "a challenge is accepted by its member"
+        );
+        let room = bob.accept(n).unwrap();
+        assert_eq!(alice.room_name(), Some(room));
+    }
+
+    #[test]
+    fn names_are_unique_online_and_a_dropped_player_comes_back_to_the_seat() {
+        let club = club();
+        let a = club.connect(member("a", "sam", true), Arc::new(|| {}));
+        let b = club.connect(member("b", "sam", true), Arc::new(|| {}));
+        assert_eq!(a.name(), "sam");
+        assert_eq!(b.name(), "sam-2");
+        a.join("den").unwrap();
+        b.join("den").unwrap();
+        a.act(Action::Move("e4".into())).unwrap();
+        drop(a);
+        let (view, _) = b.room(Instant::now()).unwrap();
+        assert!(!view.seats[0].as_ref().unwrap().connected);
+        let again = club.connect(member("a", "sam", true), Arc::new(|| {}));
+        assert_eq!(again.room_name().as_deref(), Some("den"));
+        let (view, role) = again.room(Instant::now()).unwrap();
+        assert_eq!(role, Role::Player(Color::White));
+        assert!(view.seats[0].as_ref().unwrap().connected);
+    }
+
+    #[test]
+    fn bad_room_names_are_refused_and_open_visitors_cannot_seek_rated() {
+        let club = club();
+        let v = club.connect(member("open:1", "x", false), Arc::new(|| {}));
+        assert!(v.join("a b").is_err());
+        assert!(v.join("\u{1b}[2J").is_err());
+        assert!(v.seek(None, None, true).is_err());
+        assert!(v.seek(None, None, false).is_ok());
+    }
+}

@@ -74,6 +74,9 @@ pub trait Store: Send + Sync {
     /// A member's puzzle record (the JSON `puzzle::progress` writes), if any.
     fn puzzle_record(&self, member: &str) -> Result<Option<String>, StoreError>;
     fn save_puzzle_record(&self, member: &str, json: &str) -> Result<(), StoreError>;
+    /// Forgets a game that was never played out (aborted): an unrated game with no
+    /// result; a finished or rated game is never deleted.
+    fn forget_unplayed(&self, id: &str) -> Result<(), StoreError>;
 }
 
 /// The built-in store: one SQLite file (or a database in memory, for tests).
@@ -632,12 +635,50 @@ impl Store for SqliteStore {
             .doing(|| format!("saving the puzzle record of {member}"))?;
         Ok(())
     }
+
+    fn forget_unplayed(&self, id: &str) -> Result<(), StoreError> {
+        self.lock()
+            .conn
+            .execute(
+                "DELETE FROM games WHERE id = ?1 AND result IS NULL
+                     AND NOT EXISTS (SELECT 1 FROM rating_history WHERE game_id = ?1)",
+                [id],
+            )
+            .doing(|| format!("forgetting the aborted game {id}"))?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    #[test]
+    fn an_unplayed_game_is_forgotten_and_a_finished_one_is_not() {
+        let store = SqliteStore::in_memory().unwrap();
+        let game = |id: &str, result: Option<&str>| GameRecord {
+            id: id.into(),
+            room: "den".into(),
+            white: "a".into(),
+            black: "b".into(),
+            white_name: "alice".into(),
+            black_name: "bob".into(),
+            pgn: "1. e4 *".into(),
+            result: result.map(String::from),
+            termination: None,
+            time_control: None,
+            rated: false,
+            clocks_ms: None,
+        };
+        store.save_game(&game("g1", None)).unwrap();
+        store.save_game(&game("g2", Some("1-0"))).unwrap();
+        store.forget_unplayed("g1").unwrap();
+        store.forget_unplayed("g2").unwrap();
+        assert!(store.game("g1").unwrap().is_none());
+        assert!(store.game("g2").unwrap().is_some());
+        assert!(store.unfinished().unwrap().is_empty());
+    }
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// A game between alice and bob, going on, with clocks.

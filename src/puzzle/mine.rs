@@ -593,6 +593,46 @@ pub fn opening_tags(name: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn checked(fen: &str, moves: &str) -> super::super::Checked {
+        let p = Puzzle {
+            id: "t".into(),
+            fen: fen.into(),
+            moves: moves.split(' ').map(String::from).collect(),
+            rating: 1500,
+            rating_deviation: 300,
+            popularity: 0,
+            plays: 0,
+            themes: Vec::new(),
+            game_url: String::new(),
+            opening_tags: Vec::new(),
+        };
+        p.check().expect("a legal puzzle")
+    }
+
+    #[test]
+    fn a_queen_taken_back_rates_lower_than_a_sacrifice_that_wins_the_rook() {
+        let mut s = Searcher::standalone();
+        // The opponent takes a defended queen with the queen: take it back.
+        let easy = checked(
+            "2rk4/1p3B1p/1q4r1/2Q5/p7/3N1N1P/PP3K2/1R2R3 b - - 0 29",
+            "b6c5 d3c5",
+        );
+        // Qh4 is met by a knight sacrifice on g3 and the queen takes the rook on h1.
+        let hard = checked(
+            "rnbq1rk1/pp3ppp/8/2pp4/3Pn3/P1NBP3/1P3PPP/R1BQK2R w KQ - 1 10",
+            "f2f3 d8h4 g2g3 e4g3 h2g3 h4h1",
+        );
+        let (e, h) = (
+            rate_by_levels(&mut s, &easy, 1),
+            rate_by_levels(&mut s, &hard, 1),
+        );
+        assert!((600..=2400).contains(&e) && (600..=2400).contains(&h));
+        assert!(e < h, "easy {e}, hard {h}");
+        assert!(e <= 800, "the weakest levels take back a queen: {e}");
+        // The same puzzle and seed rate the same.
+        assert_eq!(rate_by_levels(&mut s, &easy, 1), e);
+    }
+
     fn line(mv: &str, b: &Board, score: Score) -> Line {
         Line {
             mv: b.parse_uci_move(mv).unwrap(),

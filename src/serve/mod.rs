@@ -32,8 +32,12 @@ use russh::server::{Auth, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId};
 use tokio::net::TcpListener;
 
+use crate::club::{Club, Member, SqliteStore};
 use crate::game::autosave::Autosave;
-use session::{SessionEvent, SessionSpec};
+use session::{ClubSeat, SessionEvent, SessionSpec};
+
+/// How often the rooms' clocks are looked at.
+const CLUB_TICK: Duration = Duration::from_millis(100);
 
 /// The command line of `ox88 serve`.
 #[derive(clap::Args, Debug, Clone)]
@@ -74,6 +78,10 @@ pub struct ServeArgs {
     /// The search depth a session starts with (players change it with + and -).
     #[arg(long, default_value_t = crate::tui::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
+    /// The club's database (SQLite): players, games, ratings. Default: `club.sqlite` in the
+    /// server's data directory.
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
 }
 
 /// Who may log in.
@@ -98,6 +106,8 @@ pub struct ServeConfig {
     pub depth: u32,
     /// `serve/` inside the data directory: players' games live under it.
     pub data_dir: PathBuf,
+    /// The club's SQLite database.
+    pub db: PathBuf,
 }
 
 impl ServeConfig {
@@ -137,6 +147,10 @@ impl ServeConfig {
             hash_mb: args.hash as usize,
             depth: args.depth,
             data_dir: data_dir.to_path_buf(),
+            db: args
+                .db
+                .clone()
+                .unwrap_or_else(|| data_dir.join("club.sqlite")),
         })
     }
 }
@@ -287,6 +301,8 @@ struct Shared {
     /// The running sessions, so a shutdown can end (and save) every one.
     sessions: Mutex<HashMap<u64, session::SessionHandle>>,
     next_session: AtomicU64,
+    /// Where visitors meet: rooms, the lobby, the database.
+    club: Arc<Club>,
 }
 
 impl Shared {
@@ -330,6 +346,9 @@ impl Server {
             nodelay: true,
             ..Default::default()
         };
+        let store = SqliteStore::open(&config.db)
+            .with_context(|| format!("cannot open the club's database {}", config.db.display()))?;
+        let club = Club::new(Arc::new(store)).map_err(|e| anyhow::anyhow!("{e}"))?;
         Ok(Server {
             listener,
             shared: Arc::new(Shared {
@@ -337,6 +356,7 @@ impl Server {
                 counts: Mutex::new(Counts::default()),
                 sessions: Mutex::new(HashMap::new()),
                 next_session: AtomicU64::new(1),
+                club,
             }),
             ssh: Arc::new(ssh),
         })
@@ -350,6 +370,17 @@ impl Server {
     /// its game) and returns.
     pub async fn run(self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
         tokio::pin!(shutdown);
+        // The rooms' clocks: flags fall and claims open whether or not anyone types.
+        let ticker = {
+            let club = Arc::clone(&self.shared.club);
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(CLUB_TICK);
+                loop {
+                    every.tick().await;
+                    club.tick(std::time::Instant::now());
+                }
+            })
+        };
         loop {
             tokio::select! {
                 _ = &mut shutdown => break,
@@ -385,6 +416,9 @@ impl Server {
                 }
             }
         }
+        ticker.abort();
+        // Games going on are kept with their clocks as they stand, to go on after a restart.
+        self.shared.club.save_all(std::time::Instant::now());
         self.end_all_sessions().await;
         Ok(())
     }
@@ -541,7 +575,8 @@ impl Connection {
         self.channel.as_ref().is_some_and(|c| c.id == channel)
     }
 
-    fn start_session(&mut self, session: &mut Session) -> Result<(), String> {
+    /// Starts the session; `room`: the room the ssh command named.
+    fn start_session(&mut self, session: &mut Session, room: Option<String>) -> Result<(), String> {
         let shared = Arc::clone(&self.shared);
         let Some(setup) = self.channel.as_mut() else {
             return Err("no channel".into());
@@ -571,6 +606,18 @@ impl Connection {
             login: self.login.clone().unwrap_or_default(),
             open: !matches!(self.player, Some(Player::Key(_))),
             label: format!("{} session {number}", self.peer),
+            club: Some(ClubSeat {
+                club: Arc::clone(&shared.club),
+                member: Member {
+                    id: match &self.player {
+                        Some(Player::Key(id)) => id.clone(),
+                        _ => format!("open:{number}"),
+                    },
+                    name: self.login.clone().unwrap_or_default(),
+                    rated: matches!(self.player, Some(Player::Key(_))),
+                },
+                room,
+            }),
         };
         let handle = session::spawn(spec, session.handle(), setup.id)
             .map_err(|e| format!("cannot start a session: {e}"))?;
@@ -714,7 +761,7 @@ impl russh::server::Handler for Connection {
         if !self.ours(channel) {
             return session.channel_failure(channel);
         }
-        match self.start_session(session) {
+        match self.start_session(session, None) {
             Ok(()) => session.channel_success(channel),
             Err(e) => {
                 eprintln!("ox88 serve: {}: {e}", self.peer);
@@ -724,14 +771,45 @@ impl russh::server::Handler for Connection {
         }
     }
 
+    /// `ssh -t HOST ROOM`: nothing is run; the command is the room to join. A name the
+    /// club refuses is said on the screen, with the lobby instead.
     async fn exec_request(
         &mut self,
         channel: ChannelId,
-        _data: &[u8],
+        data: &[u8],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        eprintln!("ox88 serve: {} asked to run a command: refused", self.peer);
-        refuse(channel, session)
+        if !self.ours(channel) {
+            return session.channel_failure(channel);
+        }
+        let asked = String::from_utf8_lossy(&data[..data.len().min(256)])
+            .trim()
+            .to_string();
+        let room = match crate::club::text::room_name(&asked) {
+            Ok(room) => room,
+            Err(e) => {
+                // Nothing is ever run: the command was meant as a room, and is not one.
+                eprintln!(
+                    "ox88 serve: {} asked for a room that is not one: {e}",
+                    self.peer
+                );
+                session.channel_failure(channel)?;
+                let text =
+                    format!("ox88: no commands here; the command names a room to join ({e})\r\n");
+                session.data(channel, text.into_bytes())?;
+                session.exit_status_request(channel, 2)?;
+                session.eof(channel)?;
+                return session.close(channel);
+            }
+        };
+        match self.start_session(session, Some(room)) {
+            Ok(()) => session.channel_success(channel),
+            Err(e) => {
+                eprintln!("ox88 serve: {}: {e}", self.peer);
+                session.channel_failure(channel)?;
+                session.close(channel)
+            }
+        }
     }
 
     async fn subsystem_request(

@@ -33,6 +33,7 @@ use russh::server::Handle;
 
 use super::input::{ESC_TIMEOUT, Input, Parser};
 use crate::chess::Board;
+use crate::club::{Club, Member, Notify};
 use crate::engine::search::record::TreeLimits;
 use crate::engine::{Engine, Limits, SearchEvent, SearchOptions};
 use crate::game::autosave::Autosave;
@@ -62,6 +63,8 @@ pub enum SessionEvent {
     Engine(SearchEvent),
     /// A background job's report (the lab, the review).
     Job(JobEvent),
+    /// Something this viewer shows in the club changed: read it again.
+    Club,
     /// The client went away (EOF, close, dropped connection).
     Closed,
     /// The server is stopping.
@@ -87,6 +90,26 @@ pub struct SessionSpec {
     pub open: bool,
     /// How the server's log names the session (`127.0.0.1:50122 session 3`).
     pub label: String,
+    /// The club this session's player meets others in, who they are there, and the room
+    /// the ssh command named (`ssh -t HOST ROOM`).
+    pub club: Option<ClubSeat>,
+}
+
+/// A session's way into the club.
+#[derive(Clone)]
+pub struct ClubSeat {
+    pub club: Arc<Club>,
+    pub member: Member,
+    pub room: Option<String>,
+}
+
+impl std::fmt::Debug for ClubSeat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClubSeat")
+            .field("member", &self.member)
+            .field("room", &self.room)
+            .finish()
+    }
 }
 
 /// The server's hold on a running session.
@@ -358,6 +381,7 @@ fn run(
             let _ = tx.send(SessionEvent::Job(ev));
         })
     };
+    let tx_club = tx.clone();
     let engine = Engine::new(move |ev| {
         let _ = tx.send(SessionEvent::Engine(ev));
     });
@@ -377,7 +401,18 @@ fn run(
     } else {
         store.load_unfinished()
     };
-    let mut app = App::builder(&opts, Box::new(engine))
+    let mut builder = App::builder(&opts, Box::new(engine));
+    if let Some(seat) = &spec.club {
+        let notify: Notify = {
+            let tx = tx_club.clone();
+            Arc::new(move || {
+                let _ = tx.send(SessionEvent::Club);
+            })
+        };
+        let viewer = seat.club.connect(seat.member.clone(), notify);
+        builder = builder.club(viewer, seat.room.as_deref());
+    }
+    let mut app = builder
         .theme(theme, depth)
         // Only the built-in themes: a theme name must not name a file on the server.
         .user_theme_dir(None)
@@ -498,6 +533,7 @@ impl driver::Front for Channel {
             }
             SessionEvent::Engine(e) => app.on_engine_event(e),
             SessionEvent::Job(j) => app.on_job_event(j),
+            SessionEvent::Club => app.on_club_change(),
             SessionEvent::Closed => return Some(End::Closed),
             SessionEvent::Shutdown => return Some(End::Shutdown),
         }

@@ -221,8 +221,25 @@ pub fn help_inner(area: Rect) -> Rect {
 
 /// The help rows laid out for an overlay inside of `width` columns: (key column, one row
 /// of its description); descriptions wrap beneath their key.
-pub fn help_lines(width: u16) -> Vec<(String, String)> {
-    let rows = help_rows();
+pub fn help_lines(width: u16, club: bool) -> Vec<(String, String)> {
+    let mut rows = help_rows();
+    if club {
+        rows.push((String::new(), String::new()));
+        rows.push(("Ctrl+R".into(), "club: hide or show the chat".into()));
+        rows.push((
+            "Ctrl+V".into(),
+            "club: the engine's panes while watching".into(),
+        ));
+        rows.push(("'TEXT".into(), "club: chat in the room".into()));
+        for (name, args, help) in super::app::club::CLUB_COMMANDS {
+            let name = if args.is_empty() {
+                format!(":{name}")
+            } else {
+                format!(":{name} {args}")
+            };
+            rows.push((name, help.to_string()));
+        }
+    }
     // Keys and commands each get their own column width.
     let split = rows
         .iter()
@@ -254,9 +271,9 @@ pub fn help_lines(width: u16) -> Vec<(String, String)> {
 }
 
 /// How far the overlay scrolls on a screen of `area`.
-pub fn help_max_scroll(area: Rect) -> usize {
+pub fn help_max_scroll(area: Rect, club: bool) -> usize {
     let inner = help_inner(area);
-    help_lines(inner.width)
+    help_lines(inner.width, club)
         .len()
         .saturating_sub(inner.height as usize)
 }

@@ -36,6 +36,7 @@ pub fn config(data_dir: &Path, access: Access) -> ServeConfig {
         hash_mb: 4,
         depth: 3,
         data_dir: data_dir.to_path_buf(),
+        db: data_dir.join("club.sqlite"),
     }
 }
 
@@ -142,6 +143,40 @@ impl SshClient {
             .await
             .expect("the server answers the key");
         (client, ok)
+    }
+
+    /// As [`SshClient::login`], logging in as `user`.
+    pub async fn login_as(addr: SocketAddr, user: &str, key: &PrivateKey) -> (SshClient, bool) {
+        let mut client = timeout(WAIT, SshClient::connect(addr))
+            .await
+            .expect("connect in time")
+            .expect("connect");
+        let ok = client
+            .auth(user, key)
+            .await
+            .expect("the server answers the key");
+        (client, ok)
+    }
+
+    /// Opens a session with a pty as `ssh -t HOST ROOM` does: the command (an exec
+    /// request) names the room.
+    pub async fn open_room(&mut self, cols: u16, rows: u16, room: &[u8]) -> Result<(), String> {
+        let channel = self
+            .handle
+            .channel_open_session()
+            .await
+            .map_err(|e| format!("channel: {e}"))?;
+        channel
+            .request_pty(true, "xterm-256color", cols.into(), rows.into(), 0, 0, &[])
+            .await
+            .map_err(|e| format!("pty: {e}"))?;
+        channel
+            .exec(true, room.to_vec())
+            .await
+            .map_err(|e| format!("exec: {e}"))?;
+        self.channel = Some(channel);
+        self.screen = Screen::new(rows, cols);
+        Ok(())
     }
 
     /// The connection, for what this client does not wrap (other channels, requests).

@@ -13,6 +13,8 @@
 
 mod board_keys;
 mod browse;
+pub mod club;
+mod club_flow;
 pub mod command;
 mod cursor;
 mod draws;
@@ -164,6 +166,8 @@ pub struct App {
     cursor: cursor::BoardCursor,
     /// Where background jobs report (the driver's channel, or the app's own queue).
     jobs: notice::Jobs,
+    /// The club, for a viewer under `ox88 serve`: the lobby, the room, the chat.
+    club: club::ClubView,
 }
 
 pub use screen::FRAME;
@@ -217,6 +221,17 @@ impl AppBuilder {
         self
     }
 
+    /// A viewer of the club (under `ox88 serve`): the app starts in the lobby, or in room
+    /// `room` when the ssh command named one (a bad name is said, and the lobby shown).
+    pub fn club(mut self, viewer: crate::club::Viewer, room: Option<&str>) -> AppBuilder {
+        let joined = room.map(|r| viewer.join(r));
+        self.app.club = club::ClubView::new(viewer);
+        if let Some(Err(e)) = joined {
+            self.app.error(format!("{e}: the lobby instead"));
+        }
+        self
+    }
+
     /// The log's time stamps (tests use a fixed clock so lines compare exactly).
     pub fn wall_clock(mut self, clock: fn() -> String) -> AppBuilder {
         self.app.screen.wall_clock = clock;
@@ -228,6 +243,8 @@ impl AppBuilder {
     pub fn build(mut self) -> App {
         let (fen, tc) = (self.fen.take(), self.tc.take());
         self.app.start(fen, tc);
+        // A viewer who came in with a room (or a seat to go back to) starts there.
+        self.app.on_club_change();
         self.app
     }
 }
@@ -278,6 +295,7 @@ impl App {
             browse: browse::Browse::default(),
             cursor: cursor::BoardCursor::default(),
             jobs: notice::Jobs::own_queue(),
+            club: club::ClubView::default(),
         };
         AppBuilder {
             app,
@@ -570,7 +588,11 @@ impl App {
             return;
         };
         match key.code {
-            KeyCode::Char('y' | 'Y') | KeyCode::Enter => self.set_game(*game, "resumed"),
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => {
+                self.set_game(*game, "resumed");
+                // A club viewer goes on with the engine game rather than the lobby.
+                self.club.play_engine();
+            }
             KeyCode::Char('n' | 'N') | KeyCode::Esc => {
                 self.screen.message = None;
                 let aside = self.play.autosave.as_ref().map(Autosave::set_aside);
@@ -910,6 +932,10 @@ impl App {
 
     /// Timers: the engine-vs-engine delay and the clocks. Returns whether anything changed.
     pub fn on_tick(&mut self, now: Instant) -> bool {
+        if self.club.in_room() {
+            // The room's clocks move on the screen.
+            self.club.refresh(now);
+        }
         let waiting = self.jobs.waiting();
         let jobs_changed = !waiting.is_empty() || self.lab.is_running() || self.review.is_running();
         for ev in waiting {
@@ -965,6 +991,7 @@ impl App {
             .map(|_| now + Duration::from_millis(100));
         let lab = self.lab.is_running().then_some(now + FRAME);
         [
+            self.club_wakeup(now),
             thinking,
             lab,
             clock,
@@ -1074,6 +1101,9 @@ impl App {
             return;
         }
         let input_empty = self.input.value().is_empty();
+        if self.club_key(&key, input_empty) {
+            return;
+        }
         if input_empty && self.cursor_key(&key) {
             return;
         }
@@ -1107,7 +1137,7 @@ impl App {
     }
 
     fn help_key(&mut self, key: KeyEvent) {
-        let max = layout::help_max_scroll(self.screen.area);
+        let max = layout::help_max_scroll(self.screen.area, self.club.is_on());
         match key.code {
             KeyCode::Up => self.screen.help_scroll = self.screen.help_scroll.saturating_sub(1),
             KeyCode::Down => self.screen.help_scroll = (self.screen.help_scroll + 1).min(max),
@@ -1147,6 +1177,10 @@ impl App {
     }
 
     pub fn act(&mut self, action: Action) {
+        if let Some(why) = self.room_refuses_action(action) {
+            self.error(why);
+            return;
+        }
         match action {
             Action::Quit => self.screen.quit = true,
             Action::Help => {
@@ -1486,7 +1520,9 @@ impl App {
         if text.is_empty() {
             return;
         }
-        let ok = if text.starts_with(':') {
+        let ok = if let Some(ok) = self.club_line(&text) {
+            ok
+        } else if text.starts_with(':') {
             self.run_command(&text)
         } else {
             self.enter_move(&text)

@@ -308,6 +308,31 @@ impl App {
 
     /// The player's puzzle record and where it is kept: beside the autosave's games.
     pub(super) fn load_puzzle_record(&mut self) {
+        if let Some(v) = self.club.viewer()
+            && v.member().rated
+        {
+            // A member of the club with a key: the record is kept under the key.
+            let (store, member) = (v.store(), v.member().id.clone());
+            match store.puzzle_record(&member).map(|json| {
+                json.map_or(Ok(progress::Progress::default()), |j| {
+                    serde_json::from_str(&j)
+                })
+            }) {
+                Ok(Ok(p)) => self.puzzles.progress = p,
+                Ok(Err(e)) => {
+                    self.puzzles.keep_file = true;
+                    self.error(format!(
+                        "puzzle record: {e}; puzzles are counted for this session only"
+                    ));
+                }
+                Err(e) => {
+                    self.puzzles.keep_file = true;
+                    self.error(format!("{e}; puzzles are counted for this session only"));
+                }
+            }
+            self.puzzles.store = Some((store, member));
+            return;
+        }
         let Some(dir) = self.play.autosave.as_ref().map(|a| a.dir().to_path_buf()) else {
             return;
         };

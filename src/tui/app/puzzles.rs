@@ -39,6 +39,9 @@ pub struct Puzzles {
     pub path: Option<PathBuf>,
     /// The record on disk could not be read: it is not written over.
     pub keep_file: bool,
+    /// Under `ox88 serve`, a member with a key: the record is kept in the club's database
+    /// under their key (instead of a file).
+    pub store: Option<(std::sync::Arc<dyn crate::club::Store>, String)>,
     pub active: Option<Solving>,
     /// The last puzzle's result was counted (once per puzzle).
     pub counted: bool,
@@ -89,10 +92,17 @@ impl Puzzles {
 
     /// Writes the record, unless it came from a file that did not read. `Some(error)`.
     pub fn save(&self) -> Option<String> {
-        let path = self.path.as_ref()?;
         if self.keep_file {
             return None;
         }
+        if let Some((store, member)) = &self.store {
+            let json = serde_json::to_string(&self.progress).expect("a record always serialises");
+            return store
+                .save_puzzle_record(member, &json)
+                .err()
+                .map(|e| e.to_string());
+        }
+        let path = self.path.as_ref()?;
         self.progress.save(path).err().map(|e| e.to_string())
     }
 

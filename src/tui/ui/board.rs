@@ -277,7 +277,10 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
                 spans.push(Span::styled("  check", theme.error()));
             }
             lines.push(Line::from(spans));
-            lines.extend(eval_lines(app, board, width as usize));
+            // A player of a club game sees no evaluation until the game ends.
+            if !app.club().playing() {
+                lines.extend(eval_lines(app, board, width as usize));
+            }
         }
     }
     lines.push(Line::from(Span::styled(material_text(app), theme.text())));

@@ -21,7 +21,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         true,
     );
     let inner = block.inner(rect);
-    let lines: Vec<Line> = layout::help_lines(inner.width)
+    let lines: Vec<Line> = layout::help_lines(inner.width, app.club().is_on())
         .into_iter()
         .map(|(lead, part)| {
             Line::from(vec![
@@ -30,7 +30,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             ])
         })
         .collect();
-    let scroll = app.screen().help_scroll.min(layout::help_max_scroll(area));
+    let scroll = app
+        .screen()
+        .help_scroll
+        .min(layout::help_max_scroll(area, app.club().is_on()));
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)

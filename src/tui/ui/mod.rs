@@ -15,6 +15,7 @@
 
 pub mod board;
 pub mod chart;
+pub mod club;
 pub mod eval;
 pub mod help;
 pub mod input;
@@ -52,7 +53,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     let a = layout(area);
     board::draw(frame, a.board, a.scale, app);
-    if app.explorer().is_open() {
+    if draw_club(frame, &a, app) {
+        // The club's pane took the right-hand side.
+    } else if app.explorer().is_open() {
         // The browser takes the whole right-hand side (its rows need the width).
         tree::draw(frame, a.right, app);
     } else {
@@ -63,6 +66,48 @@ pub fn draw(frame: &mut Frame, app: &App) {
     status::draw_status(frame, a.status, app);
     if app.screen().help_visible {
         help::draw(frame, area, app);
+    }
+}
+
+/// The club's panes on the right-hand side: the lobby, or a room (a watcher who opened the
+/// engine's panes gets them above the room). False when the app is not in the club's
+/// lobby or a room.
+fn draw_club(frame: &mut Frame, a: &Areas, app: &App) -> bool {
+    use crate::tui::app::club::Place;
+    let club = app.club();
+    if !club.is_on() {
+        return false;
+    }
+    match club.place {
+        Place::Lobby => {
+            club::draw_lobby(frame, a.right, app);
+            true
+        }
+        Place::Room if club.in_room() => {
+            if club.engine_open && !club.playing() {
+                let [top, bottom] = ratatui::layout::Layout::vertical([
+                    ratatui::layout::Constraint::Percentage(60),
+                    ratatui::layout::Constraint::Percentage(40),
+                ])
+                .areas(a.right);
+                if app.explorer().is_open() {
+                    tree::draw(frame, top, app);
+                } else {
+                    let [log, sort] = ratatui::layout::Layout::vertical([
+                        ratatui::layout::Constraint::Percentage(50),
+                        ratatui::layout::Constraint::Percentage(50),
+                    ])
+                    .areas(top);
+                    draw_log(frame, log, app);
+                    sort::draw(frame, sort, app);
+                }
+                club::draw_room(frame, bottom, app);
+            } else {
+                club::draw_room(frame, a.right, app);
+            }
+            true
+        }
+        _ => false,
     }
 }
 

@@ -110,7 +110,19 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
             _ => tb.replacen("tablebase: ", "TB ", 1),
         });
     }
-    fields.push(app.play().mode.short().to_string());
+    let club = app.club();
+    match &club.room {
+        Some((room, role)) if club.in_room() => fields.push(format!(
+            "room {} · ply {} · {}",
+            room.name,
+            room.game.len(),
+            match role {
+                crate::club::Role::Player(c) => format!("you: {}", c.name()),
+                crate::club::Role::Watcher => "watching".to_string(),
+            }
+        )),
+        _ => fields.push(app.play().mode.short().to_string()),
+    }
     if app.prefs().settings.level != Level::Max {
         // Full strength is the default and says nothing; a weaker level is always shown.
         fields.push(format!("level {}", app.prefs().settings.level));

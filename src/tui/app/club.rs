@@ -1,0 +1,179 @@
+//! The club part of a viewer's app (under `ox88 serve`): the viewer's hold on the club,
+//! where they are (the lobby, a room, or a game against the engine), what the club looked
+//! like when last read (drawing reads only this copy), and the viewer's own choices: chat
+//! muted, the engine's panes open while watching, the lobby row picked.
+
+use std::time::Instant;
+
+use super::puzzles::SetAside;
+use crate::club::lobby::LobbyView;
+use crate::club::{Role, RoomView, Viewer};
+
+/// The club's commands: name, arguments, what it does. Listed by the help under `serve`.
+pub const CLUB_COMMANDS: &[(&str, &str, &str)] = &[
+    (
+        "lobby",
+        "",
+        "the lobby: who is online, seeks, challenges, games",
+    ),
+    ("play", "", "play the engine (your seat in a room is kept)"),
+    ("join", "ROOM", "join or open a room by name"),
+    ("watch", "N", "watch game N of the lobby"),
+    (
+        "seek",
+        "[5+3] [white|black] [rated|casual]",
+        "wait in the lobby for an opponent",
+    ),
+    (
+        "challenge",
+        "NAME [10+0] [rated|casual]",
+        "challenge someone online",
+    ),
+    (
+        "accept",
+        "N",
+        "accept seek or challenge N (Enter on its lobby row)",
+    ),
+    ("decline", "N", "turn down challenge N"),
+    ("say", "TEXT", "chat in the room ('TEXT does the same)"),
+    ("draw", "", "offer a draw, or accept the offer"),
+    ("resign", "", "resign the game"),
+    ("abort", "", "end the game unplayed, before your first move"),
+    ("takeback", "", "ask to take back, or accept the request"),
+    ("no", "", "turn down the opponent's offer"),
+    ("rematch", "", "after the game: offer or accept a rematch"),
+    ("claim", "", "win when the opponent has been away for 60 s"),
+    (
+        "color",
+        "white|black",
+        "your colour, before the opponent comes",
+    ),
+    ("mute", "", "hide or show the chat (Ctrl+R)"),
+    (
+        "engine",
+        "",
+        "watching: the engine's panes on the game (Ctrl+V)",
+    ),
+    (
+        "games",
+        "",
+        "your stored games (:save NAME keeps the one on the board)",
+    ),
+];
+
+/// Where a club viewer is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Place {
+    /// The lobby's list beside the board.
+    #[default]
+    Lobby,
+    /// In a room, playing or watching.
+    Room,
+    /// Playing the engine, as without the club.
+    Engine,
+}
+
+/// A row of the lobby a viewer can act on with Enter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LobbyRow {
+    Seek(u32),
+    Challenge(u32),
+    Game(u32),
+}
+
+/// The club as one viewer sees it.
+#[derive(Default)]
+pub struct ClubView {
+    viewer: Option<Viewer>,
+    pub place: Place,
+    /// The room as last read, and this viewer's role in it.
+    pub room: Option<(RoomView, Role)>,
+    pub lobby: LobbyView,
+    /// The game against the engine while the viewer is in a room.
+    pub set_aside: Option<SetAside>,
+    /// Chat lines are not shown (the viewer's own choice).
+    pub muted: bool,
+    /// A watcher has opened the engine's panes on the game.
+    pub engine_open: bool,
+    /// The newest chat line already told on the status line.
+    pub chat_seen: u64,
+    /// The room's version last copied into the app's game.
+    pub synced_version: Option<u64>,
+    /// The lobby row picked with ↑ / ↓.
+    pub picked: usize,
+}
+
+impl ClubView {
+    pub fn new(viewer: Viewer) -> ClubView {
+        ClubView {
+            viewer: Some(viewer),
+            ..ClubView::default()
+        }
+    }
+
+    pub fn viewer(&self) -> Option<&Viewer> {
+        self.viewer.as_ref()
+    }
+
+    /// True for a viewer of the club (an app under `ox88 serve` with a club).
+    pub fn is_on(&self) -> bool {
+        self.viewer.is_some()
+    }
+
+    /// From the lobby to the game against the engine (a move typed there, a game resumed).
+    pub fn play_engine(&mut self) {
+        if self.place == Place::Lobby {
+            self.place = Place::Engine;
+        }
+    }
+
+    pub fn in_room(&self) -> bool {
+        self.place == Place::Room && self.room.is_some()
+    }
+
+    /// This viewer's role in the room.
+    pub fn role(&self) -> Option<Role> {
+        self.room
+            .as_ref()
+            .map(|(_, r)| *r)
+            .filter(|_| self.in_room())
+    }
+
+    /// A player of a game still going on: the engine stays out of sight.
+    pub fn playing(&self) -> bool {
+        match &self.room {
+            Some((v, Role::Player(_))) if self.place == Place::Room => {
+                v.result.is_none() && !v.aborted && v.seats.iter().all(Option::is_some)
+            }
+            _ => false,
+        }
+    }
+
+    /// Reads the club again: the room and the lobby as they stand.
+    pub fn refresh(&mut self, now: Instant) {
+        let Some(v) = &self.viewer else {
+            return;
+        };
+        self.room = v.room(now);
+        // The lobby's list costs a look at every room: only while it is on the screen.
+        if self.place == Place::Lobby && self.room.is_none() {
+            self.lobby = v.lobby(now);
+        }
+        let rows = self.lobby_rows().len();
+        if self.picked >= rows {
+            self.picked = rows.saturating_sub(1);
+        }
+    }
+
+    /// The lobby's rows one can act on, in the order they are drawn.
+    pub fn lobby_rows(&self) -> Vec<LobbyRow> {
+        let l = &self.lobby;
+        l.challenges
+            .iter()
+            .filter(|c| c.to == l.me)
+            .map(|c| LobbyRow::Challenge(c.number))
+            .chain(l.seeks.iter().map(|s| LobbyRow::Seek(s.number)))
+            .chain(l.games.iter().map(|g| LobbyRow::Game(g.number)))
+            .collect()
+    }
+}

@@ -1,0 +1,520 @@
+//! The hub's side of the club: what a viewer under `ox88 serve` does in the lobby and in a
+//! room. The room's game is the club's: the app shows a copy of it (read again whenever the
+//! club wakes this viewer), sends typed moves and `:draw`, `:resign`, … to the room, and
+//! refuses what would change the copy by itself (undo, a new game, the engine moving). A
+//! player never sees the engine while the game goes on; a watcher may open its panes on the
+//! game's position. The game against the engine is set aside while the viewer is in a room
+//! and comes back when they leave it.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::club::{LobbyRow, Place};
+use super::puzzles::SetAside;
+use super::{App, LogKind};
+use crate::chess::Color;
+use crate::club::{Action as RoomAction, Role};
+use crate::game::TimeControl;
+use crate::tui::Mode;
+use crate::tui::keys::Action;
+
+/// How often a room's screen is drawn again while its clock runs.
+const CLOCK_REDRAW: Duration = Duration::from_millis(200);
+
+impl App {
+    /// The club woke this viewer: something it shows changed. Reads the club again and
+    /// brings the screen up to date: into a room or out of it, the room's game copied, new
+    /// chat lines and notices told.
+    pub fn on_club_change(&mut self) {
+        if !self.club.is_on() {
+            return;
+        }
+        let now = Instant::now();
+        self.club.refresh(now);
+        let notices = self
+            .club
+            .viewer()
+            .map(|v| v.take_notices())
+            .unwrap_or_default();
+        for n in notices {
+            self.log_line(LogKind::Info, n.clone());
+            self.info(n);
+        }
+        let in_room = self.club.room.is_some();
+        match (self.club.place, in_room) {
+            (Place::Room, false) => {
+                self.room_left();
+                self.club.refresh(now);
+            }
+            (Place::Lobby | Place::Engine, true) => self.room_entered(),
+            _ => {}
+        }
+        if self.club.in_room() {
+            self.sync_room_game();
+            self.tell_chat();
+        }
+    }
+
+    /// The club part, for drawing.
+    pub fn club(&self) -> &super::club::ClubView {
+        &self.club
+    }
+
+    /// The next moment a room's screen changes by itself (its clocks).
+    pub(super) fn club_wakeup(&self, now: Instant) -> Option<Instant> {
+        let (view, _) = self.club.room.as_ref().filter(|_| self.club.in_room())?;
+        let away = view.seats.iter().flatten().any(|s| !s.connected);
+        (view.running.is_some() || away).then_some(now + CLOCK_REDRAW)
+    }
+
+    fn room_entered(&mut self) {
+        self.cancel_search();
+        self.close_tree();
+        if self.puzzles.active.is_some() {
+            self.leave_puzzles();
+        }
+        if self.club.set_aside.is_none() {
+            self.club.set_aside = Some(SetAside {
+                game: std::mem::take(&mut self.play.game),
+                mode: self.play.mode,
+                autosave: self.play.autosave.take(),
+                clock: self.play.clock.take(),
+                flipped: self.screen.flipped,
+            });
+        }
+        self.club.place = Place::Room;
+        self.club.synced_version = None;
+        self.club.engine_open = false;
+        self.club.chat_seen = 0;
+        self.play.mode = Mode::HumanHuman;
+        self.play.premove = None;
+        if let Some((view, role)) = &self.club.room {
+            self.screen.flipped = *role == Role::Player(Color::Black);
+            let text = match role {
+                Role::Player(c) => format!(
+                    "room {}: you play {} — the engine is out of sight until the game ends",
+                    view.name,
+                    c.name()
+                ),
+                Role::Watcher => format!(
+                    "room {}: you are watching (Ctrl+V opens the engine's panes, 'TEXT chats)",
+                    view.name
+                ),
+            };
+            self.log_line(LogKind::Info, text.clone());
+            self.info(text);
+        }
+    }
+
+    /// Out of the room (by `:lobby`, or the room is gone): the engine game comes back.
+    fn room_left(&mut self) {
+        self.cancel_search();
+        self.club.place = Place::Lobby;
+        self.club.engine_open = false;
+        if let Some(back) = self.club.set_aside.take() {
+            self.play.game = back.game;
+            self.play.mode = back.mode;
+            self.play.autosave = back.autosave;
+            self.play.clock = back.clock;
+            self.screen.flipped = back.flipped;
+        }
+        self.position_changed();
+    }
+
+    /// Copies the room's game into the app when the room changed.
+    fn sync_room_game(&mut self) {
+        let Some((view, _)) = &self.club.room else {
+            return;
+        };
+        if self.club.synced_version == Some(view.version) {
+            return;
+        }
+        let game_changed = self.play.game.sans() != view.game.sans()
+            || self.play.game.final_result() != view.game.final_result()
+            || self.play.game.start() != view.game.start();
+        self.club.synced_version = Some(view.version);
+        if !game_changed {
+            return;
+        }
+        self.play.game = view.game.clone();
+        self.play.mode = if self.club.engine_open && !self.club.playing() {
+            Mode::Analysis
+        } else {
+            Mode::HumanHuman
+        };
+        self.cancel_search();
+        self.position_changed();
+    }
+
+    /// New chat lines go to the status line (unless muted).
+    fn tell_chat(&mut self) {
+        let Some((view, _)) = &self.club.room else {
+            return;
+        };
+        let new: Vec<String> = view
+            .chat
+            .iter()
+            .filter(|l| l.seq > self.club.chat_seen)
+            .map(|l| format!("{}: {}", l.from, l.text))
+            .collect();
+        if let Some(last) = view.chat.last() {
+            self.club.chat_seen = last.seq;
+        }
+        if !self.club.muted
+            && let Some(line) = new.last()
+        {
+            self.info(line.clone());
+        }
+    }
+
+    /// A line typed while in the club: a move for the room, chat, or nothing of the club's
+    /// (`None`: the app goes on as usual).
+    pub(super) fn club_line(&mut self, text: &str) -> Option<bool> {
+        if !self.club.is_on() {
+            return None;
+        }
+        if let Some(chat) = text.strip_prefix('\'') {
+            return Some(self.club_result(self.room_act(RoomAction::Chat(chat.to_string()))));
+        }
+        if text.starts_with(':') {
+            return self.club_command(text);
+        }
+        match self.club.place {
+            Place::Room => {
+                Some(self.club_result(self.room_act(RoomAction::Move(text.to_string()))))
+            }
+            // A move typed in the lobby plays the engine, as without the club.
+            Place::Lobby => {
+                self.club.play_engine();
+                None
+            }
+            Place::Engine => None,
+        }
+    }
+
+    fn club_result(&mut self, r: Result<String, String>) -> bool {
+        match r {
+            Ok(said) => {
+                if !said.is_empty() {
+                    self.info(said);
+                }
+                self.on_club_change();
+                true
+            }
+            Err(e) => {
+                self.error(e);
+                false
+            }
+        }
+    }
+
+    fn room_act(&self, action: RoomAction) -> Result<String, String> {
+        let Some(v) = self.club.viewer() else {
+            return Err("not in the club".into());
+        };
+        if !self.club.in_room() {
+            return Err("you are not in a room: :join ROOM, or :watch N from the lobby".into());
+        }
+        v.act(action).map_err(|e| e.to_string())
+    }
+
+    /// A `:` command of the club's; `None` for the app's own commands.
+    fn club_command(&mut self, text: &str) -> Option<bool> {
+        let body = text.trim_start_matches(':').trim();
+        let (word, arg) = match body.split_once(char::is_whitespace) {
+            Some((w, a)) => (w.to_ascii_lowercase(), a.trim()),
+            None => (body.to_ascii_lowercase(), ""),
+        };
+        let in_room = self.club.in_room();
+        let r: Result<String, String> = match word.as_str() {
+            "lobby" => {
+                if let Some(v) = self.club.viewer() {
+                    v.leave_room();
+                }
+                self.club.refresh(Instant::now());
+                if self.club.place == Place::Room {
+                    self.room_left();
+                }
+                self.club.place = Place::Lobby;
+                Ok("the lobby: :seek, :challenge NAME, :watch N, :join ROOM, :play".into())
+            }
+            "play" => {
+                if in_room {
+                    Err("you are in a room: :lobby first".into())
+                } else {
+                    self.club.place = Place::Engine;
+                    Ok("you play the engine: :lobby goes back to the lobby".into())
+                }
+            }
+            "join" if arg.is_empty() => Err(":join ROOM (letters, digits, - and _)".into()),
+            "join" => self.with_viewer(|v| v.join(arg).map(|_| String::new())),
+            "watch" => match arg.parse::<u32>() {
+                Ok(n) => self.with_viewer(|v| v.watch(n).map(|_| String::new())),
+                Err(_) => Err(":watch N (the game's number in the lobby)".into()),
+            },
+            "seek" => match seek_args(arg) {
+                Ok((tc, color, rated)) => {
+                    let rated = rated
+                        .unwrap_or_else(|| self.club.viewer().is_some_and(|v| v.member().rated));
+                    self.with_viewer(|v| {
+                        v.seek(tc, color, rated).map(|n| {
+                            format!(
+                                "seek {n} is in the lobby: {} {}; waiting for an opponent",
+                                tc.map_or("no clock".into(), |t| t.to_string()),
+                                if rated { "rated" } else { "casual" }
+                            )
+                        })
+                    })
+                }
+                Err(e) => Err(e),
+            },
+            "challenge" => {
+                let mut parts = arg.split_whitespace();
+                match parts.next() {
+                    None => Err(":challenge NAME [10+0] [rated|casual]".into()),
+                    Some(name) => match seek_args(&parts.collect::<Vec<_>>().join(" ")) {
+                        Ok((tc, _, rated)) => {
+                            let name = name.to_string();
+                            self.with_viewer(|v| {
+                                v.challenge(&name, tc, rated.unwrap_or(true))
+                                    .map(|n| format!("challenge {n} sent to {name}"))
+                            })
+                        }
+                        Err(e) => Err(e),
+                    },
+                }
+            }
+            "accept" => match arg.parse::<u32>() {
+                Ok(n) => self.with_viewer(|v| v.accept(n).map(|room| format!("room {room}"))),
+                Err(_) => Err(":accept N (the seek's or challenge's number)".into()),
+            },
+            "decline" => match arg.parse::<u32>() {
+                Ok(n) => self.with_viewer(|v| v.decline(n).map(|()| "declined".to_string())),
+                Err(_) => Err(":decline N".into()),
+            },
+            "say" => self.room_act(RoomAction::Chat(arg.to_string())),
+            "mute" => {
+                self.club.muted = !self.club.muted;
+                Ok(if self.club.muted {
+                    "chat hidden"
+                } else {
+                    "chat shown"
+                }
+                .into())
+            }
+            "engine" => self.toggle_room_engine(),
+            "games" if arg.is_empty() => self.list_games(),
+            "draw" if in_room => self.room_act(RoomAction::Draw),
+            "resign" if in_room => self.room_act(RoomAction::Resign),
+            "abort" => self.room_act(RoomAction::Abort),
+            "takeback" => self.room_act(RoomAction::Takeback),
+            "no" => self.room_act(RoomAction::Decline),
+            "rematch" => self.room_act(RoomAction::Rematch),
+            "claim" => self.room_act(RoomAction::ClaimWin),
+            "color" | "colour" => match arg.to_ascii_lowercase().as_str() {
+                "white" | "w" => self.room_act(RoomAction::Color(Color::White)),
+                "black" | "b" => self.room_act(RoomAction::Color(Color::Black)),
+                _ => Err(":color white|black".into()),
+            },
+            _ => {
+                if in_room && let Some(why) = self.room_refuses_command(&word, arg) {
+                    Err(why)
+                } else {
+                    return None;
+                }
+            }
+        };
+        Some(self.club_result(r))
+    }
+
+    fn with_viewer(
+        &self,
+        f: impl FnOnce(&crate::club::Viewer) -> Result<String, crate::club::ClubError>,
+    ) -> Result<String, String> {
+        match self.club.viewer() {
+            Some(v) => f(v).map_err(|e| e.to_string()),
+            None => Err("not in the club".into()),
+        }
+    }
+
+    fn list_games(&mut self) -> Result<String, String> {
+        let games = self.with_viewer(|v| {
+            v.games(10).map(|gs| {
+                gs.iter()
+                    .map(|g| {
+                        format!(
+                            "{} {} – {} {} {}",
+                            g.room,
+                            g.white_name,
+                            g.black_name,
+                            g.result.as_deref().unwrap_or("*"),
+                            g.time_control.as_deref().unwrap_or("")
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+        })?;
+        if games.is_empty() {
+            return Ok("no stored games yet".into());
+        }
+        for line in games.lines() {
+            self.log_line(LogKind::Info, line.to_string());
+        }
+        Ok(format!(
+            "{} games in the log; :save NAME keeps the one on the board as PGN",
+            games.lines().count()
+        ))
+    }
+
+    fn toggle_room_engine(&mut self) -> Result<String, String> {
+        if !self.club.in_room() {
+            return Err("the engine's panes are for watching a room's game".into());
+        }
+        if self.club.playing() {
+            return Err(
+                "you are playing: the engine stays out of sight until the game ends".into(),
+            );
+        }
+        self.club.engine_open = !self.club.engine_open;
+        if self.club.engine_open {
+            self.play.mode = Mode::Analysis;
+            self.position_changed();
+            Ok("the engine's panes: it analyses the game's position".into())
+        } else {
+            self.cancel_search();
+            self.play.mode = Mode::HumanHuman;
+            Ok("engine's panes closed".into())
+        }
+    }
+
+    /// Why a command of the app's own may not run in a room (it would change the room's
+    /// game on this screen only, or show a player the engine).
+    fn room_refuses_command(&self, word: &str, arg: &str) -> Option<String> {
+        const GAME: [&str; 9] = [
+            "new", "undo", "redo", "mode", "go", "load", "tc", "puzzle", "games",
+        ];
+        const ENGINE: [&str; 5] = ["hint", "tree", "lab", "review", "multipv"];
+        let resolves = |names: &[&str]| {
+            names
+                .iter()
+                .any(|n| n.starts_with(word) && !word.is_empty())
+        };
+        if resolves(&GAME) || (word == "fen" && !arg.is_empty()) {
+            return Some(format!(
+                ":{word} is not for a room's game: moves, :draw, :resign, :takeback… (:lobby leaves)"
+            ));
+        }
+        if self.club.playing() && resolves(&ENGINE) {
+            return Some(
+                "you are playing: the engine stays out of sight until the game ends".into(),
+            );
+        }
+        None
+    }
+
+    /// Keys of the app's own refused in a room, like their commands.
+    pub(super) fn room_refuses_action(&self, action: Action) -> Option<String> {
+        if !self.club.in_room() {
+            return None;
+        }
+        match action {
+            Action::NewGame | Action::Undo | Action::Redo | Action::EngineMove | Action::Puzzle => {
+                Some("not in a room: its game is played with moves, :draw, :resign, :takeback… (:lobby leaves)".into())
+            }
+            Action::Hint | Action::Tree | Action::Review | Action::CycleMultiPv
+                if self.club.playing() =>
+            {
+                Some("you are playing: the engine stays out of sight until the game ends".into())
+            }
+            _ => None,
+        }
+    }
+
+    /// The club's own keys: Ctrl+R hides the chat, Ctrl+V opens the engine's panes for a
+    /// watcher, and in the lobby ↑ / ↓ pick a row that Enter accepts or watches.
+    pub(super) fn club_key(&mut self, key: &KeyEvent, input_empty: bool) -> bool {
+        if !self.club.is_on() {
+            return false;
+        }
+        let ctrl = key.modifiers == KeyModifiers::CONTROL;
+        let plain = key.modifiers.is_empty();
+        match key.code {
+            KeyCode::Char('r') if ctrl => {
+                self.club_command(":mute");
+                true
+            }
+            KeyCode::Char('v') if ctrl && self.club.in_room() => {
+                let r = self.toggle_room_engine();
+                self.club_result(r);
+                true
+            }
+            KeyCode::Up | KeyCode::Down
+                if plain && self.club.place == Place::Lobby && input_empty =>
+            {
+                let rows = self.club.lobby_rows().len();
+                if rows > 0 {
+                    self.club.picked = if key.code == KeyCode::Up {
+                        self.club.picked.saturating_sub(1)
+                    } else {
+                        (self.club.picked + 1).min(rows - 1)
+                    };
+                }
+                true
+            }
+            KeyCode::Enter if plain && self.club.place == Place::Lobby && input_empty => {
+                let row = self.club.lobby_rows().get(self.club.picked).cloned();
+                let r = match row {
+                    Some(LobbyRow::Seek(n) | LobbyRow::Challenge(n)) => {
+                        self.with_viewer(|v| v.accept(n).map(|room| format!("room {room}")))
+                    }
+                    Some(LobbyRow::Game(n)) => {
+                        self.with_viewer(|v| v.watch(n).map(|_| String::new()))
+                    }
+                    None => Err("nothing to pick: :seek 5+3 waits for an opponent".into()),
+                };
+                self.club_result(r);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A seek's time control (`None`: no clock), colour and rated choice, as typed.
+type SeekWords = (Option<TimeControl>, Option<Color>, Option<bool>);
+
+/// `:seek`'s and `:challenge`'s words after the name: a time control (`5+3`, or `none`),
+/// a colour, `rated` or `casual`, in any order.
+fn seek_args(arg: &str) -> Result<SeekWords, String> {
+    let mut tc = Some("10+5".parse::<TimeControl>().expect("a valid default"));
+    let (mut color, mut rated) = (None, None);
+    for word in arg.split_whitespace() {
+        match word.to_ascii_lowercase().as_str() {
+            "white" | "w" => color = Some(Color::White),
+            "black" | "b" => color = Some(Color::Black),
+            "rated" => rated = Some(true),
+            "casual" | "unrated" => rated = Some(false),
+            "none" | "untimed" => tc = None,
+            w => tc = Some(w.parse::<TimeControl>().map_err(|e| e.to_string())?),
+        }
+    }
+    Ok((tc, color, rated))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seek_words_come_in_any_order_and_a_bad_one_says_why() {
+        let (tc, color, rated) = seek_args("black 5+3 casual").unwrap();
+        assert_eq!(tc, "5+3".parse().ok());
+        assert_eq!(color, Some(Color::Black));
+        assert_eq!(rated, Some(false));
+        assert_eq!(seek_args("").unwrap().0, "10+5".parse().ok());
+        assert_eq!(seek_args("none").unwrap().0, None);
+        assert!(seek_args("soon").unwrap_err().contains("soon"));
+    }
+}

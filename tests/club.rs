@@ -1,0 +1,371 @@
+//! The club over SSH with the russh client: rooms by name, the lobby, seeks and challenges,
+//! clocks, offers, leaving and coming back, chat, and what the database keeps.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use common::TempDir;
+use common::ssh::{SshClient, TestServer, config, new_key};
+use ox88::club::{SqliteStore, Store};
+use ox88::serve::{Access, player_id};
+use russh::keys::PrivateKey;
+
+const COLS: u16 = 120;
+const ROWS: u16 = 40;
+
+/// `name` logs in with `key` and joins `room` (`ssh -t HOST ROOM`), or the lobby.
+async fn enter(addr: SocketAddr, name: &str, key: &PrivateKey, room: Option<&str>) -> SshClient {
+    let (mut c, ok) = SshClient::login_as(addr, name, key).await;
+    assert!(ok, "{name}'s key is let in");
+    match room {
+        Some(r) => c.open_room(COLS, ROWS, r.as_bytes()).await.unwrap(),
+        None => c.open_shell(COLS, ROWS).await.unwrap(),
+    }
+    c
+}
+
+struct Club {
+    dir: TempDir,
+    keys: Vec<PrivateKey>,
+    server: TestServer,
+}
+
+impl Club {
+    async fn start(tag: &str, players: usize) -> Club {
+        let dir = TempDir::new(tag);
+        let keys: Vec<PrivateKey> = (0..players).map(|_| new_key()).collect();
+        let server = Club::serve(&dir, &keys).await;
+        Club { dir, keys, server }
+    }
+
+    async fn serve(dir: &TempDir, keys: &[PrivateKey]) -> TestServer {
+        let listed = keys.iter().map(|k| k.public_key().clone()).collect();
+        TestServer::start(config(dir.path(), Access::Keys(listed))).await
+    }
+
+    fn addr(&self) -> SocketAddr {
+        self.server.addr()
+    }
+
+    fn store(&self) -> SqliteStore {
+        SqliteStore::open(&self.dir.path().join("club.sqlite")).unwrap()
+    }
+
+    fn id(&self, n: usize) -> String {
+        player_id(self.keys[n].public_key())
+    }
+}
+
+async fn play(c: &mut SshClient, mv: &str) {
+    c.send(&format!("{mv}\r")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_play_a_room_to_mate_a_third_watches_and_the_database_keeps_it() {
+    let club = Club::start("club-room", 3).await;
+    let mut alice = enter(club.addr(), "alice", &club.keys[0], Some("den")).await;
+    alice
+        .wait_for("alice waiting in the room", |s| {
+            s.text().contains("waiting for an opponent")
+        })
+        .await;
+    let mut bob = enter(club.addr(), "bob", &club.keys[1], Some("den")).await;
+    let mut carol = enter(club.addr(), "carol", &club.keys[2], Some("den")).await;
+    carol
+        .wait_for("carol watching", |s| s.text().contains("you are watching"))
+        .await;
+    for c in [&mut alice, &mut bob] {
+        c.wait_for("both seated", |s| {
+            s.text().contains("alice")
+                && s.text().contains("bob")
+                && !s.text().contains("waiting for an opponent")
+        })
+        .await;
+    }
+    let moves = [
+        ("f2f3", "1. f3"),
+        ("e7e5", "e5"),
+        ("g2g4", "2. g4"),
+        ("d8h4", "Qh4#"),
+    ];
+    for (i, (mv, shown)) in moves.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut alice } else { &mut bob };
+        play(mover, mv).await;
+        carol
+            .wait_for(&format!("the watcher sees {shown}"), |s| {
+                s.text().contains(shown)
+            })
+            .await;
+        if i == 1 {
+            // A watcher's move is refused, and nothing changes.
+            play(&mut carol, "g2g4").await;
+            carol
+                .wait_for("the watcher's move refused", |s| {
+                    s.message().contains("watch")
+                })
+                .await;
+            // The wrong side's move too.
+            play(&mut bob, "d7d5").await;
+            bob.wait_for("out of turn refused", |s| s.message().contains("turn"))
+                .await;
+        }
+    }
+    for c in [&mut alice, &mut bob, &mut carol] {
+        c.wait_for("0-1 on every screen", |s| s.text().contains("0-1"))
+            .await;
+    }
+    // The server restarts: the game and the ratings are still there.
+    let Club { dir, keys, server } = club;
+    server.stop().await;
+    let server = Club::serve(&dir, &keys).await;
+    let club = Club { dir, keys, server };
+    let store = club.store();
+    let games = store.games_of(&club.id(0), 10).unwrap();
+    assert_eq!(games.len(), 1, "{games:?}");
+    let g = &games[0];
+    assert_eq!(g.result.as_deref(), Some("0-1"));
+    assert_eq!(
+        (g.white_name.as_str(), g.black_name.as_str()),
+        ("alice", "bob")
+    );
+    assert!(
+        g.pgn.contains("Qh4#") && g.pgn.contains("[%clk"),
+        "{}",
+        g.pgn
+    );
+    assert!(g.pgn.contains("[Result \"0-1\"]"), "{}", g.pgn);
+    let (a, b) = (
+        store.rating(&club.id(0)).unwrap(),
+        store.rating(&club.id(1)).unwrap(),
+    );
+    assert!(a.rating < 1500.0 && b.rating > 1500.0, "{a:?} {b:?}");
+    assert_eq!(store.rating_history(&club.id(1)).unwrap().len(), 1);
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_a_seek_and_the_game_it_becomes() {
+    let club = Club::start("club-lobby", 3).await;
+    let mut alice = enter(club.addr(), "alice", &club.keys[0], None).await;
+    alice
+        .wait_for("the lobby", |s| s.text().contains("Lobby"))
+        .await;
+    alice.send(":seek 5+3 black\r").await;
+    alice
+        .wait_for("the seek placed", |s| s.message().contains("seek"))
+        .await;
+    let mut bob = enter(club.addr(), "bob", &club.keys[1], None).await;
+    bob.wait_for("alice's seek in bob's lobby", |s| {
+        s.text().contains("alice") && s.text().contains("5+3")
+    })
+    .await;
+    // Enter on the picked row accepts the seek.
+    bob.send("\r").await;
+    alice
+        .wait_for("alice in the game as Black", |s| {
+            s.text().contains("you play Black")
+        })
+        .await;
+    bob.wait_for("bob in the game as White", |s| {
+        s.text().contains("you play White")
+    })
+    .await;
+    let mut carol = enter(club.addr(), "carol", &club.keys[2], None).await;
+    carol
+        .wait_for("the game listed", |s| s.text().contains("bob – alice"))
+        .await;
+    carol.send(":watch 1\r").await;
+    carol
+        .wait_for("carol watching", |s| s.text().contains("you are watching"))
+        .await;
+    play(&mut bob, "e2e4").await;
+    carol
+        .wait_for("the watcher sees the move", |s| s.text().contains("1. e4"))
+        .await;
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_accepted_starts_a_game_and_a_flag_ends_it() {
+    let club = Club::start("club-challenge", 2).await;
+    let mut alice = enter(club.addr(), "alice", &club.keys[0], None).await;
+    let mut bob = enter(club.addr(), "bob", &club.keys[1], None).await;
+    alice
+        .wait_for("bob online", |s| s.text().contains("bob"))
+        .await;
+    // A three-second game: the flag falls while nobody moves.
+    alice.send(":challenge bob 0.05+0 casual\r").await;
+    bob.wait_for("the challenge", |s| {
+        s.text().contains("alice challenges you")
+    })
+    .await;
+    bob.send("\r").await;
+    alice
+        .wait_for("the game", |s| s.text().contains("you play White"))
+        .await;
+    play(&mut alice, "e2e4").await;
+    play(&mut bob, "e7e5").await;
+    alice
+        .wait_for("both moved", |s| s.text().contains("e5"))
+        .await;
+    for c in [&mut alice, &mut bob] {
+        c.wait_for("the flag", |s| {
+            s.text().contains("0-1") && s.text().contains("flag fell")
+        })
+        .await;
+    }
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draw_takeback_resign_rematch_and_abort_between_two() {
+    let club = Club::start("club-offers", 2).await;
+    let mut a = enter(club.addr(), "alice", &club.keys[0], Some("duel")).await;
+    let mut b = enter(club.addr(), "bob", &club.keys[1], Some("duel")).await;
+    b.wait_for("bob seated", |s| s.text().contains("you play Black"))
+        .await;
+    play(&mut a, "e2e4").await;
+    play(&mut b, "e7e5").await;
+    a.wait_for("two moves", |s| s.text().contains("1. e4 e5"))
+        .await;
+    // Takeback: alice asks, bob accepts; the position goes back to before alice's move
+    // and bob's reply.
+    a.send(":takeback\r").await;
+    b.wait_for("the request", |s| s.text().contains("asks to take back"))
+        .await;
+    b.send(":takeback\r").await;
+    a.wait_for("taken back", |s| !s.text().contains("1. e4"))
+        .await;
+    // Draw: offered and declined, then offered and accepted.
+    play(&mut a, "d2d4").await;
+    a.send(":draw\r").await;
+    b.wait_for("the offer", |s| s.text().contains("offers a draw"))
+        .await;
+    b.send(":no\r").await;
+    a.wait_for("declined", |s| !s.text().contains("offers a draw"))
+        .await;
+    a.send(":draw\r").await;
+    b.wait_for("the offer again", |s| s.text().contains("offers a draw"))
+        .await;
+    b.send(":draw\r").await;
+    a.wait_for("drawn", |s| s.text().contains("1/2-1/2")).await;
+    // Rematch with colours swapped; bob resigns it.
+    a.send(":rematch\r").await;
+    b.wait_for("the rematch offer", |s| {
+        s.text().contains("offers a rematch")
+    })
+    .await;
+    b.send(":rematch\r").await;
+    b.wait_for("bob now White", |s| {
+        s.text().contains("you play White") || s.row(ROWS - 1).contains("White")
+    })
+    .await;
+    play(&mut b, "e2e4").await;
+    a.wait_for("the rematch's move", |s| s.text().contains("1. e4"))
+        .await;
+    b.send(":resign\r").await;
+    a.wait_for("bob resigned", |s| s.text().contains("0-1"))
+        .await;
+    // Another rematch, aborted before alice (White again) moves.
+    b.send(":rematch\r").await;
+    a.wait_for("the rematch offer", |s| {
+        s.text().contains("offers a rematch")
+    })
+    .await;
+    a.send(":rematch\r").await;
+    a.wait_for("the third game", |s| {
+        !s.text().contains("0-1") && s.text().contains("alice")
+    })
+    .await;
+    a.send(":abort\r").await;
+    b.wait_for("aborted", |s| s.text().contains("aborted"))
+        .await;
+    let store = club.store();
+    let games = store.games_of(&club.id(0), 10).unwrap();
+    let results: Vec<_> = games.iter().map(|g| g.result.clone()).collect();
+    assert!(results.contains(&Some("1/2-1/2".into())), "{results:?}");
+    assert!(results.contains(&Some("0-1".into())), "{results:?}");
+    assert_eq!(games.len(), 2, "the aborted game is not kept: {results:?}");
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_player_keeps_the_seat_and_chat_is_cleaned() {
+    let club = Club::start("club-away", 3).await;
+    let mut a = enter(club.addr(), "alice", &club.keys[0], Some("den")).await;
+    let mut b = enter(club.addr(), "bob", &club.keys[1], Some("den")).await;
+    let mut w = enter(club.addr(), "carol", &club.keys[2], Some("den")).await;
+    w.wait_for("watching", |s| s.text().contains("you are watching"))
+        .await;
+    play(&mut a, "e2e4").await;
+    b.wait_for("the move", |s| s.text().contains("1. e4")).await;
+    // Chat pasted with an escape sequence and a bidi override arrives cleaned: the
+    // watcher's screen is not cleared, the text reads in order.
+    a.send("'hi \x1b[200~\x1b[2J there \u{202e}rev\x1b[201~\r")
+        .await;
+    for c in [&mut b, &mut w] {
+        c.wait_for("the chat line", |s| {
+            s.text().contains("alice: hi")
+                && s.text().contains("there rev")
+                && s.text().contains("Board")
+        })
+        .await;
+        assert!(!c.screen().text().contains('\u{202e}'));
+    }
+    // Nor does a player see the engine's evaluation under the board.
+    assert!(
+        !b.screen().text().contains("static E"),
+        "{}",
+        b.screen().text()
+    );
+    assert!(w.screen().text().contains("static E"), "a watcher does");
+    // 10 kB of text is cut to a line.
+    let long = "x".repeat(10_000);
+    w.send(&format!("'{long}\r")).await;
+    a.wait_for("the long line cut", |s| s.text().contains("carol: xxxx"))
+        .await;
+    assert!(!a.screen().text().contains(&"x".repeat(250)));
+    // Alice drops; bob sees it; alice comes back to the lobby address and is seated again.
+    a.disconnect().await;
+    b.wait_for("alice away", |s| s.text().contains("disconnected"))
+        .await;
+    let mut a = enter(club.addr(), "alice", &club.keys[0], None).await;
+    a.wait_for("alice back in the room", |s| {
+        s.status().contains("room den · ply 1 · you: White")
+    })
+    .await;
+    b.wait_for("alice connected again", |s| {
+        !s.text().contains("disconnected")
+    })
+    .await;
+    play(&mut b, "e7e5").await;
+    a.wait_for("the game goes on", |s| s.text().contains("e5"))
+        .await;
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_room_names_are_refused_with_a_message() {
+    let club = Club::start("club-hostile", 1).await;
+    for bad in [
+        b"\x1b[2Jroom".as_slice(),
+        b"a b".as_slice(),
+        &[0xff, 0xfe, b'r'],
+        "x".repeat(10_000).as_bytes(),
+    ] {
+        let (mut c, ok) = SshClient::login_as(club.addr(), "mallory", &club.keys[0]).await;
+        assert!(ok);
+        let _ = c.open_room(COLS, ROWS, bad).await;
+        c.wait_for("the refusal", |s| s.text().contains("names a room"))
+            .await;
+        c.wait_closed("the channel closed").await;
+    }
+    // The server is still there for a good name.
+    let mut c = enter(club.addr(), "mallory", &club.keys[0], Some("fine-room_1")).await;
+    c.wait_for("the room", |s| s.text().contains("Room fine-room_1"))
+        .await;
+    let _ = Arc::new(());
+    club.server.stop().await;
+}
