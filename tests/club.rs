@@ -369,3 +369,43 @@ async fn hostile_room_names_are_refused_with_a_message() {
     let _ = Arc::new(());
     club.server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keys_puzzle_record_is_kept_in_the_database() {
+    let club = Club::start("club-puzzle", 1).await;
+    let mut a = enter(club.addr(), "alice", &club.keys[0], None).await;
+    a.wait_for("the lobby", |s| s.text().contains("Lobby"))
+        .await;
+    a.send(":puzzle\r").await;
+    a.wait_for("a puzzle", |s| s.message().contains("to play and win"))
+        .await;
+    // F2 plays the solution out: the puzzle counts as not solved, and is recorded.
+    a.send("\x1bOQ").await;
+    a.wait_for("the solution shown", |s| {
+        s.message().contains("solution shown")
+    })
+    .await;
+    // The puzzle took the lobby's place beside the board.
+    assert!(
+        !a.screen().text().contains("Lobby"),
+        "{}",
+        a.screen().text()
+    );
+    let store = club.store();
+    let json = store
+        .puzzle_record(&club.id(0))
+        .unwrap()
+        .expect("the record is in the database");
+    let record: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        record["history"].as_array().map(Vec::len),
+        Some(1),
+        "{json}"
+    );
+    let player_dir = club.dir.path().join("players").join(club.id(0));
+    assert!(
+        !player_dir.join("puzzles.json").exists(),
+        "no file beside it"
+    );
+    club.server.stop().await;
+}

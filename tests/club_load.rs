@@ -95,7 +95,10 @@ async fn player(
         let ok = c
             .read_until(until + Duration::from_secs(10), |s| {
                 let st = s.status();
-                st.starts_with(&format!("{me} to move")) && st.contains(&want)
+                // The opponent seated (a move before that is refused, and rightly).
+                st.starts_with(&format!("{me} to move"))
+                    && st.contains(&want)
+                    && !s.text().contains("waiting for an opponent")
             })
             .await;
         if !ok {
@@ -226,9 +229,14 @@ fn forty_sessions_keep_every_move_in_order() {
         let mut tasks = Vec::new();
         for (g, game) in shared.iter().enumerate() {
             let room = format!("load-{g}");
-            let w = seat(&addr, &format!("w{g}"), &room)
+            // One after the other: the first seated plays White.
+            let mut w = seat(&addr, &format!("w{g}"), &room)
                 .await
                 .expect("white seated");
+            w.read_until(Instant::now() + Duration::from_secs(30), |s| {
+                s.status().contains("you: White")
+            })
+            .await;
             let b = seat(&addr, &format!("b{g}"), &room)
                 .await
                 .expect("black seated");
@@ -329,8 +337,10 @@ fn forty_sessions_keep_every_move_in_order() {
         let n = shared[*g].lock().unwrap().moves.len();
         if !c.screen().status().contains(&format!("ply {n} ")) {
             problems.push(format!(
-                "a screen of game {g} is not at ply {n}: {}",
-                c.screen().status()
+                "a screen of game {g} is not at ply {n} (sent {:?}): {} / {}",
+                shared[*g].lock().unwrap().moves,
+                c.screen().status(),
+                c.screen().message()
             ));
         }
     }

@@ -432,6 +432,21 @@ fn the_man_page_comes_from_the_same_definition() {
     assert!(out.contains(".SH NAME") && out.contains(".SH SYNOPSIS"));
     assert!(out.contains("\\-\\-level") && out.contains("completions"));
     assert!(out.contains("config.toml"));
+    // The club: rooms, the lobby, watching, ratings, what is kept and what is exposed.
+    let serving = out
+        .split(".SH \"SERVING OVER SSH\"")
+        .nth(1)
+        .expect("a section on serving");
+    for word in [
+        "ROOM",
+        "lobby",
+        "Ctrl+V",
+        "Glicko-2",
+        "club.sqlite",
+        "no shell",
+    ] {
+        assert!(serving.contains(word), "{word} missing from:\n{serving}");
+    }
 }
 
 #[test]

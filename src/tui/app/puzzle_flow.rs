@@ -92,6 +92,11 @@ impl App {
     /// the opponent's move played, the board turned to the solver.
     fn start_puzzle(&mut self, p: Puzzle) -> Result<(), String> {
         let solving = Solving::new(p).map_err(|e| e.to_string())?;
+        if self.club.in_room() {
+            return Err("not in a room: :lobby first, then :puzzle".into());
+        }
+        // A club viewer's puzzle takes the lobby's place beside the board.
+        self.club.play_engine();
         self.cancel_search();
         self.close_tree();
         if self.puzzles.set_aside.is_none() {
