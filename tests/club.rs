@@ -62,6 +62,25 @@ async fn play(c: &mut SshClient, mv: &str) {
     c.send(&format!("{mv}\r")).await;
 }
 
+/// Waits until `c`'s status bar says this of its room (`you: White`, `ply 2 `, `watching`).
+async fn shows(c: &mut SshClient, what: &str) {
+    c.wait_for(what, |s| s.status().contains(what)).await;
+}
+
+/// `name` enters `room` and is seated (or watches) before anyone else comes: the seats go
+/// in the order the server sees the joins.
+async fn seated(
+    addr: SocketAddr,
+    name: &str,
+    key: &PrivateKey,
+    room: &str,
+    role: &str,
+) -> SshClient {
+    let mut c = enter(addr, name, key, Some(room)).await;
+    shows(&mut c, role).await;
+    c
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_play_a_room_to_mate_a_third_watches_and_the_database_keeps_it() {
     let club = Club::start("club-room", 3).await;
@@ -71,11 +90,8 @@ async fn two_play_a_room_to_mate_a_third_watches_and_the_database_keeps_it() {
             s.text().contains("waiting for an opponent")
         })
         .await;
-    let mut bob = enter(club.addr(), "bob", &club.keys[1], Some("den")).await;
-    let mut carol = enter(club.addr(), "carol", &club.keys[2], Some("den")).await;
-    carol
-        .wait_for("carol watching", |s| s.text().contains("you are watching"))
-        .await;
+    let mut bob = seated(club.addr(), "bob", &club.keys[1], "den", "you: Black").await;
+    let mut carol = seated(club.addr(), "carol", &club.keys[2], "den", "watching").await;
     for c in [&mut alice, &mut bob] {
         c.wait_for("both seated", |s| {
             s.text().contains("alice")
@@ -163,23 +179,14 @@ async fn the_lobby_lists_a_seek_and_the_game_it_becomes() {
     .await;
     // Enter on the picked row accepts the seek.
     bob.send("\r").await;
-    alice
-        .wait_for("alice in the game as Black", |s| {
-            s.text().contains("you play Black")
-        })
-        .await;
-    bob.wait_for("bob in the game as White", |s| {
-        s.text().contains("you play White")
-    })
-    .await;
+    shows(&mut alice, "you: Black").await;
+    shows(&mut bob, "you: White").await;
     let mut carol = enter(club.addr(), "carol", &club.keys[2], None).await;
     carol
         .wait_for("the game listed", |s| s.text().contains("bob – alice"))
         .await;
     carol.send(":watch 1\r").await;
-    carol
-        .wait_for("carol watching", |s| s.text().contains("you are watching"))
-        .await;
+    shows(&mut carol, "watching").await;
     play(&mut bob, "e2e4").await;
     carol
         .wait_for("the watcher sees the move", |s| s.text().contains("1. e4"))
@@ -202,14 +209,12 @@ async fn a_challenge_accepted_starts_a_game_and_a_flag_ends_it() {
     })
     .await;
     bob.send("\r").await;
-    alice
-        .wait_for("the game", |s| s.text().contains("you play White"))
-        .await;
+    shows(&mut alice, "you: White").await;
+    shows(&mut bob, "you: Black").await;
     play(&mut alice, "e2e4").await;
+    shows(&mut bob, "ply 1 ").await;
     play(&mut bob, "e7e5").await;
-    alice
-        .wait_for("both moved", |s| s.text().contains("e5"))
-        .await;
+    shows(&mut alice, "ply 2 ").await;
     for c in [&mut alice, &mut bob] {
         c.wait_for("the flag", |s| {
             s.text().contains("0-1") && s.text().contains("flag fell")
@@ -222,63 +227,62 @@ async fn a_challenge_accepted_starts_a_game_and_a_flag_ends_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn draw_takeback_resign_rematch_and_abort_between_two() {
     let club = Club::start("club-offers", 2).await;
-    let mut a = enter(club.addr(), "alice", &club.keys[0], Some("duel")).await;
-    let mut b = enter(club.addr(), "bob", &club.keys[1], Some("duel")).await;
-    b.wait_for("bob seated", |s| s.text().contains("you play Black"))
-        .await;
+    let mut a = seated(club.addr(), "alice", &club.keys[0], "duel", "ply 0 ").await;
+    let mut b = seated(club.addr(), "bob", &club.keys[1], "duel", "you: Black").await;
+    shows(&mut a, "you: White").await;
     play(&mut a, "e2e4").await;
+    shows(&mut b, "ply 1 ").await;
     play(&mut b, "e7e5").await;
-    a.wait_for("two moves", |s| s.text().contains("1. e4 e5"))
-        .await;
+    shows(&mut a, "ply 2 ").await;
     // Takeback: alice asks, bob accepts; the position goes back to before alice's move
     // and bob's reply.
     a.send(":takeback\r").await;
     b.wait_for("the request", |s| s.text().contains("asks to take back"))
         .await;
     b.send(":takeback\r").await;
-    a.wait_for("taken back", |s| !s.text().contains("1. e4"))
-        .await;
+    shows(&mut a, "ply 0 ").await;
     // Draw: offered and declined, then offered and accepted.
     play(&mut a, "d2d4").await;
+    shows(&mut b, "ply 1 ").await;
     a.send(":draw\r").await;
-    b.wait_for("the offer", |s| s.text().contains("offers a draw"))
+    a.wait_for("alice's own offer", |s| {
+        s.text().contains("alice offers a draw")
+    })
+    .await;
+    b.wait_for("the offer", |s| s.text().contains("alice offers a draw"))
         .await;
     b.send(":no\r").await;
     a.wait_for("declined", |s| !s.text().contains("offers a draw"))
         .await;
     a.send(":draw\r").await;
-    b.wait_for("the offer again", |s| s.text().contains("offers a draw"))
-        .await;
+    b.wait_for("the offer again", |s| {
+        s.text().contains("alice offers a draw")
+    })
+    .await;
     b.send(":draw\r").await;
     a.wait_for("drawn", |s| s.text().contains("1/2-1/2")).await;
     // Rematch with colours swapped; bob resigns it.
     a.send(":rematch\r").await;
     b.wait_for("the rematch offer", |s| {
-        s.text().contains("offers a rematch")
+        s.text().contains("alice offers a rematch")
     })
     .await;
     b.send(":rematch\r").await;
-    b.wait_for("bob now White", |s| {
-        s.text().contains("you play White") || s.row(ROWS - 1).contains("White")
-    })
-    .await;
+    shows(&mut b, "you: White").await;
+    shows(&mut a, "you: Black").await;
     play(&mut b, "e2e4").await;
-    a.wait_for("the rematch's move", |s| s.text().contains("1. e4"))
-        .await;
+    shows(&mut a, "ply 1 ").await;
     b.send(":resign\r").await;
     a.wait_for("bob resigned", |s| s.text().contains("0-1"))
         .await;
     // Another rematch, aborted before alice (White again) moves.
     b.send(":rematch\r").await;
     a.wait_for("the rematch offer", |s| {
-        s.text().contains("offers a rematch")
+        s.text().contains("bob offers a rematch")
     })
     .await;
     a.send(":rematch\r").await;
-    a.wait_for("the third game", |s| {
-        !s.text().contains("0-1") && s.text().contains("alice")
-    })
-    .await;
+    shows(&mut a, "you: White").await;
     a.send(":abort\r").await;
     b.wait_for("aborted", |s| s.text().contains("aborted"))
         .await;
@@ -294,13 +298,12 @@ async fn draw_takeback_resign_rematch_and_abort_between_two() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_player_keeps_the_seat_and_chat_is_cleaned() {
     let club = Club::start("club-away", 3).await;
-    let mut a = enter(club.addr(), "alice", &club.keys[0], Some("den")).await;
-    let mut b = enter(club.addr(), "bob", &club.keys[1], Some("den")).await;
-    let mut w = enter(club.addr(), "carol", &club.keys[2], Some("den")).await;
-    w.wait_for("watching", |s| s.text().contains("you are watching"))
-        .await;
+    let mut a = seated(club.addr(), "alice", &club.keys[0], "den", "you: White").await;
+    let mut b = seated(club.addr(), "bob", &club.keys[1], "den", "you: Black").await;
+    let mut w = seated(club.addr(), "carol", &club.keys[2], "den", "watching").await;
     play(&mut a, "e2e4").await;
-    b.wait_for("the move", |s| s.text().contains("1. e4")).await;
+    shows(&mut b, "ply 1 ").await;
+    shows(&mut w, "ply 1 ").await;
     // Chat pasted with an escape sequence and a bidi override arrives cleaned: the
     // watcher's screen is not cleared, the text reads in order.
     a.send("'hi \x1b[200~\x1b[2J there \u{202e}rev\x1b[201~\r")
@@ -407,5 +410,45 @@ async fn a_keys_puzzle_record_is_kept_in_the_database() {
         !player_dir.join("puzzles.json").exists(),
         "no file beside it"
     );
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_going_on_when_the_server_stops_goes_on_after_the_restart() {
+    let club = Club::start("club-restart", 2).await;
+    let mut a = seated(club.addr(), "alice", &club.keys[0], "den", "you: White").await;
+    let mut b = seated(club.addr(), "bob", &club.keys[1], "den", "you: Black").await;
+    play(&mut a, "e2e4").await;
+    b.wait_for("the move", |s| s.status().contains("ply 1 "))
+        .await;
+    play(&mut b, "e7e5").await;
+    a.wait_for("the reply", |s| s.status().contains("ply 2 "))
+        .await;
+    let Club { dir, keys, server } = club;
+    server.stop().await;
+    let stored = SqliteStore::open(&dir.path().join("club.sqlite"))
+        .unwrap()
+        .unfinished()
+        .unwrap();
+    assert_eq!(stored.len(), 1, "kept as unfinished: {stored:?}");
+    assert!(stored[0].clocks_ms.is_some(), "with its clocks");
+    let server = Club::serve(&dir, &keys).await;
+    let club = Club { dir, keys, server };
+    // Both come back to the lobby's address and are seated again; the game goes on.
+    let mut a = enter(club.addr(), "alice", &club.keys[0], None).await;
+    a.wait_for("alice seated again", |s| {
+        s.status().contains("room den · ply 2 · you: White")
+    })
+    .await;
+    let mut b = enter(club.addr(), "bob", &club.keys[1], None).await;
+    b.wait_for("bob seated again", |s| {
+        s.status().contains("room den · ply 2 · you: Black")
+    })
+    .await;
+    play(&mut a, "g1f3").await;
+    b.wait_for("the game goes on", |s| {
+        s.status().contains("ply 3 ") && s.text().contains("Nf3")
+    })
+    .await;
     club.server.stop().await;
 }

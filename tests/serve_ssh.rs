@@ -172,9 +172,9 @@ fn two_openssh_clients_play_fools_mate_in_a_room_while_a_third_watches() {
     let mut white = ssh_into_room(&ssh, port, &files[0], dir.path(), "alice", "den");
     white.wait_for("alice in the room", |s| s.text().contains("Room den"));
     let mut black = ssh_into_room(&ssh, port, &files[1], dir.path(), "bob", "den");
-    black.wait_for("bob seated", |s| s.text().contains("you play Black"));
+    black.wait_for("bob seated", |s| s.status().contains("you: Black"));
     let mut watcher = ssh_into_room(&ssh, port, &files[2], dir.path(), "carol", "den");
-    watcher.wait_for("carol watching", |s| s.text().contains("you are watching"));
+    watcher.wait_for("carol watching", |s| s.status().contains("watching"));
     for (i, (mv, shown)) in [
         ("f2f3", "1. f3"),
         ("e7e5", "e5"),
