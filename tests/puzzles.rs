@@ -224,7 +224,24 @@ fn mining_writes_the_csv_with_lichess_columns() {
 #[test]
 fn every_shipped_puzzle_is_legal_ends_on_the_solvers_move_and_has_themes() {
     let set = ox88::puzzle::shipped();
-    assert!(!set.is_empty(), "the shipped set is empty");
+    assert!(
+        set.len() >= 1000,
+        "the shipped set has {} puzzles",
+        set.len()
+    );
+    // Spread over ratings and themes.
+    let bands: std::collections::HashSet<u32> = set.iter().map(|p| p.rating / 200).collect();
+    assert!(bands.len() >= 6, "rating bands: {bands:?}");
+    for theme in [
+        "fork",
+        "mate",
+        "hangingPiece",
+        "sacrifice",
+        "endgame",
+        "opening",
+    ] {
+        assert!(set.iter().any(|p| p.has_theme(theme)), "no {theme} puzzle");
+    }
     let mut ids = std::collections::HashSet::new();
     for p in &set {
         let c = p.check().unwrap_or_else(|e| panic!("{e}"));

@@ -287,18 +287,21 @@ pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
         Role::Watcher => "Ctrl+V: the engine's panes",
         Role::Player(_) => "",
     };
-    let footer = Line::from(Span::styled(
+    // The engine's line first: it must be read whole, however narrow the pane.
+    let mut footer = Vec::new();
+    if !engine_note.is_empty() {
+        footer.push(Line::from(Span::styled(engine_note, theme.accent())));
+    }
+    footer.push(Line::from(Span::styled(
         format!(
-            "'TEXT chats · Ctrl+R {} the chat{}{} · :lobby",
+            "'TEXT chats · Ctrl+R {} the chat · :lobby",
             if club.muted { "shows" } else { "hides" },
-            if engine_note.is_empty() { "" } else { " · " },
-            engine_note
         ),
         theme.dim(),
-    ));
+    )));
     // The chat fills what is left, newest at the bottom.
     let inner_rows = area.height.saturating_sub(2) as usize;
-    let room_for_chat = inner_rows.saturating_sub(lines.len() + 2);
+    let room_for_chat = inner_rows.saturating_sub(lines.len() + 1 + footer.len());
     lines.push(Line::from(Span::styled("chat", theme.label())));
     if club.muted {
         lines.push(Line::from(Span::styled(
@@ -314,10 +317,10 @@ pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
             ]));
         }
     }
-    while lines.len() < inner_rows.saturating_sub(1) {
+    while lines.len() < inner_rows.saturating_sub(footer.len()) {
         lines.push(Line::default());
     }
-    lines.push(footer);
+    lines.extend(footer);
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
