@@ -10,38 +10,16 @@
 
 mod common;
 
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::TempDir;
+use common::served::{Served, env_or};
 use common::ssh::{SshClient, new_key};
 use ox88::chess::Board;
 use ox88::club::{SqliteStore, Store};
 use ox88::game::Game;
 use tokio::time::Instant;
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// One human game as the test sees it: the moves sent (UCI), in order, and when the last
 /// one was sent.
@@ -184,37 +162,26 @@ fn forty_sessions_keep_every_move_in_order() {
     let secs = env_or("OX88_LOAD_SECS", 60);
     let sessions = 2 * games + engines + watchers;
     let dir = TempDir::new("club-load");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
     let cap = (sessions + 4).to_string();
     let db = dir.path().join("club.sqlite");
-    let server = Server(
-        Command::new(env!("CARGO_BIN_EXE_ox88"))
-            .args(["serve", "--open", "--listen", &addr, "--max-sessions", &cap])
-            .args(["--max-per-ip", &cap, "--depth", "4", "--hash", "16"])
-            .arg("--db")
-            .arg(&db)
-            .env("OX88_DATA_DIR", dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start ox88 serve"),
+    let db_arg = db.display().to_string();
+    let server = Served::start(
+        dir.path(),
+        &[
+            "--max-sessions",
+            &cap,
+            "--max-per-ip",
+            &cap,
+            "--depth",
+            "4",
+            "--hash",
+            "16",
+            "--db",
+            &db_arg,
+        ],
     );
-    let pid = server.0.id();
-    let ready = std::time::Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(&addr).is_err() {
-        assert!(
-            std::time::Instant::now() < ready,
-            "the server did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    let idle_rss = rss_kib(pid).unwrap_or(0);
+    let addr = server.addr.clone();
+    let idle_rss = server.rss_kib().unwrap_or(0);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -268,7 +235,7 @@ fn forty_sessions_keep_every_move_in_order() {
             .collect();
         let mut peak = idle_rss;
         while tasks.iter().any(|t| !t.is_finished()) {
-            peak = peak.max(rss_kib(pid).unwrap_or(0));
+            peak = peak.max(server.rss_kib().unwrap_or(0));
             tokio::time::sleep(Duration::from_millis(250)).await;
         }
         let elapsed = start.elapsed();

@@ -6,35 +6,12 @@
 
 mod common;
 
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::TempDir;
+use common::served::{Served, env_or};
 use common::ssh::{SshClient, new_key};
 use tokio::time::Instant;
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// The server's resident memory in KiB (Linux).
-fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 #[derive(Debug, Default)]
 struct Outcome {
@@ -101,42 +78,23 @@ fn twenty_sessions_play_for_a_minute_and_every_one_is_answered() {
     let secs = env_or("OX88_LOAD_SECS", 60);
     let depth = env_or("OX88_LOAD_DEPTH", 4);
     let dir = TempDir::new("serve-load");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
     let cap = (sessions + 4).to_string();
-    let server = Server(
-        Command::new(env!("CARGO_BIN_EXE_ox88"))
-            .args(["serve", "--open", "--listen", &addr, "--max-sessions", &cap])
-            .args([
-                "--max-per-ip",
-                &cap,
-                "--depth",
-                &depth.to_string(),
-                "--hash",
-                "16",
-            ])
-            .env("OX88_DATA_DIR", dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start ox88 serve"),
+    let depth_arg = depth.to_string();
+    let server = Served::start(
+        dir.path(),
+        &[
+            "--max-sessions",
+            &cap,
+            "--max-per-ip",
+            &cap,
+            "--depth",
+            &depth_arg,
+            "--hash",
+            "16",
+        ],
     );
-    let pid = server.0.id();
-    let ready = std::time::Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(&addr).is_err() {
-        assert!(
-            std::time::Instant::now() < ready,
-            "the server did not start listening"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    // That probe took a slot for a moment; let it go.
-    std::thread::sleep(Duration::from_millis(200));
-    let idle_rss = rss_kib(pid).unwrap_or(0);
+    let addr = server.addr.clone();
+    let idle_rss = server.rss_kib().unwrap_or(0);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -152,7 +110,7 @@ fn twenty_sessions_play_for_a_minute_and_every_one_is_answered() {
         // Sampled before the players leave: every session open and warmed up.
         let mut busy = idle_rss;
         while tasks.iter().any(|t| !t.is_finished()) {
-            let rss = rss_kib(pid).unwrap_or(0);
+            let rss = server.rss_kib().unwrap_or(0);
             peak = peak.max(rss);
             if Instant::now() + Duration::from_secs(2) < until {
                 busy = rss;

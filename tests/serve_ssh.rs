@@ -55,30 +55,14 @@ fn the_openssh_client_plays_a_move_and_ctrl_c_ends_only_its_session() {
     };
     let server = runtime.block_on(TestServer::start(config));
 
-    let mut cmd = CommandBuilder::new(ssh);
-    let port = server.addr().port().to_string();
-    let key_arg = key_file.display().to_string();
-    cmd.args([
-        "-p",
-        &port,
-        "-i",
-        &key_arg,
-        "-o",
-        "IdentitiesOnly=yes",
-        "-o",
-        "BatchMode=yes",
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        "UserKnownHostsFile=/dev/null",
-        "-o",
-        "LogLevel=ERROR",
-        "-F",
-        "/dev/null",
-        "player@127.0.0.1",
-    ]);
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("HOME", dir.path());
+    let cmd = ssh_command(
+        &ssh,
+        server.addr().port(),
+        &key_file,
+        dir.path(),
+        "player",
+        None,
+    );
     let mut term = Pty::spawn(cmd, 24, 80);
 
     term.wait_for("the start screen", |s| s.text().contains("White to move"));
@@ -99,22 +83,24 @@ fn the_openssh_client_plays_a_move_and_ctrl_c_ends_only_its_session() {
     runtime.block_on(server.stop());
 }
 
-/// An OpenSSH client in a pty, logged in as `user` with the key in `key_file`, asking for
-/// `room` the way people do (`ssh -t -p PORT user@127.0.0.1 ROOM`).
-fn ssh_into_room(
+/// The OpenSSH command line of a player: `user` with the key in `key_file`, `-t ROOM` when
+/// a room is asked for (`ssh -t -p PORT user@127.0.0.1 ROOM`), else the shell.
+fn ssh_command(
     ssh: &PathBuf,
     port: u16,
     key_file: &std::path::Path,
     home: &std::path::Path,
     user: &str,
-    room: &str,
-) -> Pty {
+    room: Option<&str>,
+) -> CommandBuilder {
     let mut cmd = CommandBuilder::new(ssh);
+    if room.is_some() {
+        cmd.arg("-t");
+    }
     let port = port.to_string();
     let key_arg = key_file.display().to_string();
     let login = format!("{user}@127.0.0.1");
     cmd.args([
-        "-t",
         "-p",
         &port,
         "-i",
@@ -132,11 +118,29 @@ fn ssh_into_room(
         "-F",
         "/dev/null",
         &login,
-        room,
     ]);
+    if let Some(room) = room {
+        cmd.arg(room);
+    }
     cmd.env("TERM", "xterm-256color");
     cmd.env("HOME", home);
-    Pty::spawn(cmd, 40, 120)
+    cmd
+}
+
+/// A player in room `room` on a 120×40 terminal.
+fn ssh_into_room(
+    ssh: &PathBuf,
+    port: u16,
+    key_file: &std::path::Path,
+    home: &std::path::Path,
+    user: &str,
+    room: &str,
+) -> Pty {
+    Pty::spawn(
+        ssh_command(ssh, port, key_file, home, user, Some(room)),
+        40,
+        120,
+    )
 }
 
 #[test]

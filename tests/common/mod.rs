@@ -7,6 +7,8 @@ pub mod app;
 pub mod pty;
 pub mod screen;
 pub mod search;
+#[allow(dead_code)] // only the load tests use it
+pub mod served;
 pub mod ssh;
 pub mod uci;
 

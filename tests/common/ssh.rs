@@ -158,27 +158,6 @@ impl SshClient {
         (client, ok)
     }
 
-    /// Opens a session with a pty as `ssh -t HOST ROOM` does: the command (an exec
-    /// request) names the room.
-    pub async fn open_room(&mut self, cols: u16, rows: u16, room: &[u8]) -> Result<(), String> {
-        let channel = self
-            .handle
-            .channel_open_session()
-            .await
-            .map_err(|e| format!("channel: {e}"))?;
-        channel
-            .request_pty(true, "xterm-256color", cols.into(), rows.into(), 0, 0, &[])
-            .await
-            .map_err(|e| format!("pty: {e}"))?;
-        channel
-            .exec(true, room.to_vec())
-            .await
-            .map_err(|e| format!("exec: {e}"))?;
-        self.channel = Some(channel);
-        self.screen = Screen::new(rows, cols);
-        Ok(())
-    }
-
     /// The connection, for what this client does not wrap (other channels, requests).
     pub fn handle(&self) -> &client::Handle<Trust> {
         &self.handle
@@ -186,6 +165,22 @@ impl SshClient {
 
     /// Opens a session with an `xterm-256color` pty of `cols`×`rows` and starts the shell.
     pub async fn open_shell(&mut self, cols: u16, rows: u16) -> Result<(), String> {
+        self.open_pty(cols, rows, None).await
+    }
+
+    /// Opens a session with a pty as `ssh -t HOST ROOM` does: the command (an exec
+    /// request) names the room.
+    pub async fn open_room(&mut self, cols: u16, rows: u16, room: &[u8]) -> Result<(), String> {
+        self.open_pty(cols, rows, Some(room)).await
+    }
+
+    /// A session with a pty, then the shell (`None`) or a command.
+    async fn open_pty(
+        &mut self,
+        cols: u16,
+        rows: u16,
+        command: Option<&[u8]>,
+    ) -> Result<(), String> {
         let channel = self
             .handle
             .channel_open_session()
@@ -195,10 +190,16 @@ impl SshClient {
             .request_pty(true, "xterm-256color", cols.into(), rows.into(), 0, 0, &[])
             .await
             .map_err(|e| format!("pty: {e}"))?;
-        channel
-            .request_shell(true)
-            .await
-            .map_err(|e| format!("shell: {e}"))?;
+        match command {
+            None => channel
+                .request_shell(true)
+                .await
+                .map_err(|e| format!("shell: {e}"))?,
+            Some(c) => channel
+                .exec(true, c.to_vec())
+                .await
+                .map_err(|e| format!("exec: {e}"))?,
+        }
         self.channel = Some(channel);
         self.screen = Screen::new(rows, cols);
         Ok(())

@@ -1,0 +1,62 @@
+//! The real `ox88 serve` binary as a child process on a free loopback port, for the load
+//! tests (their figures include the server's own memory); killed when dropped.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A number from the environment, else `default` (the load tests' knobs).
+pub fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+pub struct Served {
+    child: Child,
+    pub addr: String,
+}
+
+impl Served {
+    /// Starts `ox88 serve --open` with `args` added and its data in `data_dir`; returns
+    /// once it listens (the probe's slot given back).
+    pub fn start(data_dir: &Path, args: &[&str]) -> Served {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let addr = format!("127.0.0.1:{port}");
+        let child = Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .args(["serve", "--open", "--listen", &addr])
+            .args(args)
+            .env("OX88_DATA_DIR", data_dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ox88 serve");
+        let served = Served { child, addr };
+        let ready = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(&served.addr).is_err() {
+            assert!(Instant::now() < ready, "the server did not start listening");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        served
+    }
+
+    /// The server's resident memory in KiB (Linux).
+    pub fn rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
