@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the puzzle set that ships in the binary (src/puzzle/puzzles.csv) from ox88's own
-# games: level games from the balanced openings in chunks, each chunk mined and verified,
-# then a selection spread over ratings (scripts/puzzle_select.py).
+# games: level games from the balanced openings in chunks, each chunk mined and verified;
+# then every mined puzzle is verified again by the miner's own test at 8 times the finding
+# budget (so chunks mined by an older, shallower verifier are held to the same bar), and
+# a selection spread over ratings is taken (scripts/puzzle_select.py).
 #
 #   cargo build --release
 #   scripts/make-puzzles.sh              # CHUNKS=90 GAMES=50 JOBS=2 OUT=target/puzzles
@@ -9,9 +11,10 @@
 # Two of every three chunks pair weak levels (their games hold the most mistakes); the
 # third pairs stronger levels. A level's search grows tenfold every 500 Elo while its games
 # hold fewer mistakes, so above 1600 a chunk costs minutes for a few puzzles. The shipped
-# set was made in two runs (docs: README, Puzzles):
+# set was made in three runs into one directory (docs: README, Puzzles):
 #   WEAK=800,900,1000,1200,1400,1600 STRONG=1400,1600,1800 CHUNKS=44 scripts/make-puzzles.sh
-#   CHUNKS=... scripts/make-puzzles.sh      # the defaults below for the chunks after those
+#   CHUNKS=128 scripts/make-puzzles.sh      # chunks 44-127, the defaults below
+#   CHUNKS=... scripts/make-puzzles.sh      # chunks from 128 on, after the verifier went to 8x
 # A chunk already mined is skipped, so the script can be stopped and run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +47,10 @@ export -f chunk
 export OX88 OUT GAMES NODES LOOK WEAK STRONG
 seq 0 $((CHUNKS - 1)) | xargs -P "$JOBS" -I{} bash -c 'chunk {}'
 
-python3 scripts/puzzle_select.py --count "$COUNT" "$OUT"/mined-*.csv > "$OUT/selected.csv"
+# Every distinct puzzle, verified again at 8x the finding budget, then the selection.
+python3 scripts/puzzle_select.py --count 1000000 "$OUT"/mined-*.csv > "$OUT/pool.csv"
+"$OX88" puzzles check "$OUT/pool.csv" --verify $((NODES * 8)) --strict --sample 0 \
+    --jobs "$JOBS" --keep "$OUT/verified.csv" | tail -n 2
+python3 scripts/puzzle_select.py --count "$COUNT" "$OUT/verified.csv" > "$OUT/selected.csv"
 echo "selected $(($(wc -l < "$OUT/selected.csv") - 1)) puzzles into $OUT/selected.csv;" \
      "copy it to src/puzzle/puzzles.csv to ship it"

@@ -453,7 +453,8 @@ pub enum PuzzlesCommand {
     Export,
     /// Check a puzzle file (default: the shipped set): every row parses and its moves are
     /// legal; with --verify NODES, a sample is searched again on a fresh engine and every
-    /// answer must still be the only winning move.
+    /// answer must still be unique: the best move, with no other within 1.50 pawns (with
+    /// --strict, the only winning move by the miner's test).
     Check(PuzzlesCheckArgs),
 }
 
@@ -466,7 +467,7 @@ pub struct PuzzlesMineArgs {
     #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1_000..))]
     pub nodes: u64,
     /// The verifying search gets this many times --nodes.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=100))]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=100))]
     pub verify_factor: u64,
     /// The most moves a solver plays in one puzzle.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=20))]
@@ -525,6 +526,19 @@ pub struct PuzzlesCheckArgs {
     /// The seed that picks the sample.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Hold each verified puzzle to the miner's own test (the solution the only winning
+    /// move, every other move at +0.50 or below) instead of uniqueness alone (no other move
+    /// within 1.50 pawns of the solution).
+    #[arg(long, requires = "verify")]
+    pub strict: bool,
+    /// Verify on this many threads, each with its own engine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// With --verify, write the verified puzzles that stayed unique to this CSV (in the
+    /// file's order), and succeed however many were dropped: how the shipped set is held
+    /// to a deeper search than the miner's.
+    #[arg(long, value_name = "FILE.csv", requires = "verify")]
+    pub keep: Option<PathBuf>,
 }
 
 /// `ox88 review`: the game, the budget per position and where the annotated PGN goes.

@@ -189,33 +189,88 @@ fn check(args: PuzzlesCheckArgs) -> Result<()> {
         puzzles.len()
     );
     if let Some(nodes) = args.verify {
-        let mut miner = Miner::new(MineSettings {
-            nodes,
-            verify_factor: 1,
-            ..MineSettings::default()
-        });
         let sample = sample(&puzzles, args.sample, args.seed);
-        let mut unique = 0;
-        for p in &sample {
-            match miner.verify_puzzle(p) {
-                Ok(true) => unique += 1,
-                Ok(false) => println!("{}: not the only winning line at {nodes} nodes", p.id),
-                Err(_) => {}
+        let failed = if args.strict {
+            "not the only winning line"
+        } else {
+            "another move comes within 1.5 pawns"
+        };
+        let held = verify_all(&sample, nodes, args.jobs as usize, args.strict);
+        for (p, &ok) in sample.iter().zip(&held) {
+            if !ok {
+                println!("{}: {failed} at {nodes} nodes", p.id);
             }
         }
+        let unique = held.iter().filter(|&&ok| ok).count();
         println!(
             "verified {} at {nodes} nodes on a fresh engine: {unique} still unique ({:.1}%)",
             sample.len(),
             100.0 * unique as f64 / sample.len().max(1) as f64
         );
-        if unique < sample.len() {
-            bail!("{} puzzles are no longer unique", sample.len() - unique);
+        match &args.keep {
+            Some(path) => {
+                let kept: std::collections::HashSet<&str> = sample
+                    .iter()
+                    .zip(&held)
+                    .filter(|(_, ok)| **ok)
+                    .map(|(p, _)| p.id.as_str())
+                    .collect();
+                let kept: Vec<Puzzle> = puzzles
+                    .iter()
+                    .filter(|p| kept.contains(p.id.as_str()))
+                    .cloned()
+                    .collect();
+                let out = std::fs::File::create(path)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                file::write(out, &kept)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                println!("kept {} puzzles in {}", kept.len(), path.display());
+            }
+            None if unique < sample.len() => {
+                bail!("{} puzzles are no longer unique", sample.len() - unique);
+            }
+            None => {}
         }
     }
     if bad > 0 {
         bail!("{bad} puzzles have illegal moves");
     }
     Ok(())
+}
+
+/// Whether each puzzle's solution is still unique at `nodes` per position (with `strict`,
+/// still the only winning line by the miner's own test), each on a fresh engine; `jobs`
+/// threads take the puzzles in turn. A puzzle that does not parse does not hold.
+fn verify_all(puzzles: &[Puzzle], nodes: u64, jobs: usize, strict: bool) -> Vec<bool> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let held: Vec<std::sync::atomic::AtomicBool> = puzzles
+        .iter()
+        .map(|_| std::sync::atomic::AtomicBool::new(false))
+        .collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                let mut miner = Miner::new(MineSettings {
+                    nodes,
+                    verify_factor: 1,
+                    ..MineSettings::default()
+                });
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(p) = puzzles.get(i) else { return };
+                    let judged = if strict {
+                        miner.verify_puzzle(p)
+                    } else {
+                        miner.still_unique(p)
+                    };
+                    let ok = matches!(judged, Ok(true));
+                    held[i].store(ok, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    held.into_iter().map(|h| h.into_inner()).collect()
 }
 
 /// Up to `n` puzzles picked evenly by a seeded shuffle (all of them when `n` is 0).

@@ -55,7 +55,7 @@ impl Default for MineSettings {
     fn default() -> MineSettings {
         MineSettings {
             nodes: 200_000,
-            verify_factor: 4,
+            verify_factor: 8,
             max_solver_moves: 6,
             hash_mb: 32,
             look_nodes: None,
@@ -218,6 +218,17 @@ impl Miner {
     /// Searches each of the solver's positions again on the verifier with the larger
     /// budget: the solution must be the only winning move at every one.
     fn verify(&mut self, start: &Board, moves: &[Move]) -> bool {
+        self.verify_by(start, moves, only_winner)
+    }
+
+    /// Searches each of the solver's positions on the fresh verifier at `nodes ×
+    /// verify_factor`; `judge` names the one right answer of each analysis, if any.
+    fn verify_by(
+        &mut self,
+        start: &Board,
+        moves: &[Move],
+        judge: fn(&Analysis) -> Option<Move>,
+    ) -> bool {
         self.verifier.new_game();
         let nodes = self.settings.nodes * self.settings.verify_factor.max(1);
         let mut b = start.clone();
@@ -227,7 +238,7 @@ impl Miner {
                 else {
                     return false;
                 };
-                if only_winner(&a) != Some(m) {
+                if judge(&a) != Some(m) {
                     return false;
                 }
             }
@@ -241,6 +252,17 @@ impl Miner {
     pub fn verify_puzzle(&mut self, p: &Puzzle) -> Result<bool, super::PuzzleError> {
         let c = p.check()?;
         Ok(self.verify(&c.solver_start(), &c.moves[1..]))
+    }
+
+    /// Whether a puzzle's solution is still unique on the fresh verifier at `nodes ×
+    /// verify_factor`: at each of the solver's positions the solution is the best move and
+    /// every other move scores at least [`MARGIN`] less (or the solution mates and no other
+    /// move does). This is the question a judge asks of a finished puzzle (and the one
+    /// `scripts/puzzle_soundness.py` asks Stockfish); it does not ask again whether the
+    /// position was level without the solution, which [`Miner::verify_puzzle`] does.
+    pub fn still_unique(&mut self, p: &Puzzle) -> Result<bool, super::PuzzleError> {
+        let c = p.check()?;
+        Ok(self.verify_by(&c.solver_start(), &c.moves[1..], stands_alone))
     }
 
     /// The player's own mistakes (`?` and `??`) in a reviewed game as one-move puzzles: the
@@ -373,6 +395,21 @@ fn only_winner(a: &Analysis) -> Option<Move> {
         (Score::Cp(b), Score::Mate(m)) => b >= WIN && m < 0,
     };
     unique.then_some(best.mv)
+}
+
+/// The best move of a two-line analysis when no other move comes within [`MARGIN`] of it:
+/// a mate no other move matches, or a score at least [`MARGIN`] above the next.
+fn stands_alone(a: &Analysis) -> Option<Move> {
+    let best = a.lines.first()?;
+    let second = a.lines.get(1)?;
+    let alone = match (best.score, second.score) {
+        (Score::Mate(n), _) if n <= 0 => false,
+        (Score::Mate(_), Score::Mate(m)) => m < 0,
+        (Score::Mate(_), Score::Cp(_)) => true,
+        (Score::Cp(_), Score::Mate(m)) => m < 0,
+        (Score::Cp(b), Score::Cp(c)) => b - c >= MARGIN,
+    };
+    alone.then_some(best.mv)
 }
 
 /// The gap in winning chances that makes a better move of the player's own "clearly best".
@@ -662,6 +699,24 @@ mod tests {
             settled_depth: 1,
         };
         assert!(only_winner(&forced).is_none());
+        assert!(stands_alone(&forced).is_none());
+    }
+
+    #[test]
+    fn a_solution_stands_alone_when_nothing_comes_within_the_margin() {
+        let b = Board::startpos();
+        let a = |s1, s2| Analysis {
+            lines: vec![line("e2e4", &b, s1), line("d2d4", &b, s2)],
+            settled_depth: 3,
+        };
+        // Still winning without the solution, but far less: unique, not the miner's puzzle.
+        assert!(stands_alone(&a(Score::Cp(540), Score::Cp(211))).is_some());
+        assert!(only_winner(&a(Score::Cp(540), Score::Cp(211))).is_none());
+        assert!(stands_alone(&a(Score::Cp(299), Score::Cp(167))).is_none());
+        assert!(stands_alone(&a(Score::Mate(2), Score::Cp(596))).is_some());
+        assert!(stands_alone(&a(Score::Mate(2), Score::Mate(5))).is_none());
+        assert!(stands_alone(&a(Score::Cp(300), Score::Mate(-3))).is_some());
+        assert!(stands_alone(&a(Score::Mate(-1), Score::Mate(-1))).is_none());
     }
 
     #[test]
