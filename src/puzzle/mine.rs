@@ -153,12 +153,18 @@ impl Miner {
                 continue;
             }
             self.stats.candidates += 1;
-            let Some(line) = self.solve(&boards[i]) else {
+            // The puzzle as it will be served: from its FEN, without the game's earlier
+            // positions (which a search would count for repetitions).
+            let opponent = game.moves()[i - 1].mv;
+            let Ok(mut start) = Board::from_fen(&boards[i - 1].to_fen()) else {
+                continue;
+            };
+            start.make(opponent);
+            let Some(line) = self.solve(&start) else {
                 continue;
             };
             self.stats.found += 1;
-            let opponent = game.moves()[i - 1].mv;
-            if !self.verify(&boards[i], &line.moves) {
+            if !self.verify(&start, &line.moves) {
                 self.stats.dropped += 1;
                 continue;
             }
