@@ -2,8 +2,9 @@
 # Builds the puzzle set that ships in the binary (src/puzzle/puzzles.csv) from ox88's own
 # games: level games from the balanced openings in chunks, each chunk mined and verified;
 # then every mined puzzle is verified again by the miner's own test at 8 times the finding
-# budget (so chunks mined by an older, shallower verifier are held to the same bar), and
-# a selection spread over ratings is taken (scripts/puzzle_select.py).
+# budget (so chunks mined by an older, shallower verifier are held to the same bar) and
+# must stay unique at 16 times, and a selection spread over ratings is taken
+# (scripts/puzzle_select.py).
 #
 #   cargo build --release
 #   scripts/make-puzzles.sh              # CHUNKS=90 GAMES=50 JOBS=2 OUT=target/puzzles
@@ -14,7 +15,7 @@
 # set was made in three runs into one directory (docs: README, Puzzles):
 #   WEAK=800,900,1000,1200,1400,1600 STRONG=1400,1600,1800 CHUNKS=44 scripts/make-puzzles.sh
 #   CHUNKS=128 scripts/make-puzzles.sh      # chunks 44-127, the defaults below
-#   CHUNKS=... scripts/make-puzzles.sh      # chunks from 128 on, after the verifier went to 8x
+#   CHUNKS=160 scripts/make-puzzles.sh      # chunks 128-159, the miner verifying at 8x
 # A chunk already mined is skipped, so the script can be stopped and run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,10 +48,14 @@ export -f chunk
 export OX88 OUT GAMES NODES LOOK WEAK STRONG
 seq 0 $((CHUNKS - 1)) | xargs -P "$JOBS" -I{} bash -c 'chunk {}'
 
-# Every distinct puzzle, verified again at 8x the finding budget, then the selection.
+# Every distinct puzzle is verified again by the miner's own test at 8x the finding budget;
+# those that hold must then stay unique (nothing else within 1.5 pawns) at 16x; then the
+# selection. `ox88 puzzles check --verify $((NODES * 32))` on a sample judges the result.
 python3 scripts/puzzle_select.py --count 1000000 "$OUT"/mined-*.csv > "$OUT/pool.csv"
 "$OX88" puzzles check "$OUT/pool.csv" --verify $((NODES * 8)) --strict --sample 0 \
     --jobs "$JOBS" --keep "$OUT/verified.csv" | tail -n 2
-python3 scripts/puzzle_select.py --count "$COUNT" "$OUT/verified.csv" > "$OUT/selected.csv"
+"$OX88" puzzles check "$OUT/verified.csv" --verify $((NODES * 16)) --sample 0 \
+    --jobs "$JOBS" --keep "$OUT/deep.csv" | tail -n 2
+python3 scripts/puzzle_select.py --count "$COUNT" "$OUT/deep.csv" > "$OUT/selected.csv"
 echo "selected $(($(wc -l < "$OUT/selected.csv") - 1)) puzzles into $OUT/selected.csv;" \
      "copy it to src/puzzle/puzzles.csv to ship it"
