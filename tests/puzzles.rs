@@ -13,6 +13,18 @@ use ox88::puzzle::mine::{MineSettings, Miner};
 use ox88::puzzle::{Puzzle, puzzle_id};
 use proptest::prelude::*;
 
+/// After 1. e4 e5 2. Nf3, Black to move: 2...Qh4?? leaves the queen to the knight.
+const BEFORE_QH4: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+
+/// A puzzle file with the lichess header and one row per `(id, moves)` from [`BEFORE_QH4`].
+fn puzzle_file(rows: &[(&str, &str)]) -> String {
+    let mut text = String::from("PuzzleId,FEN,Moves\n");
+    for (id, moves) in rows {
+        text += &format!("{id},{BEFORE_QH4},{moves}\n");
+    }
+    text
+}
+
 fn miner() -> Miner {
     Miner::new(MineSettings {
         nodes: 50_000,
@@ -31,10 +43,7 @@ fn a_hung_queen_becomes_a_one_move_puzzle() {
     assert_eq!(found.len(), 1, "{found:?}");
     let p = &found[0];
     assert_eq!(p.moves, ["d8h4", "f3h4"]);
-    assert_eq!(
-        p.fen,
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
-    );
+    assert_eq!(p.fen, BEFORE_QH4);
     assert!(
         p.has_theme("hangingPiece") && p.has_theme("crushing"),
         "{p:?}"
@@ -167,8 +176,7 @@ fn checking_a_file_names_the_puzzle_with_an_illegal_move() {
     let path = dir.path().join("p.csv");
     std::fs::write(
         &path,
-        "PuzzleId,FEN,Moves\nGood1,rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2,d8h4 f3h4\n\
-         Bad22,rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2,d8h4 f3h5\n",
+        puzzle_file(&[("Good1", "d8h4 f3h4"), ("Bad22", "d8h4 f3h5")]),
     )
     .unwrap();
     let out = ox88(&["puzzles", "check", path.to_str().unwrap()]);
@@ -200,8 +208,7 @@ fn verifying_a_file_keeps_the_unique_puzzles_and_drops_the_rest() {
     // After 2...Qh4?? Nxh4 wins the queen; Nc3 instead leaves a pawn up at best.
     std::fs::write(
         &path,
-        "PuzzleId,FEN,Moves\nQueen,rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2,d8h4 f3h4\n\
-         Quiet,rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2,d8h4 b1c3\n",
+        puzzle_file(&[("Queen", "d8h4 f3h4"), ("Quiet", "d8h4 b1c3")]),
     )
     .unwrap();
     let file_arg = path.to_str().unwrap();
@@ -243,6 +250,25 @@ fn verifying_a_file_keeps_the_unique_puzzles_and_drops_the_rest() {
         let ids: Vec<&str> = kept.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["Queen"], "strict: {strict}");
     }
+    // A file it cannot write is named, and nothing is half-written elsewhere.
+    let nowhere = dir.path().join("no-such-dir").join("kept.csv");
+    let out = ox88(&[
+        "puzzles",
+        "check",
+        file_arg,
+        "--verify",
+        "2000",
+        "--sample",
+        "0",
+        "--keep",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot write") && stderr.contains("no-such-dir"),
+        "{stderr}"
+    );
 }
 
 /// The must-hold for the shipped set: a random sample, searched again on a fresh engine at
