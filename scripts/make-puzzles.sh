@@ -3,7 +3,8 @@
 # games: level games from the balanced openings in chunks, each chunk mined and verified;
 # then every mined puzzle is verified again by the miner's own test at 8 times the finding
 # budget (so chunks mined by an older, shallower verifier are held to the same bar) and
-# must stay unique at 16 times, and a selection spread over ratings is taken
+# must stay unique at 16 times; every puzzle is rated again by the current calibration
+# (`ox88 puzzles rate`, docs/puzzles.md), and a selection spread over ratings is taken
 # (scripts/puzzle_select.py).
 #
 #   cargo build --release
@@ -56,6 +57,7 @@ python3 scripts/puzzle_select.py --count 1000000 "$OUT"/mined-*.csv > "$OUT/pool
     --jobs "$JOBS" --keep "$OUT/verified.csv" | tail -n 2
 "$OX88" puzzles check "$OUT/verified.csv" --verify $((NODES * 16)) --sample 0 \
     --jobs "$JOBS" --keep "$OUT/deep.csv" | tail -n 2
-python3 scripts/puzzle_select.py --count "$COUNT" "$OUT/deep.csv" > "$OUT/selected.csv"
+"$OX88" puzzles rate "$OUT/deep.csv" --jobs "$JOBS" --out "$OUT/rated.csv"
+python3 scripts/puzzle_select.py --count "$COUNT" "$OUT/rated.csv" > "$OUT/selected.csv"
 echo "selected $(($(wc -l < "$OUT/selected.csv") - 1)) puzzles into $OUT/selected.csv;" \
      "copy it to src/puzzle/puzzles.csv to ship it"

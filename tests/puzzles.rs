@@ -352,7 +352,7 @@ fn every_shipped_puzzle_is_legal_ends_on_the_solvers_move_and_has_themes() {
         let c = p.check().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.moves.len() % 2, 0, "{}", p.id);
         assert!(!p.themes.is_empty(), "{}", p.id);
-        assert!((600..=2400).contains(&p.rating), "{}: {}", p.id, p.rating);
+        assert!((400..=2600).contains(&p.rating), "{}: {}", p.id, p.rating);
         assert!(ids.insert(p.id.clone()), "{} twice", p.id);
     }
     // `ox88 puzzles export` prints exactly the shipped set.
@@ -362,4 +362,60 @@ fn every_shipped_puzzle_is_legal_ends_on_the_solvers_move_and_has_themes() {
         file::read(&String::from_utf8(out.stdout).unwrap()).unwrap(),
         set
     );
+}
+
+#[test]
+fn rating_a_file_again_gives_the_shipped_ratings() {
+    let set = ox88::puzzle::shipped();
+    // Thirty puzzles from the easiest to the hardest, and one that cannot be played.
+    let mut sample: Vec<Puzzle> = set.iter().step_by(set.len() / 30).cloned().collect();
+    let mut bad = sample[0].clone();
+    bad.id = "Bad22".into();
+    bad.moves = vec!["a1a1".into(), "e2e4".into()];
+    bad.rating = 1234;
+    sample.push(bad);
+    let dir = TempDir::new("puzzle-rate");
+    let (path, out_path) = (dir.path().join("p.csv"), dir.path().join("rated.csv"));
+    let mut text = Vec::new();
+    file::write(&mut text, &sample).unwrap();
+    std::fs::write(&path, text).unwrap();
+    let rate = |extra: &[&str]| {
+        let mut args = vec![
+            "puzzles",
+            "rate",
+            path.to_str().unwrap(),
+            "--jobs",
+            "2",
+            "--out",
+            out_path.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = ox88(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{stderr}");
+        assert!(
+            stderr.contains("rated 30 puzzles (1 with illegal moves kept as they were)"),
+            "{stderr}"
+        );
+        file::read(&std::fs::read_to_string(&out_path).unwrap()).unwrap()
+    };
+    let rated = rate(&[]);
+    assert_eq!(rated.len(), sample.len());
+    for (before, after) in sample.iter().zip(&rated) {
+        assert_eq!(before.id, after.id);
+        assert_eq!(before.rating, after.rating, "{}", before.id);
+    }
+    // The ladder alone runs below and narrower than the ratings calibrated to players'.
+    let ladder = rate(&["--ladder"]);
+    let spread = |ps: &[Puzzle]| {
+        let r: Vec<u32> = ps[..30].iter().map(|p| p.rating).collect();
+        r.iter().max().unwrap() - r.iter().min().unwrap()
+    };
+    assert!(
+        ladder[..30]
+            .iter()
+            .all(|p| (600..=2400).contains(&p.rating))
+    );
+    assert!(spread(&ladder) < spread(&rated));
+    assert_eq!(ladder[30].rating, 1234);
 }

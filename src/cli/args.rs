@@ -456,6 +456,27 @@ pub enum PuzzlesCommand {
     /// answer must still be unique: the best move, with no other within 1.50 pawns (with
     /// --strict, the only winning move by the miner's test).
     Check(PuzzlesCheckArgs),
+    /// Rate every puzzle of a file (default: the shipped set) again, as the miner rates
+    /// them: ox88's levels try each solution, and what they measure is calibrated to lichess
+    /// players' ratings. Writes the file, with the new ratings, as CSV.
+    Rate(PuzzlesRateArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PuzzlesRateArgs {
+    /// The puzzle file (default: the shipped set).
+    pub file: Option<PathBuf>,
+    /// Rate on this many threads, each with its own engine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// Write the ladder alone as the rating: the Elo at which ox88's levels play the whole
+    /// solution half the time, before the calibration (what scripts/puzzle_calibrate.py
+    /// fits the calibration from).
+    #[arg(long)]
+    pub ladder: bool,
+    /// Write the CSV here instead of standard output.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]

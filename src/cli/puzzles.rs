@@ -12,6 +12,7 @@ use ox88::puzzle::{self, Puzzle, file};
 
 use super::args::{
     PuzzlesArgs, PuzzlesCheckArgs, PuzzlesCommand, PuzzlesGamesArgs, PuzzlesMineArgs,
+    PuzzlesRateArgs,
 };
 
 pub fn run(args: PuzzlesArgs) -> Result<()> {
@@ -23,6 +24,7 @@ pub fn run(args: PuzzlesArgs) -> Result<()> {
             file::write(out, &puzzle::shipped()).context("cannot write the puzzles")
         }
         PuzzlesCommand::Check(a) => check(a),
+        PuzzlesCommand::Rate(a) => rate(a),
     }
 }
 
@@ -167,8 +169,9 @@ fn games(args: PuzzlesGamesArgs) -> Result<()> {
     })
 }
 
-fn check(args: PuzzlesCheckArgs) -> Result<()> {
-    let (name, puzzles) = match &args.file {
+/// The puzzles of `file` (the shipped set when `None`) and the name to report them by.
+fn load(file: Option<&std::path::Path>) -> Result<(String, Vec<Puzzle>)> {
+    Ok(match file {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
@@ -176,7 +179,42 @@ fn check(args: PuzzlesCheckArgs) -> Result<()> {
             (path.display().to_string(), p)
         }
         None => ("the shipped set".to_string(), puzzle::shipped()),
+    })
+}
+
+fn rate(args: PuzzlesRateArgs) -> Result<()> {
+    let (name, mut puzzles) = load(args.file.as_deref())?;
+    let out: Box<dyn Write> = match &args.out {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
     };
+    let ratings = on_threads(&puzzles, args.jobs as usize, 1, |miner, p| {
+        if args.ladder {
+            miner.ladder(p).ok()
+        } else {
+            miner.rate(p).ok()
+        }
+    });
+    let mut unrated = 0;
+    for (p, r) in puzzles.iter_mut().zip(ratings) {
+        match r {
+            Some(r) => p.rating = r,
+            None => unrated += 1,
+        }
+    }
+    file::write(out, &puzzles).context("cannot write the puzzles")?;
+    eprintln!(
+        "{name}: rated {} puzzles ({unrated} with illegal moves kept as they were)",
+        puzzles.len() - unrated
+    );
+    Ok(())
+}
+
+fn check(args: PuzzlesCheckArgs) -> Result<()> {
+    let (name, puzzles) = load(args.file.as_deref())?;
     let mut bad = 0;
     for p in &puzzles {
         if let Err(e) = p.check() {
@@ -239,14 +277,30 @@ fn check(args: PuzzlesCheckArgs) -> Result<()> {
 }
 
 /// Whether each puzzle's solution is still unique at `nodes` per position (with `strict`,
-/// still the only winning line by the miner's own test), each on a fresh engine; `jobs`
-/// threads take the puzzles in turn. A puzzle that does not parse does not hold.
+/// still the only winning line by the miner's own test), each on a fresh engine. A puzzle
+/// that does not parse does not hold.
 fn verify_all(puzzles: &[Puzzle], nodes: u64, jobs: usize, strict: bool) -> Vec<bool> {
+    on_threads(puzzles, jobs, nodes, |miner, p| {
+        let judged = if strict {
+            miner.verify_puzzle(p)
+        } else {
+            miner.still_unique(p)
+        };
+        matches!(judged, Ok(true))
+    })
+}
+
+/// `work` applied to every puzzle, in the puzzles' order: `jobs` threads, each with its own
+/// miner (searching `nodes` a position), take the puzzles in turn.
+fn on_threads<T: Send + Default>(
+    puzzles: &[Puzzle],
+    jobs: usize,
+    nodes: u64,
+    work: impl Fn(&mut Miner, &Puzzle) -> T + Sync,
+) -> Vec<T> {
+    use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let held: Vec<std::sync::atomic::AtomicBool> = puzzles
-        .iter()
-        .map(|_| std::sync::atomic::AtomicBool::new(false))
-        .collect();
+    let results: Vec<Mutex<T>> = puzzles.iter().map(|_| Mutex::new(T::default())).collect();
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
@@ -259,18 +313,16 @@ fn verify_all(puzzles: &[Puzzle], nodes: u64, jobs: usize, strict: bool) -> Vec<
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(p) = puzzles.get(i) else { return };
-                    let judged = if strict {
-                        miner.verify_puzzle(p)
-                    } else {
-                        miner.still_unique(p)
-                    };
-                    let ok = matches!(judged, Ok(true));
-                    held[i].store(ok, Ordering::Relaxed);
+                    let value = work(&mut miner, p);
+                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = value;
                 }
             });
         }
     });
-    held.into_iter().map(|h| h.into_inner()).collect()
+    results
+        .into_iter()
+        .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect()
 }
 
 /// Up to `n` puzzles picked evenly by a seeded shuffle (all of them when `n` is 0).

@@ -11,6 +11,7 @@
 //! Each puzzle is then searched again, position by position, by a fresh engine with several
 //! times the budget; a solution that is not the only winning move there is dropped.
 
+use super::difficulty::{self, estimate_rating, rating_seed};
 use super::themes::{self, Ending};
 use super::{Puzzle, puzzle_id};
 use crate::chess::Color;
@@ -46,8 +47,9 @@ pub struct MineSettings {
     pub hash_mb: usize,
     /// Nodes for the first look at every position (`None`: a quarter of `nodes`).
     pub look_nodes: Option<u64>,
-    /// Rate each puzzle by the levels that solve it ([`rate_by_levels`]); without it, the
-    /// quick estimate from the search that found it ([`estimate_rating`]).
+    /// Rate each puzzle by the levels that solve it, calibrated to players' ratings
+    /// ([`difficulty::rate`]); without it, the quick estimate from the search that found it
+    /// ([`estimate_rating`]).
     pub rate_by_levels: bool,
 }
 
@@ -271,6 +273,23 @@ impl Miner {
         Ok(self.verify_by(&c.solver_start(), &c.moves[1..], stands_alone))
     }
 
+    /// A puzzle's rating ([`difficulty::rate`]), its seed taken from the puzzle's id.
+    pub fn rate(&mut self, p: &Puzzle) -> Result<u32, super::PuzzleError> {
+        let c = p.check()?;
+        Ok(difficulty::rate(&mut self.verifier, &c, rating_seed(&p.id)))
+    }
+
+    /// Where a puzzle stands on the ladder of levels alone ([`difficulty::rate_by_levels`]),
+    /// before the calibration to players' ratings.
+    pub fn ladder(&mut self, p: &Puzzle) -> Result<u32, super::PuzzleError> {
+        let c = p.check()?;
+        Ok(difficulty::rate_by_levels(
+            &mut self.verifier,
+            &c,
+            rating_seed(&p.id),
+        ))
+    }
+
     /// The player's own mistakes (`?` and `??`) in a reviewed game as one-move puzzles: the
     /// position before the opponent's previous move, that move, then the better move the
     /// review found, kept only where a multi-PV search shows it clearly better than every
@@ -353,10 +372,7 @@ impl Miner {
         if let Ok(checked) = p.check() {
             p.themes = themes::themes(&checked, line.ending);
             if self.settings.rate_by_levels {
-                let seed =
-                    p.id.bytes()
-                        .fold(0u64, |h, b| h.wrapping_mul(131) ^ u64::from(b));
-                p.rating = rate_by_levels(&mut self.verifier, &checked, seed);
+                p.rating = difficulty::rate(&mut self.verifier, &checked, rating_seed(&p.id));
             }
         }
         if game.is_standard_start()
@@ -514,103 +530,6 @@ fn analyze(
     })
 }
 
-/// A quick first rating (for the player's own puzzles, rated as the review ends) from how
-/// hard the solution was to find: the depth at which the engine
-/// settled on the first move, the number of moves to find, a quiet first move (no capture,
-/// check or promotion) and a sacrifice each make it harder. Players' results refine it.
-pub fn estimate_rating(p: &Puzzle, settled_depth: u32) -> u32 {
-    let mut r = 400 + 100 * settled_depth.min(14) as i32;
-    r += 150 * (p.solver_moves() as i32 - 1);
-    if let Ok(c) = p.check() {
-        let start = c.solver_start();
-        let first = c.moves[1];
-        let mut after = start.clone();
-        after.make(first);
-        if !first.is_capture() && first.promotion().is_none() && !after.in_check() {
-            r += 200;
-        }
-    }
-    if p.has_theme("sacrifice") {
-        r += 150;
-    }
-    r.clamp(600, 2400) as u32
-}
-
-/// The levels a puzzle is tried at, weakest first, with the tries at each: the weak levels
-/// choose with noise and need more tries to measure; from 2200 up a level plays the top of
-/// its curve without noise.
-const RATING_LADDER: [(u32, u64); 8] = [
-    (800, 8),
-    (1000, 8),
-    (1200, 8),
-    (1400, 8),
-    (1600, 6),
-    (1800, 4),
-    (2000, 2),
-    (2200, 1),
-];
-
-/// A puzzle's first rating: the Elo at which ox88's levels (calibrated against Stockfish's
-/// `UCI_Elo`, docs/levels.md) play the whole solution half the time, interpolated between
-/// the rungs of [`RATING_LADDER`] where the share of tries solved crosses one half. A
-/// puzzle the weakest level solves every time rates 600; one no level solves, 2400. As a
-/// Glicko rating it means what a player's does: an even chance for a player of that rating.
-/// Players' results refine it.
-pub fn rate_by_levels(searcher: &mut Searcher, checked: &super::Checked, seed: u64) -> u32 {
-    let mut below: Option<(u32, f64)> = None;
-    for (elo, tries) in RATING_LADDER {
-        let solved = (0..tries)
-            .filter(|t| solves_at(searcher, checked, elo, seed.wrapping_add(*t)))
-            .count();
-        let share = solved as f64 / tries as f64;
-        if share >= 0.5 {
-            let rating = match below {
-                None => f64::from(elo) - 400.0 * (share - 0.5),
-                Some((e0, s0)) => f64::from(e0) + (0.5 - s0) / (share - s0) * f64::from(elo - e0),
-            };
-            return (rating.round() as u32).clamp(600, 2400);
-        }
-        below = Some((elo, share));
-    }
-    2400
-}
-
-/// Whether level `elo` plays every solver move of the puzzle (any mating move counts where
-/// the solution mates), with the puzzle's replies between. Each try starts on an empty table.
-fn solves_at(searcher: &mut Searcher, checked: &super::Checked, elo: u32, seed: u64) -> bool {
-    use crate::engine::levels::{self, Level, Rng};
-    let options = SearchOptions {
-        own_book: false,
-        hash_mb: 16,
-        ..SearchOptions::default()
-    };
-    searcher.new_game();
-    let mut rng = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let mut b = checked.solver_start();
-    for (i, &expected) in checked.moves[1..].iter().enumerate() {
-        if i % 2 == 0 {
-            let chosen = levels::think(
-                searcher,
-                &b,
-                Level::Elo(elo),
-                &Limits::default(),
-                &options,
-                &mut rng,
-            );
-            let Some(mv) = chosen.best() else {
-                return false;
-            };
-            if mv != expected {
-                let mut after = b.clone();
-                after.make(mv);
-                return after.in_check() && !after.has_legal_move();
-            }
-        }
-        b.make(expected);
-    }
-    true
-}
-
 /// Lichess-style opening tags from an opening's name: the family, then the full name, with
 /// words joined by `_` (`Sicilian Defense: Najdorf` → `Sicilian_Defense
 /// Sicilian_Defense_Najdorf`).
@@ -635,46 +554,6 @@ pub fn opening_tags(name: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn checked(fen: &str, moves: &str) -> super::super::Checked {
-        let p = Puzzle {
-            id: "t".into(),
-            fen: fen.into(),
-            moves: moves.split(' ').map(String::from).collect(),
-            rating: 1500,
-            rating_deviation: 300,
-            popularity: 0,
-            plays: 0,
-            themes: Vec::new(),
-            game_url: String::new(),
-            opening_tags: Vec::new(),
-        };
-        p.check().expect("a legal puzzle")
-    }
-
-    #[test]
-    fn a_queen_taken_back_rates_lower_than_a_sacrifice_that_wins_the_rook() {
-        let mut s = Searcher::standalone();
-        // The opponent takes a defended queen with the queen: take it back.
-        let easy = checked(
-            "2rk4/1p3B1p/1q4r1/2Q5/p7/3N1N1P/PP3K2/1R2R3 b - - 0 29",
-            "b6c5 d3c5",
-        );
-        // Qh4 is met by a knight sacrifice on g3 and the queen takes the rook on h1.
-        let hard = checked(
-            "rnbq1rk1/pp3ppp/8/2pp4/3Pn3/P1NBP3/1P3PPP/R1BQK2R w KQ - 1 10",
-            "f2f3 d8h4 g2g3 e4g3 h2g3 h4h1",
-        );
-        let (e, h) = (
-            rate_by_levels(&mut s, &easy, 1),
-            rate_by_levels(&mut s, &hard, 1),
-        );
-        assert!((600..=2400).contains(&e) && (600..=2400).contains(&h));
-        assert!(e < h, "easy {e}, hard {h}");
-        assert!(e <= 800, "the weakest levels take back a queen: {e}");
-        // The same puzzle and seed rate the same.
-        assert_eq!(rate_by_levels(&mut s, &easy, 1), e);
-    }
 
     fn line(mv: &str, b: &Board, score: Score) -> Line {
         Line {

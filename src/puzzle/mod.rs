@@ -6,6 +6,7 @@
 //! fresh engine with a larger budget; `themes` names what the solution does, read from its
 //! own geometry; the rating starts from how hard the solution was for the engine to find.
 
+pub mod difficulty;
 pub mod file;
 pub mod games;
 pub mod mine;
