@@ -17,6 +17,7 @@
 #   WEAK=800,900,1000,1200,1400,1600 STRONG=1400,1600,1800 CHUNKS=44 scripts/make-puzzles.sh
 #   CHUNKS=128 scripts/make-puzzles.sh      # chunks 44-127, the defaults below
 #   CHUNKS=160 scripts/make-puzzles.sh      # chunks 128-159, the miner verifying at 8x
+#   CHUNKS=230 scripts/make-puzzles.sh      # chunks 160-229, the miner rating calibrated
 # A chunk already mined is skipped, so the script can be stopped and run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,7 @@ GAMES=${GAMES:-50}
 JOBS=${JOBS:-2}
 NODES=${NODES:-80000}
 LOOK=${LOOK:-5000}
-COUNT=${COUNT:-1200}
+COUNT=${COUNT:-1500}
 # The levels paired in two of every three chunks, and in the third.
 WEAK=${WEAK:-800,900,1000,1200,1400}
 STRONG=${STRONG:-1200,1400,1600}
@@ -58,6 +59,7 @@ python3 scripts/puzzle_select.py --count 1000000 "$OUT"/mined-*.csv > "$OUT/pool
 "$OX88" puzzles check "$OUT/verified.csv" --verify $((NODES * 16)) --sample 0 \
     --jobs "$JOBS" --keep "$OUT/deep.csv" | tail -n 2
 "$OX88" puzzles rate "$OUT/deep.csv" --jobs "$JOBS" --out "$OUT/rated.csv"
-python3 scripts/puzzle_select.py --count "$COUNT" "$OUT/rated.csv" > "$OUT/selected.csv"
+python3 scripts/puzzle_select.py --count "$COUNT" --leave-out scripts/data/puzzles-left-out.txt \
+    "$OUT/rated.csv" > "$OUT/selected.csv"
 echo "selected $(($(wc -l < "$OUT/selected.csv") - 1)) puzzles into $OUT/selected.csv;" \
      "copy it to src/puzzle/puzzles.csv to ship it"

@@ -28,8 +28,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--count", type=int, default=1200)
+    ap.add_argument("--leave-out", metavar="FILE",
+                    help="ids to leave out, one per line (# starts a comment)")
     args = ap.parse_args()
-    seen_ids, seen_positions, pool = set(), set(), []
+    left_out = set()
+    if args.leave_out:
+        with open(args.leave_out) as f:
+            left_out = {line.split("#")[0].strip() for line in f} - {""}
+    seen_ids, seen_positions, pool = set(left_out), set(), []
     for path in args.files:
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
