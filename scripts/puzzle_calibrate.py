@@ -7,7 +7,7 @@ lichess's scale (src/puzzle/difficulty.rs), from puzzles that lichess players ha
 
 LICHESS.csv holds rows of the lichess puzzle database (https://database.lichess.org/#puzzles,
 CC0); LADDER.csv is the same file with each Rating replaced by ox88's ladder: the Elo at
-which ox88's levels play the whole solution half the time. The ladder alone runs some 250
+which ox88's levels play the whole solution half the time. The ladder alone runs some 200
 points below lichess's ratings and compresses them, since a level sees tactics that players
 of its strength miss. So the script fits, by least squares, a difficulty score from the
 ladder and what a player has to find:

@@ -3,13 +3,13 @@
 //!
 //! The ladder alone ([`rate_by_levels`]) measures the search a solution needs. A level sees
 //! tactics that players of its strength miss, so on 1,499 rated lichess puzzles the ladder
-//! ran some 250 points below the players' ratings and squeezed them together (mean error
+//! ran some 200 points below the players' ratings and squeezed them together (mean error
 //! 307). [`rate`] adds what a player has to find ([`Features`]): how many moves, whether
 //! the first one checks, how many checks and captures tempt at the first move, whether it
-//! ends in mate. The weights are a least-squares fit to those lichess ratings, and the fitted
-//! score is mapped onto the ratings by matching quantiles, so the spread of players'
-//! ratings is kept (mean error 229 on held-out puzzles). `scripts/puzzle_calibrate.py`
-//! makes both tables; docs/puzzles.md says how.
+//! ends in mate. The weights are a least-squares fit to those lichess ratings (mean error
+//! 229 on held-out puzzles), and the fitted score is mapped onto the ratings by matching
+//! quantiles, so the spread of players' ratings is kept (mean error 238).
+//! `scripts/puzzle_calibrate.py` makes both tables; docs/puzzles.md says how.
 
 use super::{Checked, Puzzle};
 use crate::engine::search::Searcher;
