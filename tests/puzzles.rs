@@ -429,4 +429,19 @@ fn rating_a_file_again_gives_the_shipped_ratings() {
     );
     assert!(spread(&ladder) < spread(&rated));
     assert_eq!(ladder[30].rating, 1234);
+    // An output it cannot write is named before any rating is done.
+    let nowhere = dir.path().join("no-such-dir").join("rated.csv");
+    let out = ox88(&[
+        "puzzles",
+        "rate",
+        path.to_str().unwrap(),
+        "--out",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot write") && stderr.contains("no-such-dir"),
+        "{stderr}"
+    );
 }

@@ -43,13 +43,7 @@ fn mine(args: PuzzlesMineArgs) -> Result<()> {
             .with_context(|| format!("cannot read {}", path.display()))?;
         sources.push((path.clone(), text));
     }
-    let out: Box<dyn Write> = match &args.out {
-        Some(path) => Box::new(
-            std::fs::File::create(path)
-                .with_context(|| format!("cannot write {}", path.display()))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
-    };
+    let out = output(args.out.as_deref())?;
     let mut csv = csv::Writer::from_writer(out);
     csv.write_record(file::HEADER)?;
     let mut miner = Miner::new(settings);
@@ -169,6 +163,18 @@ fn games(args: PuzzlesGamesArgs) -> Result<()> {
     })
 }
 
+/// Where a command's CSV goes: the file at `path`, created before any work is done, or
+/// standard output.
+fn output(path: Option<&std::path::Path>) -> Result<Box<dyn Write>> {
+    Ok(match path {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    })
+}
+
 /// The puzzles of `file` (the shipped set when `None`) and the name to report them by.
 fn load(file: Option<&std::path::Path>) -> Result<(String, Vec<Puzzle>)> {
     Ok(match file {
@@ -184,13 +190,7 @@ fn load(file: Option<&std::path::Path>) -> Result<(String, Vec<Puzzle>)> {
 
 fn rate(args: PuzzlesRateArgs) -> Result<()> {
     let (name, mut puzzles) = load(args.file.as_deref())?;
-    let out: Box<dyn Write> = match &args.out {
-        Some(path) => Box::new(
-            std::fs::File::create(path)
-                .with_context(|| format!("cannot write {}", path.display()))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
-    };
+    let out = output(args.out.as_deref())?;
     let ratings = on_threads(&puzzles, args.jobs as usize, 1, |miner, p| {
         if args.ladder {
             miner.ladder(p).ok()

@@ -562,13 +562,19 @@ mod tests {
         }
     }
 
+    /// A two-line analysis of the start position: e2e4 scored `best`, d2d4 `second`.
+    fn two_lines(best: Score, second: Score) -> Analysis {
+        let b = Board::startpos();
+        Analysis {
+            lines: vec![line("e2e4", &b, best), line("d2d4", &b, second)],
+            settled_depth: 3,
+        }
+    }
+
     #[test]
     fn only_one_winning_move_counts() {
         let b = Board::startpos();
-        let a = |s1, s2| Analysis {
-            lines: vec![line("e2e4", &b, s1), line("d2d4", &b, s2)],
-            settled_depth: 3,
-        };
+        let a = two_lines;
         assert!(only_winner(&a(Score::Cp(350), Score::Cp(20))).is_some());
         assert!(only_winner(&a(Score::Cp(350), Score::Cp(120))).is_none());
         // A hung queen: the other moves keep a pawn's edge, far from the queen's.
@@ -589,11 +595,7 @@ mod tests {
 
     #[test]
     fn a_solution_stands_alone_when_nothing_comes_within_the_margin() {
-        let b = Board::startpos();
-        let a = |s1, s2| Analysis {
-            lines: vec![line("e2e4", &b, s1), line("d2d4", &b, s2)],
-            settled_depth: 3,
-        };
+        let a = two_lines;
         // Still winning without the solution, but far less: unique, not the miner's puzzle.
         assert!(stands_alone(&a(Score::Cp(540), Score::Cp(211))).is_some());
         assert!(only_winner(&a(Score::Cp(540), Score::Cp(211))).is_none());

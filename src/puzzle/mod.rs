@@ -4,7 +4,8 @@
 //! the opponent's move, then the moves in UCI, the opponent's first; the solver answers every
 //! second move. `mine` finds them in games with a multi-PV search and checks each again on a
 //! fresh engine with a larger budget; `themes` names what the solution does, read from its
-//! own geometry; the rating starts from how hard the solution was for the engine to find.
+//! own geometry; `difficulty` rates it from how ox88's levels fare with it, calibrated to
+//! lichess players' ratings.
 
 pub mod difficulty;
 pub mod file;
