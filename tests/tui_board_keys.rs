@@ -193,7 +193,7 @@ fn a_focused_pane_keeps_its_arrows_and_a_takeback_below_the_view_ends_it() {
     // With the sort pane focused, ← steps its PV (there is none yet), not the game.
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.screen().focus, Pane::Sort);
+    assert_eq!(app.screen().focus(), Pane::Sort);
     press(&mut app, KeyCode::Left);
     assert_eq!(viewing(&mut app), None);
     assert!(
@@ -202,7 +202,7 @@ fn a_focused_pane_keeps_its_arrows_and_a_takeback_below_the_view_ends_it() {
         message(&app)
     );
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.screen().focus, Pane::Input);
+    assert_eq!(app.screen().focus(), Pane::Input);
     press(&mut app, KeyCode::Left);
     assert_eq!(viewing(&mut app).as_deref(), Some("viewing move 1 of 2"));
     // Taking both moves back leaves nothing before the position on show: back to the game.

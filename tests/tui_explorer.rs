@@ -166,7 +166,7 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
     for (w, h) in [(80u16, 24u16), (120, 40)] {
         press(&mut app, KeyCode::F(10));
         assert!(app.explorer().is_open(), "F10 opens at {w}×{h}");
-        assert_eq!(app.screen().focus, Pane::Tree);
+        assert_eq!(app.screen().focus(), Pane::Tree);
         let shown = app.explorer().shown().unwrap().clone();
         assert_eq!(shown.root.to_fen(), FEN, "the tree is the engine's search");
         assert_eq!(shown.depth, 4, "the last complete iteration");
@@ -243,7 +243,7 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
         // Esc closes: the game's board and the log again.
         press(&mut app, KeyCode::Esc);
         assert!(!app.explorer().is_open());
-        assert_eq!(app.screen().focus, Pane::Input);
+        assert_eq!(app.screen().focus(), Pane::Input);
         let lines = screen(&mut app, w, h);
         assert_board_shows(&lines, w, h, &game_board);
         assert!(lines.join("\n").contains(" Log "));
@@ -260,7 +260,7 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
     enter(&mut app, &m.to_string());
     assert_eq!(app.game().ply(), 2);
     assert!(!app.explorer().is_open());
-    assert_eq!(app.screen().focus, Pane::Input);
+    assert_eq!(app.screen().focus(), Pane::Input);
 }
 
 #[test]
@@ -282,7 +282,7 @@ fn with_no_tree_yet_the_keys_do_nothing_and_say_why() {
     press(&mut app, KeyCode::Backspace);
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.game().board().to_fen(), before);
-    assert_eq!(app.screen().focus, Pane::Input);
+    assert_eq!(app.screen().focus(), Pane::Input);
     for (w, h) in [(80, 24), (120, 40)] {
         let all = screen(&mut app, w, h).join("\n");
         assert!(!all.contains(" Tree "), "{all}");
@@ -360,7 +360,7 @@ fn a_newer_tree_waits_for_r_and_r_keeps_the_place() {
     });
     enter(&mut app, ":tree");
     assert!(app.explorer().is_open());
-    assert_eq!(app.screen().focus, Pane::Tree);
+    assert_eq!(app.screen().focus(), Pane::Tree);
     let said = app.message().cloned().unwrap().text;
     assert!(
         said.contains("depth 2") && said.contains("last complete"),
@@ -402,7 +402,7 @@ fn a_newer_tree_waits_for_r_and_r_keeps_the_place() {
     assert!(screen(&mut app, 80, 24).join("\n").contains(" Tree d3 "));
     // Typing gives the keys back to the input line: 'r' is a letter again.
     press(&mut app, KeyCode::Char(':'));
-    assert_eq!(app.screen().focus, Pane::Input);
+    assert_eq!(app.screen().focus(), Pane::Input);
     press(&mut app, KeyCode::Char('r'));
     assert_eq!(app.input().value(), ":r");
     press(&mut app, KeyCode::Esc);

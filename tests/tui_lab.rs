@@ -80,7 +80,7 @@ fn the_lab_table_shows_every_run_with_the_searches_own_node_counts() {
     for (w, h) in [(80, 24), (120, 40)] {
         let mut app = app();
         enter(&mut app, ":lab 3");
-        assert_eq!(app.screen().view, View::Lab);
+        assert_eq!(app.screen().view(), View::Lab);
         app.wait_for_lab();
         let lines = screen(&mut app, w, h);
         let text = lines.join("\n");
@@ -304,7 +304,7 @@ fn the_chart_opens_as_a_view_at_80x24_and_stays_on_screen_at_120x40() {
     assert!(!small.contains("E over the game"), "{small}");
     press(&mut app, KeyCode::F(8)); // log → eval
     press(&mut app, KeyCode::F(8)); // eval → chart
-    assert_eq!(app.screen().view, View::Chart);
+    assert_eq!(app.screen().view(), View::Chart);
     let small = screen(&mut app, 80, 24).join("\n");
     assert!(small.contains("E over the game  ply 3/4"), "{small}");
     assert!(small.contains("⣀ static E  • search"), "{small}");

@@ -236,7 +236,7 @@ fn multipv_three_shows_three_lines_in_the_log() {
             info: line(&board, k as u32 + 1, 6, *cp, pv),
         });
     }
-    assert_eq!(app.screen().pv_lines.len(), 3);
+    assert_eq!(app.screen().pv_lines().len(), 3);
     let log = log_texts(&app);
     for (k, first) in [(1, "pv e2e4"), (2, "pv d2d4"), (3, "pv g1f3")] {
         assert!(

@@ -576,7 +576,7 @@ fn too_small_a_terminal_says_so() {
 fn help_overlay_lists_the_key_table() {
     let (mut app, _) = app();
     type_text(&mut app, "?");
-    assert!(app.screen().help_visible);
+    assert!(app.screen().help_visible());
     let (lines, _) = screen(&mut app, 120, 40);
     let all = lines.join("\n");
     assert!(all.contains("Keys and commands"), "{all}");
@@ -595,7 +595,7 @@ fn help_overlay_lists_the_key_table() {
     }
     assert!(all.contains("Ctrl+C") && all.contains("quit"), "{all}");
     press(&mut app, KeyCode::Esc);
-    assert!(!app.screen().help_visible);
+    assert!(!app.screen().help_visible());
 }
 
 #[test]
@@ -638,7 +638,7 @@ fn log_scrolls_and_keeps_the_whole_session() {
     );
     // Scroll to the top of the log: the greeting appears, the result line does not.
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.screen().focus, Pane::Log);
+    assert_eq!(app.screen().focus(), Pane::Log);
     for _ in 0..10 {
         press(&mut app, KeyCode::PageUp);
         let _ = screen(&mut app, 80, 24);
@@ -976,7 +976,7 @@ fn every_move_is_autosaved_and_offered_for_resuming() {
     );
     type_text(&mut next, "x");
     assert!(
-        next.play().prompt.is_some(),
+        next.play().prompt().is_some(),
         "other keys leave the question open"
     );
     type_text(&mut next, "y");
@@ -1104,7 +1104,7 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
         app.session().search().is_none(),
         "waits before Black's search"
     );
-    let due = app.play().next_engine_start.expect("a pending start");
+    let due = app.play().next_engine_start().expect("a pending start");
     let now = std::time::Instant::now();
     assert!(app.next_wakeup(now).unwrap() <= due);
     app.on_tick(due + Duration::from_millis(1));
@@ -1132,8 +1132,8 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
 fn move_now_lets_the_engine_take_over_the_side_to_move() {
     let (mut app, calls) = app();
     app.handle_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::CONTROL));
-    assert_eq!(app.play().mode, Mode::HumanBlack);
-    assert!(app.screen().flipped, "Black at the bottom for the human");
+    assert_eq!(app.play().mode(), Mode::HumanBlack);
+    assert!(app.screen().flipped(), "Black at the bottom for the human");
     assert_eq!(gos(&calls).len(), 1);
     assert!(
         app.message()
@@ -1178,7 +1178,7 @@ fn frame_cost() {
     let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
     app.resize(ratatui::layout::Rect::new(0, 0, 120, 40));
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.screen().focus, Pane::Log);
+    assert_eq!(app.screen().focus(), Pane::Log);
     for scrolled in [false, true] {
         // Scrolled back to the oldest line: the most rows to walk past.
         press(
@@ -1289,7 +1289,7 @@ fn games_in_a_row_start_a_new_game_after_each_end() {
     let (mut app, calls) = app();
     enter(&mut app, ":delay 0");
     enter(&mut app, ":games 2");
-    assert_eq!(app.play().mode, Mode::EngineEngine);
+    assert_eq!(app.play().mode(), Mode::EngineEngine);
     // Fool's mate, played by "the engine" through its events.
     for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
         let id = app.session().search().expect("the engine thinks").id;
@@ -1302,15 +1302,15 @@ fn games_in_a_row_start_a_new_game_after_each_end() {
         });
     }
     assert_eq!(app.game().result().map(|r| r.result()), Some("0-1"));
-    let due = app.play().next_game_start.expect("the next game is due");
+    let due = app.play().next_game_start().expect("the next game is due");
     app.on_tick(due);
     assert_eq!(app.game().ply(), 0, "a new game started");
     assert!(app.session().search().is_some(), "and the engine plays it");
     assert!(calls.contains(&Call::NewGame));
     // The second game ends by resignation: the series is over, nothing more starts.
     enter(&mut app, ":resign");
-    assert!(app.play().next_game_start.is_none());
-    assert_eq!(app.play().games_to_play, 0);
+    assert!(app.play().next_game_start().is_none());
+    assert_eq!(app.play().games_to_play(), 0);
     assert!(
         app.log_buffer()
             .lines()
@@ -1523,7 +1523,7 @@ fn a_terminal_too_small_takes_no_key_but_quit() {
     // The hidden question is not answered, and no move is played.
     type_text(&mut app, "n");
     assert!(
-        app.play().prompt.is_some(),
+        app.play().prompt().is_some(),
         "the resume question is still open"
     );
     enter(&mut app, "d4");
@@ -1552,7 +1552,7 @@ fn the_log_follows_again_after_end_or_a_new_game() {
     press(&mut app, KeyCode::PageUp);
     assert!(app.log_buffer().scroll() > 0);
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.screen().focus, Pane::Input);
+    assert_eq!(app.screen().focus(), Pane::Input);
     // End on the empty input line: the log follows again.
     press(&mut app, KeyCode::End);
     assert_eq!(app.log_buffer().scroll(), 0);

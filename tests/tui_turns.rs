@@ -229,7 +229,7 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
             Some(["Kd8", "Kc8", "Kb8", "Kc7", "Kd7", "Ke7"][i]),
             true,
         );
-        if app.play().draws.offer.is_some() {
+        if app.play().draws().offer.is_some() {
             offered_at = Some(i + 1);
             break;
         }
@@ -239,7 +239,7 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
         Some(5),
         "the offer comes after five level moves"
     );
-    assert_eq!(app.play().draws.offer, Some(Color::Black));
+    assert_eq!(app.play().draws().offer, Some(Color::Black));
     assert!(
         message(&app).starts_with("ox88 offers a draw (it stands +0.03)"),
         "{}",
@@ -264,9 +264,9 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
             true,
         );
     }
-    assert_eq!(app.play().draws.offer, Some(Color::Black));
+    assert_eq!(app.play().draws().offer, Some(Color::Black));
     enter(&mut app, "Kg3");
-    assert_eq!(app.play().draws.offer, None);
+    assert_eq!(app.play().draws().offer, None);
     assert!(log_has(&app, "ox88's draw offer declined"));
     assert_eq!(app.game().result(), None);
 
@@ -286,7 +286,7 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
             true,
         );
     }
-    assert_eq!(app.play().draws.offer, None);
+    assert_eq!(app.play().draws().offer, None);
 }
 
 #[test]
@@ -337,12 +337,12 @@ fn between_two_people_a_draw_needs_both() {
     );
     enter(&mut app, "e5");
     assert_eq!(
-        app.play().draws.offer,
+        app.play().draws().offer,
         Some(Color::Black),
         "the offer stands after Black's own move"
     );
     enter(&mut app, "Nf3");
-    assert_eq!(app.play().draws.offer, None);
+    assert_eq!(app.play().draws().offer, None);
     assert!(log_has(&app, "Black's draw offer declined"));
     // Black offers again, moves; White accepts.
     enter(&mut app, ":draw");
@@ -363,7 +363,7 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
     let asked = calls.searches().len();
     enter(&mut app, "Nf3");
     assert_eq!(app.input().value(), "", "the premove is taken");
-    assert_eq!(app.play().premove.as_deref(), Some("Nf3"));
+    assert_eq!(app.play().premove(), Some("Nf3"));
     assert_eq!(app.game().sans(), vec!["e4"], "not played yet");
     for (w, h) in [(80, 24), (120, 40)] {
         let (rows, _) = common::render(&mut app, w, h);
@@ -375,7 +375,7 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
     }
     engine_search(&mut app, &calls, Score::Cp(-20), Some("e5"), true);
     assert_eq!(app.game().sans(), vec!["e4", "e5", "Nf3"]);
-    assert_eq!(app.play().premove, None);
+    assert_eq!(app.play().premove(), None);
     assert_eq!(message(&app), "premove Nf3 played");
     assert_eq!(
         calls.searches().len(),
@@ -385,7 +385,7 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
 
     // Not legal after the engine's move (its bishop stands on b4): dropped, with the reason.
     enter(&mut app, "b4");
-    assert_eq!(app.play().premove.as_deref(), Some("b4"));
+    assert_eq!(app.play().premove(), Some("b4"));
     engine_search(&mut app, &calls, Score::Cp(-20), Some("Bb4"), true);
     assert_eq!(app.game().sans(), vec!["e4", "e5", "Nf3", "Bb4"]);
     assert!(
@@ -393,19 +393,19 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
         "{}",
         message(&app)
     );
-    assert_eq!(app.play().premove, None);
+    assert_eq!(app.play().premove(), None);
 
     // Esc cancels it.
     enter(&mut app, "Bc4");
     enter(&mut app, "d3");
     enter(&mut app, "d4");
     assert_eq!(
-        app.play().premove.as_deref(),
+        app.play().premove(),
         Some("d4"),
         "a later premove replaces one"
     );
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.play().premove, None);
+    assert_eq!(app.play().premove(), None);
     assert_eq!(message(&app), "premove d4 cancelled");
     engine_search(&mut app, &calls, Score::Cp(-20), Some("Nf6"), true);
     assert_eq!(app.game().sans().len(), 6, "nothing played for White");
@@ -486,16 +486,16 @@ fn pgn_headers_name_the_players_the_time_control_and_the_termination() {
         assert_ne!(tag(&text, name), Some("?"), "{name}");
     }
     enter(&mut app, ":resign");
-    let archived = app.play().last_saved.clone().expect("archived");
+    let archived = app.play().last_saved().expect("archived").to_path_buf();
     let text = std::fs::read_to_string(archived).unwrap();
     assert_eq!(tag(&text, "Termination"), Some("normal"));
 
     // A flag fall is a time forfeit; two people are both the player.
     let mut play = Play::new(Mode::HumanHuman, Duration::ZERO);
-    play.game.play_text("e4").unwrap();
-    play.game.flag_fall(Color::Black).unwrap();
+    play.game_mut().play_text("e4").unwrap();
+    play.game_mut().flag_fall(Color::Black).unwrap();
     play.stamp_tags("Ada", Level::Max);
-    let text = play.game.to_pgn();
+    let text = play.game().to_pgn();
     assert_eq!(tag(&text, "Termination"), Some("time forfeit"));
     assert_eq!(
         (tag(&text, "White"), tag(&text, "Black")),

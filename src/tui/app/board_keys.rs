@@ -32,17 +32,17 @@ impl App {
         self.cursor.stop();
         match self
             .browse
-            .step(&self.play.game, forward, self.prefs.settings.order)
+            .step(self.play.game(), forward, self.prefs.settings.order)
         {
             Ok(()) => match self.browse.ply() {
                 Some(ply) => self.info(format!(
                     "viewing move {ply} of {}: ←/→ step, End or Esc returns to the game",
-                    self.play.game.ply()
+                    self.play.game().ply()
                 )),
                 None => self.back_to_game_message(),
             },
             Err(StepEnd::AtStart) => self.info("at the game's first position (End returns)"),
-            Err(StepEnd::AtLive) if self.play.game.ply() == 0 => {
+            Err(StepEnd::AtLive) if self.play.game().ply() == 0 => {
                 self.info("no moves yet to look back on")
             }
             Err(StepEnd::AtLive) => {
@@ -61,7 +61,10 @@ impl App {
     }
 
     fn back_to_game_message(&mut self) {
-        self.info(format!("back to the game (move {})", self.play.game.ply()));
+        self.info(format!(
+            "back to the game (move {})",
+            self.play.game().ply()
+        ));
     }
 
     /// Keys while an earlier position is on show and the input line has the focus: End and
@@ -69,7 +72,7 @@ impl App {
     /// returns and then goes to the input line (a move is always typed against the position
     /// on the board). False when the key still has its usual meaning to run.
     pub(super) fn viewing_key(&mut self, key: &KeyEvent) -> bool {
-        if !self.browse.is_viewing() || self.screen.focus != Pane::Input {
+        if !self.browse.is_viewing() || self.screen.focus() != Pane::Input {
             return false;
         }
         match key.code {
@@ -100,9 +103,9 @@ impl App {
         }
         self.browse.leave();
         self.close_tree();
-        self.screen.focus = Pane::Input;
+        self.screen.focus_on(Pane::Input);
         self.input.clear();
-        let board = self.play.game.board();
+        let board = self.play.game().board();
         self.cursor.start(board.king_square(board.side_to_move()));
         self.info(
             "board cursor: arrows move, Enter/Space picks a piece then its square, Esc leaves",
@@ -111,7 +114,7 @@ impl App {
 
     /// The squares the board marks for the cursor: the picked piece and its targets.
     pub fn cursor_squares(&self) -> Option<(Vec<Square>, Vec<Square>)> {
-        self.cursor.marks(self.play.game.board())
+        self.cursor.marks(self.play.game().board())
     }
 
     /// Where the board cursor is, while it is on.
@@ -122,7 +125,7 @@ impl App {
     /// Keys while the board cursor is on and the input line is empty; false when the key is
     /// not the cursor's.
     pub(super) fn cursor_key(&mut self, key: &KeyEvent) -> bool {
-        if !self.cursor.is_on() || self.screen.focus != Pane::Input {
+        if !self.cursor.is_on() || self.screen.focus() != Pane::Input {
             return false;
         }
         if key
@@ -135,7 +138,7 @@ impl App {
             return self.promotion_key(key.code);
         }
         // Up is away from the player at the bottom.
-        let toward = if self.screen.flipped { -1 } else { 1 };
+        let toward = if self.screen.flipped() { -1 } else { 1 };
         match key.code {
             KeyCode::Up => self.cursor.shift(0, toward),
             KeyCode::Down => self.cursor.shift(0, -toward),
@@ -156,7 +159,7 @@ impl App {
     }
 
     fn cursor_choose(&mut self) {
-        match self.cursor.choose(self.play.game.board()) {
+        match self.cursor.choose(self.play.game().board()) {
             Choice::Picked(what) => self.info(format!("{what} (Enter on a square moves it)")),
             Choice::Dropped => self.info("put back"),
             Choice::Refused(why) => self.error(why),

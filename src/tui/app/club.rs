@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use super::puzzles::SetAside;
+use super::play::SetAside;
 use crate::club::lobby::LobbyView;
 use crate::club::{Role, RoomView, Viewer};
 

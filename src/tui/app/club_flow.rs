@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::club::{LobbyRow, Place};
-use super::puzzles::SetAside;
 use super::{App, LogKind};
 use crate::chess::Color;
 use crate::club::{Action as RoomAction, Role};
@@ -75,22 +74,15 @@ impl App {
             self.leave_puzzles();
         }
         if self.club.set_aside.is_none() {
-            self.club.set_aside = Some(SetAside {
-                game: std::mem::take(&mut self.play.game),
-                mode: self.play.mode,
-                autosave: self.play.autosave.take(),
-                clock: self.play.clock.take(),
-                flipped: self.screen.flipped,
-            });
+            self.club.set_aside = Some(self.play.set_aside(self.screen.flipped()));
         }
         self.club.place = Place::Room;
         self.club.synced_version = None;
         self.club.engine_open = false;
         self.club.chat_seen = 0;
-        self.play.mode = Mode::HumanHuman;
-        self.play.premove = None;
+        self.play.between_people();
         if let Some((view, role)) = &self.club.room {
-            self.screen.flipped = *role == Role::Player(Color::Black);
+            self.screen.set_flipped(*role == Role::Player(Color::Black));
             let text = match role {
                 Role::Player(c) => format!(
                     "room {}: you play {} — the engine is out of sight until the game ends",
@@ -113,11 +105,8 @@ impl App {
         self.club.place = Place::Lobby;
         self.club.engine_open = false;
         if let Some(back) = self.club.set_aside.take() {
-            self.play.game = back.game;
-            self.play.mode = back.mode;
-            self.play.autosave = back.autosave;
-            self.play.clock = back.clock;
-            self.screen.flipped = back.flipped;
+            let flipped = self.play.restore(back);
+            self.screen.set_flipped(flipped);
         }
         self.position_changed();
     }
@@ -130,19 +119,19 @@ impl App {
         if self.club.synced_version == Some(view.version) {
             return;
         }
-        let game_changed = self.play.game.sans() != view.game.sans()
-            || self.play.game.final_result() != view.game.final_result()
-            || self.play.game.start() != view.game.start();
+        let game_changed = self.play.game().sans() != view.game.sans()
+            || self.play.game().final_result() != view.game.final_result()
+            || self.play.game().start() != view.game.start();
         self.club.synced_version = Some(view.version);
         if !game_changed {
             return;
         }
-        self.play.game = view.game.clone();
-        self.play.mode = if self.club.engine_open && !self.club.playing() {
+        let mode = if self.club.engine_open && !self.club.playing() {
             Mode::Analysis
         } else {
             Mode::HumanHuman
         };
+        self.play.show(view.game.clone(), mode);
         self.cancel_search();
         self.position_changed();
     }
@@ -379,12 +368,12 @@ impl App {
         }
         self.club.engine_open = !self.club.engine_open;
         if self.club.engine_open {
-            self.play.mode = Mode::Analysis;
+            self.play.set_mode(Mode::Analysis);
             self.position_changed();
             Ok("the engine's panes: it analyses the game's position".into())
         } else {
             self.cancel_search();
-            self.play.mode = Mode::HumanHuman;
+            self.play.set_mode(Mode::HumanHuman);
             Ok("engine's panes closed".into())
         }
     }

@@ -47,12 +47,12 @@ impl App {
             Command::Go => self.engine_move_now(),
             Command::Stop => self.stop_engine(),
             Command::Help => self.act(Action::Help),
-            Command::Quit => self.screen.quit = true,
+            Command::Quit => self.screen.request_quit(),
             Command::Fen(fen) => return self.fen_command(fen.as_deref().unwrap_or("")),
             Command::Depth(d) => self.set_depth(d),
             Command::Eval(m) => {
                 self.prefs.settings.eval = m;
-                let e = eval::evaluate_white(self.play.game.board(), &self.prefs.eval());
+                let e = eval::evaluate_white(self.play.game().board(), &self.prefs.eval());
                 self.info(format!("eval {m}: E {} here", e_text(e)));
             }
             Command::Order(s) => {
@@ -61,24 +61,17 @@ impl App {
                 self.reset_sort_view();
             }
             Command::Mode(m) => {
-                self.play.mode = m;
-                self.play.paused = false;
+                self.play.choose_mode(m);
                 // Who plays changed: the headers follow the mode again.
-                self.play.keep_players = false;
-                self.play.draws.offer = None;
                 if matches!(m, Mode::HumanWhite | Mode::HumanBlack) {
-                    self.screen.flipped = m == Mode::HumanBlack;
-                }
-                if m != Mode::EngineEngine {
-                    self.play.games_to_play = 0;
-                    self.play.next_game_start = None;
+                    self.screen.set_flipped(m == Mode::HumanBlack);
                 }
                 self.info(format!("mode: {}", m.describe()));
                 self.log_line(LogKind::Info, format!("mode: {}", m.describe()));
                 self.position_changed();
             }
             Command::Delay(d) => {
-                self.play.delay = d;
+                self.play.set_delay(d);
                 self.info(format!(
                     "engine vs engine: {} ms between moves",
                     d.as_millis()
@@ -115,7 +108,11 @@ impl App {
             Command::Draw => return self.draw_command(),
             Command::Resign => {
                 let side = self.side_to_move();
-                let end = self.play.game.resign(side).map_err(|e| e.to_string())?;
+                let end = self
+                    .play
+                    .game_mut()
+                    .resign(side)
+                    .map_err(|e| e.to_string())?;
                 self.announce(end);
                 self.save();
             }
@@ -157,14 +154,14 @@ impl App {
             self.prefs.multipv,
             if self.prefs.multipv == 1 { "" } else { "s" }
         ));
-        if self.play.mode == Mode::Analysis && self.session.is_searching() {
+        if self.play.mode() == Mode::Analysis && self.session.is_searching() {
             self.position_changed();
         }
     }
 
     /// A short full-strength search of the current position; its move is shown, not played.
     pub(super) fn hint_command(&mut self) {
-        if let Some(end) = self.play.game.result() {
+        if let Some(end) = self.play.game().result() {
             self.error(format!("the game is over ({})", end.result()));
             return;
         }
@@ -198,13 +195,13 @@ impl App {
         // engine's search of the position before its move).
         self.reset_sort_view();
         self.session
-            .start_hint(self.play.game.board(), limits, &options);
+            .start_hint(self.play.game().board(), limits, &options);
         self.info("hint: thinking…");
     }
 
     /// The hint search answered `m` for the position on the board.
     pub(super) fn show_hint(&mut self, m: Move) {
-        let board = self.play.game.board();
+        let board = self.play.game().board();
         let hint = Hint {
             hash: board.hash(),
             mv: m,
@@ -215,9 +212,9 @@ impl App {
             "hint: {} (marked on the board; not played)",
             hint.san
         ));
-        self.play.hint = Some(hint);
+        self.play.set_hint(hint);
         // Analysis goes on where the hint interrupted it.
-        if self.play.mode == Mode::Analysis {
+        if self.play.mode() == Mode::Analysis {
             self.position_changed();
         }
     }
@@ -225,31 +222,30 @@ impl App {
     /// The hint for the position on the board, if one was asked for here.
     pub fn current_hint(&self) -> Option<&Hint> {
         self.play
-            .hint
-            .as_ref()
-            .filter(|h| h.hash == self.play.game.board().hash())
+            .hint()
+            .filter(|h| h.hash == self.play.game().board().hash())
     }
 
     /// After a human move: when a hint was shown for the position it was played in, the
     /// move's PGN comment says so (`{hint: Nf3}`).
     pub(super) fn note_hint(&mut self, source: &MoveSource) {
-        let Some(hint) = self.play.hint.take() else {
+        let Some(hint) = self.play.take_hint() else {
             return;
         };
-        let Some(index) = self.play.game.ply().checked_sub(1) else {
+        let Some(index) = self.play.game().ply().checked_sub(1) else {
             return;
         };
-        let before = self.play.game.position_at(index).map(|b| b.hash());
+        let before = self.play.game().position_at(index).map(|b| b.hash());
         if *source != MoveSource::Human || before != Some(hint.hash) {
             return;
         }
-        let mut notes = self.play.game.moves()[index].annotations.clone();
+        let mut notes = self.play.game().moves()[index].annotations.clone();
         let text = format!("hint: {}", hint.san);
         notes.comment = Some(match notes.comment.take() {
             Some(c) => format!("{c} {text}"),
             None => text,
         });
-        if let Err(e) = self.play.game.set_annotations(index, notes) {
+        if let Err(e) = self.play.game_mut().set_annotations(index, notes) {
             self.log_line(LogKind::Error, format!("hint note: {e}"));
         }
     }
@@ -272,7 +268,7 @@ impl App {
     /// the clock of the game on the board and whether searches record trees.
     pub fn live_settings(&self) -> Settings {
         let mut s = self.prefs.settings.clone();
-        s.tc = self.play.game.time_control.map(|tc| tc.to_string());
+        s.tc = self.play.game().time_control.map(|tc| tc.to_string());
         s.explorer = self.explorer.recording;
         s
     }
@@ -388,25 +384,19 @@ impl App {
     /// `:games N`: the engine plays both sides for N games, a new one starting when one
     /// ends (the current game counts when it is still going).
     fn play_games(&mut self, n: u32) {
-        self.play.games_to_play = n;
         self.log_line(LogKind::Info, format!("a series of {n} engine games"));
         self.info(format!("the engine plays {n} games in a row (Esc pauses)"));
-        if self.play.mode != Mode::EngineEngine {
-            self.play.mode = Mode::EngineEngine;
-            self.play.paused = false;
+        if self.play.start_series(n, Instant::now()) {
             self.position_changed();
-        }
-        if self.play.game.is_over() {
-            self.play.next_game_start = Some(Instant::now());
-        } else if self.play.paused {
-            self.play.paused = false;
+        } else if !self.play.game().is_over() && self.play.is_paused() {
+            self.play.resume();
             self.position_changed();
         }
     }
 
     fn fen_command(&mut self, arg: &str) -> Result<(), String> {
         if arg.is_empty() {
-            let fen = self.play.game.fen();
+            let fen = self.play.game().fen();
             self.log_line(LogKind::Info, format!("FEN {fen}"));
             self.info(fen);
             return Ok(());
@@ -447,7 +437,7 @@ impl App {
         let shown_path = self.shown_path(&path);
         self.play
             .stamp_tags(&self.prefs.settings.name, self.prefs.settings.level);
-        let shown = self.play.game.as_shown();
+        let shown = self.play.game().as_shown();
         autosave::write_atomic(&path, shown.to_pgn().as_bytes())
             .map_err(|e| format!("{shown_path}: {e}"))?;
         let n = shown.len();
@@ -463,7 +453,7 @@ impl App {
         let game = Game::from_pgn(&text)
             .map_err(|e| format!("{shown}: {e} (the current game is kept)"))?;
         self.set_game(game, &format!("loaded {shown}"));
-        if let Some(end) = self.play.game.result() {
+        if let Some(end) = self.play.game().result() {
             self.log_line(
                 LogKind::Result,
                 format!("{} {}", end.result(), end.reason()),
@@ -475,7 +465,7 @@ impl App {
     fn tc_command(&mut self, arg: TcArg) {
         match arg {
             TcArg::Show => {
-                let now = match &self.play.game.time_control {
+                let now = match &self.play.game().time_control {
                     Some(tc) => format!("time control {tc}"),
                     None => "no time control (:tc 5+3 sets one)".to_string(),
                 };

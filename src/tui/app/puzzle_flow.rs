@@ -3,7 +3,6 @@
 //! game that was set aside back. While puzzles are on, the engine plays no side and the
 //! autosave is set aside, so the game in progress is never touched by a puzzle.
 
-use super::puzzles::SetAside;
 use super::{App, LogKind, MoveSource};
 use crate::chess::{Color, Move};
 use crate::game::Game;
@@ -75,7 +74,7 @@ impl App {
 
     fn next_puzzle_from(&mut self, set: &[Puzzle], choice: Choice) -> Result<(), String> {
         self.puzzles.serial += 1;
-        let seed = self.puzzles.serial ^ (self.play.game.id().len() as u64) << 17;
+        let seed = self.puzzles.serial ^ (self.play.game().id().len() as u64) << 17;
         let Some(p) = self.puzzles.progress.pick(set, &choice, seed) else {
             return Err(match choice {
                 Choice::Own => "no mistakes of yours to solve: a :review of a game you played \
@@ -100,17 +99,9 @@ impl App {
         self.cancel_search();
         self.close_tree();
         if self.puzzles.set_aside.is_none() {
-            self.puzzles.set_aside = Some(SetAside {
-                game: std::mem::take(&mut self.play.game),
-                mode: self.play.mode,
-                autosave: self.play.autosave.take(),
-                clock: self.play.clock.take(),
-                flipped: self.screen.flipped,
-            });
+            self.puzzles.set_aside = Some(self.play.set_aside(self.screen.flipped()));
         }
-        self.play.mode = Mode::HumanHuman;
-        self.play.premove = None;
-        self.play.draws.reset();
+        self.play.between_people();
         let puzzle = solving.puzzle().clone();
         let mut game = match Game::from_fen(&puzzle.fen) {
             Ok(g) => g,
@@ -120,9 +111,9 @@ impl App {
         if let Err(e) = game.play(solving.opening_move()) {
             return Err(format!("puzzle {}: {e}", puzzle.id));
         }
-        self.play.game = game;
+        self.play.show(game, Mode::HumanHuman);
         let solver = solving.solver();
-        self.screen.flipped = solver == Color::Black;
+        self.screen.turn_for(solver);
         self.puzzles.active = Some(solving);
         self.puzzles.counted = false;
         let (_, total) = self
@@ -133,7 +124,7 @@ impl App {
         let rating = self.puzzles.progress.puzzle_rating(&puzzle).rating;
         let last = self
             .play
-            .game
+            .game()
             .numbered_san(0)
             .unwrap_or_else(|| solving_move_text(self.puzzles.active.as_ref()));
         let text = format!(
@@ -155,7 +146,7 @@ impl App {
         let Some(solving) = self.puzzles.active.as_mut() else {
             return false;
         };
-        let board = self.play.game.board().clone();
+        let board = self.play.game().board().clone();
         let san = board.san(m);
         match solving.answer(m) {
             Answer::Over => {
@@ -182,7 +173,7 @@ impl App {
             }
             Answer::Right { reply } => {
                 self.play_move(m, MoveSource::Human);
-                let reply_san = self.play.game.board().san(reply);
+                let reply_san = self.play.game().board().san(reply);
                 self.play_move(reply, MoveSource::Human);
                 let (done, total) = self
                     .puzzles
@@ -213,7 +204,7 @@ impl App {
             return Err("this puzzle is over: Ctrl+O for the next".into());
         }
         let rest = solving.show();
-        let sans = self.play.game.board().san_line(&rest);
+        let sans = self.play.game().board().san_line(&rest);
         for m in rest {
             self.play_move(m, MoveSource::Human);
         }
@@ -267,11 +258,8 @@ impl App {
         };
         self.cancel_search();
         self.puzzles.active = None;
-        self.play.game = back.game;
-        self.play.mode = back.mode;
-        self.play.autosave = back.autosave;
-        self.play.clock = back.clock;
-        self.screen.flipped = back.flipped;
+        let flipped = self.play.restore(back);
+        self.screen.set_flipped(flipped);
         self.log_line(LogKind::Info, "puzzles off: back to the game");
         self.info("back to your game");
         self.position_changed();
@@ -280,7 +268,7 @@ impl App {
     /// After a review of a game played against the engine: the player's mistakes with a
     /// clear better move become their own puzzles (`:puzzle mine`).
     pub(super) fn keep_own_mistakes(&mut self, review: &crate::game::annotate::Review) {
-        let player = match self.play.mode {
+        let player = match self.play.mode() {
             Mode::HumanWhite => Color::White,
             Mode::HumanBlack => Color::Black,
             _ => return,
@@ -291,8 +279,8 @@ impl App {
             rate_by_levels: false,
             ..MineSettings::default()
         });
-        let source = format!("game {}", self.play.game.id());
-        let own = miner.own_puzzles(&self.play.game, review, player, &source);
+        let source = format!("game {}", self.play.game().id());
+        let own = miner.own_puzzles(self.play.game(), review, player, &source);
         let date = today();
         let added = own
             .into_iter()
@@ -338,7 +326,7 @@ impl App {
             self.puzzles.store = Some((store, member));
             return;
         }
-        let Some(dir) = self.play.autosave.as_ref().map(|a| a.dir().to_path_buf()) else {
+        let Some(dir) = self.play.autosave().map(|a| a.dir().to_path_buf()) else {
             return;
         };
         let path = dir.join(progress::FILE_NAME);

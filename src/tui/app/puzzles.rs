@@ -5,27 +5,16 @@
 
 use std::path::PathBuf;
 
+use super::play::SetAside;
 use crate::chess::Board;
 use crate::engine::search::Searcher;
 use crate::engine::{Limits, Score, SearchOptions};
-use crate::game::autosave::Autosave;
-use crate::game::{Clock, Game};
 use crate::puzzle::progress::{Choice, Progress};
 use crate::puzzle::solve::Solving;
 use crate::puzzle::{self, Puzzle};
-use crate::tui::Mode;
 
 /// Nodes for the line that shows why a wrong answer fails.
 const REFUTATION_NODES: u64 = 40_000;
-
-/// What was on the board before the first puzzle, given back when puzzles end.
-pub struct SetAside {
-    pub game: Game,
-    pub mode: Mode,
-    pub autosave: Option<Autosave>,
-    pub clock: Option<Clock>,
-    pub flipped: bool,
-}
 
 /// Puzzles and the player's record.
 #[derive(Default)]

@@ -8,30 +8,31 @@ use ratatui::layout::Rect;
 
 use super::evalview::EvalView;
 use super::lab::View;
-use super::{Message, Pane};
+use super::{Message, MessageKind, Pane, text};
+use crate::chess::Color;
 use crate::engine::IterationInfo;
 
 /// The view's state.
 pub struct Screen {
-    pub focus: Pane,
-    pub help_visible: bool,
-    pub help_scroll: usize,
+    focus: Pane,
+    help_visible: bool,
+    help_scroll: usize,
     /// What the right-hand side shows (the log, or the evaluation, chart or lab view).
-    pub view: View,
-    pub evalview: EvalView,
+    view: View,
+    evalview: EvalView,
     /// The last message, shown on the status line until the next one.
-    pub message: Option<Message>,
+    message: Option<Message>,
     /// The last message put into the log whole (so a redraw does not log it again).
-    pub message_logged: Option<String>,
-    pub quit: bool,
+    message_logged: Option<String>,
+    quit: bool,
     /// Black at the bottom.
-    pub flipped: bool,
+    flipped: bool,
     /// The lines of the search's latest iteration, line 1 first (MultiPV).
-    pub pv_lines: Vec<IterationInfo>,
+    pv_lines: Vec<IterationInfo>,
     /// The terminal's area at the last `resize`: page sizes and scroll limits follow it.
-    pub area: Rect,
+    area: Rect,
     /// The log's time stamps (tests use a fixed one so lines compare exactly).
-    pub wall_clock: fn() -> String,
+    wall_clock: fn() -> String,
 }
 
 impl Screen {
@@ -50,6 +51,180 @@ impl Screen {
             area,
             wall_clock: local_time,
         }
+    }
+
+    // ---- the keyboard's focus ----------------------------------------------------------
+
+    pub fn focus(&self) -> Pane {
+        self.focus
+    }
+
+    pub fn focus_on(&mut self, pane: Pane) {
+        self.focus = pane;
+    }
+
+    /// Tab: the next pane has the keyboard (the tree browser stands in for the log and the
+    /// sort pane while open).
+    pub fn focus_next(&mut self) {
+        self.focus = self.focus.next();
+    }
+
+    pub fn focus_prev(&mut self) {
+        self.focus = self.focus.prev();
+    }
+
+    // ---- the help overlay ----------------------------------------------------------------
+
+    pub fn help_visible(&self) -> bool {
+        self.help_visible
+    }
+
+    /// The first help line shown.
+    pub fn help_scroll(&self) -> usize {
+        self.help_scroll
+    }
+
+    /// Shows the help from its top.
+    pub fn open_help(&mut self) {
+        self.help_visible = true;
+        self.help_scroll = 0;
+    }
+
+    pub fn close_help(&mut self) {
+        self.help_visible = false;
+    }
+
+    /// Scrolls the help by `by` lines, down unless `up`, never past `max`.
+    pub fn scroll_help(&mut self, by: usize, up: bool, max: usize) {
+        self.help_scroll = if up {
+            self.help_scroll.saturating_sub(by)
+        } else {
+            (self.help_scroll + by).min(max)
+        };
+    }
+
+    // ---- the right-hand view -----------------------------------------------------------
+
+    /// What the right-hand side shows (the log, or the evaluation, chart or lab view).
+    pub fn view(&self) -> View {
+        self.view
+    }
+
+    pub fn set_view(&mut self, view: View) {
+        self.view = view;
+    }
+
+    /// The evaluation view's state (its last search, whether it shows the PV's end).
+    pub fn evalview(&self) -> &EvalView {
+        &self.evalview
+    }
+
+    /// The evaluation view shows the end of the engine's PV beside the position, or not;
+    /// returns whether it now does.
+    pub fn toggle_pv_end(&mut self) -> bool {
+        self.evalview.show_pv_end = !self.evalview.show_pv_end;
+        self.evalview.show_pv_end
+    }
+
+    // ---- the search's lines --------------------------------------------------------------
+
+    /// The lines of the search's latest iteration, line 1 first (MultiPV).
+    pub fn pv_lines(&self) -> &[IterationInfo] {
+        &self.pv_lines
+    }
+
+    /// A new iteration of line 1 on `root`: it replaces the lines, and the evaluation view
+    /// follows it.
+    pub fn on_iteration(&mut self, root: &crate::chess::Board, info: IterationInfo) {
+        self.evalview.on_iteration(root, &info);
+        self.pv_lines = vec![info];
+    }
+
+    /// Another line of the same iteration (MultiPV).
+    pub fn on_side_line(&mut self, info: IterationInfo) {
+        self.pv_lines.push(info);
+    }
+
+    // ---- the status line's message -------------------------------------------------------
+
+    /// The last message, shown on the status line until the next one.
+    pub fn message(&self) -> Option<&Message> {
+        self.message.as_ref()
+    }
+
+    pub fn set_message(&mut self, message: Message) {
+        self.message = Some(message);
+    }
+
+    pub fn clear_message(&mut self) {
+        self.message = None;
+    }
+
+    /// The message, when it must go into the log whole — cut on the status line or an
+    /// error — and has not gone there yet; it then counts as logged.
+    pub fn message_to_log(&mut self) -> Option<&Message> {
+        let m = self.message.as_ref()?;
+        let cut = text::text_width(&m.text) > usize::from(self.area.width);
+        if !(cut || m.kind == MessageKind::Error)
+            || self.message_logged.as_deref() == Some(m.text.as_str())
+        {
+            return None;
+        }
+        self.message_logged = Some(m.text.clone());
+        self.message.as_ref()
+    }
+
+    // ---- the board's orientation -----------------------------------------------------------
+
+    /// Black at the bottom.
+    pub fn flipped(&self) -> bool {
+        self.flipped
+    }
+
+    /// The board as `side` sees it: that side at the bottom.
+    pub fn turn_for(&mut self, side: Color) {
+        self.flipped = side == Color::Black;
+    }
+
+    /// Black at the bottom when `flipped` (an orientation given back).
+    pub fn set_flipped(&mut self, flipped: bool) {
+        self.flipped = flipped;
+    }
+
+    /// Turns the board round; returns whether Black is now at the bottom.
+    pub fn flip(&mut self) -> bool {
+        self.flipped = !self.flipped;
+        self.flipped
+    }
+
+    // ---- the terminal, the clock, leaving -------------------------------------------------
+
+    /// The terminal's area at the last `resize`: page sizes and scroll limits follow it.
+    pub fn area(&self) -> Rect {
+        self.area
+    }
+
+    pub fn set_area(&mut self, area: Rect) {
+        self.area = area;
+    }
+
+    /// The wall clock's time, for a log line's stamp.
+    pub fn stamp(&self) -> String {
+        (self.wall_clock)()
+    }
+
+    /// The log's time stamps come from `clock` (tests use a fixed one).
+    pub fn set_wall_clock(&mut self, clock: fn() -> String) {
+        self.wall_clock = clock;
+    }
+
+    /// The user asked to leave (a driver ends its loop).
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    pub fn request_quit(&mut self) {
+        self.quit = true;
     }
 }
 

@@ -18,13 +18,13 @@ impl App {
     /// offers and the other side accepts with its own `:draw` (a move declines). With no
     /// opponent to ask (analysis, engine against engine) the draw is declared.
     pub(super) fn draw_command(&mut self) -> Result<(), String> {
-        if let Some(end) = self.play.game.result() {
+        if let Some(end) = self.play.game().result() {
             return Err(GameError::Over(end).to_string());
         }
         let side = self.side_to_move();
-        match self.play.mode {
+        match self.play.mode() {
             Mode::Analysis | Mode::EngineEngine => {}
-            Mode::HumanHuman => match self.play.draws.offer {
+            Mode::HumanHuman => match self.play.draws().offer {
                 Some(by) if by != side => {}
                 Some(_) => {
                     return Err(format!(
@@ -34,7 +34,7 @@ impl App {
                     ));
                 }
                 None => {
-                    self.play.draws.offer = Some(side);
+                    self.play.draws_mut().offer = Some(side);
                     let text = format!(
                         "{} offers a draw: after {}'s move {} accepts with :draw or declines by moving",
                         side.name(),
@@ -47,15 +47,15 @@ impl App {
                 }
             },
             Mode::HumanWhite | Mode::HumanBlack => {
-                let engine = if self.play.mode == Mode::HumanWhite {
+                let engine = if self.play.mode() == Mode::HumanWhite {
                     Color::Black
                 } else {
                     Color::White
                 };
-                if self.play.draws.offer == Some(engine) {
+                if self.play.draws().offer == Some(engine) {
                     self.log_line(LogKind::Info, "you accept ox88's draw offer");
                 } else {
-                    let number = self.play.game.board().fullmove_number();
+                    let number = self.play.game().board().fullmove_number();
                     match Draws::answer(self.engine_score(engine), number) {
                         Answer::Accept(score) => {
                             self.log_line(
@@ -73,7 +73,11 @@ impl App {
                 }
             }
         }
-        let end = self.play.game.agree_draw().map_err(|e| e.to_string())?;
+        let end = self
+            .play
+            .game_mut()
+            .agree_draw()
+            .map_err(|e| e.to_string())?;
         self.announce(end);
         self.save();
         Ok(())
@@ -88,19 +92,19 @@ impl App {
             .filter(|s| !s.analysis && s.side == side)
             .and_then(|s| s.last.as_ref())
             .map(|info| info.score_white.for_white(side));
-        running.or_else(|| self.play.draws.last_score(side))
+        running.or_else(|| self.play.draws().last_score(side))
     }
 
     /// What the engine does with a finished search for `side`'s move besides playing it:
     /// the draw and resignation rules of `draws`, with their settings (nothing in analysis).
     pub(super) fn judge_search(&mut self, side: Color, info: &IterationInfo) -> Verdict {
-        let on = self.play.mode != Mode::Analysis;
+        let on = self.play.mode() != Mode::Analysis;
         let settings = &self.prefs.settings;
         let (offers, resigns) = (on && settings.offer_draws, on && settings.resigns);
-        let number = self.play.game.board().fullmove_number();
+        let number = self.play.game().board().fullmove_number();
         let own = info.score_white.for_white(side);
         self.play
-            .draws
+            .draws_mut()
             .after_search(side, own, number, offers, resigns)
     }
 
@@ -108,12 +112,12 @@ impl App {
     pub(super) fn engine_resigns(&mut self, side: Color) {
         let score = self
             .play
-            .draws
+            .draws()
             .last_score(side)
             .map(|s| format!(": it stands {s}"))
             .unwrap_or_default();
         self.log_line(LogKind::Info, format!("ox88 resigns{score}"));
-        match self.play.game.resign(side) {
+        match self.play.game_mut().resign(side) {
             Ok(end) => {
                 self.announce(end);
                 self.save();
@@ -125,16 +129,16 @@ impl App {
     /// The engine (playing `side`) offers a draw after its move. Another engine on the
     /// other side answers at once; a person answers with `:draw` or declines by moving.
     pub(super) fn engine_offers_draw(&mut self, side: Color) {
-        if self.play.game.is_over() {
+        if self.play.game().is_over() {
             return;
         }
         let score = self
             .play
-            .draws
+            .draws()
             .last_score(side)
             .map_or(String::new(), |s| format!(" (it stands {s})"));
         if self.engine_plays(side.flip()) {
-            let number = self.play.game.board().fullmove_number();
+            let number = self.play.game().board().fullmove_number();
             let answer = Draws::answer(self.engine_score(side.flip()), number);
             self.log_line(
                 LogKind::Info,
@@ -142,7 +146,7 @@ impl App {
             );
             match answer {
                 Answer::Accept(_) => {
-                    if let Ok(end) = self.play.game.agree_draw() {
+                    if let Ok(end) = self.play.game_mut().agree_draw() {
                         self.announce(end);
                         self.save();
                     }
@@ -154,7 +158,7 @@ impl App {
             }
             return;
         }
-        self.play.draws.offer = Some(side);
+        self.play.draws_mut().offer = Some(side);
         let text = format!("ox88 offers a draw{score}: :draw accepts, your next move declines");
         self.log_line(LogKind::Info, text.clone());
         self.info(text);
@@ -165,7 +169,7 @@ impl App {
     /// A move typed while the engine thinks: kept (and shown) to be played the moment the
     /// engine has moved. Refused at once when no reply of the engine would make it legal.
     pub(super) fn set_premove(&mut self, text: &str) -> bool {
-        let board = self.play.game.board();
+        let board = self.play.game().board();
         let fits = board.legal_moves().iter().any(|&reply| {
             let mut after = board.clone();
             after.make(reply);
@@ -177,7 +181,7 @@ impl App {
             ));
             return false;
         }
-        let replaced = self.play.premove.replace(text.to_string());
+        let replaced = self.play.set_premove(text.to_string());
         self.log_line(LogKind::Info, format!("premove {text}"));
         self.info(format!(
             "premove {text}: played when the engine has moved{} (Esc cancels it)",
@@ -193,10 +197,10 @@ impl App {
     /// After the engine's move: the premove, if any, is played when it is legal now and
     /// dropped with a message when not.
     pub(super) fn play_premove(&mut self) {
-        let Some(text) = self.play.premove.take() else {
+        let Some(text) = self.play.take_premove() else {
             return;
         };
-        if let Some(end) = self.play.game.result() {
+        if let Some(end) = self.play.game().result() {
             // The result stays on the status line; the log says what became of the premove.
             let why = format!(
                 "premove {text} dropped: the game is over ({})",
@@ -207,15 +211,15 @@ impl App {
         }
         if self.engine_plays(self.side_to_move()) {
             // Still the engine's turn (its search was stopped): the premove waits.
-            self.play.premove = Some(text);
+            self.play.set_premove(text);
             return;
         }
-        match self.play.game.board().parse_move(&text) {
+        match self.play.game().board().parse_move(&text) {
             Ok(m) => {
-                self.screen.message = None;
+                self.screen.clear_message();
                 self.play_move(m, MoveSource::Human);
                 // A result or a fallen flag says more than this.
-                if self.screen.message.is_none() {
+                if self.screen.message().is_none() {
                     self.info(format!("premove {text} played"));
                 }
             }
@@ -233,29 +237,29 @@ impl App {
     /// abandoned in the archive, and the message says where the game went (relative to the
     /// data directory, never a server's absolute path). `None`: no moves to keep.
     pub(super) fn keep_previous_game(&mut self) -> Option<String> {
-        if self.play.game.ply() == 0 {
+        if self.play.game().ply() == 0 {
             return None;
         }
-        let Some(store) = self.play.autosave.clone() else {
+        let Some(store) = self.play.autosave().cloned() else {
             return Some(
                 "the previous game is not kept (no autosave here; :save FILE keeps a game)"
                     .to_string(),
             );
         };
-        if self.play.game.result().is_none() {
+        if self.play.game().result().is_none() {
             self.play
                 .stamp_tags(&self.prefs.settings.name, self.prefs.settings.level);
-            self.play.game.tags.set("Termination", "abandoned");
+            self.play.game_mut().tags.set("Termination", "abandoned");
             if let Some(e) = self.play.save() {
                 self.log_line(LogKind::Error, e.clone());
                 return Some(format!("the previous game could not be kept: {e}"));
             }
             match store.set_aside() {
-                Ok(path) => self.play.last_saved = path,
+                Ok(path) => self.play.set_last_saved(path),
                 Err(e) => return Some(format!("the previous game could not be set aside: {e}")),
             }
         }
-        let path = self.play.last_saved.clone()?;
+        let path = self.play.last_saved()?.to_path_buf();
         let shown = path.strip_prefix(store.dir()).unwrap_or(&path);
         Some(format!("previous game kept in {}", shown.display()))
     }

@@ -22,7 +22,7 @@ impl App {
         let latest = self.session.last_tree().cloned();
         match self.explorer.open(latest) {
             Ok(()) => {
-                self.screen.focus = super::Pane::Tree;
+                self.screen.focus_on(super::Pane::Tree);
                 let rows = self.tree_rows();
                 self.explorer.keep_visible(rows);
                 let depth = self.explorer.shown().map_or(0, |t| t.depth);
@@ -47,8 +47,8 @@ impl App {
     pub fn close_tree(&mut self) {
         if self.explorer.is_open() {
             self.explorer.close();
-            if self.screen.focus == super::Pane::Tree {
-                self.screen.focus = super::Pane::Input;
+            if self.screen.focus() == super::Pane::Tree {
+                self.screen.focus_on(super::Pane::Input);
             }
         }
     }
@@ -82,7 +82,7 @@ impl App {
         } else if let Some(b) = self.browse.board() {
             b
         } else {
-            self.play.game.board()
+            self.play.game().board()
         }
     }
 
@@ -99,13 +99,13 @@ impl App {
             return None;
         }
         let board = self.shown_board();
-        if let Some(r) = self.screen.evalview.reading(board) {
+        if let Some(r) = self.screen.evalview().reading(board) {
             return Some(r.to_string());
         }
-        let ply = self.browse.ply().unwrap_or(self.play.game.ply());
+        let ply = self.browse.ply().unwrap_or(self.play.game().ply());
         let note = self
             .play
-            .game
+            .game()
             .moves()
             .get(ply.checked_sub(1)?)?
             .engine
@@ -119,10 +119,10 @@ impl App {
     pub(super) fn start_lab(&mut self, depth: u32) -> Result<(), String> {
         let mut settings = LabSettings::new(depth);
         settings.eval = self.prefs.eval();
-        let board = self.play.game.board().clone();
+        let board = self.play.game().board().clone();
         let id = self.jobs.next_id();
         self.lab.start(&board, settings, id, self.jobs.sink())?;
-        self.screen.view = View::Lab;
+        self.screen.set_view(View::Lab);
         self.info(format!(
             "lab: depth {depth}, {} runs in the background (Esc stops)",
             self.lab.settings.as_ref().map_or(0, |s| s.runs().len())
@@ -131,7 +131,7 @@ impl App {
     }
 
     pub(super) fn set_view(&mut self, view: View) {
-        self.screen.view = view;
+        self.screen.set_view(view);
         self.info(format!("view: {} (F8 cycles)", view.name()));
     }
 
@@ -172,7 +172,7 @@ impl App {
         if self.review.is_running() {
             return Err("a review is already running (Esc cancels it)".into());
         }
-        if self.play.game.is_empty() {
+        if self.play.game().is_empty() {
             return Err("no moves to review yet".into());
         }
         let mut settings = ReviewSettings::depth(self.prefs.settings.depth.min(REVIEW_DEPTH));
@@ -180,7 +180,7 @@ impl App {
         settings.options.scheme = self.prefs.settings.order;
         settings.options.hash_mb = self.prefs.settings.hash_mb.min(settings.options.hash_mb);
         settings.options.syzygy = self.prefs.tables.search_options();
-        let positions = review_positions(&self.play.game);
+        let positions = review_positions(self.play.game());
         let total = positions.len();
         let cancel = CancelHandle::new();
         let id = self.jobs.next_id();
@@ -199,8 +199,8 @@ impl App {
             cancel,
             id,
             progress: None,
-            game_id: self.play.game.id().to_string(),
-            game_len: self.play.game.len(),
+            game_id: self.play.game().id().to_string(),
+            game_len: self.play.game().len(),
             total,
         });
         let depth = self.prefs.settings.depth.min(REVIEW_DEPTH);
@@ -210,7 +210,7 @@ impl App {
         );
         self.info(format!(
             "reviewing {} moves at depth {depth} (Esc cancels, keeping what is done)",
-            self.play.game.len()
+            self.play.game().len()
         ));
         Ok(())
     }
@@ -240,26 +240,30 @@ impl App {
         if let Some(e) = &outcome.error {
             self.log_line(LogKind::Error, format!("review: {e}"));
         }
-        if self.play.game.id() != running.game_id || self.play.game.len() < running.game_len {
+        if self.play.game().id() != running.game_id || self.play.game().len() < running.game_len {
             self.error("review: the game changed while it ran; its result is dropped");
             return;
         }
         let review = Review::from_analysis_with_tables(
-            &self.play.game,
+            self.play.game(),
             &outcome.positions,
             self.prefs.tables.tables(),
         );
         let annotator = format!("ox88 {} (depth {})", env!("CARGO_PKG_VERSION"), {
             self.prefs.settings.depth.min(REVIEW_DEPTH)
         });
-        let annotated = review.annotate(&self.play.game, &annotator);
+        let annotated = review.annotate(self.play.game(), &annotator);
         for (i, pm) in annotated
             .moves()
             .iter()
             .enumerate()
             .take(review.moves.len())
         {
-            if let Err(e) = self.play.game.set_annotations(i, pm.annotations.clone()) {
+            if let Err(e) = self
+                .play
+                .game_mut()
+                .set_annotations(i, pm.annotations.clone())
+            {
                 self.log_line(LogKind::Error, format!("review: move {}: {e}", i + 1));
             }
         }
@@ -298,7 +302,7 @@ impl App {
         use crossterm::event::KeyCode;
         let Some(n) = self
             .review
-            .of_game(self.play.game.id())
+            .of_game(self.play.game().id())
             .map(|r| r.moves.len())
         else {
             // Another game is on the board now: the view closes.
@@ -326,15 +330,18 @@ impl App {
             return;
         };
         let index = m.index;
-        let better = m
-            .best
-            .and_then(|b| self.play.game.position_at(index).map(|board| board.san(b)));
+        let better = m.best.and_then(|b| {
+            self.play
+                .game()
+                .position_at(index)
+                .map(|board| board.san(b))
+        });
         self.cancel_search();
-        self.play.paused = true;
+        self.play.pause();
         self.review.browsing = true;
-        self.play.game.goto(index);
+        self.play.game_mut().goto(index);
         self.position_changed();
-        let numbered = self.play.game.numbered_san(index).unwrap_or_default();
+        let numbered = self.play.game().numbered_san(index).unwrap_or_default();
         self.info(format!(
             "before {numbered}{}: a move typed here replaces the game's later moves; Esc goes back",
             better
@@ -348,10 +355,11 @@ impl App {
         self.review.visible = false;
         if self.review.browsing {
             self.review.browsing = false;
-            self.play.paused = false;
-            self.play.game.goto(self.play.game.len());
+            self.play.resume();
+            let end = self.play.game().len();
+            self.play.game_mut().goto(end);
             self.position_changed();
         }
-        self.screen.message = None;
+        self.screen.clear_message();
     }
 }

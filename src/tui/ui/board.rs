@@ -86,7 +86,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     let buf = frame.buffer_mut();
     for row in 0..8u8 {
         for col in 0..8u8 {
-            let sq = if app.screen().flipped {
+            let sq = if app.screen().flipped() {
                 Square::new(7 - col, row)
             } else {
                 Square::new(col, 7 - row)
@@ -119,7 +119,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
             }
         }
         // Rank label beside the middle row of the rank.
-        let rank = if app.screen().flipped { row } else { 7 - row };
+        let rank = if app.screen().flipped() { row } else { 7 - row };
         let ly = y0 + u16::from(row) * scale.h + scale.h / 2;
         buf.set_string(
             inner.x,
@@ -129,7 +129,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
         );
     }
     for col in 0..8u8 {
-        let file = if app.screen().flipped { 7 - col } else { col };
+        let file = if app.screen().flipped() { 7 - col } else { col };
         let lx = x0 + u16::from(col) * scale.w + scale.w / 2;
         buf.set_string(
             lx,
@@ -287,7 +287,7 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
     lines.push(Line::from(vec![
         Span::styled("Opening ", theme.dim()),
         Span::styled(
-            app.play().opening.clone().unwrap_or_else(|| "—".into()),
+            app.play().opening().unwrap_or("—").to_string(),
             theme.text(),
         ),
     ]));

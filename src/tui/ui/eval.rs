@@ -114,16 +114,16 @@ pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let report = app
         .screen()
-        .evalview
+        .evalview()
         .report(app.shown_board(), &app.prefs().eval());
     let title = match &report.pv_end {
-        Some((_, plies)) if app.screen().evalview.show_pv_end => {
+        Some((_, plies)) if app.screen().evalview().show_pv_end => {
             format!(" Eval: now vs PV end, {plies} plies ahead (F7) ")
         }
         _ => " Eval (F7: PV end) ".to_string(),
     };
     let block = pane_block(app, &title, false);
-    let mut shown = lines(&report, app.theme(), app.screen().evalview.show_pv_end);
+    let mut shown = lines(&report, app.theme(), app.screen().evalview().show_pv_end);
     // The tables' verdict, when they cover the position, above the terms: exact where E
     // only estimates.
     // A verdict wider than the pane goes on two lines at its comma (the terms' lines are

@@ -32,7 +32,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .collect();
     let scroll = app
         .screen()
-        .help_scroll
+        .help_scroll()
         .min(layout::help_max_scroll(area, app.club().is_on()));
     frame.render_widget(
         Paragraph::new(lines)

@@ -14,7 +14,7 @@ pub const ASCII_PROMPT: &str = "> ";
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
-    let focused = app.screen().focus == Pane::Input;
+    let focused = app.screen().focus() == Pane::Input;
     let prompt = if app.prefs().settings.ascii {
         ASCII_PROMPT
     } else {
@@ -38,7 +38,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             t.dim()
         },
     )];
-    if let (true, Some(premove)) = (value.is_empty(), app.play().premove.as_deref()) {
+    if let (true, Some(premove)) = (value.is_empty(), app.play().premove()) {
         // The move typed while the engine thinks, kept for when it has moved.
         spans.push(Span::styled(
             format!("premove {premove}: played after the engine's move (Esc cancels)"),
@@ -59,7 +59,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::styled(value, t.text()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
-    if focused && !app.screen().help_visible {
+    if focused && !app.screen().help_visible() {
         let x =
             area.x + prompt_w + (app.input().input().visual_cursor().saturating_sub(scroll)) as u16;
         frame.set_cursor_position(Position::new(x.min(area.right().saturating_sub(1)), area.y));

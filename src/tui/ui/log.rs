@@ -57,7 +57,7 @@ fn tail_rows(app: &App, width: usize, need: usize) -> Vec<Line<'static>> {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let focused = app.screen().focus == Pane::Log;
+    let focused = app.screen().focus() == Pane::Log;
     let theme = &app.theme();
     let width = layout::log_text_width(area);
     let visible = layout::log_rows(area);

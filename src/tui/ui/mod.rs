@@ -64,7 +64,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     input::draw(frame, a.input, app);
     status::draw_message(frame, a.message, app);
     status::draw_status(frame, a.status, app);
-    if app.screen().help_visible {
+    if app.screen().help_visible() {
         help::draw(frame, area, app);
     }
 }
@@ -117,14 +117,14 @@ fn draw_right(frame: &mut Frame, a: &Areas, app: &App) {
         (Some(eval_area), Some(chart_area)) => {
             draw_log(frame, a.log, app);
             sort::draw(frame, a.sort, app);
-            if app.screen().view == View::Lab {
+            if app.screen().view() == View::Lab {
                 lab::draw(frame, eval_area.union(chart_area), app);
             } else {
                 eval::draw(frame, eval_area, app);
                 chart::draw(frame, chart_area, app);
             }
         }
-        _ => match app.screen().view {
+        _ => match app.screen().view() {
             View::Log => {
                 draw_log(frame, a.log, app);
                 sort::draw(frame, a.sort, app);

@@ -196,7 +196,7 @@ fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let focused = app.screen().focus == Pane::Sort;
+    let focused = app.screen().focus() == Pane::Sort;
     let t = &app.theme();
     let block = super::pane_block(app, " Sort ", focused);
     let inner = block.inner(area);

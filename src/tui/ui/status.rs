@@ -54,11 +54,12 @@ pub fn engine_text(app: &App, brief: bool) -> String {
         }
         (None, EngineState::Book(_)) => "book".into(),
         (None, _)
-            if app.play().next_engine_start.is_some() || app.play().next_game_start.is_some() =>
+            if app.play().next_engine_start().is_some()
+                || app.play().next_game_start().is_some() =>
         {
             "waiting".into()
         }
-        (None, _) if app.play().paused => "paused".into(),
+        (None, _) if app.play().is_paused() => "paused".into(),
         (None, _) => "idle".into(),
     }
 }
@@ -82,7 +83,7 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
         None => app.side_to_move().name().to_string(),
     };
     let mut fields = vec![side];
-    if let Some(c) = &app.play().clock {
+    if let Some(c) = app.play().clock() {
         let now = std::time::Instant::now();
         let show = |side: Color, letter: &str| {
             let t = clock_text(c.remaining(side, now));
@@ -121,7 +122,7 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
                 crate::club::Role::Watcher => "watching".to_string(),
             }
         )),
-        _ => fields.push(app.play().mode.short().to_string()),
+        _ => fields.push(app.play().mode().short().to_string()),
     }
     if app.prefs().settings.level != Level::Max {
         // Full strength is the default and says nothing; a weaker level is always shown.

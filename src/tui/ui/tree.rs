@@ -151,7 +151,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .last_tree()
         .filter(|_| app.explorer().is_newer(app.session().last_tree()));
     let title = format!(" Tree d{} ", tree.depth);
-    let block = super::pane_block(app, &title, app.screen().focus == Pane::Tree);
+    let block = super::pane_block(app, &title, app.screen().focus() == Pane::Tree);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let w = inner.width as usize;

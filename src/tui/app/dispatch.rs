@@ -1,0 +1,348 @@
+//! Keys and pasted text routed to what they mean: the help overlay, the prompt, the board
+//! cursor, the focused pane's scrolling, the input line, and the actions of the key table.
+
+use super::{App, Pane};
+use crate::chess::{Move, PieceKind, Square};
+use crate::tui::keys::Action;
+use crate::tui::{keys, layout, theme};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+impl App {
+    /// The squares to highlight for a partly typed move: the piece(s) it could move and
+    /// their legal targets. Coordinates: `e2` → e2 and e3, e4; `e2e4` → e2 and e4. SAN:
+    /// a complete move marks its two squares (`Nf3`), a piece letter alone every piece of
+    /// that kind that can move and where (`N` → both knights).
+    pub fn typed_squares(&self) -> Option<(Vec<Square>, Vec<Square>)> {
+        let text = self.input.value().trim();
+        if self.explorer.is_open() {
+            // The browser's board: the selected child's move.
+            let m = self.explorer.selected_move()?;
+            return Some((vec![m.from()], vec![m.to()]));
+        }
+        if text.is_empty()
+            && let Some(h) = self.current_hint()
+        {
+            // The hint's two squares, while nothing is typed.
+            return Some((vec![h.mv.from()], vec![h.mv.to()]));
+        }
+        if text.is_empty() || text.starts_with(':') {
+            return None;
+        }
+        let board = self.play.game().board();
+        if let Ok(m) = board.parse_move(text) {
+            return Some((vec![m.from()], vec![m.to()]));
+        }
+        if let Some(from) = text
+            .get(..2)
+            .and_then(|t| t.to_ascii_lowercase().parse::<Square>().ok())
+        {
+            let piece = board.piece_at(from)?;
+            if piece.color() != board.side_to_move() {
+                return None;
+            }
+            return Some((vec![from], board.legal_targets(from)));
+        }
+        let first = text.chars().next()?;
+        let kind = PieceKind::from_letter(first).filter(|_| first.is_ascii_uppercase())?;
+        let moves: Vec<Move> = board
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| board.piece_at(m.from()).is_some_and(|p| p.kind() == kind))
+            .collect();
+        let mut froms: Vec<Square> = moves.iter().map(|m| m.from()).collect();
+        froms.sort_by_key(|s| s.index64());
+        froms.dedup();
+        let targets = moves.iter().map(|m| m.to()).collect();
+        (!froms.is_empty()).then_some((froms, targets))
+    }
+
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if key.code == KeyCode::Char('c') && key.modifiers == KeyModifiers::CONTROL {
+            self.screen.request_quit();
+            return;
+        }
+        if layout::too_small(self.screen.area()) {
+            // Nothing on screen says what a key would do: only quitting acts.
+            let focus = keys::Focus::Input;
+            if keys::action_for(&self.prefs.keys, &key, self.input.is_empty(), focus)
+                == Some(Action::Quit)
+            {
+                self.screen.request_quit();
+            }
+            return;
+        }
+        if self.play.prompt().is_some() {
+            self.answer_prompt(key);
+            return;
+        }
+        if self.screen.help_visible() {
+            self.help_key(key);
+            return;
+        }
+        let input_empty = self.input.value().is_empty();
+        if self.club_key(&key, input_empty) {
+            return;
+        }
+        if input_empty && self.cursor_key(&key) {
+            return;
+        }
+        if self.viewing_key(&key) {
+            return;
+        }
+        if input_empty && key.kind != crossterm::event::KeyEventKind::Release {
+            if key.code == KeyCode::Esc && self.cancel_review() {
+                return;
+            }
+            if self.review.visible
+                && self.screen.focus() == Pane::Input
+                && self.review_key(key.code)
+            {
+                return;
+            }
+        }
+        let focus = match self.screen.focus() {
+            Pane::Input => keys::Focus::Input,
+            Pane::Log => keys::Focus::Log,
+            Pane::Sort => keys::Focus::Sort,
+            Pane::Tree => keys::Focus::Tree,
+        };
+        match keys::action_for(&self.prefs.keys, &key, input_empty, focus) {
+            Some(action) => self.act(action),
+            // End on an empty input line: the log follows its newest line again.
+            None if key.code == KeyCode::End
+                && input_empty
+                && self.screen.focus() == Pane::Input =>
+            {
+                let rows = self.log_rows();
+                self.log.scroll_to(false, rows);
+            }
+            None => self.type_key(key),
+        }
+    }
+
+    pub(super) fn help_key(&mut self, key: KeyEvent) {
+        let max = layout::help_max_scroll(self.screen.area(), self.club.is_on());
+        match key.code {
+            KeyCode::Up => self.screen.scroll_help(1, true, max),
+            KeyCode::Down => self.screen.scroll_help(1, false, max),
+            KeyCode::PageUp => self.screen.scroll_help(10, true, max),
+            KeyCode::PageDown => self.screen.scroll_help(10, false, max),
+            _ => self.screen.close_help(),
+        }
+    }
+
+    /// Keys the table does not claim edit the input line (and bring the focus back to it).
+    pub(super) fn type_key(&mut self, key: KeyEvent) {
+        if self.screen.focus() != Pane::Input {
+            if !matches!(
+                key.code,
+                KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete
+            ) {
+                return;
+            }
+            self.screen.focus_on(Pane::Input);
+        }
+        self.input.handle_key(key);
+    }
+
+    /// Pasted text goes into the input line as typed (only its first line: a paste never
+    /// plays a move by itself).
+    pub fn handle_paste(&mut self, text: &str) {
+        if self.play.prompt().is_some() || layout::too_small(self.screen.area()) {
+            return;
+        }
+        let line = text.lines().next().unwrap_or("");
+        // A move is typed against the game's position, on the board again.
+        self.leave_viewing();
+        for c in line.chars().filter(|c| !c.is_control()) {
+            self.input.insert_char(c);
+        }
+        self.screen.focus_on(Pane::Input);
+    }
+
+    pub fn act(&mut self, action: Action) {
+        if let Some(why) = self.room_refuses_action(action) {
+            self.error(why);
+            return;
+        }
+        match action {
+            Action::Quit => self.screen.request_quit(),
+            Action::Help => {
+                self.screen.open_help();
+            }
+            Action::DepthUp => self.set_depth(self.prefs.settings.depth + 1),
+            Action::DepthDown => self.set_depth(self.prefs.settings.depth.saturating_sub(1)),
+            Action::EngineMove => self.engine_move_now(),
+            Action::Stop => self.stop_engine(),
+            Action::Hint if self.puzzles.active.is_some() => {
+                if let Err(e) = self.show_solution() {
+                    self.error(e);
+                }
+            }
+            Action::Hint => self.hint_command(),
+            Action::Puzzle => self.next_puzzle(),
+            Action::Review => {
+                if let Err(e) = self.start_review() {
+                    self.error(e);
+                }
+            }
+            Action::CycleMultiPv => self.set_multipv(self.prefs.multipv % 4 + 1),
+            Action::NewGame => self.new_game(None),
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            Action::Flip => {
+                let flipped = self.screen.flip();
+                self.info(if flipped {
+                    "board flipped: Black at the bottom"
+                } else {
+                    "White at the bottom"
+                });
+            }
+            Action::Tab => {
+                if self.input.value().starts_with(':') {
+                    self.complete();
+                } else if self.explorer.is_open() {
+                    // The log and the sort pane are hidden behind the browser.
+                    self.screen.focus_on(if self.screen.focus() == Pane::Tree {
+                        Pane::Input
+                    } else {
+                        Pane::Tree
+                    });
+                } else {
+                    self.screen.focus_next();
+                }
+            }
+            Action::FocusPrev if self.explorer.is_open() => {
+                self.screen.focus_on(if self.screen.focus() == Pane::Tree {
+                    Pane::Input
+                } else {
+                    Pane::Tree
+                });
+            }
+            Action::FocusPrev => self.screen.focus_prev(),
+            Action::Up => match self.screen.focus() {
+                Pane::Input => self.input.recall(true),
+                _ => self.scroll(1, true),
+            },
+            Action::Down => match self.screen.focus() {
+                Pane::Input => self.input.recall(false),
+                _ => self.scroll(1, false),
+            },
+            Action::PageUp => self.scroll(self.page(), true),
+            Action::PageDown => self.scroll(self.page(), false),
+            Action::Top => self.scroll_to(true),
+            Action::Bottom => self.scroll_to(false),
+            Action::PvBack => self.step_pv(false),
+            Action::PvForward => self.step_pv(true),
+            Action::Submit => self.submit(),
+            Action::View => {
+                self.close_tree();
+                self.set_view(self.screen.view().next());
+            }
+            Action::Tree => {
+                if self.explorer.is_open() {
+                    self.close_tree();
+                } else {
+                    self.open_tree();
+                }
+            }
+            Action::TreeInto => {
+                let r = self.explorer.enter();
+                self.tree_result(r);
+            }
+            Action::TreeBack => {
+                let r = self.explorer.back();
+                self.tree_result(r);
+            }
+            Action::TreeReload => self.reload_tree(),
+            Action::StepBack => self.step_game(false),
+            Action::StepForward => self.step_game(true),
+            Action::BoardCursor => self.toggle_cursor(),
+            Action::EvalPvEnd => {
+                let pv_end = self.screen.toggle_pv_end();
+                self.info(if pv_end {
+                    "evaluation: this position beside the end of the engine's PV"
+                } else {
+                    "evaluation: this position"
+                });
+            }
+            Action::Cancel => {
+                if !self.input.is_empty() {
+                    self.input.clear();
+                } else if let Some(text) = self.play.take_premove() {
+                    self.info(format!("premove {text} cancelled"));
+                } else if self.explorer.is_open() {
+                    self.close_tree();
+                } else if self.lab.cancel() {
+                    self.info("lab: stopping");
+                } else if self.screen.focus() != Pane::Input {
+                    self.screen.focus_on(Pane::Input);
+                } else if self.session.is_searching()
+                    || self.play.next_engine_start().is_some()
+                    || self.play.next_game_start().is_some()
+                {
+                    self.stop_engine();
+                } else {
+                    self.screen.clear_message();
+                }
+            }
+        }
+    }
+
+    pub(super) fn page(&self) -> usize {
+        let rows = match self.screen.focus() {
+            Pane::Sort => self.sort_rows(),
+            Pane::Tree => self.tree_rows(),
+            _ => self.log_rows(),
+        };
+        rows.saturating_sub(1).max(1)
+    }
+
+    /// Scrolls the focused pane (the log when the input has the focus).
+    pub(super) fn scroll(&mut self, by: usize, up: bool) {
+        match self.screen.focus() {
+            Pane::Tree => {
+                let rows = self.tree_rows();
+                let by = by as isize;
+                self.explorer.select_by(if up { -by } else { by }, rows);
+            }
+            Pane::Sort => {
+                let rows = self.sort_rows();
+                self.sort.scroll_by(by, up, rows);
+            }
+            _ => {
+                let rows = self.log_rows();
+                self.log.scroll_by(by, up, rows);
+            }
+        }
+    }
+
+    pub(super) fn scroll_to(&mut self, top: bool) {
+        match self.screen.focus() {
+            Pane::Tree => {
+                let rows = self.tree_rows();
+                self.explorer.select_end(top, rows);
+            }
+            Pane::Sort => {
+                let rows = self.sort_rows();
+                self.sort.scroll_to(top, rows);
+            }
+            _ => {
+                let rows = self.log_rows();
+                self.log.scroll_to(top, rows);
+            }
+        }
+    }
+
+    pub(super) fn complete(&mut self) {
+        let themes = theme::available(self.prefs.user_theme_dir.as_deref());
+        let candidates = self.input.complete(&themes);
+        if !candidates.is_empty() {
+            self.info(candidates.join("  "));
+        }
+    }
+}

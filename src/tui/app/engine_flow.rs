@@ -1,0 +1,353 @@
+//! The hub's side of the engine: what a search is asked with, when the engine is to move
+//! or analyse, what its events do to the panes and the game, the timers of a tick, and the
+//! sort pane's stepping along the principal variation.
+
+use super::command::MAX_DEPTH;
+use super::log::LogKind;
+use super::session::{Accepted, OnBest};
+use super::sort::SortView;
+use super::text::iteration_line;
+use super::{App, FRAME, MoveSource, draws, prefs};
+use crate::chess::Color;
+use crate::engine::levels::Level;
+use crate::engine::{Limits, SearchEvent, SearchOptions};
+use crate::game::Clock;
+use crate::tui::Mode;
+use std::time::{Duration, Instant};
+
+impl App {
+    pub(super) fn search_options(&self, analysis: bool) -> SearchOptions {
+        SearchOptions {
+            eval: self.prefs.eval(),
+            scheme: self.prefs.settings.order,
+            report_root_moves: true,
+            book_file: self.prefs.settings.book.clone(),
+            // The book plays a game's first moves as over UCI, varied by weight; analysis
+            // always searches.
+            own_book: !analysis && self.prefs.settings.own_book,
+            book_random: true,
+            book_without_clock: true,
+            hash_mb: self.prefs.settings.hash_mb,
+            threads: self.prefs.settings.threads,
+            multipv: self.prefs.multipv,
+            // Analysis shows the real search; the level weakens only the moves played.
+            level: if analysis {
+                Level::Max
+            } else {
+                self.prefs.settings.level
+            },
+            profile: self.prefs.profile,
+            // The tree browser's trees (levels below max search through the level
+            // driver, which records none).
+            record_tree: self.explorer.recording.then_some(self.explorer.limits),
+            syzygy: self.prefs.tables.search_options(),
+            ..SearchOptions::default()
+        }
+    }
+
+    /// Opens the tables the `syzygy` setting names at start; a directory without tables is
+    /// said and the session plays on without them.
+    pub(super) fn open_tables(&mut self) {
+        match prefs::TableSet::open(self.prefs.settings.syzygy.as_deref()) {
+            Ok(set) => {
+                if let Some(text) = set.describe() {
+                    self.log_line(LogKind::Info, text);
+                }
+                self.prefs.tables = set;
+            }
+            Err(e) => self.error(format!("{e}; playing on without tables")),
+        }
+    }
+
+    /// Starts a search of the current position. `analysis`: think without end and play
+    /// nothing; otherwise search to the depth setting (and within the clock) and play.
+    pub(super) fn start_search(&mut self, analysis: bool) {
+        self.play.engine_started();
+        let mut limits = if analysis {
+            Limits::infinite()
+        } else {
+            Limits::depth(self.prefs.settings.depth)
+        };
+        if !analysis && let Some(clock) = self.play.clock() {
+            // The engine manages its own time from the clocks, like a UCI engine.
+            clock.fill_limits(&mut limits, self.side_to_move(), Instant::now());
+        }
+        let options = self.search_options(analysis);
+        // The sort pane follows this search from its root.
+        self.reset_sort_view();
+        self.session
+            .start(self.play.game().board(), limits, &options, analysis);
+    }
+
+    /// Forgets the running search (its events become stale) and asks the engine to stop.
+    pub(super) fn cancel_search(&mut self) {
+        self.session.cancel();
+        self.play.engine_started();
+    }
+
+    /// After any change of position: refresh the opening name and the sort pane, run the
+    /// clock, and set the engine going if it is its turn.
+    pub(super) fn position_changed(&mut self) {
+        if self.browse.follow(self.play.game()) {
+            self.info("the game changed: back to its position");
+        }
+        self.cursor.drop_pick();
+        self.play.refresh_opening();
+        self.reset_sort_view();
+        if self.play.prompt().is_some() {
+            return;
+        }
+        if self.play.game().is_over() {
+            self.cancel_search();
+            if let Some(c) = self.play.clock_mut() {
+                c.stop(Instant::now());
+            }
+            return;
+        }
+        let side = self.side_to_move();
+        if let Some(c) = self.play.clock_mut()
+            && c.running() != Some(side)
+            && c.flag(Instant::now()).is_none()
+        {
+            c.start(side, Instant::now());
+        }
+        if self.play.mode() == Mode::Analysis {
+            self.start_search(true);
+        } else if self.engine_plays(side) && !self.play.is_paused() {
+            if self.play.mode() == Mode::EngineEngine
+                && !self.play.delay().is_zero()
+                && self.play.game().ply() > 0
+            {
+                self.cancel_search();
+                self.play.schedule_engine_start(Instant::now());
+            } else {
+                self.start_search(false);
+            }
+        } else {
+            self.cancel_search();
+        }
+    }
+
+    /// An event from the search thread. The session drops the events of searches we no
+    /// longer wait for, so a takeback or a new game never sees an old search's move.
+    pub fn on_engine_event(&mut self, ev: SearchEvent) {
+        match self.session.accept(ev) {
+            // A newer tree never replaces the one being browsed (the browser says `r`).
+            None | Some(Accepted::CurrentMove | Accepted::Tree(_)) => {}
+            Some(Accepted::RootMoves { depth, rows }) => self.sort.on_root_rows(depth, rows),
+            Some(Accepted::LevelReport(report)) => {
+                for line in report.lines() {
+                    self.log_line(LogKind::Info, line);
+                }
+            }
+            Some(Accepted::Message(text)) => {
+                self.log_line(LogKind::Error, text.clone());
+                self.error(text);
+            }
+            Some(Accepted::SideLine(info)) => {
+                let side = self.session.search().map_or(Color::White, |s| s.side);
+                self.log_line(
+                    LogKind::Iteration,
+                    format!("#{} {}", info.multipv, iteration_line(&info, side)),
+                );
+                self.screen.on_side_line(info);
+            }
+            Some(Accepted::Iteration(info)) => {
+                let side = self.session.search().map_or(Color::White, |s| s.side);
+                let prefix = if self.prefs.multipv > 1 { "#1 " } else { "" };
+                self.log_line(
+                    LogKind::Iteration,
+                    format!("{prefix}{}", iteration_line(&info, side)),
+                );
+                self.sort.from_iteration(&info, self.prefs.settings.order);
+                self.screen.on_iteration(self.play.game().board(), info);
+            }
+            Some(Accepted::Finished { search, best, book }) => {
+                let fresh = search.hash == self.play.game().board().hash();
+                match (search.on_best, best) {
+                    (OnBest::Hint, Some(m)) if fresh => self.show_hint(m),
+                    (OnBest::Hint, _) => {}
+                    (OnBest::Play, Some(m))
+                        if fresh && self.play.game().board().legal_moves().contains(m) =>
+                    {
+                        // A level may play another line than the best: the note is the
+                        // score and depth of the line it played, or none rather than the
+                        // best line's.
+                        let last = search.last.and_then(|info| {
+                            if info.pv.first() == Some(&m) {
+                                Some(info)
+                            } else {
+                                self.screen
+                                    .pv_lines()
+                                    .iter()
+                                    .find(|l| l.pv.first() == Some(&m))
+                                    .cloned()
+                            }
+                        });
+                        let source = match (book, last) {
+                            (Some(name), _) => MoveSource::Book(name),
+                            (None, Some(info)) => MoveSource::Searched(Box::new(info)),
+                            (None, None) => MoveSource::EngineUnsearched,
+                        };
+                        let verdict = match &source {
+                            MoveSource::Searched(info) => self.judge_search(search.side, info),
+                            _ => draws::Verdict::Play,
+                        };
+                        if verdict == draws::Verdict::Resign {
+                            self.engine_resigns(search.side);
+                        } else {
+                            self.play_move(m, source);
+                            if verdict == draws::Verdict::OfferDraw {
+                                self.engine_offers_draw(search.side);
+                            }
+                        }
+                        self.play_premove();
+                    }
+                    (OnBest::Play, None) => self.info("the engine has no legal move"),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Timers: the engine-vs-engine delay and the clocks. Returns whether anything changed.
+    pub fn on_tick(&mut self, now: Instant) -> bool {
+        if self.club.in_room() {
+            // The room's clocks move on the screen.
+            self.club.refresh(now);
+        }
+        let waiting = self.jobs.waiting();
+        let jobs_changed = !waiting.is_empty() || self.lab.is_running() || self.review.is_running();
+        for ev in waiting {
+            self.on_job_event(ev);
+        }
+        if let Some(loser) = self.play.clock().and_then(|c| c.flag(now))
+            && !self.play.game().is_over()
+        {
+            self.flag_fell(loser);
+            return true;
+        }
+        if self.play.next_game_due(now) {
+            if self.play.games_to_play() > 0 && self.play.mode() == Mode::EngineEngine {
+                self.new_game(None);
+            }
+            return true;
+        }
+        if self.play.engine_start_due(now) {
+            if !self.play.game().is_over()
+                && self.engine_plays(self.side_to_move())
+                && !self.play.is_paused()
+            {
+                self.start_search(false);
+            }
+            return true;
+        }
+        jobs_changed
+            || self.session.is_searching()
+            || self.play.clock().is_some_and(|c| c.running().is_some())
+    }
+
+    /// When the event loop should wake up even if nothing arrives: 50 ms ticks while the
+    /// engine thinks (20 frames a second), 100 ms while a clock runs, the engine-vs-engine
+    /// delay; else never (idle costs no CPU).
+    pub fn next_wakeup(&self, now: Instant) -> Option<Instant> {
+        let thinking =
+            (self.session.is_searching() || self.review.is_running()).then_some(now + FRAME);
+        let clock = self
+            .play
+            .clock()
+            .and_then(Clock::running)
+            .map(|_| now + Duration::from_millis(100));
+        let lab = self.lab.is_running().then_some(now + FRAME);
+        [
+            self.club_wakeup(now),
+            thinking,
+            lab,
+            clock,
+            self.play.next_engine_start(),
+            self.play.next_game_start(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    pub(super) fn reset_sort_view(&mut self) {
+        self.sort = SortView::of(self.play.game().board(), self.prefs.settings.order);
+    }
+
+    pub(super) fn step_pv(&mut self, forward: bool) {
+        let root_moves = self
+            .session
+            .search()
+            .and_then(|s| s.last.as_ref())
+            .map(|i| i.root_moves.clone());
+        if let Err(why) = self
+            .sort
+            .step_pv(forward, root_moves, self.prefs.settings.order)
+        {
+            self.info(why.message());
+        }
+    }
+
+    pub(super) fn set_depth(&mut self, d: u32) {
+        let d = d.clamp(1, MAX_DEPTH);
+        if d == self.prefs.settings.depth {
+            self.info(format!(
+                "depth {d} is the {}",
+                if d == 1 { "least" } else { "most" }
+            ));
+            return;
+        }
+        self.prefs.settings.depth = d;
+        self.info(if self.session.is_thinking_for_a_move() {
+            format!("depth {d} (from the next search)")
+        } else {
+            format!("depth {d}")
+        });
+    }
+
+    pub(super) fn engine_move_now(&mut self) {
+        if let Some(end) = self.play.game().result() {
+            self.error(format!(
+                "the game is over ({}): Ctrl+N for a new one, Ctrl+Z to take back",
+                end.result()
+            ));
+            return;
+        }
+        self.play.resume();
+        // Stop and play what the search has found so far.
+        if self.session.stop(OnBest::Play) {
+            self.info("the engine moves now");
+            return;
+        }
+        let side = self.side_to_move();
+        if matches!(self.play.mode(), Mode::HumanWhite | Mode::HumanBlack)
+            && !self.engine_plays(side)
+        {
+            // The engine takes over the side to move: the human plays the other colour.
+            let mode = if side == Color::White {
+                Mode::HumanBlack
+            } else {
+                Mode::HumanWhite
+            };
+            self.play.swap_sides(mode);
+            self.screen.set_flipped(mode == Mode::HumanBlack);
+            self.info(format!("you now play {}", side.flip().name()));
+        }
+        self.start_search(false);
+    }
+
+    pub(super) fn stop_engine(&mut self) {
+        if self.play.mode() == Mode::EngineEngine {
+            self.play.pause();
+        }
+        if self.session.stop(OnBest::Discard) {
+            self.info("engine stopped (Ctrl+G: let it move)");
+        } else if self.play.cancel_pending() {
+            self.info("engine paused (Ctrl+G: go on)");
+        } else {
+            self.info("the engine is not thinking");
+        }
+    }
+}

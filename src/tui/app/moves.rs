@@ -1,0 +1,348 @@
+//! The hub's side of the game itself: a move played (typed, searched or from the book) and
+//! what follows it — the log line, the clock, the save, the end of the game — and the game
+//! replaced, undone, redone or begun anew.
+
+use super::log::LogKind;
+use super::session::EngineState;
+use super::sort::SortView;
+use super::text::{bounded_score, e_text};
+use super::{App, Message, MessageKind, MoveSource, Prompt};
+use crate::chess::{Board, Color, Move};
+use crate::engine::eval;
+use crate::game::autosave::Autosave;
+use crate::game::{EngineNote, Game, GameEnd, GameError, TimeControl};
+use crate::tui::Mode;
+use crossterm::event::{KeyCode, KeyEvent};
+use std::time::Instant;
+
+impl App {
+    /// Writes the game to the data directory (after every change, so a dropped connection
+    /// or a kill loses nothing already shown). Failures are reported once per cause.
+    pub(super) fn save(&mut self) {
+        self.play
+            .stamp_tags(&self.prefs.settings.name, self.prefs.settings.level);
+        if let Some(text) = self.play.save() {
+            self.log_line(LogKind::Error, text.clone());
+            self.error(text);
+        }
+    }
+
+    /// Sets (or with `None` removes) the time control; both clocks start full.
+    pub fn set_time_control(&mut self, tc: Option<TimeControl>) {
+        self.play.set_time_control(tc);
+    }
+
+    /// Makes `game` the current game (loaded, resumed): the engine forgets the old one, the
+    /// clocks are set from the game's last `[%clk]` readings.
+    pub fn set_game(&mut self, game: Game, how: &str) {
+        self.session.new_game();
+        self.play.replace_game(game);
+        let n = self.play.game().ply();
+        self.log_line(
+            LogKind::Info,
+            format!("{how}: {n} moves, {}", self.play.game().fen()),
+        );
+        self.info(format!("{how} ({n} moves)"));
+        self.session.state = EngineState::Idle;
+        self.position_changed();
+        self.save();
+    }
+
+    /// Offers an unfinished game for resuming: the next key answers (y/n).
+    pub fn offer_resume(&mut self, game: Game) {
+        let n = game.len();
+        let date = game.tags.date.clone();
+        self.screen.set_message(Message {
+            kind: MessageKind::Question,
+            // The keys first: a narrow line still shows them.
+            text: format!("Unfinished game: y resumes it, n sets it aside ({n} moves, {date})"),
+        });
+        self.play.ask(Prompt::Resume(Box::new(game)));
+        // Nothing may move (and be saved over the unfinished game) before the answer.
+        self.cancel_search();
+    }
+
+    pub(super) fn answer_prompt(&mut self, key: KeyEvent) {
+        let Some(Prompt::Resume(game)) = self.play.take_prompt() else {
+            return;
+        };
+        match key.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => {
+                self.set_game(*game, "resumed");
+                // A club viewer goes on with the engine game rather than the lobby.
+                self.club.play_engine();
+            }
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => {
+                self.screen.clear_message();
+                let aside = self.play.autosave().map(Autosave::set_aside);
+                match aside {
+                    Some(Ok(Some(path))) => {
+                        self.info(format!("the unfinished game is kept in {}", path.display()))
+                    }
+                    Some(Err(e)) => self.error(format!("autosave: {e}")),
+                    _ => {}
+                }
+                self.position_changed();
+            }
+            _ => self.play.ask(Prompt::Resume(game)),
+        }
+    }
+
+    /// Announces a result in the log and on the status line and stops everything.
+    pub(super) fn announce(&mut self, end: GameEnd) {
+        self.log_line(
+            LogKind::Result,
+            format!("{} {}", end.result(), end.reason()),
+        );
+        self.info(format!("game over: {} {}", end.result(), end.reason()));
+        self.cancel_search();
+        let now = Instant::now();
+        if let Some(c) = self.play.clock_mut() {
+            c.stop(now);
+        }
+        if self.play.series_game_over(now) {
+            self.log_line(LogKind::Info, "the series of games is over");
+        }
+    }
+
+    /// Plays a legal move, charges the clock, logs the move with the static E of the new
+    /// position and who chose it, saves, and announces a result.
+    pub(super) fn play_move(&mut self, m: Move, source: MoveSource) {
+        let now = Instant::now();
+        if let Some(loser) = self.play.clock().and_then(|c| c.flag(now)) {
+            self.flag_fell(loser);
+            return;
+        }
+        let played = match &source {
+            MoveSource::Searched(info) => self.play.game_mut().play_engine(
+                m,
+                EngineNote {
+                    score: info.score_white,
+                    depth: info.depth,
+                },
+            ),
+            _ => self.play.game_mut().play(m),
+        };
+        if let Err(e) = played {
+            self.error(e.to_string());
+            return;
+        }
+        let mover = self.side_to_move().flip();
+        if let Some(by) = self.play.draws().offer
+            && by != mover
+        {
+            // Any move of the other side declines a standing offer.
+            self.play.draws_mut().offer = None;
+            let who = if self.engine_plays(by) {
+                "ox88".to_string()
+            } else {
+                by.name().to_string()
+            };
+            self.log_line(LogKind::Info, format!("{who}'s draw offer declined"));
+        }
+        self.note_hint(&source);
+        if let Some(c) = self.play.clock_mut() {
+            match c.switch(now) {
+                Some(loser) => self.flag_fell(loser),
+                None => {
+                    let left = c.remaining(mover, now);
+                    self.play.game_mut().set_last_clock(left);
+                }
+            }
+        }
+        let index = self.play.game().ply() - 1;
+        let numbered = self
+            .play
+            .game()
+            .numbered_san(index)
+            .unwrap_or_else(|| m.to_string());
+        let e = eval::evaluate_white(self.play.game().board(), &self.prefs.eval());
+        let mut text = format!("{numbered} ({m})  E {}", e_text(e));
+        let engine_move = source.by_engine();
+        match source {
+            MoveSource::Book(book) => {
+                text.push_str(&format!("  book: {book}"));
+                self.session.state = EngineState::Book(book);
+            }
+            MoveSource::Searched(info) => {
+                text.push_str(&format!(
+                    "  engine d{}{}",
+                    info.depth,
+                    bounded_score(info.bound, info.score_white, mover)
+                ));
+                self.session.state = EngineState::Idle;
+            }
+            MoveSource::EngineUnsearched => self.session.state = EngineState::Idle,
+            MoveSource::Human => {}
+        }
+        self.log_line(LogKind::Move, text);
+        self.save();
+        if let Some(end) = self.play.game().result() {
+            self.announce(end);
+        }
+        // After an engine move the sort pane keeps showing how the engine ordered its
+        // choices (until something newer): the reason to have the pane at all.
+        let searched = if engine_move {
+            let mut kept = std::mem::take(&mut self.sort);
+            kept.mark_played(m);
+            kept
+        } else {
+            SortView::default()
+        };
+        self.position_changed();
+        if searched.depth.is_some() && !self.session.is_searching() && self.sort.depth.is_none() {
+            self.sort = searched;
+        }
+    }
+
+    pub(super) fn flag_fell(&mut self, loser: Color) {
+        match self.play.game_mut().flag_fall(loser) {
+            Ok(end) => {
+                self.announce(end);
+                self.save();
+            }
+            Err(GameError::Over(_)) => {}
+            Err(e) => self.error(e.to_string()),
+        }
+    }
+
+    pub(super) fn new_game(&mut self, start: Option<Board>) {
+        // A new game ends puzzles: the game set aside comes back first, to be kept as usual.
+        self.leave_puzzles();
+        let kept = self.keep_previous_game();
+        self.session.new_game();
+        // A new game's lines are what the reader wants: the log follows them again.
+        let rows = self.log_rows();
+        self.log.scroll_to(false, rows);
+        let fen = start.as_ref().map(Board::to_fen);
+        self.play.begin(start);
+        self.session.state = EngineState::Idle;
+        match fen {
+            Some(f) => self.log_line(LogKind::Info, format!("new game from {f}")),
+            None => self.log_line(LogKind::Info, "new game"),
+        }
+        if let Some(kept) = &kept {
+            self.log_line(LogKind::Info, kept.clone());
+        }
+        let kept = kept.map(|k| format!("; {k}")).unwrap_or_default();
+        self.info(format!("new game: {}{kept}", self.play.mode().describe()));
+        // Saving the empty game sets an unfinished earlier one aside (nothing is lost).
+        self.save();
+        self.position_changed();
+    }
+
+    pub(super) fn undo(&mut self) {
+        self.cancel_search();
+        if self.play.game().ply() == 0 {
+            self.error("nothing to take back");
+            return;
+        }
+        let mut taken = vec![];
+        taken.extend(self.play.game_mut().undo());
+        // Against the engine, take back its reply too, so it is the human's turn again.
+        if matches!(self.play.mode(), Mode::HumanWhite | Mode::HumanBlack)
+            && self.engine_plays(self.side_to_move())
+        {
+            taken.extend(self.play.game_mut().undo());
+        }
+        let list = taken
+            .iter()
+            .rev()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.log_line(LogKind::Info, format!("took back {list}"));
+        self.info(format!("took back {list} (Ctrl+Y replays)"));
+        self.play.took_back();
+        self.session.state = EngineState::Idle;
+        self.save();
+        self.position_changed();
+    }
+
+    pub(super) fn redo(&mut self) {
+        self.cancel_search();
+        let Some(m) = self.play.game_mut().redo() else {
+            self.error("nothing to replay");
+            return;
+        };
+        let mut replayed = vec![m];
+        if matches!(self.play.mode(), Mode::HumanWhite | Mode::HumanBlack)
+            && self.engine_plays(self.side_to_move())
+        {
+            replayed.extend(self.play.game_mut().redo());
+        }
+        let list = replayed
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.log_line(LogKind::Info, format!("replayed {list}"));
+        self.info(format!("replayed {list}"));
+        self.save();
+        if let Some(end) = self.play.game().result() {
+            self.announce(end);
+        }
+        self.position_changed();
+    }
+
+    pub(super) fn submit(&mut self) {
+        let text = self.input.value().trim().to_string();
+        if text.is_empty() {
+            return;
+        }
+        let ok = if let Some(ok) = self.club_line(&text) {
+            ok
+        } else if text.starts_with(':') {
+            self.run_command(&text)
+        } else {
+            self.enter_move(&text)
+        };
+        self.input.remember(&text);
+        if ok {
+            self.input.clear();
+        } else {
+            self.input.mark_refused();
+        }
+    }
+
+    /// A move typed by the user. Errors leave everything as it was (the text stays).
+    pub(super) fn enter_move(&mut self, text: &str) -> bool {
+        if let Some(end) = self.play.game().result() {
+            self.error(format!(
+                "the game is over ({} {}): Ctrl+N for a new one",
+                end.result(),
+                end.reason()
+            ));
+            return false;
+        }
+        if self.session.is_thinking_for_a_move() {
+            if matches!(self.play.mode(), Mode::HumanWhite | Mode::HumanBlack) {
+                return self.set_premove(text);
+            }
+            self.error("the engine is thinking: Ctrl+G makes it move now, Esc stops it");
+            return false;
+        }
+        if self.puzzles.active.is_some() {
+            return match self.play.game().board().parse_move(text) {
+                Ok(m) => self.puzzle_answer(m),
+                Err(e) => {
+                    self.error(e.to_string());
+                    false
+                }
+            };
+        }
+        match self.play.game().board().parse_move(text) {
+            Ok(m) => {
+                self.screen.clear_message();
+                // The player wants the game's board back (engine moves keep the browser).
+                self.close_tree();
+                self.play_move(m, MoveSource::Human);
+                true
+            }
+            Err(e) => {
+                self.error(e.to_string());
+                false
+            }
+        }
+    }
+}
