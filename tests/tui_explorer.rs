@@ -289,7 +289,7 @@ fn with_no_tree_yet_the_keys_do_nothing_and_say_why() {
     }
     // Off: the next search records nothing, and the browser says recording is off.
     enter(&mut app, ":set explorer off");
-    assert!(!app.explorer().recording);
+    assert!(!app.explorer().recording());
     enter(&mut app, ":tree");
     assert!(error_text(&app).contains("recording is off"));
     let searches = calls.searches().len();
@@ -316,7 +316,7 @@ fn explorer_false_in_the_settings_file_turns_recording_off() {
     let config = Config::from_text(Path::new("c.toml"), "explorer = false\n");
     assert!(config.problems().is_empty());
     app.use_config(config);
-    assert!(!app.explorer().recording);
+    assert!(!app.explorer().recording());
     enter(&mut app, ":mode analysis");
     assert_eq!(calls.last_go().unwrap().options.record_tree, None);
     let bad = Config::from_text(Path::new("c.toml"), "explorer = \"maybe\"\n");

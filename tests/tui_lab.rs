@@ -119,7 +119,7 @@ fn esc_stops_a_running_lab_and_keeps_the_board() {
     press(&mut app, KeyCode::Esc);
     app.wait_for_lab();
     assert!(!app.lab().is_running());
-    assert!(app.lab().outcome.as_ref().unwrap().cancelled);
+    assert!(app.lab().outcome().unwrap().cancelled);
     assert_eq!(app.game().board(), &Board::startpos());
     // A bad depth is refused with the reason; nothing starts.
     enter(&mut app, ":lab 0");

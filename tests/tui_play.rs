@@ -112,7 +112,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
     let (mut app, calls) = app_with(options());
     enter(&mut app, ":level club");
-    assert_eq!(app.prefs().settings.level, Level::Elo(1600));
+    assert_eq!(app.prefs().settings().level, Level::Elo(1600));
     assert_eq!(message(&app).1, "level club: about 1600 Elo");
     enter(&mut app, "e4");
     let go = calls.last_go().expect("the engine was asked");
@@ -159,7 +159,7 @@ fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
 
     // A bad level names what was wrong and changes nothing.
     enter_refused(&mut app, ":level 3000");
-    assert_eq!(app.prefs().settings.level, Level::Elo(1600));
+    assert_eq!(app.prefs().settings().level, Level::Elo(1600));
     let (kind, text) = message(&app);
     assert_eq!(kind, MessageKind::Error);
     assert!(text.contains("3000 is out of range"), "{text}");
@@ -253,11 +253,11 @@ fn multipv_three_shows_three_lines_in_the_log() {
     }
     // F3 cycles 1, 2, 3, 4 lines.
     press(&mut app, KeyCode::F(3));
-    assert_eq!(app.prefs().multipv, 4);
+    assert_eq!(app.prefs().multipv(), 4);
     press(&mut app, KeyCode::F(3));
-    assert_eq!(app.prefs().multipv, 1);
+    assert_eq!(app.prefs().multipv(), 1);
     enter_refused(&mut app, ":multipv 9");
-    assert_eq!(app.prefs().multipv, 1);
+    assert_eq!(app.prefs().multipv(), 1);
 }
 
 #[test]
@@ -303,9 +303,9 @@ fn set_changes_a_setting_at_once_and_set_save_round_trips_through_the_file() {
     app.use_config(Config::load(&path));
 
     enter(&mut app, ":set depth 7");
-    assert_eq!(app.prefs().settings.depth, 7);
+    assert_eq!(app.prefs().settings().depth, 7);
     enter(&mut app, ":set level expert");
-    assert_eq!(app.prefs().settings.level, Level::Elo(2000));
+    assert_eq!(app.prefs().settings().level, Level::Elo(2000));
     enter(&mut app, ":set eval material");
     enter(&mut app, "e4");
     let go = calls.last_go().unwrap();
@@ -316,7 +316,7 @@ fn set_changes_a_setting_at_once_and_set_save_round_trips_through_the_file() {
     // A bad value names what was wrong and changes nothing.
     enter_refused(&mut app, ":set depth 0");
     assert_eq!(message(&app).0, MessageKind::Error);
-    assert_eq!(app.prefs().settings.depth, 7);
+    assert_eq!(app.prefs().settings().depth, 7);
     enter_refused(&mut app, ":set colour red");
     assert!(message(&app).1.contains("colour"), "{:?}", message(&app));
 
@@ -352,12 +352,12 @@ fn set_threads_goes_to_the_engine_and_a_count_out_of_range_changes_nothing() {
     let (mut app, calls) = app_with(options());
     app.use_config(Config::default());
     enter(&mut app, ":set threads 2");
-    assert_eq!(app.prefs().settings.threads, 2);
+    assert_eq!(app.prefs().settings().threads, 2);
     for bad in [":set threads 0", ":set threads 65", ":set threads two"] {
         enter_refused(&mut app, bad);
         assert_eq!(message(&app).0, MessageKind::Error, "{bad}");
         assert!(message(&app).1.contains("threads"), "{:?}", message(&app));
-        assert_eq!(app.prefs().settings.threads, 2, "{bad}");
+        assert_eq!(app.prefs().settings().threads, 2, "{bad}");
     }
     enter(&mut app, "e4");
     let go = calls.last_go().unwrap();
@@ -409,7 +409,7 @@ fn review_marks_a_hanging_queen_and_shows_the_better_move() {
         std::thread::sleep(Duration::from_millis(20));
         app.on_tick(Instant::now());
     }
-    assert!(app.review().visible);
+    assert!(app.review().visible());
     let rows = ox88::tui::ui::review::rows(&app);
     let queen = rows
         .iter()
@@ -429,13 +429,17 @@ fn review_marks_a_hanging_queen_and_shows_the_better_move() {
     assert!(pgn.contains("Qg4 $4") || pgn.contains("Qg4??"), "{pgn}");
 
     // Enter shows the position before the chosen move; Esc goes back to the end.
-    assert_eq!(app.review().selected, 2, "the first marked move is chosen");
+    assert_eq!(
+        app.review().selected(),
+        2,
+        "the first marked move is chosen"
+    );
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.game().ply(), 2);
-    assert!(app.review().browsing);
+    assert!(app.review().browsing());
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.game().ply(), 3);
-    assert!(!app.review().visible);
+    assert!(!app.review().visible());
 }
 
 #[test]
@@ -481,7 +485,7 @@ fn a_review_reports_through_the_drivers_channel_and_ends_there() {
     assert_eq!(reports, total, "one report a position");
     assert!(!app.review().is_running());
     assert!(
-        app.review().visible,
+        app.review().visible(),
         "the review view opens when the job ends"
     );
 }

@@ -286,7 +286,7 @@ fn with_two_lines_the_star_marks_the_move_the_engine_played() {
     // The pane keeps the engine's rows after its move: `*` is on the move played.
     let kept: Vec<Move> = app
         .sort()
-        .root_rows
+        .root_rows()
         .iter()
         .filter(|r| r.best)
         .map(|r| r.mv())

@@ -244,10 +244,10 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     let first = &lines[sort_top + 4];
     assert!(first.ends_with("│ 1 e7e5   10000 PV+10000│"), "{first}");
     // Generator order lists all 20 replies; the searched scores are carried over.
-    assert_eq!(app.sort().generated.len(), 20);
+    assert_eq!(app.sort().generated().len(), 20);
     assert_eq!(
         app.sort()
-            .generated
+            .generated()
             .iter()
             .find(|m| m.mv == mv(&board, "g8f6"))
             .unwrap()
@@ -384,7 +384,7 @@ fn depth_keys_change_the_status_bar() {
     let (mut app, _) = app();
     type_text(&mut app, "+");
     assert_eq!(
-        app.prefs().settings.depth,
+        app.prefs().settings().depth,
         6,
         "'+' on an empty input raises the depth"
     );
@@ -397,10 +397,10 @@ fn depth_keys_change_the_status_bar() {
     type_text(&mut app, "e2-");
     assert_eq!(app.input().value(), "e2-");
     press(&mut app, KeyCode::F(5));
-    assert_eq!(app.prefs().settings.depth, 6);
+    assert_eq!(app.prefs().settings().depth, 6);
     press(&mut app, KeyCode::Esc);
     enter(&mut app, ":depth 12");
-    assert_eq!(app.prefs().settings.depth, 12, "{:?}", app.message());
+    assert_eq!(app.prefs().settings().depth, 12, "{:?}", app.message());
 }
 
 #[test]
@@ -680,7 +680,7 @@ fn commands_complete_and_run() {
     press(&mut app, KeyCode::Tab);
     assert_eq!(app.input().value(), ":eval material");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.prefs().settings.eval.to_string(), "material");
+    assert_eq!(app.prefs().settings().eval.to_string(), "material");
     enter(&mut app, ":order seed");
     let (lines, _) = screen(&mut app, 80, 24);
     assert!(

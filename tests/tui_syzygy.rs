@@ -155,9 +155,12 @@ fn the_searches_carry_the_tables_and_a_directory_without_them_is_said() {
     assert!(lines_with(&mut app, "tablebase:").0.is_empty());
     enter(&mut app, &format!(":set syzygy {}", empty.display()));
     assert_eq!(app.message().unwrap().kind, MessageKind::Error);
-    assert_eq!(app.prefs().settings.syzygy, None);
+    assert_eq!(app.prefs().settings().syzygy, None);
     enter(&mut app, &format!(":set syzygy {}", dir.display()));
-    assert_eq!(app.prefs().settings.syzygy.as_deref(), Some(dir.as_path()));
+    assert_eq!(
+        app.prefs().settings().syzygy.as_deref(),
+        Some(dir.as_path())
+    );
     let n = dtz(&dir, fen);
     let (status, _) = lines_with(&mut app, &format!("tablebase: White wins, DTZ {n}"));
     assert_eq!(status.len(), 1);
@@ -181,5 +184,5 @@ fn a_player_of_the_ssh_server_cannot_name_a_directory_of_the_server() {
     let m = app.message().unwrap();
     assert_eq!(m.kind, MessageKind::Error);
     assert!(m.text.contains("the server sets the tables"), "{}", m.text);
-    assert_eq!(app.prefs().settings.syzygy, None);
+    assert_eq!(app.prefs().settings().syzygy, None);
 }

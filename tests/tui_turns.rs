@@ -527,10 +527,10 @@ fn the_name_setting_defaults_to_the_login_name() {
     assert_eq!(login_name(env(&[])), "Player");
     let (mut app, _) = app(Mode::HumanWhite);
     enter(&mut app, ":set name Bobby Fischer");
-    assert_eq!(app.prefs().settings.name, "Bobby Fischer");
+    assert_eq!(app.prefs().settings().name, "Bobby Fischer");
     enter(&mut app, ":set name  ");
     assert_eq!(app.message().map(|m| m.kind), Some(MessageKind::Error));
-    assert_eq!(app.prefs().settings.name, "Bobby Fischer");
+    assert_eq!(app.prefs().settings().name, "Bobby Fischer");
 }
 
 // ---- Ctrl+N and the autosave's lock ------------------------------------------------------

@@ -32,7 +32,7 @@ impl App {
         self.cursor.stop();
         match self
             .browse
-            .step(self.play.game(), forward, self.prefs.settings.order)
+            .step(self.play.game(), forward, self.prefs.settings().order)
         {
             Ok(()) => match self.browse.ply() {
                 Some(ply) => self.info(format!(

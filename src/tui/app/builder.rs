@@ -10,13 +10,13 @@ use super::notice::JobSink;
 use super::session::{EngineControl, Session};
 use super::sort::SortView;
 use super::{
-    App, Play, Prefs, Screen, browse, club, cursor, explorer, lab, notice, prefs, puzzles, review,
+    App, Play, Prefs, Screen, browse, club, cursor, explorer, lab, notice, puzzles, review,
 };
 use crate::engine::search::Profile;
 use crate::game::autosave::Autosave;
 use crate::game::{Game, TimeControl};
-use crate::tui::theme::{ColorDepth, PieceStyle, Theme};
-use crate::tui::{Mode, Options, keys, layout, theme};
+use crate::tui::theme::{ColorDepth, Theme};
+use crate::tui::{Mode, Options, layout};
 use ratatui::layout::Rect;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -32,10 +32,7 @@ pub struct AppBuilder {
 impl AppBuilder {
     /// The theme and the colours the terminal takes (a theme of ASCII pieces turns ASCII on).
     pub fn theme(mut self, theme: Theme, color_depth: ColorDepth) -> AppBuilder {
-        let prefs = &mut self.app.prefs;
-        prefs.settings.ascii |= theme.pieces == PieceStyle::Ascii;
-        prefs.theme = theme;
-        prefs.color_depth = color_depth;
+        self.app.prefs.use_look(theme, color_depth);
         self
     }
 
@@ -47,19 +44,19 @@ impl AppBuilder {
 
     /// `:save` and `:load` take bare file names inside `dir` only.
     pub fn file_root(mut self, dir: PathBuf) -> AppBuilder {
-        self.app.prefs.file_root = Some(dir);
+        self.app.prefs.confine_files_to(dir);
         self
     }
 
     /// Where user themes are looked up (`None`: the built-in themes only).
     pub fn user_theme_dir(mut self, dir: Option<PathBuf>) -> AppBuilder {
-        self.app.prefs.user_theme_dir = dir;
+        self.app.prefs.set_user_theme_dir(dir);
         self
     }
 
     /// The search profile of the engine's searches.
     pub fn profile(mut self, profile: Profile) -> AppBuilder {
-        self.app.prefs.profile = profile;
+        self.app.prefs.set_profile(profile);
         self
     }
 
@@ -114,22 +111,11 @@ impl App {
         let mut settings = opts.settings.clone();
         settings.depth = settings.depth.clamp(1, MAX_DEPTH);
         let mut explorer = explorer::Explorer::default();
-        explorer.recording = settings.explorer;
+        explorer.set_recording(settings.explorer);
         let app = App {
             session: Session::new(engine),
             play: Play::new(opts.mode, Duration::from_millis(opts.delay_ms)),
-            prefs: Prefs {
-                keys: settings.key_table(keys::DEFAULT_KEYS),
-                settings,
-                multipv: 1,
-                profile: Profile::default(),
-                config: None,
-                theme: Theme::default(),
-                color_depth: ColorDepth::TrueColor,
-                user_theme_dir: theme::user_theme_dir(),
-                file_root: None,
-                tables: prefs::TableSet::default(),
-            },
+            prefs: Prefs::new(settings),
             screen: Screen::new(
                 opts.mode == Mode::HumanBlack,
                 Rect::new(0, 0, layout::MIN_WIDTH, layout::MIN_HEIGHT),

@@ -85,22 +85,22 @@ pub enum LobbyRow {
 #[derive(Default)]
 pub struct ClubView {
     viewer: Option<Viewer>,
-    pub place: Place,
+    place: Place,
     /// The room as last read, and this viewer's role in it.
-    pub room: Option<(RoomView, Role)>,
-    pub lobby: LobbyView,
+    room: Option<(RoomView, Role)>,
+    lobby: LobbyView,
     /// The game against the engine while the viewer is in a room.
-    pub set_aside: Option<SetAside>,
+    set_aside: Option<SetAside>,
     /// Chat lines are not shown (the viewer's own choice).
-    pub muted: bool,
+    muted: bool,
     /// A watcher has opened the engine's panes on the game.
-    pub engine_open: bool,
+    engine_open: bool,
     /// The newest chat line already told on the status line.
-    pub chat_seen: u64,
+    chat_seen: u64,
     /// The room's version last copied into the app's game.
-    pub synced_version: Option<u64>,
+    synced_version: Option<u64>,
     /// The lobby row picked with ↑ / ↓.
-    pub picked: usize,
+    picked: usize,
 }
 
 impl ClubView {
@@ -118,6 +118,125 @@ impl ClubView {
     /// True for a viewer of the club (an app under `ox88 serve` with a club).
     pub fn is_on(&self) -> bool {
         self.viewer.is_some()
+    }
+
+    // ---- where the viewer is -------------------------------------------------------------
+
+    pub fn place(&self) -> Place {
+        self.place
+    }
+
+    /// The room as last read, and this viewer's role in it.
+    pub fn room(&self) -> Option<&(RoomView, Role)> {
+        self.room.as_ref()
+    }
+
+    /// The lobby as last read.
+    pub fn lobby(&self) -> &LobbyView {
+        &self.lobby
+    }
+
+    /// The lobby row picked with ↑ / ↓.
+    pub fn picked(&self) -> usize {
+        self.picked
+    }
+
+    /// Moves the pick one row up or down the lobby's rows.
+    pub fn pick_next(&mut self, up: bool) {
+        let rows = self.lobby_rows().len();
+        if rows > 0 {
+            self.picked = if up {
+                self.picked.saturating_sub(1)
+            } else {
+                (self.picked + 1).min(rows - 1)
+            };
+        }
+    }
+
+    /// The row picked in the lobby, if any.
+    pub fn picked_row(&self) -> Option<LobbyRow> {
+        self.lobby_rows().get(self.picked).cloned()
+    }
+
+    /// Into the room: the engine game is kept aside (once, by `set_aside`), the room's
+    /// game and chat are read afresh, and the engine's panes start closed.
+    pub fn enter_room(&mut self, set_aside: impl FnOnce() -> SetAside) {
+        if self.set_aside.is_none() {
+            self.set_aside = Some(set_aside());
+        }
+        self.place = Place::Room;
+        self.synced_version = None;
+        self.engine_open = false;
+        self.chat_seen = 0;
+    }
+
+    /// Out of the room, into the lobby: the engine game to give back, if one was kept.
+    pub fn leave_room(&mut self) -> Option<SetAside> {
+        self.place = Place::Lobby;
+        self.engine_open = false;
+        self.set_aside.take()
+    }
+
+    /// To the lobby (from the engine game, or after leaving a room).
+    pub fn go_to_lobby(&mut self) {
+        self.place = Place::Lobby;
+    }
+
+    /// `:play`: the game against the engine, whatever the viewer was looking at.
+    pub fn go_to_engine(&mut self) {
+        self.place = Place::Engine;
+    }
+
+    // ---- the room's game and chat, once each -------------------------------------------
+
+    /// The room's version, when it differs from the one last copied into the app's game
+    /// (then it counts as copied).
+    pub fn room_changed(&mut self) -> Option<&RoomView> {
+        let (view, _) = self.room.as_ref()?;
+        if self.synced_version == Some(view.version) {
+            return None;
+        }
+        self.synced_version = Some(view.version);
+        Some(view)
+    }
+
+    /// The chat lines not yet told, as `from: text` (they count as told).
+    pub fn untold_chat(&mut self) -> Vec<String> {
+        let Some((view, _)) = &self.room else {
+            return Vec::new();
+        };
+        let new = view
+            .chat
+            .iter()
+            .filter(|l| l.seq > self.chat_seen)
+            .map(|l| format!("{}: {}", l.from, l.text))
+            .collect();
+        if let Some(last) = view.chat.last() {
+            self.chat_seen = last.seq;
+        }
+        new
+    }
+
+    /// Chat lines are not shown (the viewer's own choice).
+    pub fn muted(&self) -> bool {
+        self.muted
+    }
+
+    /// `:mute`: chat hidden or shown again; returns whether it is now muted.
+    pub fn toggle_mute(&mut self) -> bool {
+        self.muted = !self.muted;
+        self.muted
+    }
+
+    /// A watcher has opened the engine's panes on the game.
+    pub fn engine_open(&self) -> bool {
+        self.engine_open
+    }
+
+    /// Ctrl+V: the engine's panes open or close; returns whether they are now open.
+    pub fn toggle_engine(&mut self) -> bool {
+        self.engine_open = !self.engine_open;
+        self.engine_open
     }
 
     /// From the lobby to the game against the engine (a move typed there, a game resumed).

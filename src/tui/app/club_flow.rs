@@ -40,8 +40,8 @@ impl App {
             self.log_line(LogKind::Info, n.clone());
             self.info(n);
         }
-        let in_room = self.club.room.is_some();
-        match (self.club.place, in_room) {
+        let in_room = self.club.room().is_some();
+        match (self.club.place(), in_room) {
             (Place::Room, false) => {
                 self.room_left();
                 self.club.refresh(now);
@@ -62,7 +62,7 @@ impl App {
 
     /// The next moment a room's screen changes by itself (its clocks).
     pub(super) fn club_wakeup(&self, now: Instant) -> Option<Instant> {
-        let (view, _) = self.club.room.as_ref().filter(|_| self.club.in_room())?;
+        let (view, _) = self.club.room().filter(|_| self.club.in_room())?;
         let away = view.seats.iter().flatten().any(|s| !s.connected);
         (view.running.is_some() || away).then_some(now + CLOCK_REDRAW)
     }
@@ -70,18 +70,13 @@ impl App {
     fn room_entered(&mut self) {
         self.cancel_search();
         self.close_tree();
-        if self.puzzles.active.is_some() {
+        if self.puzzles.active().is_some() {
             self.leave_puzzles();
         }
-        if self.club.set_aside.is_none() {
-            self.club.set_aside = Some(self.play.set_aside(self.screen.flipped()));
-        }
-        self.club.place = Place::Room;
-        self.club.synced_version = None;
-        self.club.engine_open = false;
-        self.club.chat_seen = 0;
+        let flipped = self.screen.flipped();
+        self.club.enter_room(|| self.play.set_aside(flipped));
         self.play.between_people();
-        if let Some((view, role)) = &self.club.room {
+        if let Some((view, role)) = self.club.room() {
             self.screen.set_flipped(*role == Role::Player(Color::Black));
             let text = match role {
                 Role::Player(c) => format!(
@@ -102,9 +97,7 @@ impl App {
     /// Out of the room (by `:lobby`, or the room is gone): the engine game comes back.
     fn room_left(&mut self) {
         self.cancel_search();
-        self.club.place = Place::Lobby;
-        self.club.engine_open = false;
-        if let Some(back) = self.club.set_aside.take() {
+        if let Some(back) = self.club.leave_room() {
             let flipped = self.play.restore(back);
             self.screen.set_flipped(flipped);
         }
@@ -113,44 +106,31 @@ impl App {
 
     /// Copies the room's game into the app when the room changed.
     fn sync_room_game(&mut self) {
-        let Some((view, _)) = &self.club.room else {
+        let Some(view) = self.club.room_changed() else {
             return;
         };
-        if self.club.synced_version == Some(view.version) {
-            return;
-        }
-        let game_changed = self.play.game().sans() != view.game.sans()
-            || self.play.game().final_result() != view.game.final_result()
-            || self.play.game().start() != view.game.start();
-        self.club.synced_version = Some(view.version);
+        let game = self.play.game();
+        let game_changed = game.sans() != view.game.sans()
+            || game.final_result() != view.game.final_result()
+            || game.start() != view.game.start();
         if !game_changed {
             return;
         }
-        let mode = if self.club.engine_open && !self.club.playing() {
+        let game = view.game.clone();
+        let mode = if self.club.engine_open() && !self.club.playing() {
             Mode::Analysis
         } else {
             Mode::HumanHuman
         };
-        self.play.show(view.game.clone(), mode);
+        self.play.show(game, mode);
         self.cancel_search();
         self.position_changed();
     }
 
     /// New chat lines go to the status line (unless muted).
     fn tell_chat(&mut self) {
-        let Some((view, _)) = &self.club.room else {
-            return;
-        };
-        let new: Vec<String> = view
-            .chat
-            .iter()
-            .filter(|l| l.seq > self.club.chat_seen)
-            .map(|l| format!("{}: {}", l.from, l.text))
-            .collect();
-        if let Some(last) = view.chat.last() {
-            self.club.chat_seen = last.seq;
-        }
-        if !self.club.muted
+        let new = self.club.untold_chat();
+        if !self.club.muted()
             && let Some(line) = new.last()
         {
             self.info(line.clone());
@@ -169,7 +149,7 @@ impl App {
         if text.starts_with(':') {
             return self.club_command(text);
         }
-        match self.club.place {
+        match self.club.place() {
             Place::Room => {
                 Some(self.club_result(self.room_act(RoomAction::Move(text.to_string()))))
             }
@@ -222,17 +202,17 @@ impl App {
                     v.leave_room();
                 }
                 self.club.refresh(Instant::now());
-                if self.club.place == Place::Room {
+                if self.club.place() == Place::Room {
                     self.room_left();
                 }
-                self.club.place = Place::Lobby;
+                self.club.go_to_lobby();
                 Ok("the lobby: :seek, :challenge NAME, :watch N, :join ROOM, :play".into())
             }
             "play" => {
                 if in_room {
                     Err("you are in a room: :lobby first".into())
                 } else {
-                    self.club.place = Place::Engine;
+                    self.club.go_to_engine();
                     Ok("you play the engine: :lobby goes back to the lobby".into())
                 }
             }
@@ -283,15 +263,12 @@ impl App {
                 Err(_) => Err(":decline N".into()),
             },
             "say" => self.room_act(RoomAction::Chat(arg.to_string())),
-            "mute" => {
-                self.club.muted = !self.club.muted;
-                Ok(if self.club.muted {
-                    "chat hidden"
-                } else {
-                    "chat shown"
-                }
-                .into())
+            "mute" => Ok(if self.club.toggle_mute() {
+                "chat hidden"
+            } else {
+                "chat shown"
             }
+            .into()),
             "engine" => self.toggle_room_engine(),
             "games" if arg.is_empty() => self.list_games(),
             "draw" if in_room => self.room_act(RoomAction::Draw),
@@ -366,8 +343,7 @@ impl App {
                 "you are playing: the engine stays out of sight until the game ends".into(),
             );
         }
-        self.club.engine_open = !self.club.engine_open;
-        if self.club.engine_open {
+        if self.club.toggle_engine() {
             self.play.set_mode(Mode::Analysis);
             self.position_changed();
             Ok("the engine's panes: it analyses the game's position".into())
@@ -440,20 +416,13 @@ impl App {
                 true
             }
             KeyCode::Up | KeyCode::Down
-                if plain && self.club.place == Place::Lobby && input_empty =>
+                if plain && self.club.place() == Place::Lobby && input_empty =>
             {
-                let rows = self.club.lobby_rows().len();
-                if rows > 0 {
-                    self.club.picked = if key.code == KeyCode::Up {
-                        self.club.picked.saturating_sub(1)
-                    } else {
-                        (self.club.picked + 1).min(rows - 1)
-                    };
-                }
+                self.club.pick_next(key.code == KeyCode::Up);
                 true
             }
-            KeyCode::Enter if plain && self.club.place == Place::Lobby && input_empty => {
-                let row = self.club.lobby_rows().get(self.club.picked).cloned();
+            KeyCode::Enter if plain && self.club.place() == Place::Lobby && input_empty => {
+                let row = self.club.picked_row();
                 let r = match row {
                     Some(LobbyRow::Seek(n) | LobbyRow::Challenge(n)) => {
                         self.with_viewer(|v| v.accept(n).map(|room| format!("room {room}")))

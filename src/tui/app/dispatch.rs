@@ -68,7 +68,7 @@ impl App {
         if layout::too_small(self.screen.area()) {
             // Nothing on screen says what a key would do: only quitting acts.
             let focus = keys::Focus::Input;
-            if keys::action_for(&self.prefs.keys, &key, self.input.is_empty(), focus)
+            if keys::action_for(self.prefs.keys(), &key, self.input.is_empty(), focus)
                 == Some(Action::Quit)
             {
                 self.screen.request_quit();
@@ -97,7 +97,7 @@ impl App {
             if key.code == KeyCode::Esc && self.cancel_review() {
                 return;
             }
-            if self.review.visible
+            if self.review.visible()
                 && self.screen.focus() == Pane::Input
                 && self.review_key(key.code)
             {
@@ -110,7 +110,7 @@ impl App {
             Pane::Sort => keys::Focus::Sort,
             Pane::Tree => keys::Focus::Tree,
         };
-        match keys::action_for(&self.prefs.keys, &key, input_empty, focus) {
+        match keys::action_for(self.prefs.keys(), &key, input_empty, focus) {
             Some(action) => self.act(action),
             // End on an empty input line: the log follows its newest line again.
             None if key.code == KeyCode::End
@@ -174,11 +174,11 @@ impl App {
             Action::Help => {
                 self.screen.open_help();
             }
-            Action::DepthUp => self.set_depth(self.prefs.settings.depth + 1),
-            Action::DepthDown => self.set_depth(self.prefs.settings.depth.saturating_sub(1)),
+            Action::DepthUp => self.set_depth(self.prefs.settings().depth + 1),
+            Action::DepthDown => self.set_depth(self.prefs.settings().depth.saturating_sub(1)),
             Action::EngineMove => self.engine_move_now(),
             Action::Stop => self.stop_engine(),
-            Action::Hint if self.puzzles.active.is_some() => {
+            Action::Hint if self.puzzles.active().is_some() => {
                 if let Err(e) = self.show_solution() {
                     self.error(e);
                 }
@@ -190,7 +190,7 @@ impl App {
                     self.error(e);
                 }
             }
-            Action::CycleMultiPv => self.set_multipv(self.prefs.multipv % 4 + 1),
+            Action::CycleMultiPv => self.set_multipv(self.prefs.multipv() % 4 + 1),
             Action::NewGame => self.new_game(None),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
@@ -339,7 +339,7 @@ impl App {
     }
 
     pub(super) fn complete(&mut self) {
-        let themes = theme::available(self.prefs.user_theme_dir.as_deref());
+        let themes = theme::available(self.prefs.user_theme_dir());
         let candidates = self.input.complete(&themes);
         if !candidates.is_empty() {
             self.info(candidates.join("  "));

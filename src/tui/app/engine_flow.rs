@@ -19,28 +19,28 @@ impl App {
     pub(super) fn search_options(&self, analysis: bool) -> SearchOptions {
         SearchOptions {
             eval: self.prefs.eval(),
-            scheme: self.prefs.settings.order,
+            scheme: self.prefs.settings().order,
             report_root_moves: true,
-            book_file: self.prefs.settings.book.clone(),
+            book_file: self.prefs.settings().book.clone(),
             // The book plays a game's first moves as over UCI, varied by weight; analysis
             // always searches.
-            own_book: !analysis && self.prefs.settings.own_book,
+            own_book: !analysis && self.prefs.settings().own_book,
             book_random: true,
             book_without_clock: true,
-            hash_mb: self.prefs.settings.hash_mb,
-            threads: self.prefs.settings.threads,
-            multipv: self.prefs.multipv,
+            hash_mb: self.prefs.settings().hash_mb,
+            threads: self.prefs.settings().threads,
+            multipv: self.prefs.multipv(),
             // Analysis shows the real search; the level weakens only the moves played.
             level: if analysis {
                 Level::Max
             } else {
-                self.prefs.settings.level
+                self.prefs.settings().level
             },
-            profile: self.prefs.profile,
+            profile: self.prefs.profile(),
             // The tree browser's trees (levels below max search through the level
             // driver, which records none).
-            record_tree: self.explorer.recording.then_some(self.explorer.limits),
-            syzygy: self.prefs.tables.search_options(),
+            record_tree: self.explorer.record_limits(),
+            syzygy: self.prefs.tables().search_options(),
             ..SearchOptions::default()
         }
     }
@@ -48,12 +48,12 @@ impl App {
     /// Opens the tables the `syzygy` setting names at start; a directory without tables is
     /// said and the session plays on without them.
     pub(super) fn open_tables(&mut self) {
-        match prefs::TableSet::open(self.prefs.settings.syzygy.as_deref()) {
+        match prefs::TableSet::open(self.prefs.settings().syzygy.as_deref()) {
             Ok(set) => {
                 if let Some(text) = set.describe() {
                     self.log_line(LogKind::Info, text);
                 }
-                self.prefs.tables = set;
+                self.prefs.set_tables(set);
             }
             Err(e) => self.error(format!("{e}; playing on without tables")),
         }
@@ -66,7 +66,7 @@ impl App {
         let mut limits = if analysis {
             Limits::infinite()
         } else {
-            Limits::depth(self.prefs.settings.depth)
+            Limits::depth(self.prefs.settings().depth)
         };
         if !analysis && let Some(clock) = self.play.clock() {
             // The engine manages its own time from the clocks, like a UCI engine.
@@ -154,12 +154,12 @@ impl App {
             }
             Some(Accepted::Iteration(info)) => {
                 let side = self.session.search().map_or(Color::White, |s| s.side);
-                let prefix = if self.prefs.multipv > 1 { "#1 " } else { "" };
+                let prefix = if self.prefs.multipv() > 1 { "#1 " } else { "" };
                 self.log_line(
                     LogKind::Iteration,
                     format!("{prefix}{}", iteration_line(&info, side)),
                 );
-                self.sort.from_iteration(&info, self.prefs.settings.order);
+                self.sort.from_iteration(&info, self.prefs.settings().order);
                 self.screen.on_iteration(self.play.game().board(), info);
             }
             Some(Accepted::Finished { search, best, book }) => {
@@ -273,7 +273,7 @@ impl App {
     }
 
     pub(super) fn reset_sort_view(&mut self) {
-        self.sort = SortView::of(self.play.game().board(), self.prefs.settings.order);
+        self.sort = SortView::of(self.play.game().board(), self.prefs.settings().order);
     }
 
     pub(super) fn step_pv(&mut self, forward: bool) {
@@ -284,7 +284,7 @@ impl App {
             .map(|i| i.root_moves.clone());
         if let Err(why) = self
             .sort
-            .step_pv(forward, root_moves, self.prefs.settings.order)
+            .step_pv(forward, root_moves, self.prefs.settings().order)
         {
             self.info(why.message());
         }
@@ -292,14 +292,14 @@ impl App {
 
     pub(super) fn set_depth(&mut self, d: u32) {
         let d = d.clamp(1, MAX_DEPTH);
-        if d == self.prefs.settings.depth {
+        if d == self.prefs.settings().depth {
             self.info(format!(
                 "depth {d} is the {}",
                 if d == 1 { "least" } else { "most" }
             ));
             return;
         }
-        self.prefs.settings.depth = d;
+        self.prefs.set_depth(d);
         self.info(if self.session.is_thinking_for_a_move() {
             format!("depth {d} (from the next search)")
         } else {

@@ -15,10 +15,9 @@ use crate::game::Game;
 use crate::game::autosave;
 use crate::tui::Mode;
 use crate::tui::keys::Action;
-use crate::tui::keys::DEFAULT_KEYS;
 use crate::tui::settings::{self, Config, Setting, Settings};
 use crate::tui::theme::ColorDepth;
-use crate::tui::theme::{PieceStyle, Theme};
+use crate::tui::theme::Theme;
 
 impl App {
     /// Runs a `:` command; false when it failed (the text stays for editing).
@@ -51,12 +50,12 @@ impl App {
             Command::Fen(fen) => return self.fen_command(fen.as_deref().unwrap_or("")),
             Command::Depth(d) => self.set_depth(d),
             Command::Eval(m) => {
-                self.prefs.settings.eval = m;
+                self.prefs.set_eval(m);
                 let e = eval::evaluate_white(self.play.game().board(), &self.prefs.eval());
                 self.info(format!("eval {m}: E {} here", e_text(e)));
             }
             Command::Order(s) => {
-                self.prefs.settings.order = s;
+                self.prefs.set_order(s);
                 self.info(format!("move ordering: {s}"));
                 self.reset_sort_view();
             }
@@ -79,27 +78,22 @@ impl App {
             }
             Command::Games(n) => self.play_games(n),
             Command::Lab(depth) => {
-                return self.start_lab(depth.unwrap_or(self.prefs.settings.depth));
+                return self.start_lab(depth.unwrap_or(self.prefs.settings().depth));
             }
             Command::View(v) => self.set_view(v),
             Command::Tree => self.open_tree(),
             Command::Theme(name) => {
-                let t = Theme::load(
-                    &name,
-                    self.prefs.user_theme_dir.as_deref(),
-                    self.prefs.color_depth,
-                )
-                .map_err(|e| e.to_string())?;
-                self.prefs.settings.ascii = t.pieces == PieceStyle::Ascii;
-                self.prefs.theme = t;
+                let t = Theme::load(&name, self.prefs.user_theme_dir(), self.prefs.color_depth())
+                    .map_err(|e| e.to_string())?;
+                self.prefs.set_theme(t);
                 self.info(format!(
                     "theme {name} ({} colours)",
-                    self.prefs.color_depth.name()
+                    self.prefs.color_depth().name()
                 ));
             }
             Command::Ascii(on) => {
-                self.prefs.settings.ascii = on.unwrap_or(!self.prefs.settings.ascii);
-                self.info(if self.prefs.settings.ascii {
+                let ascii = self.prefs.set_ascii(on);
+                self.info(if ascii {
                     "pieces as letters"
                 } else {
                     "pieces as glyphs"
@@ -132,7 +126,7 @@ impl App {
     // ---- levels, lines and hints -----------------------------------------------------------
 
     fn set_level(&mut self, level: Level) {
-        self.prefs.settings.level = level;
+        self.prefs.set_level(level);
         let how = match level {
             Level::Max => "full strength".to_string(),
             Level::Elo(elo) => format!("about {elo} Elo"),
@@ -148,11 +142,11 @@ impl App {
 
     /// Shows `n` lines from the next search on; analysis starts again at once.
     pub(super) fn set_multipv(&mut self, n: u32) {
-        self.prefs.multipv = n.clamp(1, command::MAX_MULTIPV);
+        self.prefs.set_multipv(n, command::MAX_MULTIPV);
         self.info(format!(
             "{} best line{} shown",
-            self.prefs.multipv,
-            if self.prefs.multipv == 1 { "" } else { "s" }
+            self.prefs.multipv(),
+            if self.prefs.multipv() == 1 { "" } else { "s" }
         ));
         if self.play.mode() == Mode::Analysis && self.session.is_searching() {
             self.position_changed();
@@ -180,16 +174,16 @@ impl App {
             own_book: false,
             report_root_moves: true,
             eval: self.prefs.eval(),
-            scheme: self.prefs.settings.order,
-            hash_mb: self.prefs.settings.hash_mb,
-            record_tree: self.explorer.recording.then_some(self.explorer.limits),
-            threads: self.prefs.settings.threads,
-            syzygy: self.prefs.tables.search_options(),
+            scheme: self.prefs.settings().order,
+            hash_mb: self.prefs.settings().hash_mb,
+            record_tree: self.explorer.record_limits(),
+            threads: self.prefs.settings().threads,
+            syzygy: self.prefs.tables().search_options(),
             ..SearchOptions::default()
         };
         let limits = Limits {
             movetime: Some(HINT_TIME),
-            ..Limits::depth(self.prefs.settings.depth.min(HINT_DEPTH))
+            ..Limits::depth(self.prefs.settings().depth.min(HINT_DEPTH))
         };
         // The pane follows the hint's search from this position (it may still show the
         // engine's search of the position before its move).
@@ -260,16 +254,16 @@ impl App {
         if let Some(p) = config.problems().first() {
             self.error(format!("settings: {p} (:set lists the settings)"));
         }
-        self.explorer.recording = config.settings().explorer;
-        self.prefs.config = Some(config);
+        self.explorer.set_recording(config.settings().explorer);
+        self.prefs.set_config(config);
     }
 
     /// The settings as they are in this session (the file's, the flags', and `:set`s), with
     /// the clock of the game on the board and whether searches record trees.
     pub fn live_settings(&self) -> Settings {
-        let mut s = self.prefs.settings.clone();
+        let mut s = self.prefs.settings().clone();
         s.tc = self.play.game().time_control.map(|tc| tc.to_string());
-        s.explorer = self.explorer.recording;
+        s.explorer = self.explorer.recording();
         s
     }
 
@@ -279,8 +273,7 @@ impl App {
                 let s = self.live_settings();
                 let file = self
                     .prefs
-                    .config
-                    .as_ref()
+                    .config()
                     .and_then(|c| c.path())
                     .map_or("no settings file".to_string(), |p| p.display().to_string());
                 self.log_line(LogKind::Info, format!("settings ({file}):"));
@@ -293,8 +286,7 @@ impl App {
             SetArg::Save => {
                 let config = self
                     .prefs
-                    .config
-                    .as_ref()
+                    .config()
                     .ok_or("no settings file to save to (none was read at start)")?;
                 config.save().map_err(|e| e.to_string())?;
                 let path = config.path().map(|p| p.display().to_string());
@@ -313,15 +305,15 @@ impl App {
         let parsed: settings::Key = key
             .parse()
             .map_err(|e: settings::ConfigError| e.to_string())?;
-        let mut config = self.prefs.config.clone().unwrap_or_default();
+        let mut config = self.prefs.config().cloned().unwrap_or_default();
         config.set(key, value).map_err(|e| e.to_string())?;
-        let mut s = self.prefs.settings.clone();
+        let mut s = self.prefs.settings().clone();
         s.set_value(parsed, value).map_err(|e| e.to_string())?;
         // What can still fail (a theme file, a time control) is tried before anything moves.
         let theme = match parsed {
             settings::Key::Setting(Setting::Theme | Setting::Color) => {
                 let depth = ColorDepth::detect(s.color, |k| std::env::var(k).ok());
-                let t = Theme::load(&s.theme, self.prefs.user_theme_dir.as_deref(), depth)
+                let t = Theme::load(&s.theme, self.prefs.user_theme_dir(), depth)
                     .map_err(|e| e.to_string())?;
                 Some((t, depth))
             }
@@ -337,7 +329,7 @@ impl App {
         };
         let tables = match parsed {
             // A player of the SSH server names no directory of the server's.
-            settings::Key::Setting(Setting::Syzygy) if self.prefs.file_root.is_some() => {
+            settings::Key::Setting(Setting::Syzygy) if self.prefs.file_root().is_some() => {
                 return Err("syzygy: the server sets the tables; a player cannot".into());
             }
             settings::Key::Setting(Setting::Syzygy) => {
@@ -345,23 +337,18 @@ impl App {
             }
             _ => None,
         };
-        if let Some((t, depth)) = theme {
-            s.ascii = s.ascii || t.pieces == PieceStyle::Ascii;
-            self.prefs.theme = t;
-            self.prefs.color_depth = depth;
-        }
-        let order_changed = s.order != self.prefs.settings.order;
-        self.prefs.settings = s;
+        let order_changed = s.order != self.prefs.settings().order;
+        self.prefs.replace_settings(s, theme);
         if let Some(tables) = tables {
             if let Some(text) = tables.describe() {
                 self.log_line(LogKind::Info, text);
             }
-            self.prefs.tables = tables;
+            self.prefs.set_tables(tables);
         }
         match parsed {
             settings::Key::Setting(Setting::Order) if order_changed => self.reset_sort_view(),
             settings::Key::Setting(Setting::Explorer) => {
-                self.explorer.recording = self.prefs.settings.explorer
+                self.explorer.set_recording(self.prefs.settings().explorer)
             }
             settings::Key::Setting(Setting::Tc) => {
                 if let Some(tc) = tc {
@@ -369,11 +356,10 @@ impl App {
                     self.position_changed();
                 }
             }
-            settings::Key::Keys(_) => self.prefs.keys = self.prefs.settings.key_table(DEFAULT_KEYS),
             _ => {}
         }
         let shown = config.get(key).unwrap_or_else(|_| value.to_string());
-        self.prefs.config = Some(config);
+        self.prefs.set_config(config);
         self.log_line(LogKind::Info, format!("set {key} = {shown}"));
         self.info(format!(
             "{key} = {shown} for this session (:set save keeps it)"
@@ -409,7 +395,7 @@ impl App {
     /// The file a `:save`/`:load` argument names: under `file_root` only a cleaned base name
     /// inside that directory, otherwise the path as given (`~` expanded).
     fn pgn_path(&self, arg: &str) -> Result<PathBuf, String> {
-        match &self.prefs.file_root {
+        match &self.prefs.file_root() {
             None => Ok(expand_home(arg)),
             Some(root) => {
                 let path = confined_pgn_path(root, arg)
@@ -424,8 +410,7 @@ impl App {
     /// (the server's directories are not the visitor's business), else the whole path.
     fn shown_path(&self, path: &Path) -> String {
         self.prefs
-            .file_root
-            .as_deref()
+            .file_root()
             .and_then(|root| path.strip_prefix(root).ok())
             .map_or_else(|| path.display().to_string(), |p| p.display().to_string())
     }
@@ -436,7 +421,7 @@ impl App {
         let path = self.pgn_path(arg)?;
         let shown_path = self.shown_path(&path);
         self.play
-            .stamp_tags(&self.prefs.settings.name, self.prefs.settings.level);
+            .stamp_tags(&self.prefs.settings().name, self.prefs.settings().level);
         let shown = self.play.game().as_shown();
         autosave::write_atomic(&path, shown.to_pgn().as_bytes())
             .map_err(|e| format!("{shown_path}: {e}"))?;

@@ -80,8 +80,8 @@ impl std::error::Error for ExplorerError {}
 pub struct Explorer {
     open: bool,
     /// Record trees in the engine's searches (`:set explorer`, config `explorer`).
-    pub recording: bool,
-    pub limits: TreeLimits,
+    recording: bool,
+    limits: TreeLimits,
     shown: Option<Arc<SearchTree>>,
     /// Child indices from the root to the node shown.
     path: Vec<usize>,
@@ -113,6 +113,20 @@ impl Default for Explorer {
 }
 
 impl Explorer {
+    /// Whether the engine's searches record trees (`:set explorer`, config `explorer`).
+    pub fn recording(&self) -> bool {
+        self.recording
+    }
+
+    pub fn set_recording(&mut self, on: bool) {
+        self.recording = on;
+    }
+
+    /// The limits a search records its tree within, when trees are recorded.
+    pub fn record_limits(&self) -> Option<TreeLimits> {
+        self.recording.then_some(self.limits)
+    }
+
     pub fn is_open(&self) -> bool {
         self.open
     }

@@ -54,17 +54,17 @@ pub struct LabView {
     /// The running job's id: reports of any other are stale.
     id: u64,
     /// The settings of the lab shown (running or done).
-    pub settings: Option<LabSettings>,
+    settings: Option<LabSettings>,
     /// The position's FEN, for the title.
-    pub fen: String,
+    fen: String,
     /// The runs finished so far (all of them once done).
-    pub runs: Vec<LabRun>,
+    runs: Vec<LabRun>,
     /// 0..1 while running.
-    pub fraction: f64,
+    fraction: f64,
     /// What is running now: `none/seed d5`.
-    pub current: Option<String>,
+    current: Option<String>,
     /// The last finished lab.
-    pub outcome: Option<LabOutcome>,
+    outcome: Option<LabOutcome>,
 }
 
 /// A lab left running when its app goes (quit, a dropped SSH session) is stopped, so its
@@ -76,6 +76,36 @@ impl Drop for LabView {
 }
 
 impl LabView {
+    /// The settings of the lab shown (running or done).
+    pub fn settings(&self) -> Option<&LabSettings> {
+        self.settings.as_ref()
+    }
+
+    /// The position's FEN, for the title.
+    pub fn fen(&self) -> &str {
+        &self.fen
+    }
+
+    /// The runs finished so far (all of them once done).
+    pub fn runs(&self) -> &[LabRun] {
+        &self.runs
+    }
+
+    /// 0..1 while running.
+    pub fn fraction(&self) -> f64 {
+        self.fraction
+    }
+
+    /// What is running now: `none/seed d5`.
+    pub fn current(&self) -> Option<&str> {
+        self.current.as_deref()
+    }
+
+    /// The last finished lab.
+    pub fn outcome(&self) -> Option<&LabOutcome> {
+        self.outcome.as_ref()
+    }
+
     pub fn is_running(&self) -> bool {
         self.job.is_some()
     }

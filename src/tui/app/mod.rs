@@ -248,12 +248,7 @@ impl App {
     /// screen: a path under the visitor's directory (the file root's parent) is written
     /// relative to it.
     fn private_paths(&self, text: String) -> String {
-        let Some(home) = self
-            .prefs
-            .file_root
-            .as_deref()
-            .and_then(std::path::Path::parent)
-        else {
+        let Some(home) = self.prefs.file_root().and_then(std::path::Path::parent) else {
             return text;
         };
         let home = home.display().to_string();
@@ -286,7 +281,7 @@ impl App {
     }
 
     pub fn theme(&self) -> &Theme {
-        &self.prefs.theme
+        self.prefs.theme()
     }
 
     pub fn session(&self) -> &Session {

@@ -20,7 +20,7 @@ impl App {
     /// or a kill loses nothing already shown). Failures are reported once per cause.
     pub(super) fn save(&mut self) {
         self.play
-            .stamp_tags(&self.prefs.settings.name, self.prefs.settings.level);
+            .stamp_tags(&self.prefs.settings().name, self.prefs.settings().level);
         if let Some(text) = self.play.save() {
             self.log_line(LogKind::Error, text.clone());
             self.error(text);
@@ -43,7 +43,7 @@ impl App {
             format!("{how}: {n} moves, {}", self.play.game().fen()),
         );
         self.info(format!("{how} ({n} moves)"));
-        self.session.state = EngineState::Idle;
+        self.session.set_state(EngineState::Idle);
         self.position_changed();
         self.save();
     }
@@ -162,7 +162,7 @@ impl App {
         match source {
             MoveSource::Book(book) => {
                 text.push_str(&format!("  book: {book}"));
-                self.session.state = EngineState::Book(book);
+                self.session.set_state(EngineState::Book(book));
             }
             MoveSource::Searched(info) => {
                 text.push_str(&format!(
@@ -170,9 +170,9 @@ impl App {
                     info.depth,
                     bounded_score(info.bound, info.score_white, mover)
                 ));
-                self.session.state = EngineState::Idle;
+                self.session.set_state(EngineState::Idle);
             }
-            MoveSource::EngineUnsearched => self.session.state = EngineState::Idle,
+            MoveSource::EngineUnsearched => self.session.set_state(EngineState::Idle),
             MoveSource::Human => {}
         }
         self.log_line(LogKind::Move, text);
@@ -190,7 +190,8 @@ impl App {
             SortView::default()
         };
         self.position_changed();
-        if searched.depth.is_some() && !self.session.is_searching() && self.sort.depth.is_none() {
+        if searched.depth().is_some() && !self.session.is_searching() && self.sort.depth().is_none()
+        {
             self.sort = searched;
         }
     }
@@ -216,7 +217,7 @@ impl App {
         self.log.scroll_to(false, rows);
         let fen = start.as_ref().map(Board::to_fen);
         self.play.begin(start);
-        self.session.state = EngineState::Idle;
+        self.session.set_state(EngineState::Idle);
         match fen {
             Some(f) => self.log_line(LogKind::Info, format!("new game from {f}")),
             None => self.log_line(LogKind::Info, "new game"),
@@ -254,7 +255,7 @@ impl App {
         self.log_line(LogKind::Info, format!("took back {list}"));
         self.info(format!("took back {list} (Ctrl+Y replays)"));
         self.play.took_back();
-        self.session.state = EngineState::Idle;
+        self.session.set_state(EngineState::Idle);
         self.save();
         self.position_changed();
     }
@@ -322,7 +323,7 @@ impl App {
             self.error("the engine is thinking: Ctrl+G makes it move now, Esc stops it");
             return false;
         }
-        if self.puzzles.active.is_some() {
+        if self.puzzles.active().is_some() {
             return match self.play.game().board().parse_move(text) {
                 Ok(m) => self.puzzle_answer(m),
                 Err(e) => {

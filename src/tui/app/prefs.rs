@@ -8,37 +8,39 @@ use std::sync::{Arc, Mutex};
 use crate::chess::Board;
 use crate::engine::syzygy::{SyzygyOptions, Tablebases};
 
-use crate::engine::eval::EvalConfig;
+use crate::engine::eval::{EvalConfig, EvalMode};
+use crate::engine::levels::Level;
+use crate::engine::order::Scheme;
 use crate::engine::search::Profile;
-use crate::tui::keys::Binding;
+use crate::tui::keys::{Binding, DEFAULT_KEYS};
 use crate::tui::settings::{Config, Settings};
-use crate::tui::theme::{ColorDepth, Theme};
+use crate::tui::theme::{self, ColorDepth, PieceStyle, Theme};
 
 /// The session's settings: the one `Settings` (the file's, the flags', changed by `:set`
 /// and keys) and what is made from it (the loaded theme, the key table), beside what only
 /// a session has (MultiPV, the search profile, the settings file, where files may go).
 pub struct Prefs {
-    pub settings: Settings,
+    settings: Settings,
     /// How many lines a search shows (MultiPV).
-    pub multipv: u32,
+    multipv: u32,
     /// The search profile of the engine's searches (`Seed`: the textbook search only).
-    pub profile: Profile,
+    profile: Profile,
     /// The settings file, for `:set` and `:set save` (`None`: none read; `:set` then
     /// changes the session only).
-    pub config: Option<Config>,
+    config: Option<Config>,
     /// The key table: `settings.keys` over the defaults.
-    pub keys: Vec<Binding>,
+    keys: Vec<Binding>,
     /// The theme `settings.theme` names, loaded.
-    pub theme: Theme,
-    pub color_depth: ColorDepth,
+    theme: Theme,
+    color_depth: ColorDepth,
     /// Where user themes are looked up (`None`: the built-in ones only).
-    pub user_theme_dir: Option<PathBuf>,
+    user_theme_dir: Option<PathBuf>,
     /// When set, `:save`/`:load` take a bare file name inside this directory and never a
     /// path the user names (the SSH server gives each player one).
-    pub file_root: Option<PathBuf>,
+    file_root: Option<PathBuf>,
     /// The Syzygy tables `settings.syzygy` names, opened (none when it names none, or
     /// names a directory without tables).
-    pub tables: TableSet,
+    tables: TableSet,
 }
 
 /// An opened set of Syzygy tables for the searches, and the verdict on the last position
@@ -115,11 +117,157 @@ impl TableSet {
 }
 
 impl Prefs {
+    /// The session's settings from `settings` (the depth clamped by the caller), with the
+    /// key table they make, one line, the default profile and look, and no tables yet.
+    pub fn new(settings: Settings) -> Prefs {
+        Prefs {
+            keys: settings.key_table(DEFAULT_KEYS),
+            settings,
+            multipv: 1,
+            profile: Profile::default(),
+            config: None,
+            theme: Theme::default(),
+            color_depth: ColorDepth::TrueColor,
+            user_theme_dir: theme::user_theme_dir(),
+            file_root: None,
+            tables: TableSet::default(),
+        }
+    }
+
     /// The evaluation the settings name, for E and the searches.
     pub fn eval(&self) -> EvalConfig {
         EvalConfig {
             mode: self.settings.eval,
             ..EvalConfig::default()
         }
+    }
+
+    // ---- what the screen and the searches read ------------------------------------------
+
+    /// The one `Settings`: the file's, the flags', changed by `:set` and keys.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// How many lines a search shows (MultiPV).
+    pub fn multipv(&self) -> u32 {
+        self.multipv
+    }
+
+    /// The search profile of the engine's searches (`Seed`: the textbook search only).
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The settings file, for `:set` and `:set save` (`None`: none read).
+    pub fn config(&self) -> Option<&Config> {
+        self.config.as_ref()
+    }
+
+    /// The key table: the settings' keys over the defaults.
+    pub fn keys(&self) -> &[Binding] {
+        &self.keys
+    }
+
+    /// The theme the settings name, loaded.
+    pub fn theme(&self) -> &Theme {
+        &self.theme
+    }
+
+    pub fn color_depth(&self) -> ColorDepth {
+        self.color_depth
+    }
+
+    /// Where user themes are looked up (`None`: the built-in ones only).
+    pub fn user_theme_dir(&self) -> Option<&Path> {
+        self.user_theme_dir.as_deref()
+    }
+
+    /// When set, `:save`/`:load` take a bare file name inside this directory only.
+    pub fn file_root(&self) -> Option<&Path> {
+        self.file_root.as_deref()
+    }
+
+    /// The Syzygy tables the settings name, opened.
+    pub fn tables(&self) -> &TableSet {
+        &self.tables
+    }
+
+    // ---- what the builder, the commands and the keys change ------------------------------
+
+    /// The look the terminal takes: `theme` in `color_depth` colours (a theme of ASCII
+    /// pieces turns ASCII on).
+    pub fn use_look(&mut self, theme: Theme, color_depth: ColorDepth) {
+        self.settings.ascii |= theme.pieces == PieceStyle::Ascii;
+        self.theme = theme;
+        self.color_depth = color_depth;
+    }
+
+    /// `:theme`: the pieces follow the theme (letters for an ASCII theme, else glyphs).
+    pub fn set_theme(&mut self, theme: Theme) {
+        self.settings.ascii = theme.pieces == PieceStyle::Ascii;
+        self.theme = theme;
+    }
+
+    /// `:ascii [on|off]` (no argument: the other way); returns whether pieces are letters.
+    pub fn set_ascii(&mut self, on: Option<bool>) -> bool {
+        self.settings.ascii = on.unwrap_or(!self.settings.ascii);
+        self.settings.ascii
+    }
+
+    pub fn set_depth(&mut self, depth: u32) {
+        self.settings.depth = depth;
+    }
+
+    pub fn set_eval(&mut self, mode: EvalMode) {
+        self.settings.eval = mode;
+    }
+
+    pub fn set_order(&mut self, scheme: Scheme) {
+        self.settings.order = scheme;
+    }
+
+    pub fn set_level(&mut self, level: Level) {
+        self.settings.level = level;
+    }
+
+    /// Shows `n` lines (within 1 and `max`); returns the number set.
+    pub fn set_multipv(&mut self, n: u32, max: u32) -> u32 {
+        self.multipv = n.clamp(1, max);
+        self.multipv
+    }
+
+    pub fn set_profile(&mut self, profile: Profile) {
+        self.profile = profile;
+    }
+
+    pub fn set_user_theme_dir(&mut self, dir: Option<PathBuf>) {
+        self.user_theme_dir = dir;
+    }
+
+    /// `:save`/`:load` take bare file names inside `dir` only (a visitor over SSH).
+    pub fn confine_files_to(&mut self, dir: PathBuf) {
+        self.file_root = Some(dir);
+    }
+
+    pub fn set_tables(&mut self, tables: TableSet) {
+        self.tables = tables;
+    }
+
+    /// The settings file `:set` writes into and `:set save` keeps.
+    pub fn set_config(&mut self, config: Config) {
+        self.config = Some(config);
+    }
+
+    /// `:set` checked them whole: `settings` replace the session's, the key table follows,
+    /// and so does the look when a theme was loaded for them.
+    pub fn replace_settings(&mut self, settings: Settings, look: Option<(Theme, ColorDepth)>) {
+        self.settings = settings;
+        if let Some((theme, depth)) = look {
+            self.settings.ascii = self.settings.ascii || theme.pieces == PieceStyle::Ascii;
+            self.theme = theme;
+            self.color_depth = depth;
+        }
+        self.keys = self.settings.key_table(DEFAULT_KEYS);
     }
 }

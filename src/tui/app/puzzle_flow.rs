@@ -3,6 +3,7 @@
 //! game that was set aside back. While puzzles are on, the engine plays no side and the
 //! autosave is set aside, so the game in progress is never touched by a puzzle.
 
+use super::puzzles::RecordHome;
 use super::{App, LogKind, MoveSource};
 use crate::chess::{Color, Move};
 use crate::game::Game;
@@ -24,7 +25,7 @@ impl App {
     pub(super) fn puzzle_command(&mut self, arg: &str) -> Result<(), String> {
         match arg.trim().to_ascii_lowercase().as_str() {
             "stats" => {
-                let lines = self.puzzles.progress.summary();
+                let lines = self.puzzles.progress().summary();
                 for line in &lines {
                     self.log_line(LogKind::Info, line.clone());
                 }
@@ -59,7 +60,7 @@ impl App {
 
     /// Ctrl+O: the next puzzle, chosen as the last one was.
     pub(super) fn next_puzzle(&mut self) {
-        let choice = self.puzzles.choice.clone().unwrap_or(Choice::Any);
+        let choice = self.puzzles.choice().cloned().unwrap_or(Choice::Any);
         let result = match self.puzzles.set() {
             Ok(set) => {
                 let set = set.to_vec();
@@ -73,9 +74,9 @@ impl App {
     }
 
     fn next_puzzle_from(&mut self, set: &[Puzzle], choice: Choice) -> Result<(), String> {
-        self.puzzles.serial += 1;
-        let seed = self.puzzles.serial ^ (self.play.game().id().len() as u64) << 17;
-        let Some(p) = self.puzzles.progress.pick(set, &choice, seed) else {
+        let salt = self.play.game().id().len() as u64;
+        let seed = self.puzzles.choose(choice.clone(), salt);
+        let Some(p) = self.puzzles.progress().pick(set, &choice, seed) else {
             return Err(match choice {
                 Choice::Own => "no mistakes of yours to solve: a :review of a game you played \
                                 against ox88 turns them into puzzles"
@@ -83,7 +84,6 @@ impl App {
                 _ => "no puzzle matches".into(),
             });
         };
-        self.puzzles.choice = Some(choice);
         self.start_puzzle(p)
     }
 
@@ -98,9 +98,8 @@ impl App {
         self.club.play_engine();
         self.cancel_search();
         self.close_tree();
-        if self.puzzles.set_aside.is_none() {
-            self.puzzles.set_aside = Some(self.play.set_aside(self.screen.flipped()));
-        }
+        let flipped = self.screen.flipped();
+        self.puzzles.keep_aside(|| self.play.set_aside(flipped));
         self.play.between_people();
         let puzzle = solving.puzzle().clone();
         let mut game = match Game::from_fen(&puzzle.fen) {
@@ -114,19 +113,14 @@ impl App {
         self.play.show(game, Mode::HumanHuman);
         let solver = solving.solver();
         self.screen.turn_for(solver);
-        self.puzzles.active = Some(solving);
-        self.puzzles.counted = false;
-        let (_, total) = self
-            .puzzles
-            .active
-            .as_ref()
-            .map_or((0, 0), Solving::progress);
-        let rating = self.puzzles.progress.puzzle_rating(&puzzle).rating;
+        self.puzzles.begin(solving);
+        let (_, total) = self.puzzles.active().map_or((0, 0), Solving::progress);
+        let rating = self.puzzles.progress().puzzle_rating(&puzzle).rating;
         let last = self
             .play
             .game()
             .numbered_san(0)
-            .unwrap_or_else(|| solving_move_text(self.puzzles.active.as_ref()));
+            .unwrap_or_else(|| solving_move_text(self.puzzles.active()));
         let text = format!(
             "puzzle {} (rated {rating:.0}): after {last}, {} to play and win ({} move{}); \
              F2 shows the solution, :puzzle off goes back to your game",
@@ -143,7 +137,7 @@ impl App {
 
     /// A move typed while a puzzle is on. True when the move was right (the input clears).
     pub(super) fn puzzle_answer(&mut self, m: Move) -> bool {
-        let Some(solving) = self.puzzles.active.as_mut() else {
+        let Some(solving) = self.puzzles.active_mut() else {
             return false;
         };
         let board = self.play.game().board().clone();
@@ -175,11 +169,7 @@ impl App {
                 self.play_move(m, MoveSource::Human);
                 let reply_san = self.play.game().board().san(reply);
                 self.play_move(reply, MoveSource::Human);
-                let (done, total) = self
-                    .puzzles
-                    .active
-                    .as_ref()
-                    .map_or((0, 0), Solving::progress);
+                let (done, total) = self.puzzles.active().map_or((0, 0), Solving::progress);
                 self.info(format!(
                     "✓ {san} — {reply_san} was the reply; {} more to find ({done} of {total})",
                     total - done
@@ -197,7 +187,7 @@ impl App {
     /// F2 or `:puzzle show`: the rest of the solution is played out; the puzzle counts as
     /// not solved.
     pub(super) fn show_solution(&mut self) -> Result<(), String> {
-        let Some(solving) = self.puzzles.active.as_mut() else {
+        let Some(solving) = self.puzzles.active_mut() else {
             return Err("no puzzle is on the board: :puzzle serves one".into());
         };
         if solving.is_over() {
@@ -215,17 +205,16 @@ impl App {
 
     /// Counts the finished puzzle once: the ratings move and the record is saved.
     fn puzzle_over(&mut self) {
-        let Some(solving) = self.puzzles.active.as_ref() else {
-            return;
-        };
-        if self.puzzles.counted {
+        if self.puzzles.active().is_none() || !self.puzzles.count_once() {
             return;
         }
-        self.puzzles.counted = true;
+        let Some(solving) = self.puzzles.active() else {
+            return;
+        };
         let clean = solving.clean_solve().unwrap_or(false);
         let puzzle = solving.puzzle().clone();
         let shown = solving.was_shown();
-        let change = self.puzzles.progress.record(&puzzle, clean, &today());
+        let change = self.puzzles.progress_mut().record(&puzzle, clean, &today());
         let delta = change.after - change.before;
         let head = if clean {
             "✓ solved".to_string()
@@ -253,11 +242,10 @@ impl App {
 
     /// Puzzles end: the game set aside comes back as it was.
     pub(super) fn leave_puzzles(&mut self) {
-        let Some(back) = self.puzzles.set_aside.take() else {
+        let Some(back) = self.puzzles.end() else {
             return;
         };
         self.cancel_search();
-        self.puzzles.active = None;
         let flipped = self.play.restore(back);
         self.screen.set_flipped(flipped);
         self.log_line(LogKind::Info, "puzzles off: back to the game");
@@ -284,14 +272,14 @@ impl App {
         let date = today();
         let added = own
             .into_iter()
-            .filter(|p| self.puzzles.progress.add_own(p.clone(), &date))
+            .filter(|p| self.puzzles.progress_mut().add_own(p.clone(), &date))
             .count();
         if added == 0 {
             return;
         }
         let text = format!(
             "{added} of your mistakes became puzzles: :puzzle mine serves them ({} to solve)",
-            self.puzzles.progress.own_pending()
+            self.puzzles.progress().own_pending()
         );
         self.log_line(LogKind::Info, text);
         if let Some(e) = self.puzzles.save() {
@@ -306,43 +294,35 @@ impl App {
         {
             // A member of the club with a key: the record is kept under the key.
             let (store, member) = (v.store(), v.member().id.clone());
-            match store.puzzle_record(&member).map(|json| {
-                json.map_or(Ok(progress::Progress::default()), |j| {
-                    serde_json::from_str(&j)
-                })
-            }) {
-                Ok(Ok(p)) => self.puzzles.progress = p,
-                Ok(Err(e)) => {
-                    self.puzzles.keep_file = true;
-                    self.error(format!(
-                        "puzzle record: {e}; puzzles are counted for this session only"
-                    ));
-                }
-                Err(e) => {
-                    self.puzzles.keep_file = true;
-                    self.error(format!("{e}; puzzles are counted for this session only"));
-                }
+            let loaded = match store.puzzle_record(&member) {
+                Ok(json) => json
+                    .map_or(Ok(progress::Progress::default()), |j| {
+                        serde_json::from_str(&j)
+                    })
+                    .map_err(|e| format!("puzzle record: {e}")),
+                Err(e) => Err(e.to_string()),
+            };
+            if let Err(e) = self
+                .puzzles
+                .keep_record(RecordHome::Store(store, member), loaded)
+            {
+                self.error(format!("{e}; puzzles are counted for this session only"));
             }
-            self.puzzles.store = Some((store, member));
             return;
         }
         let Some(dir) = self.play.autosave().map(|a| a.dir().to_path_buf()) else {
             return;
         };
         let path = dir.join(progress::FILE_NAME);
-        match progress::Progress::load(&path) {
-            Ok(p) => self.puzzles.progress = p,
-            Err(e) => {
-                self.puzzles.keep_file = true;
-                self.error(format!("{e}; puzzles are counted for this session only"));
-            }
+        let loaded = progress::Progress::load(&path).map_err(|e| e.to_string());
+        if let Err(e) = self.puzzles.keep_record(RecordHome::File(path), loaded) {
+            self.error(format!("{e}; puzzles are counted for this session only"));
         }
-        self.puzzles.path = Some(path);
     }
 
     /// The score and side of a puzzle's solver, for the status line.
     pub fn puzzle_status(&self) -> Option<String> {
-        let s = self.puzzles.active.as_ref()?;
+        let s = self.puzzles.active()?;
         let (done, total) = s.progress();
         Some(if s.is_over() {
             format!("puzzle {} over", s.puzzle().id)

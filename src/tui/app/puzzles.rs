@@ -16,29 +16,37 @@ use crate::puzzle::{self, Puzzle};
 /// Nodes for the line that shows why a wrong answer fails.
 const REFUTATION_NODES: u64 = 40_000;
 
+/// Where the player's record is kept.
+pub enum RecordHome {
+    /// A file beside the autosaved games.
+    File(PathBuf),
+    /// The club's database, under a member's key.
+    Store(std::sync::Arc<dyn crate::club::Store>, String),
+}
+
 /// Puzzles and the player's record.
 #[derive(Default)]
 pub struct Puzzles {
     /// The set, read on first use.
     set: Option<Vec<Puzzle>>,
     /// A puzzle file given with `--puzzles` (instead of the shipped set).
-    pub file: Option<PathBuf>,
-    pub progress: Progress,
+    file: Option<PathBuf>,
+    progress: Progress,
     /// Where the record is kept (`None`: in memory only, as in tests).
-    pub path: Option<PathBuf>,
+    path: Option<PathBuf>,
     /// The record on disk could not be read: it is not written over.
-    pub keep_file: bool,
+    keep_file: bool,
     /// Under `ox88 serve`, a member with a key: the record is kept in the club's database
     /// under their key (instead of a file).
-    pub store: Option<(std::sync::Arc<dyn crate::club::Store>, String)>,
-    pub active: Option<Solving>,
+    store: Option<(std::sync::Arc<dyn crate::club::Store>, String)>,
+    active: Option<Solving>,
     /// The last puzzle's result was counted (once per puzzle).
-    pub counted: bool,
+    counted: bool,
     /// How the last puzzle was chosen (Ctrl+O serves the next one the same way).
-    pub choice: Option<Choice>,
-    pub set_aside: Option<SetAside>,
+    choice: Option<Choice>,
+    set_aside: Option<SetAside>,
     /// Varies the pick among puzzles of the same rating.
-    pub serial: u64,
+    serial: u64,
     refuter: Option<Searcher>,
 }
 
@@ -48,6 +56,94 @@ impl Puzzles {
         Puzzles {
             file,
             ..Puzzles::default()
+        }
+    }
+
+    // ---- the puzzle on the board ---------------------------------------------------------
+
+    /// The puzzle being solved (or just finished).
+    pub fn active(&self) -> Option<&Solving> {
+        self.active.as_ref()
+    }
+
+    /// The puzzle being solved, to answer it or show its solution.
+    pub fn active_mut(&mut self) -> Option<&mut Solving> {
+        self.active.as_mut()
+    }
+
+    /// `solving` is put on the board; it is not counted yet.
+    pub fn begin(&mut self, solving: Solving) {
+        self.active = Some(solving);
+        self.counted = false;
+    }
+
+    /// True the first time a finished puzzle is counted, false after (once per puzzle).
+    pub fn count_once(&mut self) -> bool {
+        !std::mem::replace(&mut self.counted, true)
+    }
+
+    /// How the last puzzle was chosen (Ctrl+O serves the next one the same way).
+    pub fn choice(&self) -> Option<&Choice> {
+        self.choice.as_ref()
+    }
+
+    /// The next puzzle is chosen by `choice`; returns a seed that varies the pick among
+    /// puzzles of one rating (`salt` varies it between sessions).
+    pub fn choose(&mut self, choice: Choice, salt: u64) -> u64 {
+        self.choice = Some(choice);
+        self.serial += 1;
+        self.serial ^ salt << 17
+    }
+
+    // ---- the game set aside --------------------------------------------------------------
+
+    /// Keeps what was on the board before the first puzzle (only the first time).
+    pub fn keep_aside(&mut self, make: impl FnOnce() -> SetAside) {
+        if self.set_aside.is_none() {
+            self.set_aside = Some(make());
+        }
+    }
+
+    /// Puzzles end: what was set aside, to give back, and no puzzle is on.
+    pub fn end(&mut self) -> Option<SetAside> {
+        let back = self.set_aside.take()?;
+        self.active = None;
+        Some(back)
+    }
+
+    // ---- the player's record -------------------------------------------------------------
+
+    /// The player's record: ratings, streak, own mistakes.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// The record, to count a result or add the player's own mistakes.
+    pub fn progress_mut(&mut self) -> &mut Progress {
+        &mut self.progress
+    }
+
+    /// Where the record lives: read from a file at `path` or from the club's `store`
+    /// under `member` (`loaded`). A record that did not read is never written over, and
+    /// the puzzles are counted for this session only.
+    pub fn keep_record(
+        &mut self,
+        at: RecordHome,
+        loaded: Result<Progress, String>,
+    ) -> Result<(), String> {
+        match at {
+            RecordHome::File(path) => self.path = Some(path),
+            RecordHome::Store(store, member) => self.store = Some((store, member)),
+        }
+        match loaded {
+            Ok(p) => {
+                self.progress = p;
+                Ok(())
+            }
+            Err(e) => {
+                self.keep_file = true;
+                Err(e)
+            }
         }
     }
 

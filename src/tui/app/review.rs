@@ -11,7 +11,7 @@
 //! later moves (the status line says so when a position is shown).
 
 use crate::engine::jobs::{CancelHandle, ReviewJob, ReviewProgress};
-use crate::game::annotate::Review;
+use crate::game::annotate::{Review, ReviewedMove};
 
 /// The deepest search a TUI review runs per position (a game reviews in seconds).
 pub const REVIEW_DEPTH: u32 = 10;
@@ -33,17 +33,17 @@ pub struct RunningReview {
 /// The review view's state.
 #[derive(Default)]
 pub struct ReviewView {
-    pub running: Option<RunningReview>,
+    running: Option<RunningReview>,
     /// The last finished review.
-    pub review: Option<Review>,
+    review: Option<Review>,
     /// The view is on screen (in place of the log pane).
-    pub visible: bool,
+    visible: bool,
     /// The chosen row of `review.moves`.
-    pub selected: usize,
+    selected: usize,
     /// A position of the review is on the board (the engine is held).
-    pub browsing: bool,
+    browsing: bool,
     /// The id of the game the review is of (a new or loaded game closes the view).
-    pub game_id: String,
+    game_id: String,
 }
 
 impl ReviewView {
@@ -54,6 +54,94 @@ impl ReviewView {
 
     pub fn is_running(&self) -> bool {
         self.running.is_some()
+    }
+
+    /// The review under way, if one runs.
+    pub fn running(&self) -> Option<&RunningReview> {
+        self.running.as_ref()
+    }
+
+    /// A review job starts: its reports are awaited.
+    pub fn begin(&mut self, running: RunningReview) {
+        self.running = Some(running);
+    }
+
+    /// The latest report of job `id` (a report of any other job is stale and dropped).
+    pub fn on_progress(&mut self, id: u64, progress: ReviewProgress) {
+        if let Some(r) = self.running.as_mut().filter(|r| r.id == id) {
+            r.progress = Some(progress);
+        }
+    }
+
+    /// Whether `id` is the running review's job.
+    pub fn is_job(&self, id: u64) -> bool {
+        self.running.as_ref().is_some_and(|r| r.id == id)
+    }
+
+    /// The review that ended, to finish (it no longer runs).
+    pub fn take_running(&mut self) -> Option<RunningReview> {
+        self.running.take()
+    }
+
+    /// Asks the running review to stop after its current position; whether one runs.
+    pub fn cancel(&self) -> bool {
+        match &self.running {
+            Some(r) => {
+                r.cancel.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The finished `review` of the game `game_id` is shown, row `selected` chosen.
+    pub fn show(&mut self, review: Review, game_id: String, selected: usize) {
+        self.review = Some(review);
+        self.game_id = game_id;
+        self.selected = selected;
+        self.visible = true;
+    }
+
+    /// The view is on screen (in place of the log pane).
+    pub fn visible(&self) -> bool {
+        self.visible
+    }
+
+    pub fn hide(&mut self) {
+        self.visible = false;
+    }
+
+    /// The chosen row of the review's moves.
+    pub fn selected(&self) -> usize {
+        self.selected
+    }
+
+    /// ↑ / ↓ among `rows` rows.
+    pub fn select_next(&mut self, up: bool, rows: usize) {
+        self.selected = if up {
+            self.selected.saturating_sub(1)
+        } else {
+            (self.selected + 1).min(rows.max(1) - 1)
+        };
+    }
+
+    /// The chosen reviewed move.
+    pub fn chosen(&self) -> Option<&ReviewedMove> {
+        self.review.as_ref()?.moves.get(self.selected)
+    }
+
+    /// A position of the review is on the board (the engine is held).
+    pub fn browsing(&self) -> bool {
+        self.browsing
+    }
+
+    pub fn browse(&mut self) {
+        self.browsing = true;
+    }
+
+    /// Back from a reviewed position; whether one was on the board.
+    pub fn stop_browsing(&mut self) -> bool {
+        std::mem::take(&mut self.browsing)
     }
 
     /// `positions done / total` and the time left, for the status line.

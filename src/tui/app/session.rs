@@ -104,7 +104,8 @@ pub enum Accepted {
 pub struct Session {
     engine: Box<dyn EngineControl>,
     search: Option<RunningSearch>,
-    pub state: EngineState,
+    /// What the engine is doing, for the status line.
+    state: EngineState,
     /// Events dropped because their search was no longer the one we wait for.
     stale_dropped: u64,
     /// The newest iteration tree of the searches we waited for (kept after its search
@@ -121,6 +122,16 @@ impl Session {
             stale_dropped: 0,
             last_tree: None,
         }
+    }
+
+    /// What the engine is doing, for the status line.
+    pub fn state(&self) -> &EngineState {
+        &self.state
+    }
+
+    /// The engine's state after a move: idle, or the book named.
+    pub fn set_state(&mut self, state: EngineState) {
+        self.state = state;
     }
 
     /// The newest complete iteration's tree (of this search or the last that sent one).

@@ -10,32 +10,32 @@ use crate::engine::{IterationInfo, RootMoveRow};
 #[derive(Clone, Debug, Default)]
 pub struct SortView {
     /// The search's root position (or the game's position when idle).
-    pub root: Board,
+    root: Board,
     /// The principal variation to step along.
-    pub pv: Vec<Move>,
+    pv: Vec<Move>,
     /// How many PV moves deep the shown position is (0: the root).
-    pub step: usize,
+    step: usize,
     /// Depth of the iteration the lists come from (`None`: generator scores, no search).
-    pub depth: Option<u32>,
-    pub first_move_cutoff: Option<f64>,
-    pub branching: Option<f64>,
+    depth: Option<u32>,
+    first_move_cutoff: Option<f64>,
+    branching: Option<f64>,
     /// The last iteration's own counters (cutoffs, table hits, null moves, re-searches).
-    pub stats: Option<SearchStats>,
+    stats: Option<SearchStats>,
     /// The search's root moves in the order searched: the iteration in progress (sent while
     /// it runs) or the last one; what cost, scored and refuted each.
-    pub root_rows: Vec<RootMoveRow>,
+    root_rows: Vec<RootMoveRow>,
     /// The iteration `root_rows` belong to.
-    pub rows_depth: Option<u32>,
+    rows_depth: Option<u32>,
     /// In generator order.
-    pub generated: Vec<ScoredMove>,
+    generated: Vec<ScoredMove>,
     /// In the order the search tried them (or sorted by score).
-    pub sorted: Vec<ScoredMove>,
+    sorted: Vec<ScoredMove>,
     /// The move the search chose here (the PV move at this step).
-    pub best: Option<Move>,
+    best: Option<Move>,
     /// The shown position's move number and side to move: `12... Black`.
-    pub ply_label: String,
+    ply_label: String,
     /// The first list row shown.
-    pub scroll: usize,
+    scroll: usize,
 }
 
 /// Why the PV cannot be stepped further.
@@ -59,6 +59,78 @@ impl StepRefused {
 }
 
 impl SortView {
+    // ---- what the pane reads --------------------------------------------------------------
+
+    /// The search's root position (or the game's position when idle).
+    pub fn root(&self) -> &Board {
+        &self.root
+    }
+
+    /// The principal variation to step along.
+    pub fn pv(&self) -> &[Move] {
+        &self.pv
+    }
+
+    /// How many PV moves deep the shown position is (0: the root).
+    pub fn step(&self) -> usize {
+        self.step
+    }
+
+    /// Depth of the iteration the lists come from (`None`: generator scores, no search).
+    pub fn depth(&self) -> Option<u32> {
+        self.depth
+    }
+
+    /// The iteration's share of cutoffs on the first move tried.
+    pub fn first_move_cutoff(&self) -> Option<f64> {
+        self.first_move_cutoff
+    }
+
+    /// The iteration's effective branching factor.
+    pub fn branching(&self) -> Option<f64> {
+        self.branching
+    }
+
+    /// The last iteration's own counters (cutoffs, table hits, null moves, re-searches).
+    pub fn stats(&self) -> Option<&SearchStats> {
+        self.stats.as_ref()
+    }
+
+    /// The search's root moves in the order searched, with what each cost and scored.
+    pub fn root_rows(&self) -> &[RootMoveRow] {
+        &self.root_rows
+    }
+
+    /// The iteration `root_rows` belong to.
+    pub fn rows_depth(&self) -> Option<u32> {
+        self.rows_depth
+    }
+
+    /// The moves in generator order.
+    pub fn generated(&self) -> &[ScoredMove] {
+        &self.generated
+    }
+
+    /// The moves in the order the search tried them (or sorted by score).
+    pub fn sorted(&self) -> &[ScoredMove] {
+        &self.sorted
+    }
+
+    /// The move the search chose here (the PV move at this step).
+    pub fn best(&self) -> Option<Move> {
+        self.best
+    }
+
+    /// The shown position's move number and side to move: `12... Black`.
+    pub fn ply_label(&self) -> &str {
+        &self.ply_label
+    }
+
+    /// The first list row shown.
+    pub fn scroll(&self) -> usize {
+        self.scroll
+    }
+
     /// The iteration's counters worth a line (a real search's, not an empty placeholder).
     pub fn shown_stats(&self) -> Option<&SearchStats> {
         self.stats.as_ref().filter(|s| s.nodes > 0)

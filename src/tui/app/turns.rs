@@ -99,7 +99,7 @@ impl App {
     /// the draw and resignation rules of `draws`, with their settings (nothing in analysis).
     pub(super) fn judge_search(&mut self, side: Color, info: &IterationInfo) -> Verdict {
         let on = self.play.mode() != Mode::Analysis;
-        let settings = &self.prefs.settings;
+        let settings = &self.prefs.settings();
         let (offers, resigns) = (on && settings.offer_draws, on && settings.resigns);
         let number = self.play.game().board().fullmove_number();
         let own = info.score_white.for_white(side);
@@ -248,7 +248,7 @@ impl App {
         };
         if self.play.game().result().is_none() {
             self.play
-                .stamp_tags(&self.prefs.settings.name, self.prefs.settings.level);
+                .stamp_tags(&self.prefs.settings().name, self.prefs.settings().level);
             self.play.game_mut().tags.set("Termination", "abandoned");
             if let Some(e) = self.play.save() {
                 self.log_line(LogKind::Error, e.clone());

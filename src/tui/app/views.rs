@@ -33,11 +33,11 @@ impl App {
                 });
             }
             Err(ExplorerError::NoTree { recording: true })
-                if self.prefs.settings.level != crate::engine::levels::Level::Max =>
+                if self.prefs.settings().level != crate::engine::levels::Level::Max =>
             {
                 self.error(format!(
                     "no search tree: at level {} the engine's moves come from the level driver, which records none (analysis and hints do)",
-                    self.prefs.settings.level
+                    self.prefs.settings().level
                 ))
             }
             Err(e) => self.error(e.to_string()),
@@ -89,7 +89,7 @@ impl App {
     /// What the Syzygy tables say of the position on show ("tablebase: White wins, DTZ
     /// 23"), when tables are open and cover it (probed once per position).
     pub fn tablebase_text(&self) -> Option<String> {
-        self.prefs.tables.verdict(self.shown_board())
+        self.prefs.tables().verdict(self.shown_board())
     }
 
     /// The engine's newest score for the position on show: its last search of that
@@ -125,7 +125,7 @@ impl App {
         self.screen.set_view(View::Lab);
         self.info(format!(
             "lab: depth {depth}, {} runs in the background (Esc stops)",
-            self.lab.settings.as_ref().map_or(0, |s| s.runs().len())
+            self.lab.settings().map_or(0, |s| s.runs().len())
         ));
         Ok(())
     }
@@ -146,12 +146,10 @@ impl App {
                 }
             }
             JobEvent::Review { id, progress } => {
-                if let Some(r) = self.review.running.as_mut().filter(|r| r.id == id) {
-                    r.progress = Some(*progress);
-                }
+                self.review.on_progress(id, *progress);
             }
             JobEvent::ReviewEnded { id } => {
-                if self.review.running.as_ref().is_some_and(|r| r.id == id) {
+                if self.review.is_job(id) {
                     self.finish_review();
                 }
             }
@@ -175,11 +173,11 @@ impl App {
         if self.play.game().is_empty() {
             return Err("no moves to review yet".into());
         }
-        let mut settings = ReviewSettings::depth(self.prefs.settings.depth.min(REVIEW_DEPTH));
+        let mut settings = ReviewSettings::depth(self.prefs.settings().depth.min(REVIEW_DEPTH));
         settings.options.eval = self.prefs.eval();
-        settings.options.scheme = self.prefs.settings.order;
-        settings.options.hash_mb = self.prefs.settings.hash_mb.min(settings.options.hash_mb);
-        settings.options.syzygy = self.prefs.tables.search_options();
+        settings.options.scheme = self.prefs.settings().order;
+        settings.options.hash_mb = self.prefs.settings().hash_mb.min(settings.options.hash_mb);
+        settings.options.syzygy = self.prefs.tables().search_options();
         let positions = review_positions(self.play.game());
         let total = positions.len();
         let cancel = CancelHandle::new();
@@ -194,7 +192,7 @@ impl App {
             });
         })
         .map_err(|e| format!("cannot start the review: {e}"))?;
-        self.review.running = Some(RunningReview {
+        self.review.begin(RunningReview {
             job: Some(job),
             cancel,
             id,
@@ -203,7 +201,7 @@ impl App {
             game_len: self.play.game().len(),
             total,
         });
-        let depth = self.prefs.settings.depth.min(REVIEW_DEPTH);
+        let depth = self.prefs.settings().depth.min(REVIEW_DEPTH);
         self.log_line(
             LogKind::Info,
             format!("review: {total} positions at depth {depth}"),
@@ -217,20 +215,17 @@ impl App {
 
     /// Esc during a review: stop after the current position, keep what was analysed.
     pub fn cancel_review(&mut self) -> bool {
-        match &self.review.running {
-            Some(r) => {
-                r.cancel.cancel();
-                self.info("review: stopping after this position");
-                true
-            }
-            None => false,
+        let running = self.review.cancel();
+        if running {
+            self.info("review: stopping after this position");
         }
+        running
     }
 
     /// The review job ended: its analysis becomes the review (marks into the game, the
     /// view opened).
     fn finish_review(&mut self) {
-        let Some(mut running) = self.review.running.take() else {
+        let Some(mut running) = self.review.take_running() else {
             return;
         };
         let Some(job) = running.job.take() else {
@@ -247,10 +242,10 @@ impl App {
         let review = Review::from_analysis_with_tables(
             self.play.game(),
             &outcome.positions,
-            self.prefs.tables.tables(),
+            self.prefs.tables().tables(),
         );
         let annotator = format!("ox88 {} (depth {})", env!("CARGO_PKG_VERSION"), {
-            self.prefs.settings.depth.min(REVIEW_DEPTH)
+            self.prefs.settings().depth.min(REVIEW_DEPTH)
         });
         let annotated = review.annotate(self.play.game(), &annotator);
         for (i, pm) in annotated
@@ -285,15 +280,13 @@ impl App {
         self.info(format!(
             "{how}: ↑/↓ choose, Enter shows the position, Esc goes back"
         ));
-        self.review.selected = review
+        let selected = review
             .moves
             .iter()
             .position(|m| m.judgement.is_some())
             .unwrap_or(0);
         self.keep_own_mistakes(&review);
-        self.review.review = Some(review);
-        self.review.game_id = running.game_id;
-        self.review.visible = true;
+        self.review.show(review, running.game_id, selected);
     }
 
     /// Keys while the review view is on screen and the input line is empty; false when the
@@ -306,12 +299,12 @@ impl App {
             .map(|r| r.moves.len())
         else {
             // Another game is on the board now: the view closes.
-            self.review.visible = false;
+            self.review.hide();
             return false;
         };
         match code {
-            KeyCode::Up => self.review.selected = self.review.selected.saturating_sub(1),
-            KeyCode::Down => self.review.selected = (self.review.selected + 1).min(n.max(1) - 1),
+            KeyCode::Up => self.review.select_next(true, n),
+            KeyCode::Down => self.review.select_next(false, n),
             KeyCode::Enter if n > 0 => self.show_reviewed_position(),
             KeyCode::Esc | KeyCode::Backspace => self.leave_review(),
             _ => return false,
@@ -321,12 +314,7 @@ impl App {
 
     /// Shows the position before the chosen move, the engine held.
     fn show_reviewed_position(&mut self) {
-        let Some(m) = self
-            .review
-            .review
-            .as_ref()
-            .and_then(|r| r.moves.get(self.review.selected))
-        else {
+        let Some(m) = self.review.chosen() else {
             return;
         };
         let index = m.index;
@@ -338,7 +326,7 @@ impl App {
         });
         self.cancel_search();
         self.play.pause();
-        self.review.browsing = true;
+        self.review.browse();
         self.play.game_mut().goto(index);
         self.position_changed();
         let numbered = self.play.game().numbered_san(index).unwrap_or_default();
@@ -352,9 +340,8 @@ impl App {
 
     /// Esc/Backspace in the view: back to the end of the game, the view closed.
     pub(super) fn leave_review(&mut self) {
-        self.review.visible = false;
-        if self.review.browsing {
-            self.review.browsing = false;
+        self.review.hide();
+        if self.review.stop_browsing() {
             self.play.resume();
             let end = self.play.game().len();
             self.play.game_mut().goto(end);

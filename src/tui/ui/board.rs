@@ -111,7 +111,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
                 board.piece_at(sq),
                 mark,
                 theme,
-                app.prefs().settings.ascii,
+                app.prefs().settings().ascii,
                 colour,
             );
             if cursor == Some(sq) {
@@ -352,7 +352,7 @@ fn material_text(app: &App) -> String {
         let g = glyph(
             Piece::new(side, kind),
             app.theme().pieces,
-            app.prefs().settings.ascii,
+            app.prefs().settings().ascii,
             colour,
         );
         for _ in 0..n {

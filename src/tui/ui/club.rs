@@ -27,11 +27,11 @@ fn tc_text(tc: Option<crate::game::TimeControl>) -> String {
 /// The lobby, in `area`.
 pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
     let club = app.club();
-    let l = &club.lobby;
+    let l = club.lobby();
     let theme = app.theme();
     let title = format!(" Lobby — {}{} ", l.me, rated(l.my_rating));
     let rows = club.lobby_rows();
-    let picked = rows.get(club.picked);
+    let picked = rows.get(club.picked());
     let mark = |row: LobbyRow| {
         if picked == Some(&row) {
             Span::styled("▶ ", theme.accent())
@@ -190,7 +190,7 @@ fn seat_line<'a>(app: &App, v: &RoomView, color: Color, seat: Option<&'a SeatVie
 /// The room, in `area`.
 pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
     let club = app.club();
-    let Some((v, role)) = &club.room else {
+    let Some((v, role)) = club.room() else {
         return;
     };
     let theme = app.theme();
@@ -283,7 +283,7 @@ pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
     }
     let engine_note = match role {
         Role::Player(_) if club.playing() => "the engine is out of sight until the game ends",
-        Role::Watcher if club.engine_open => "Ctrl+V closes the engine's panes",
+        Role::Watcher if club.engine_open() => "Ctrl+V closes the engine's panes",
         Role::Watcher => "Ctrl+V: the engine's panes",
         Role::Player(_) => "",
     };
@@ -295,7 +295,7 @@ pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
     footer.push(Line::from(Span::styled(
         format!(
             "'TEXT chats · Ctrl+R {} the chat · :lobby",
-            if club.muted { "shows" } else { "hides" },
+            if club.muted() { "shows" } else { "hides" },
         ),
         theme.dim(),
     )));
@@ -303,7 +303,7 @@ pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
     let inner_rows = area.height.saturating_sub(2) as usize;
     let room_for_chat = inner_rows.saturating_sub(lines.len() + 1 + footer.len());
     lines.push(Line::from(Span::styled("chat", theme.label())));
-    if club.muted {
+    if club.muted() {
         lines.push(Line::from(Span::styled(
             "(hidden: Ctrl+R shows it)",
             theme.dim(),

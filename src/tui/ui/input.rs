@@ -15,7 +15,7 @@ pub const ASCII_PROMPT: &str = "> ";
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
     let focused = app.screen().focus() == Pane::Input;
-    let prompt = if app.prefs().settings.ascii {
+    let prompt = if app.prefs().settings().ascii {
         ASCII_PROMPT
     } else {
         PROMPT

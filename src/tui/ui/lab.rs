@@ -136,7 +136,7 @@ fn short_count(n: u64) -> String {
 }
 
 fn title(view: &LabView) -> String {
-    match &view.settings {
+    match view.settings() {
         Some(s) => format!(
             " Lab: depth {}, {} runs, cap {} (Esc stops) ",
             s.depth,
@@ -155,7 +155,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // At small sizes the lab covers the board drawn before it.
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
-    let Some(settings) = &view.settings else {
+    let Some(settings) = view.settings() else {
         frame.render_widget(
             Paragraph::new(vec![
                 Line::styled("the ordering lab: :lab [DEPTH]", app.theme().text()),
@@ -170,25 +170,25 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     };
     let [gauge_area, table_area] =
         Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
-    let label = match (&view.current, &view.outcome) {
-        (Some(c), _) => format!("{:.0}%  {c}", view.fraction * 100.0),
+    let label = match (view.current(), view.outcome()) {
+        (Some(c), _) => format!("{:.0}%  {c}", view.fraction() * 100.0),
         (None, Some(o)) if o.cancelled => format!("cancelled: {}/{} runs", o.runs.len(), o.total),
         (None, Some(o)) => format!(
             "done: {} runs in {:.1} s",
             o.runs.len(),
             o.elapsed.as_secs_f64()
         ),
-        (None, None) => format!("{:.0}%", view.fraction * 100.0),
+        (None, None) => format!("{:.0}%", view.fraction() * 100.0),
     };
     frame.render_widget(
         Gauge::default()
-            .ratio(view.fraction.clamp(0.0, 1.0))
+            .ratio(view.fraction().clamp(0.0, 1.0))
             .label(label)
             .gauge_style(app.theme().accent()),
         gauge_area,
     );
     let lines = table_lines(
-        &view.runs,
+        view.runs(),
         view.best_index(),
         settings.max_nodes,
         table_area.width as usize,

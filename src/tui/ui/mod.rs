@@ -78,13 +78,13 @@ fn draw_club(frame: &mut Frame, a: &Areas, app: &App) -> bool {
     if !club.is_on() {
         return false;
     }
-    match club.place {
+    match club.place() {
         Place::Lobby => {
             club::draw_lobby(frame, a.right, app);
             true
         }
         Place::Room if club.in_room() => {
-            if club.engine_open && !club.playing() {
+            if club.engine_open() && !club.playing() {
                 let [top, bottom] = ratatui::layout::Layout::vertical([
                     ratatui::layout::Constraint::Percentage(60),
                     ratatui::layout::Constraint::Percentage(40),
@@ -164,7 +164,7 @@ fn too_small(frame: &mut Frame, area: Rect, app: &App) {
 
 /// The log pane, or the review view in its place while that is open.
 fn draw_log(frame: &mut Frame, area: ratatui::layout::Rect, app: &App) {
-    if app.review().visible {
+    if app.review().visible() {
         review::draw(frame, area, app);
     } else {
         log::draw(frame, area, app);

@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let all = rows(app);
     let header = all.len().min(2);
     let visible = area.height.saturating_sub(2) as usize;
-    let selected = app.review().selected;
+    let selected = app.review().selected();
     let list_rows = visible.saturating_sub(header).max(1);
     // Keep the chosen move on screen.
     let first = selected.saturating_sub(list_rows.saturating_sub(1));
@@ -78,7 +78,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         };
         lines.push(Line::from(Span::styled(row.clone(), style)));
     }
-    let title = if app.review().browsing {
+    let title = if app.review().browsing() {
         " Review — Esc: back to the game "
     } else {
         " Review — ↑↓ Enter Esc "

@@ -147,47 +147,47 @@ fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let t = &app.theme();
     let v = &app.sort();
     let mut stats = vec![Span::styled(
-        v.ply_label.clone(),
+        v.ply_label().to_string(),
         t.text().add_modifier(Modifier::BOLD),
     )];
-    match v.depth {
+    match v.depth() {
         Some(d) => stats.push(Span::styled(format!("  d{d}"), t.text())),
         None => stats.push(Span::styled("  no search yet", t.dim())),
     }
-    if let Some(c) = v.first_move_cutoff {
+    if let Some(c) = v.first_move_cutoff() {
         stats.push(Span::styled(
             format!("  1st-cut {:.0}%", c * 100.0),
             t.accent(),
         ));
     }
-    if let Some(b) = v.branching.filter(|b| *b > 0.0) {
+    if let Some(b) = v.branching().filter(|b| *b > 0.0) {
         stats.push(Span::styled(format!("  branch {b:.1}"), t.accent()));
     }
     stats.push(Span::styled(
-        format!("  {}", app.prefs().settings.order),
+        format!("  {}", app.prefs().settings().order),
         t.dim(),
     ));
     let mut lines = vec![Line::from(stats)];
     if let Some(s) = stats_of(v) {
         lines.push(Line::from(Span::styled(stats_text(s, width), t.accent())));
     }
-    if !v.pv.is_empty() {
+    if !v.pv().is_empty() {
         let mut pv = vec![Span::styled("PV ", t.dim())];
-        for (i, m) in v.pv.iter().enumerate() {
+        for (i, m) in v.pv().iter().enumerate() {
             let text = format!("{m} ");
-            pv.push(if i == v.step {
+            pv.push(if i == v.step() {
                 Span::styled(
                     text,
                     t.accent()
                         .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
                 )
-            } else if i < v.step {
+            } else if i < v.step() {
                 Span::styled(text, t.dim())
             } else {
                 Span::styled(text, t.text())
             });
         }
-        if v.step == v.pv.len() {
+        if v.step() == v.pv().len() {
             pv.push(Span::styled("(end)", t.accent()));
         }
         lines.push(Line::from(pv));
@@ -207,7 +207,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         return;
     }
     let col = (inner.width.saturating_sub(1) / 2) as usize;
-    let searched = app.sort().depth.is_some() && app.sort().step == 0;
+    let searched = app.sort().depth().is_some() && app.sort().step() == 0;
     let right_title = if searched { "search order" } else { "sorted" };
     let head = |s: &str| {
         let mut s: String = s.chars().take(col).collect();
@@ -227,12 +227,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ),
     ]));
     let v = &app.sort();
-    let rows = v.generated.len().max(v.sorted.len());
+    let rows = v.generated().len().max(v.sorted().len());
     let visible = (inner.height as usize).saturating_sub(lines.len());
     let max_scroll = rows.saturating_sub(visible);
-    let scroll = app.sort().scroll.min(max_scroll);
+    let scroll = app.sort().scroll().min(max_scroll);
     let style_for = |m: &ScoredMove| -> Style {
-        if Some(m.mv) == v.best {
+        if Some(m.mv) == v.best() {
             t.accent().add_modifier(Modifier::BOLD)
         } else {
             t.text()
@@ -242,11 +242,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(Line::from(Span::styled("no legal moves", t.dim())));
     }
     for i in scroll..rows.min(scroll + visible) {
-        let left = v.generated.get(i).map_or_else(
+        let left = v.generated().get(i).map_or_else(
             || Span::raw(" ".repeat(col)),
             |m| Span::styled(entry_text(i + 1, m, col), style_for(m)),
         );
-        let right = v.sorted.get(i).map_or_else(
+        let right = v.sorted().get(i).map_or_else(
             || Span::raw(" ".repeat(col)),
             |m| Span::styled(entry_text(i + 1, m, col), style_for(m)),
         );
@@ -265,7 +265,7 @@ fn draw_root_rows(frame: &mut Frame, inner: Rect, app: &App, mut lines: Vec<Line
     let v = &app.sort();
     let width = inner.width as usize;
     let mut head = root_head(width);
-    if let Some(d) = v.rows_depth.filter(|&d| Some(d) != v.depth) {
+    if let Some(d) = v.rows_depth().filter(|&d| Some(d) != v.depth()) {
         // The rows of an iteration still running: say which.
         let note = format!(" (d{d} so far)");
         let keep = width.saturating_sub(note.chars().count());
@@ -275,10 +275,10 @@ fn draw_root_rows(frame: &mut Frame, inner: Rect, app: &App, mut lines: Vec<Line
         head,
         t.dim().add_modifier(Modifier::UNDERLINED),
     )));
-    let rows = v.root_rows.len();
+    let rows = v.root_rows().len();
     let visible = (inner.height as usize).saturating_sub(lines.len());
-    let scroll = v.scroll.min(rows.saturating_sub(visible));
-    for (i, r) in v.root_rows.iter().enumerate().skip(scroll).take(visible) {
+    let scroll = v.scroll().min(rows.saturating_sub(visible));
+    for (i, r) in v.root_rows().iter().enumerate().skip(scroll).take(visible) {
         let style = if r.best {
             t.accent().add_modifier(Modifier::BOLD)
         } else if r.score.is_none() {

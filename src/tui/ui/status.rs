@@ -35,7 +35,7 @@ pub fn draw_message(frame: &mut Frame, area: Rect, app: &App) {
 /// The engine's state in a few words: `idle`, `book`, `thinking d7 1.2s 3:g1f3`. `brief`
 /// leaves out the root move being searched.
 pub fn engine_text(app: &App, brief: bool) -> String {
-    match (app.session().search(), &app.session().state) {
+    match (app.session().search(), app.session().state()) {
         (Some(s), _) => {
             let mut text = if s.analysis {
                 "analysing".to_string()
@@ -112,7 +112,7 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
         });
     }
     let club = app.club();
-    match &club.room {
+    match club.room() {
         Some((room, role)) if club.in_room() => fields.push(format!(
             "room {} · ply {} · {}",
             room.name,
@@ -124,14 +124,14 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
         )),
         _ => fields.push(app.play().mode().short().to_string()),
     }
-    if app.prefs().settings.level != Level::Max {
+    if app.prefs().settings().level != Level::Max {
         // Full strength is the default and says nothing; a weaker level is always shown.
-        fields.push(format!("level {}", app.prefs().settings.level));
+        fields.push(format!("level {}", app.prefs().settings().level));
     }
     fields.extend([
-        format!("depth {}", app.prefs().settings.depth),
-        format!("eval {}", app.prefs().settings.eval),
-        format!("order {}", app.prefs().settings.order),
+        format!("depth {}", app.prefs().settings().depth),
+        format!("eval {}", app.prefs().settings().eval),
+        format!("order {}", app.prefs().settings().order),
         engine_text(app, level >= 2),
     ]);
     fields
