@@ -4,42 +4,23 @@
 
 mod common;
 
+use common::app::{ctrl, enter, message_text, options_in, press};
+
 use common::app::Calls;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ox88::chess::Board;
 use ox88::engine::SearchEvent;
 use ox88::engine::eval::evaluate_white;
 use ox88::serve::input::{Input, Parser};
 use ox88::tui::app::{App, MessageKind, Pane, e_text};
-use ox88::tui::settings::Settings;
 use ox88::tui::{Mode, Options};
 
 fn app_in(mode: Mode, fen: Option<&str>) -> (App, Calls) {
     let opts = Options {
-        mode,
         fen: fen.map(str::to_string),
-        ..Options::of(Settings {
-            ascii: true,
-            depth: 5,
-            ..Settings::default()
-        })
+        ..options_in(mode)
     };
     common::app::app_of(&opts)
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn ctrl(app: &mut App, c: char) {
-    app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
-}
-
-fn enter(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-    press(app, KeyCode::Enter);
 }
 
 /// The board's eight rows of squares at 80×24 (3 columns a square), rank 8 first.
@@ -74,10 +55,6 @@ fn viewing(app: &mut App) -> Option<String> {
             .trim()
             .to_string()
     })
-}
-
-fn message(app: &App) -> String {
-    app.message().map(|m| m.text.clone()).unwrap_or_default()
 }
 
 // ---- looking back through the game ---------------------------------------------------------
@@ -119,9 +96,9 @@ fn arrows_on_an_empty_input_look_back_through_the_game_and_end_returns() {
     assert_eq!(board_rows(&lines), board_rows(&start_lines()));
     press(&mut app, KeyCode::Left);
     assert!(
-        message(&app).contains("first position"),
+        message_text(&app).contains("first position"),
         "{}",
-        message(&app)
+        message_text(&app)
     );
     press(&mut app, KeyCode::Right);
     let (lines, _) = common::render(&mut app, 80, 24);
@@ -197,9 +174,9 @@ fn a_focused_pane_keeps_its_arrows_and_a_takeback_below_the_view_ends_it() {
     press(&mut app, KeyCode::Left);
     assert_eq!(viewing(&mut app), None);
     assert!(
-        message(&app).contains("principal variation"),
+        message_text(&app).contains("principal variation"),
         "{}",
-        message(&app)
+        message_text(&app)
     );
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.screen().focus(), Pane::Input);
@@ -221,7 +198,11 @@ fn the_board_cursor_picks_a_piece_and_plays_it_with_arrows_and_enter() {
     assert_eq!(square(&lines, "e1"), ">K<", "the cursor starts on the king");
     press(&mut app, KeyCode::Up);
     press(&mut app, KeyCode::Enter);
-    assert!(message(&app).contains("e3 or e4"), "{}", message(&app));
+    assert!(
+        message_text(&app).contains("e3 or e4"),
+        "{}",
+        message_text(&app)
+    );
     let (lines, buf) = common::render(&mut app, 80, 24);
     assert_eq!(square(&lines, "e2"), ">P<");
     // The targets are marked (the theme's target colour behind them).
@@ -238,9 +219,9 @@ fn the_board_cursor_picks_a_piece_and_plays_it_with_arrows_and_enter() {
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.message().unwrap().kind, MessageKind::Error);
     assert!(
-        message(&app).starts_with("not to e5: "),
+        message_text(&app).starts_with("not to e5: "),
         "{}",
-        message(&app)
+        message_text(&app)
     );
     assert!(app.game().is_empty());
     press(&mut app, KeyCode::Down);
@@ -272,9 +253,9 @@ fn a_pawn_reaching_the_last_rank_asks_for_its_piece() {
     press(&mut app, KeyCode::Up);
     press(&mut app, KeyCode::Enter);
     assert!(
-        message(&app).starts_with("promote to?"),
+        message_text(&app).starts_with("promote to?"),
         "{}",
-        message(&app)
+        message_text(&app)
     );
     assert!(app.game().is_empty(), "nothing played before the answer");
     press(&mut app, KeyCode::Char('x'));

@@ -5,12 +5,14 @@
 
 mod common;
 
+use common::app::{enter, press, screen};
+
 use std::path::Path;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use common::app::Calls;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ox88::chess::{Board, Square};
 use ox88::engine::search::record::{TreeLimits, TreeNode};
 use ox88::engine::search::{Profile, Searcher};
@@ -75,21 +77,6 @@ fn after_engine_move(depth: u32, profile: Profile) -> App {
 /// An app whose engine answers nothing by itself: the test sends its events.
 fn silent_app() -> (App, Calls) {
     common::app::app_of(&options(4))
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn enter(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-    press(app, KeyCode::Enter);
-}
-
-fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
-    common::render(app, w, h).0
 }
 
 fn error_text(app: &App) -> String {

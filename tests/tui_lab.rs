@@ -4,46 +4,23 @@
 
 mod common;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use common::app::{enter, options_in, press, screen};
+
+use crossterm::event::KeyCode;
 use ox88::chess::{Board, Move};
 use ox88::engine::eval::{EvalConfig, EvalMode, evaluate_white, explain};
 use ox88::engine::order::Scheme;
 use ox88::engine::search::{Profile, Searcher};
 use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
 use ox88::game::Game;
+use ox88::tui::Mode;
 use ox88::tui::app::App;
 use ox88::tui::app::lab::View;
 use ox88::tui::app::text::e_text;
-use ox88::tui::settings::Settings;
 use ox88::tui::ui::chart::{EChart, Mark};
-use ox88::tui::{Mode, Options};
 
 fn app() -> App {
-    let opts = Options {
-        settings: Settings {
-            ascii: true,
-            depth: 5,
-            ..Settings::default()
-        },
-        mode: Mode::HumanHuman,
-        ..Options::default()
-    };
-    common::app::app_of(&opts).0
-}
-
-fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
-    common::render(app, w, h).0
-}
-
-fn enter(app: &mut App, text: &str) {
-    for c in text.chars() {
-        app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
-    }
-    app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+    common::app::app_of(&options_in(Mode::HumanHuman)).0
 }
 
 fn nodes_of(scheme: Scheme, profile: Profile, depth: u32) -> u64 {

@@ -5,11 +5,13 @@
 
 mod common;
 
+use common::app::{enter, log_texts, message, options_in, press, screen};
+
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ox88::chess::{Board, Move, Square};
 use ox88::engine::levels::{Level, Reason};
 use ox88::engine::report::{LevelChoice, LevelReport, WeighedLine};
@@ -23,30 +25,11 @@ use ox88::tui::{Mode, Options};
 use common::app::Calls;
 
 fn options() -> Options {
-    Options::of(Settings {
-        ascii: true,
-        depth: 5,
-        ..Settings::default()
-    })
+    options_in(Mode::HumanWhite)
 }
 
 fn app_with(opts: Options) -> (App, Calls) {
     common::app::app_of(&opts)
-}
-
-fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
-    common::render(app, w, h).0
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn enter(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-    press(app, KeyCode::Enter);
 }
 
 /// A command that must be refused: the text stays for editing, so Esc clears it after.
@@ -59,15 +42,6 @@ fn enter_refused(app: &mut App, text: &str) {
     );
     assert_eq!(app.input().value(), text, "the text stays for editing");
     press(app, KeyCode::Esc);
-}
-
-fn log_texts(app: &App) -> Vec<String> {
-    app.log_buffer().lines().map(|l| l.text.clone()).collect()
-}
-
-fn message(app: &App) -> (MessageKind, String) {
-    let m = app.message().cloned().expect("a message");
-    (m.kind, m.text)
 }
 
 fn line(board: &Board, multipv: u32, depth: u32, cp: i32, pv: &[&str]) -> IterationInfo {

@@ -6,16 +6,17 @@
 
 mod common;
 
+use common::app::{enter, message, options_in, press, press_with};
+
 use std::time::{Duration, Instant};
 
 use common::TempDir;
 use common::app::app_of;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyModifiers};
 use ox88::game::autosave::Autosave;
 use ox88::puzzle::progress::{FILE_NAME, Progress};
 use ox88::tui::app::MessageKind;
-use ox88::tui::settings::Settings;
-use ox88::tui::{App, Mode, Options};
+use ox88::tui::{Mode, Options};
 
 /// A knight fork in two moves (Nc7+ Kd7 Nxa8), a mate in one, and a hung queen.
 const PUZZLES: &str = "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags
@@ -23,38 +24,12 @@ Fork1,r3k3/pp3ppp/8/1N6/8/8/PPP2PPP/4K3 b - - 0 20,h7h6 b5c7 e8d7 c7a8,1500,80,0
 Mate1,r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3,g8f6 h5f7,900,80,0,0,mate mateIn1,,
 ";
 
-fn press(app: &mut App, code: KeyCode) {
-    press_with(app, code, KeyModifiers::NONE);
-}
-
-fn press_with(app: &mut App, code: KeyCode, mods: KeyModifiers) {
-    app.handle_key(KeyEvent::new(code, mods));
-}
-
-fn enter(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-    press(app, KeyCode::Enter);
-}
-
-fn message(app: &App) -> (MessageKind, String) {
-    let m = app.message().expect("a message");
-    (m.kind, m.text.clone())
-}
-
 fn options(dir: &TempDir) -> Options {
     let file = dir.path().join("puzzles.csv");
     std::fs::write(&file, PUZZLES).unwrap();
     Options {
-        settings: Settings {
-            ascii: true,
-            depth: 5,
-            ..Settings::default()
-        },
-        mode: Mode::HumanHuman,
         puzzles: Some(file),
-        ..Options::default()
+        ..options_in(Mode::HumanHuman)
     }
 }
 

@@ -6,7 +6,9 @@
 
 mod common;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use common::app::{enter, log_texts, press};
+
+use crossterm::event::KeyCode;
 use ox88::chess::{Board, Move};
 use ox88::engine::eval::evaluate_white;
 use ox88::engine::search::Searcher;
@@ -26,21 +28,6 @@ fn opts() -> Options {
 
 fn app() -> App {
     common::app::app_of(&opts()).0
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn enter(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-    press(app, KeyCode::Enter);
-}
-
-fn log_texts(app: &App) -> Vec<String> {
-    app.log_buffer().lines().map(|l| l.text.clone()).collect()
 }
 
 /// A real search of `board` to `depth` with `multipv` lines, its iterations tagged `id` as

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use common::app::{Call, Calls};
+use common::app::{Call, Calls, enter, options_in, press, type_text};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::{Board, Move};
 use ox88::engine::eval::{EvalConfig, evaluate_white};
@@ -29,14 +29,7 @@ fn app_with(opts: Options, theme: &str, depth: ColorDepth) -> (App, Calls) {
 
 fn app() -> (App, Calls) {
     app_with(
-        Options {
-            settings: Settings {
-                ascii: true,
-                depth: 5,
-                ..Settings::default()
-            },
-            ..Options::default()
-        },
+        options_in(Mode::HumanWhite),
         "default",
         ColorDepth::TrueColor,
     )
@@ -45,21 +38,6 @@ fn app() -> (App, Calls) {
 /// Draws the app as the event loop does (the app learns the size, then draws, reading only).
 fn screen(app: &mut App, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::Buffer) {
     common::render(app, w, h)
-}
-
-fn type_text(app: &mut App, text: &str) {
-    for c in text.chars() {
-        app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
-    }
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn enter(app: &mut App, text: &str) {
-    type_text(app, text);
-    press(app, KeyCode::Enter);
 }
 
 fn mv(board: &Board, uci: &str) -> Move {

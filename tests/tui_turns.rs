@@ -7,11 +7,13 @@
 
 mod common;
 
+use common::app::{ctrl, enter, message_text, options_in, press, test_settings};
+
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ox88::chess::{Board, Color, Move};
 use ox88::engine::levels::Level;
 use ox88::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
@@ -27,13 +29,11 @@ use common::app::Calls;
 
 fn options(mode: Mode) -> Options {
     Options {
-        mode,
-        ..Options::of(Settings {
-            ascii: true,
-            depth: 5,
+        settings: Settings {
             name: "Ada".to_string(),
-            ..Settings::default()
-        })
+            ..test_settings()
+        },
+        ..options_in(mode)
     }
 }
 
@@ -50,25 +50,6 @@ fn saving_app(mode: Mode, dir: &Path) -> (App, Calls) {
         .file_root(dir.join("saved"))
         .build();
     (app, calls)
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn ctrl(app: &mut App, c: char) {
-    app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
-}
-
-fn enter(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-    press(app, KeyCode::Enter);
-}
-
-fn message(app: &App) -> String {
-    app.message().map(|m| m.text.clone()).unwrap_or_default()
 }
 
 fn log_has(app: &App, text: &str) -> bool {
@@ -138,7 +119,7 @@ fn the_engine_declines_a_draw_when_it_stands_better_and_says_why() {
     engine_search(&mut app, &calls, Score::Cp(-653), None, false);
     enter(&mut app, ":draw");
     assert_eq!(app.game().result(), None, "no draw agreed");
-    assert_eq!(message(&app), "ox88 declines: it stands +6.53");
+    assert_eq!(message_text(&app), "ox88 declines: it stands +6.53");
     assert!(log_has(&app, "ox88 declines: it stands +6.53"));
     assert_ne!(app.message().map(|m| m.kind), Some(MessageKind::Error));
 }
@@ -152,9 +133,9 @@ fn the_engine_accepts_a_draw_only_when_level_or_worse_and_not_in_the_first_moves
     enter(&mut app, ":draw");
     assert_eq!(app.game().result(), None);
     assert!(
-        message(&app).starts_with("ox88 declines: too early"),
+        message_text(&app).starts_with("ox88 declines: too early"),
         "{}",
-        message(&app)
+        message_text(&app)
     );
 
     // No search to judge by yet (a book move, say): declined, saying so.
@@ -170,7 +151,11 @@ fn the_engine_accepts_a_draw_only_when_level_or_worse_and_not_in_the_first_moves
     });
     enter(&mut app, ":draw");
     assert_eq!(app.game().result(), None);
-    assert!(message(&app).contains("no search"), "{}", message(&app));
+    assert!(
+        message_text(&app).contains("no search"),
+        "{}",
+        message_text(&app)
+    );
 
     // Move 30, the engine's last search says it stands worse: accepted.
     enter(&mut app, "Ke3");
@@ -221,7 +206,7 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
         .enumerate()
     {
         enter(&mut app, m);
-        assert_eq!(app.game().result(), None, "{}", message(&app));
+        assert_eq!(app.game().result(), None, "{}", message_text(&app));
         engine_search(
             &mut app,
             &calls,
@@ -241,11 +226,11 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
     );
     assert_eq!(app.play().draws().offer, Some(Color::Black));
     assert!(
-        message(&app).starts_with("ox88 offers a draw (it stands +0.03)"),
+        message_text(&app).starts_with("ox88 offers a draw (it stands +0.03)"),
         "{}",
-        message(&app)
+        message_text(&app)
     );
-    assert!(message(&app).contains(":draw accepts, your next move declines"));
+    assert!(message_text(&app).contains(":draw accepts, your next move declines"));
     enter(&mut app, ":draw");
     assert_eq!(
         app.game().result().map(|e| e.to_string()).as_deref(),
@@ -307,7 +292,7 @@ fn the_engine_resigns_a_hopeless_position_unless_told_not_to() {
         app.game().result().map(|e| e.to_string()).as_deref(),
         Some("1-0 (Black resigns)"),
         "{}",
-        message(&app)
+        message_text(&app)
     );
     assert_eq!(app.game().ply(), 5, "it resigns in place of its third move");
     assert!(log_has(&app, "ox88 resigns: it stands -#4"));
@@ -331,9 +316,9 @@ fn between_two_people_a_draw_needs_both() {
     enter(&mut app, ":draw");
     assert_eq!(app.game().result(), None, "an offer, not a draw");
     assert!(
-        message(&app).starts_with("Black offers a draw"),
+        message_text(&app).starts_with("Black offers a draw"),
         "{}",
-        message(&app)
+        message_text(&app)
     );
     enter(&mut app, "e5");
     assert_eq!(
@@ -376,7 +361,7 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
     engine_search(&mut app, &calls, Score::Cp(-20), Some("e5"), true);
     assert_eq!(app.game().sans(), vec!["e4", "e5", "Nf3"]);
     assert_eq!(app.play().premove(), None);
-    assert_eq!(message(&app), "premove Nf3 played");
+    assert_eq!(message_text(&app), "premove Nf3 played");
     assert_eq!(
         calls.searches().len(),
         asked + 1,
@@ -389,9 +374,9 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
     engine_search(&mut app, &calls, Score::Cp(-20), Some("Bb4"), true);
     assert_eq!(app.game().sans(), vec!["e4", "e5", "Nf3", "Bb4"]);
     assert!(
-        message(&app).starts_with("premove b4 dropped"),
+        message_text(&app).starts_with("premove b4 dropped"),
         "{}",
-        message(&app)
+        message_text(&app)
     );
     assert_eq!(app.play().premove(), None);
 
@@ -406,7 +391,7 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
     );
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.play().premove(), None);
-    assert_eq!(message(&app), "premove d4 cancelled");
+    assert_eq!(message_text(&app), "premove d4 cancelled");
     engine_search(&mut app, &calls, Score::Cp(-20), Some("Nf6"), true);
     assert_eq!(app.game().sans().len(), 6, "nothing played for White");
 
@@ -431,9 +416,9 @@ fn save_and_autosave_after_a_takeback_write_what_the_board_shows() {
     assert_eq!(app.game().ply(), 2);
     enter(&mut app, ":save after");
     assert!(
-        message(&app).starts_with("saved 2 moves"),
+        message_text(&app).starts_with("saved 2 moves"),
         "{}",
-        message(&app)
+        message_text(&app)
     );
     let saved = std::fs::read_to_string(dir.path().join("saved").join("after.pgn")).unwrap();
     assert_eq!(Game::from_pgn(&saved).unwrap().sans(), vec!["e4", "e5"]);
@@ -542,7 +527,7 @@ fn a_new_game_says_where_the_previous_one_went() {
     enter(&mut app, "e4");
     enter(&mut app, "c5");
     ctrl(&mut app, 'n');
-    let text = message(&app);
+    let text = message_text(&app);
     let kept = text
         .split("previous game kept in ")
         .nth(1)
@@ -560,9 +545,9 @@ fn a_new_game_says_where_the_previous_one_went() {
     enter(&mut app, ":resign");
     ctrl(&mut app, 'n');
     assert!(
-        message(&app).contains("previous game kept in games/"),
+        message_text(&app).contains("previous game kept in games/"),
         "{}",
-        message(&app)
+        message_text(&app)
     );
 }
 

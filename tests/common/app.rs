@@ -1,17 +1,20 @@
 //! The TUI tests' app and engine double: an `App` built as the program builds one, with an
 //! engine that records what it was asked and answers nothing by itself (each test feeds the
-//! events it needs), a fixed wall clock so log lines compare exactly, and no user files.
+//! events it needs), a fixed wall clock so log lines compare exactly, and no user files;
+//! the settings most tests start from, keys as a person types them, and what the screen says.
 
 #![allow(dead_code)] // each test crate uses its own subset
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ox88::chess::Board;
 use ox88::engine::{Limits, SearchOptions};
-use ox88::tui::Options;
-use ox88::tui::app::{App, AppBuilder, EngineControl};
+use ox88::tui::app::{App, AppBuilder, EngineControl, MessageKind};
+use ox88::tui::settings::Settings;
 use ox88::tui::theme::{ColorDepth, Theme};
+use ox88::tui::{Mode, Options};
 
 /// One search the app asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -124,4 +127,75 @@ pub fn builder_with(opts: &Options, theme: &str, depth: ColorDepth) -> (AppBuild
 pub fn app_of(opts: &Options) -> (App, Calls) {
     let (builder, calls) = builder_with(opts, "default", ColorDepth::TrueColor);
     (builder.build(), calls)
+}
+
+// ---- the settings most tests start from ----------------------------------------------------
+
+/// The settings most TUI tests play with: pieces as letters, so screens compare as text,
+/// and a shallow depth.
+pub fn test_settings() -> Settings {
+    Settings {
+        ascii: true,
+        depth: 5,
+        ..Settings::default()
+    }
+}
+
+/// Options of `test_settings` in `mode`, the rest as the command line's defaults.
+pub fn options_in(mode: Mode) -> Options {
+    Options {
+        mode,
+        ..Options::of(test_settings())
+    }
+}
+
+// ---- keys, as a person types them ------------------------------------------------------------
+
+pub fn press(app: &mut App, code: KeyCode) {
+    press_with(app, code, KeyModifiers::NONE);
+}
+
+pub fn press_with(app: &mut App, code: KeyCode, mods: KeyModifiers) {
+    app.handle_key(KeyEvent::new(code, mods));
+}
+
+/// Ctrl and a letter.
+pub fn ctrl(app: &mut App, c: char) {
+    press_with(app, KeyCode::Char(c), KeyModifiers::CONTROL);
+}
+
+/// Types `text` on the input line without submitting it.
+pub fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+/// Types `text` and presses Enter.
+pub fn enter(app: &mut App, text: &str) {
+    type_text(app, text);
+    press(app, KeyCode::Enter);
+}
+
+// ---- what the screen says ----------------------------------------------------------------------
+
+/// The status line's message and its kind; there must be one.
+pub fn message(app: &App) -> (MessageKind, String) {
+    let m = app.message().expect("a message");
+    (m.kind, m.text.clone())
+}
+
+/// The status line's text (empty when there is no message).
+pub fn message_text(app: &App) -> String {
+    app.message().map(|m| m.text.clone()).unwrap_or_default()
+}
+
+/// Every line of the log, oldest first.
+pub fn log_texts(app: &App) -> Vec<String> {
+    app.log_buffer().lines().map(|l| l.text.clone()).collect()
+}
+
+/// The screen's lines at `w`×`h`.
+pub fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
+    super::render(app, w, h).0
 }
