@@ -1,0 +1,735 @@
+//! The whole room at work, and the helpers its parts' tests share: two players seated,
+//! moves and refusals.
+
+use super::*;
+
+pub(super) fn member(id: &str, rated: bool) -> Member {
+    Member {
+        id: id.to_string(),
+        name: format!("{id}-name"),
+        rated,
+    }
+}
+
+pub(super) fn secs(s: u64) -> Duration {
+    Duration::from_secs(s)
+}
+
+pub(super) fn ms(m: u64) -> Duration {
+    Duration::from_millis(m)
+}
+
+pub(super) fn tc(text: &str) -> Option<TimeControl> {
+    Some(text.parse().unwrap())
+}
+
+/// A room where alice (White) and bob (Black) sit, both joined at `t0`.
+pub(super) fn room_of_two(tc: Option<TimeControl>, t0: Instant) -> Room {
+    let mut room = Room::new("r1", tc, false);
+    assert_eq!(
+        room.join(&member("alice", false), None, t0),
+        Role::Player(Color::White)
+    );
+    assert_eq!(
+        room.join(&member("bob", false), None, t0),
+        Role::Player(Color::Black)
+    );
+    room
+}
+
+pub(super) fn mv(room: &mut Room, id: &str, text: &str, at: Instant) -> String {
+    room.act(id, Action::Move(text.to_string()), at)
+        .unwrap_or_else(|e| panic!("{id} {text}: {e}"))
+}
+
+pub(super) fn refused(room: &mut Room, id: &str, action: Action, at: Instant) -> String {
+    let before = room.version();
+    let err = room.act(id, action.clone(), at).unwrap_err().to_string();
+    assert_eq!(
+        room.version(),
+        before,
+        "{action:?} refused but the room changed"
+    );
+    err
+}
+
+pub(super) fn fools_mate(room: &mut Room, t0: Instant) {
+    for (i, (who, m)) in [
+        ("alice", "f3"),
+        ("bob", "e5"),
+        ("alice", "g4"),
+        ("bob", "Qh4#"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        mv(room, who, m, t0 + secs(i as u64 + 1));
+    }
+}
+
+#[test]
+fn fools_mate_ends_the_game_0_1_for_everyone_in_the_room() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    assert_eq!(room.join(&member("carol", false), None, t0), Role::Watcher);
+    fools_mate(&mut room, t0);
+    let view = room.view(t0 + secs(10));
+    let end = view.result.expect("the game is over");
+    assert_eq!(end.result(), "0-1");
+    assert_eq!(end.termination, Termination::Checkmate);
+    assert_eq!(view.game.sans(), ["f3", "e5", "g4", "Qh4#"]);
+    assert_eq!(view.seats[0].as_ref().unwrap().id, "alice");
+    assert_eq!(view.seats[1].as_ref().unwrap().id, "bob");
+    assert_eq!(view.watchers, ["carol-name"]);
+    let err = refused(&mut room, "alice", Action::Move("e4".into()), t0 + secs(11));
+    assert!(err.contains("over"), "{err}");
+    let done = room.take_finished(t0 + secs(12)).expect("finished once");
+    assert_eq!(done.white_score, 0.0);
+    assert_eq!(done.players, ["alice".to_string(), "bob".to_string()]);
+    assert_eq!(done.record.result.as_deref(), Some("0-1"));
+    assert!(room.take_finished(t0 + secs(13)).is_none());
+}
+
+#[test]
+fn a_watcher_cannot_act_on_the_game() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    room.join(&member("carol", false), None, t0);
+    for action in [
+        Action::Move("e4".into()),
+        Action::Draw,
+        Action::Resign,
+        Action::Abort,
+        Action::ClaimWin,
+    ] {
+        let err = refused(&mut room, "carol", action, t0);
+        assert!(err.contains("watching"), "{err}");
+    }
+    let err = refused(&mut room, "mallory", Action::Move("e4".into()), t0);
+    assert!(err.contains("not in this room"), "{err}");
+    assert!(room.view(t0).game.is_empty());
+}
+
+#[test]
+fn only_the_side_to_move_moves() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    let err = refused(&mut room, "bob", Action::Move("e5".into()), t0);
+    assert!(err.contains("not your turn: White to move"), "{err}");
+    mv(&mut room, "alice", "e4", t0);
+    let err = refused(&mut room, "alice", Action::Move("d4".into()), t0);
+    assert!(err.contains("not your turn: Black to move"), "{err}");
+    assert_eq!(room.view(t0).game.sans(), ["e4"]);
+}
+
+#[test]
+fn no_move_before_the_opponent_arrives() {
+    let t0 = Instant::now();
+    let mut room = Room::new("r1", None, false);
+    room.join(&member("alice", false), None, t0);
+    let err = refused(&mut room, "alice", Action::Move("e4".into()), t0);
+    assert!(err.contains("not begun"), "{err}");
+    assert!(!room.view(t0).began);
+}
+
+#[test]
+fn an_illegal_or_garbled_move_changes_nothing() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(tc("5+0"), t0);
+    mv(&mut room, "alice", "e4", t0);
+    let before = room.view(t0 + secs(1));
+    for text in [
+        "e4",
+        "Ke2x",
+        "e7e4",
+        "\x1b[2J",
+        "e5\u{202E}",
+        &"x".repeat(10_000),
+    ] {
+        let err = refused(&mut room, "bob", Action::Move(text.into()), t0 + secs(1));
+        assert!(!err.contains('\x1b') && err.len() < 200, "{err:?}");
+    }
+    let after = room.view(t0 + secs(1));
+    assert_eq!(after.game.sans(), before.game.sans());
+    assert_eq!(after.clocks, before.clocks);
+}
+
+#[test]
+fn a_move_costs_its_time_less_the_lag_allowance_plus_the_increment() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(tc("1+2"), t0);
+    assert_eq!(
+        room.view(t0).running,
+        None,
+        "no clock before White's first move"
+    );
+    // White's first move is free and starts Black's clock.
+    mv(&mut room, "alice", "e4", t0 + secs(5));
+    let v = room.view(t0 + secs(5));
+    assert_eq!(v.clocks, Some([secs(60), secs(60)]));
+    assert_eq!(v.running, Some(Color::Black));
+    // Black thinks 10 s: 60 - 10 + 0.2 (lag) + 2 (increment).
+    mv(&mut room, "bob", "e5", t0 + secs(15));
+    let v = room.view(t0 + secs(15));
+    assert_eq!(v.clocks, Some([secs(60), ms(52_200)]));
+    assert_eq!(v.running, Some(Color::White));
+    assert_eq!(v.game.moves()[1].clock, Some(ms(52_200)));
+    assert_eq!(v.game.moves()[0].clock, Some(secs(60)));
+    // A move faster than the allowance costs nothing: 60 + 2.
+    mv(&mut room, "alice", "Nf3", t0 + secs(15) + ms(100));
+    let v = room.view(t0 + secs(20));
+    assert_eq!(v.clocks, Some([secs(62), ms(52_200) - ms(4_900)]));
+}
+
+#[test]
+fn a_flag_falls_in_tick_and_loses() {
+    let t0 = Instant::now();
+    // Black's flag: White wins.
+    let mut room = room_of_two(tc("1+0"), t0);
+    mv(&mut room, "alice", "e4", t0);
+    assert_eq!(room.next_due(t0 + secs(1)), Some(t0 + secs(60)));
+    assert!(!room.tick(t0 + secs(59)));
+    let before = room.version();
+    assert!(room.tick(t0 + secs(60)));
+    assert!(room.version() > before);
+    let end = room.view(t0 + secs(61)).result.unwrap();
+    assert_eq!(end.result(), "1-0");
+    assert_eq!(
+        end.termination,
+        Termination::FlagFall {
+            loser: Color::Black
+        }
+    );
+    assert_eq!(room.next_due(t0 + secs(61)), None);
+    assert!(!room.tick(t0 + secs(62)));
+    // White's flag: Black wins.
+    let mut room = room_of_two(tc("1+0"), t0);
+    mv(&mut room, "alice", "e4", t0);
+    mv(&mut room, "bob", "e5", t0 + secs(1));
+    assert!(room.tick(t0 + secs(62)));
+    assert_eq!(room.view(t0 + secs(62)).result.unwrap().result(), "0-1");
+    assert_eq!(room.take_finished(t0).unwrap().white_score, 0.0);
+}
+
+#[test]
+fn a_move_after_the_flag_fell_is_refused_even_without_a_tick() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(tc("1+0"), t0);
+    mv(&mut room, "alice", "e4", t0);
+    let err = room
+        .act("bob", Action::Move("e5".into()), t0 + secs(61))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("flag fell"), "{err}");
+    assert_eq!(room.view(t0 + secs(61)).result.unwrap().result(), "1-0");
+}
+
+#[test]
+fn a_flag_against_a_bare_king_is_a_draw() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(tc("1+0"), t0);
+    room.game = Game::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1").unwrap();
+    mv(&mut room, "alice", "Rh2", t0);
+    mv(&mut room, "bob", "Kd7", t0 + secs(1));
+    // White's flag falls, but Black has only a king.
+    assert!(room.tick(t0 + secs(70)));
+    let end = room.view(t0 + secs(70)).result.unwrap();
+    assert_eq!(end.result(), "1/2-1/2");
+    assert_eq!(
+        end.termination,
+        Termination::FlagFall {
+            loser: Color::White
+        }
+    );
+    assert_eq!(room.take_finished(t0).unwrap().white_score, 0.5);
+}
+
+#[test]
+fn a_draw_offer_is_accepted_by_the_opponent() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    mv(&mut room, "alice", "e4", t0);
+    room.act("alice", Action::Draw, t0).unwrap();
+    assert_eq!(room.view(t0).offer, Some(Offer::Draw(Color::White)));
+    let err = refused(&mut room, "alice", Action::Draw, t0);
+    assert!(err.contains("already"), "{err}");
+    room.act("bob", Action::Draw, t0).unwrap();
+    let v = room.view(t0);
+    assert_eq!(v.result.unwrap().termination, Termination::DrawAgreed);
+    assert_eq!(v.offer, None);
+    assert_eq!(room.take_finished(t0).unwrap().white_score, 0.5);
+}
+
+#[test]
+fn a_draw_offer_can_be_declined_and_lapses_when_its_receiver_moves() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    room.act("alice", Action::Draw, t0).unwrap();
+    let err = refused(&mut room, "alice", Action::Decline, t0);
+    assert!(err.contains("your own"), "{err}");
+    room.act("bob", Action::Decline, t0).unwrap();
+    assert_eq!(room.view(t0).offer, None);
+    let err = refused(&mut room, "bob", Action::Decline, t0);
+    assert!(err.contains("no offer"), "{err}");
+    // Offered on White's own turn: White's move leaves it standing.
+    room.act("alice", Action::Draw, t0).unwrap();
+    mv(&mut room, "alice", "e4", t0);
+    assert_eq!(room.view(t0).offer, Some(Offer::Draw(Color::White)));
+    // Black moves instead of answering: it lapses.
+    mv(&mut room, "bob", "e5", t0);
+    assert_eq!(room.view(t0).offer, None);
+    assert_eq!(room.view(t0).result, None);
+}
+
+#[test]
+fn resigning_loses() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    mv(&mut room, "alice", "e4", t0);
+    room.act("bob", Action::Resign, t0).unwrap();
+    let end = room.view(t0).result.unwrap();
+    assert_eq!(end.result(), "1-0");
+    assert_eq!(
+        end.termination,
+        Termination::Resignation {
+            loser: Color::Black
+        }
+    );
+    let err = refused(&mut room, "alice", Action::Resign, t0);
+    assert!(err.contains("over"), "{err}");
+}
+
+#[test]
+fn abort_is_allowed_only_before_the_own_first_move() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(tc("5+0"), t0);
+    room.act("alice", Action::Abort, t0).unwrap();
+    let v = room.view(t0);
+    assert!(v.aborted);
+    assert_eq!(v.result, None);
+    assert!(room.take_finished(t0).is_none());
+    assert!(
+        room.record(t0).is_none(),
+        "nothing to keep of an unplayed game"
+    );
+
+    let mut room = room_of_two(tc("5+0"), t0);
+    mv(&mut room, "alice", "e4", t0 + secs(1));
+    let err = refused(&mut room, "alice", Action::Abort, t0 + secs(2));
+    assert!(err.contains("too late"), "{err}");
+    room.act("bob", Action::Abort, t0 + secs(3)).unwrap();
+    let v = room.view(t0 + secs(30));
+    assert!(v.aborted);
+    assert_eq!(v.running, None);
+    assert_eq!(v.clocks, Some([secs(300), secs(298)]), "the clocks stopped");
+    assert_eq!(room.next_due(t0 + secs(30)), None);
+    assert!(room.take_finished(t0).is_none());
+    let record = room.record(t0).unwrap();
+    assert_eq!(record.result, None);
+    assert_eq!(record.termination.as_deref(), Some("aborted"));
+    assert!(
+        Room::restore(&record).is_err(),
+        "an aborted game never resumes"
+    );
+    let err = refused(&mut room, "bob", Action::Move("e5".into()), t0 + secs(4));
+    assert!(err.contains("aborted"), "{err}");
+}
+
+#[test]
+fn a_takeback_of_the_own_last_move_undoes_one_ply() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(tc("5+0"), t0);
+    mv(&mut room, "alice", "e4", t0);
+    mv(&mut room, "bob", "e5", t0 + secs(1));
+    room.act("bob", Action::Takeback, t0 + secs(2)).unwrap();
+    assert_eq!(room.view(t0).offer, Some(Offer::Takeback(Color::Black)));
+    let err = refused(&mut room, "bob", Action::Takeback, t0 + secs(2));
+    assert!(err.contains("already"), "{err}");
+    room.act("alice", Action::Takeback, t0 + secs(3)).unwrap();
+    let v = room.view(t0 + secs(3));
+    assert_eq!(v.game.sans(), ["e4"]);
+    assert_eq!(v.game.board().side_to_move(), Color::Black);
+    assert_eq!(v.running, Some(Color::Black));
+    assert_eq!(v.offer, None);
+    mv(&mut room, "bob", "c5", t0 + secs(4));
+    assert_eq!(room.view(t0).game.sans(), ["e4", "c5"]);
+}
+
+#[test]
+fn a_takeback_after_the_opponent_replied_undoes_two_plies() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(tc("5+0"), t0);
+    let err = refused(&mut room, "alice", Action::Takeback, t0);
+    assert!(err.contains("no move to take back"), "{err}");
+    mv(&mut room, "alice", "e4", t0);
+    let err = refused(&mut room, "bob", Action::Takeback, t0);
+    assert!(err.contains("no move to take back"), "{err}");
+    mv(&mut room, "bob", "e5", t0 + secs(1));
+    room.act("alice", Action::Takeback, t0 + secs(2)).unwrap();
+    room.act("bob", Action::Takeback, t0 + secs(3)).unwrap();
+    let v = room.view(t0 + secs(3));
+    assert!(v.game.is_empty());
+    assert_eq!(v.game.board().side_to_move(), Color::White);
+    assert_eq!(v.running, Some(Color::White));
+    mv(&mut room, "alice", "d4", t0 + secs(4));
+    assert_eq!(room.view(t0).game.sans(), ["d4"]);
+}
+
+#[test]
+fn a_takeback_request_lapses_on_the_next_move() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    mv(&mut room, "alice", "e4", t0);
+    room.act("alice", Action::Takeback, t0).unwrap();
+    mv(&mut room, "bob", "e5", t0);
+    assert_eq!(room.view(t0).offer, None);
+}
+
+#[test]
+fn a_rematch_swaps_colours_in_a_new_game() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(tc("3+2"), t0);
+    let err = refused(&mut room, "alice", Action::Rematch, t0);
+    assert!(err.contains("goes on"), "{err}");
+    mv(&mut room, "alice", "e4", t0);
+    mv(&mut room, "bob", "e5", t0 + secs(20));
+    room.act("alice", Action::Resign, t0 + secs(30)).unwrap();
+    let first_id = room.view(t0).game_id;
+    room.act("bob", Action::Rematch, t0 + secs(31)).unwrap();
+    assert_eq!(room.view(t0).offer, Some(Offer::Rematch(Color::Black)));
+    room.act("alice", Action::Rematch, t0 + secs(32)).unwrap();
+    let v = room.view(t0 + secs(40));
+    assert_eq!(v.seats[0].as_ref().unwrap().id, "bob");
+    assert_eq!(v.seats[1].as_ref().unwrap().id, "alice");
+    assert_eq!(room.role("bob"), Some(Role::Player(Color::White)));
+    assert!(v.game.is_empty());
+    assert_eq!(v.result, None);
+    assert_eq!(v.offer, None);
+    assert_eq!(v.clocks, Some([secs(180), secs(180)]));
+    assert_ne!(v.game_id, first_id);
+    // The first game is still there to be taken, once.
+    assert_eq!(room.take_finished(t0).unwrap().record.id, first_id);
+    assert!(room.take_finished(t0).is_none());
+    mv(&mut room, "bob", "d4", t0 + secs(41));
+}
+
+#[test]
+fn a_player_who_leaves_keeps_the_seat_and_gets_it_back() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(tc("5+0"), t0);
+    mv(&mut room, "alice", "e4", t0);
+    room.leave("bob", t0 + secs(10));
+    let v = room.view(t0 + secs(52));
+    let bob = v.seats[1].as_ref().unwrap();
+    assert!(!bob.connected);
+    assert_eq!(bob.away, Some(secs(42)));
+    assert_eq!(v.running, Some(Color::Black), "the clock keeps running");
+    assert_eq!(v.clocks.unwrap()[1], secs(248));
+    // Someone else arriving only watches.
+    assert_eq!(room.join(&member("carol", false), None, t0), Role::Watcher);
+    assert_eq!(
+        room.join(&member("bob", false), None, t0 + secs(53)),
+        Role::Player(Color::Black)
+    );
+    let v = room.view(t0 + secs(54));
+    let bob = v.seats[1].as_ref().unwrap();
+    assert!(bob.connected);
+    assert_eq!(bob.away, None);
+    mv(&mut room, "bob", "e5", t0 + secs(55));
+}
+
+#[test]
+fn watchers_come_and_go_once() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    room.join(&member("carol", false), None, t0);
+    room.join(&member("carol", false), None, t0);
+    assert_eq!(room.view(t0).watchers, ["carol-name"]);
+    room.leave("carol", t0);
+    assert!(room.view(t0).watchers.is_empty());
+    assert_eq!(room.role("carol"), None);
+}
+
+#[test]
+fn the_opener_picks_a_colour_before_the_opponent_comes() {
+    let t0 = Instant::now();
+    let mut room = Room::new("r1", None, false);
+    room.join(&member("alice", false), None, t0);
+    room.act("alice", Action::Color(Color::Black), t0).unwrap();
+    assert_eq!(room.role("alice"), Some(Role::Player(Color::Black)));
+    assert_eq!(
+        room.join(&member("bob", false), None, t0),
+        Role::Player(Color::White)
+    );
+    let err = refused(&mut room, "alice", Action::Color(Color::White), t0);
+    assert!(err.contains("colours are set"), "{err}");
+    room.join(&member("carol", false), None, t0);
+    let err = refused(&mut room, "carol", Action::Color(Color::White), t0);
+    assert!(err.contains("watching"), "{err}");
+}
+
+#[test]
+fn the_opener_who_leaves_before_anyone_came_gives_the_seat_up() {
+    let t0 = Instant::now();
+    let mut room = Room::new("r1", None, false);
+    room.join(&member("alice", false), None, t0);
+    room.leave("alice", t0);
+    assert!(room.is_idle());
+    assert_eq!(
+        room.join(&member("bob", false), None, t0),
+        Role::Player(Color::White)
+    );
+    assert!(!room.view(t0).began);
+}
+
+#[test]
+fn a_win_is_claimed_only_after_the_opponent_was_away_a_minute() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    mv(&mut room, "alice", "e4", t0);
+    mv(&mut room, "bob", "e5", t0);
+    let err = refused(&mut room, "alice", Action::ClaimWin, t0);
+    assert!(err.contains("is here"), "{err}");
+    let t1 = t0 + secs(5);
+    room.leave("bob", t1);
+    assert_eq!(room.next_due(t1), Some(t1 + CLAIM_AFTER));
+    let err = refused(&mut room, "alice", Action::ClaimWin, t1 + secs(30));
+    assert!(err.contains("in 30 s"), "{err}");
+    let err = refused(&mut room, "alice", Action::ClaimWin, t1 + ms(59_500));
+    assert!(err.contains("in 1 s"), "{err}");
+    assert!(!room.tick(t1 + secs(59)));
+    assert!(
+        room.tick(t1 + CLAIM_AFTER),
+        "viewers learn the claim is open"
+    );
+    assert_eq!(room.next_due(t1 + CLAIM_AFTER), None);
+    room.act("alice", Action::ClaimWin, t1 + CLAIM_AFTER)
+        .unwrap();
+    let end = room.view(t1 + CLAIM_AFTER).result.unwrap();
+    assert_eq!(end.result(), "1-0");
+    assert_eq!(
+        end.termination,
+        Termination::Abandoned {
+            loser: Color::Black
+        }
+    );
+    let record = room.take_finished(t1 + CLAIM_AFTER).unwrap().record;
+    assert!(
+        record.pgn.contains("[Termination \"abandoned\"]"),
+        "{}",
+        record.pgn
+    );
+    assert_eq!(record.termination.as_deref(), Some("Black left the game"));
+    // The PGN reads back as the same ending.
+    let back = Game::from_pgn(&record.pgn).unwrap();
+    assert_eq!(back.result(), Some(end));
+}
+
+#[test]
+fn the_record_carries_clocks_tags_and_result() {
+    let t0 = Instant::now();
+    let mut room = Room::new("blitz", tc("5+3"), true);
+    let rating = |r: f64| Rating {
+        rating: r,
+        ..Rating::default()
+    };
+    room.join(&member("alice", true), Some(rating(1612.4)), t0);
+    room.join(&member("bob", true), Some(rating(1487.6)), t0);
+    assert!(
+        room.record(t0).is_none(),
+        "nothing to keep before the first move"
+    );
+    mv(&mut room, "alice", "e4", t0 + secs(1));
+    mv(&mut room, "bob", "e5", t0 + secs(11));
+    let record = room.record(t0 + secs(21)).unwrap();
+    assert_eq!(record.room, "blitz");
+    assert!(record.id.starts_with("blitz-"));
+    assert_eq!(
+        (record.white.as_str(), record.black.as_str()),
+        ("alice", "bob")
+    );
+    assert_eq!(record.white_name, "alice-name");
+    assert_eq!(record.result, None);
+    assert_eq!(record.termination, None);
+    assert_eq!(record.time_control.as_deref(), Some("5+3"));
+    assert!(record.rated);
+    assert_eq!(record.clocks_ms, Some([290_000, 293_200]));
+    for tag in [
+        "[Event \"Rated game\"]",
+        "[Site \"ox88 serve\"]",
+        "[White \"alice-name\"]",
+        "[Black \"bob-name\"]",
+        "[WhiteElo \"1612\"]",
+        "[BlackElo \"1488\"]",
+        "[TimeControl \"300+3\"]",
+        "[Result \"*\"]",
+        "[Termination \"unterminated\"]",
+        "{[%clk 0:05:00]}",
+        "{[%clk 0:04:53]}",
+    ] {
+        assert!(record.pgn.contains(tag), "{tag} missing in\n{}", record.pgn);
+    }
+    room.act("alice", Action::Resign, t0 + secs(30)).unwrap();
+    let record = room.record(t0 + secs(40)).unwrap();
+    assert_eq!(record.result.as_deref(), Some("0-1"));
+    assert_eq!(record.termination.as_deref(), Some("White resigns"));
+    assert!(record.pgn.contains("[Result \"0-1\"]"));
+    assert!(record.pgn.contains("[Termination \"normal\"]"));
+    assert_eq!(
+        record.clocks_ms,
+        Some([281_000, 293_200]),
+        "clocks stopped at the end"
+    );
+    let done = room.take_finished(t0 + secs(40)).unwrap();
+    assert_eq!(done.record, record);
+    assert!(done.rated);
+    assert!(room.take_finished(t0 + secs(41)).is_none());
+}
+
+#[test]
+fn a_game_is_rated_only_in_a_rated_room_between_rated_members() {
+    let t0 = Instant::now();
+    let finish = |room_rated: bool, a: bool, b: bool| {
+        let mut room = Room::new("r", None, room_rated);
+        room.join(&member("alice", a), Some(Rating::default()), t0);
+        room.join(&member("bob", b), Some(Rating::default()), t0);
+        mv(&mut room, "alice", "e4", t0);
+        room.act("bob", Action::Resign, t0).unwrap();
+        room.take_finished(t0).unwrap()
+    };
+    assert!(finish(true, true, true).rated);
+    let casual = finish(true, true, false);
+    assert!(!casual.rated);
+    assert!(casual.record.pgn.contains("[Event \"Casual game\"]"));
+    assert!(!casual.record.pgn.contains("Elo"));
+    assert!(!finish(false, true, true).rated);
+}
+
+#[test]
+fn a_restored_game_waits_for_both_players_then_goes_on() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(tc("5+0"), t0);
+    mv(&mut room, "alice", "f3", t0);
+    mv(&mut room, "bob", "e5", t0 + secs(20));
+    mv(&mut room, "alice", "g4", t0 + secs(50));
+    let record = room.record(t0 + secs(60)).unwrap();
+    assert_eq!(record.clocks_ms, Some([270_200, 270_200]));
+
+    let mut back = Room::restore(&record).unwrap();
+    let t1 = t0 + secs(1000);
+    let v = back.view(t1);
+    assert!(v.waiting && v.began);
+    assert_eq!(v.game.sans(), ["f3", "e5", "g4"]);
+    assert_eq!(v.clocks, Some([ms(270_200), ms(270_200)]));
+    assert_eq!(v.running, None);
+    assert!(v.seats.iter().flatten().all(|s| !s.connected));
+    assert_eq!(back.view(t1).game_id, record.id);
+    assert!(!back.is_idle(), "an unfinished game keeps its room");
+
+    assert_eq!(
+        back.join(&member("bob", false), None, t1),
+        Role::Player(Color::Black)
+    );
+    let err = refused(&mut back, "bob", Action::Move("Qh4#".into()), t1 + secs(5));
+    assert!(err.contains("waits for alice-name"), "{err}");
+    assert_eq!(
+        back.view(t1 + secs(100)).clocks,
+        Some([ms(270_200), ms(270_200)]),
+        "no clock runs while one player is missing"
+    );
+    back.join(&member("alice", false), None, t1 + secs(100));
+    let v = back.view(t1 + secs(110));
+    assert!(!v.waiting);
+    assert_eq!(v.running, Some(Color::Black));
+    assert_eq!(v.clocks, Some([ms(270_200), ms(260_200)]));
+    mv(&mut back, "bob", "Qh4#", t1 + secs(110));
+    let done = back.take_finished(t1 + secs(110)).unwrap();
+    assert_eq!(done.record.id, record.id);
+    assert_eq!(done.white_score, 0.0);
+    assert!(done.record.pgn.contains("Qh4#"));
+}
+
+#[test]
+fn a_restored_game_can_be_claimed_from_a_player_who_never_returns() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    mv(&mut room, "alice", "e4", t0);
+    let mut back = Room::restore(&room.record(t0).unwrap()).unwrap();
+    back.join(&member("bob", false), None, t0 + secs(10));
+    let err = refused(&mut back, "bob", Action::ClaimWin, t0 + secs(20));
+    assert!(err.contains("in 50 s"), "{err}");
+    back.act("bob", Action::ClaimWin, t0 + secs(70)).unwrap();
+    assert_eq!(back.view(t0).result.unwrap().result(), "0-1");
+}
+
+#[test]
+fn restoring_refuses_a_bad_or_finished_record() {
+    let t0 = Instant::now();
+    let mut room = room_of_two(None, t0);
+    mv(&mut room, "alice", "e4", t0);
+    let good = room.record(t0).unwrap();
+    let garbled = GameRecord {
+        pgn: "1. e4 Ke3 *".to_string(),
+        ..good.clone()
+    };
+    let err = Room::restore(&garbled).unwrap_err().to_string();
+    assert!(err.contains("PGN cannot be read"), "{err}");
+    let bad_tc = GameRecord {
+        time_control: Some("fast".to_string()),
+        ..good.clone()
+    };
+    assert!(
+        Room::restore(&bad_tc)
+            .unwrap_err()
+            .to_string()
+            .contains("time control")
+    );
+    room.act("bob", Action::Resign, t0).unwrap();
+    let over = room.record(t0).unwrap();
+    assert!(Room::restore(&over).is_err());
+}
+
+#[test]
+fn a_room_is_idle_when_nobody_is_there_and_no_game_goes_on() {
+    let t0 = Instant::now();
+    let mut room = Room::new("r", None, false);
+    assert!(room.is_idle());
+    room.join(&member("alice", false), None, t0);
+    assert!(!room.is_idle());
+    room.join(&member("bob", false), None, t0);
+    mv(&mut room, "alice", "e4", t0);
+    room.leave("alice", t0);
+    room.leave("bob", t0);
+    assert!(!room.is_idle(), "a game with moves waits for its players");
+    room.join(&member("bob", false), None, t0);
+    room.act("bob", Action::Resign, t0).unwrap();
+    room.leave("bob", t0);
+    assert!(!room.is_idle(), "the ended game is not taken yet");
+    room.take_finished(t0).unwrap();
+    assert!(room.is_idle());
+}
+
+#[test]
+fn every_change_bumps_the_version() {
+    let t0 = Instant::now();
+    let mut room = Room::new("r", None, false);
+    let mut last = room.version();
+    let mut bumped = |room: &Room| {
+        let v = room.version();
+        assert!(v > last, "version stayed at {v}");
+        last = v;
+    };
+    room.join(&member("alice", false), None, t0);
+    bumped(&room);
+    room.join(&member("bob", false), None, t0);
+    bumped(&room);
+    mv(&mut room, "alice", "e4", t0);
+    bumped(&room);
+    room.act("bob", Action::Draw, t0).unwrap();
+    bumped(&room);
+    room.act("bob", Action::Chat("hi".into()), t0).unwrap();
+    bumped(&room);
+    room.leave("bob", t0);
+    bumped(&room);
+    assert_eq!(room.view(t0).version, room.version());
+}
