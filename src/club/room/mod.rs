@@ -9,20 +9,20 @@ use std::time::{Duration, Instant};
 use super::store::GameRecord;
 use super::{ClubError, Member};
 use crate::chess::Color;
-use crate::game::clock::{Clock, TimeControl};
+use crate::game::clock::TimeControl;
 use crate::game::glicko::Rating;
 use crate::game::{Game, GameEnd, Outcome, Termination};
 
 mod chat;
+mod clock;
 
 use chat::Chat;
 pub use chat::{CHAT_BURST, CHAT_KEPT, CHAT_WINDOW, ChatLine};
+pub use clock::LAG_ALLOWANCE;
+use clock::ServerClock;
 
 /// How long a player may be away before the opponent may claim the game (lichess's rule).
 pub const CLAIM_AFTER: Duration = Duration::from_secs(60);
-/// Time credited on each move for the trip over the network: a move costs its thinking
-/// time less at most this much.
-pub const LAG_ALLOWANCE: Duration = Duration::from_millis(200);
 
 /// What a member is in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,9 +155,7 @@ pub struct Room {
     game_id: String,
     /// Both seats were taken: the game is on (or over).
     began: bool,
-    clock: Option<Clock>,
-    /// When the running clock last started: a move's thinking time, for the lag credit.
-    turn_started: Option<Instant>,
+    clock: ServerClock,
     /// A restored game whose clock waits for both players to be back.
     waiting: bool,
     offer: Option<Offer>,
@@ -187,8 +185,7 @@ impl Room {
             game: Game::new(),
             game_id: String::new(),
             began: false,
-            clock: None,
-            turn_started: None,
+            clock: ServerClock::new(None),
             waiting: false,
             offer: None,
             aborted: false,
@@ -347,10 +344,7 @@ impl Room {
         if !self.in_progress() {
             return None;
         }
-        let flag = self.clock.as_ref().and_then(|clock| {
-            let side = clock.running()?;
-            Some(now + clock.remaining(side, now))
-        });
+        let flag = self.clock.next_flag(now);
         let claims = self
             .seats
             .iter()
@@ -383,17 +377,8 @@ impl Room {
             watchers: self.watchers.iter().map(|w| w.name.clone()).collect(),
             game,
             time_control: self.tc,
-            clocks: self.clock.as_ref().map(|c| {
-                [
-                    c.remaining(Color::White, now),
-                    c.remaining(Color::Black, now),
-                ]
-            }),
-            running: self
-                .clock
-                .as_ref()
-                .and_then(Clock::running)
-                .filter(|_| going),
+            clocks: self.clock.remaining(now),
+            running: self.clock.running().filter(|_| going),
             rated: self.is_rated(),
             offer: self.offer,
             result: self.result(),
@@ -430,7 +415,7 @@ impl Room {
         let mut game = self.game.clone();
         self.stamp_tags(&mut game);
         let end = self.result();
-        let ms = |c: &Clock, side| c.remaining(side, now).as_millis().min(u64::MAX as u128) as u64;
+        let ms = |d: Duration| d.as_millis().min(u64::MAX as u128) as u64;
         Some(GameRecord {
             id: self.game_id.clone(),
             room: self.name.clone(),
@@ -447,10 +432,7 @@ impl Room {
             },
             time_control: self.tc.map(|tc| tc.to_string()),
             rated: self.is_rated(),
-            clocks_ms: self
-                .clock
-                .as_ref()
-                .map(|c| [ms(c, Color::White), ms(c, Color::Black)]),
+            clocks_ms: self.clock.remaining(now).map(|left| left.map(ms)),
         })
     }
 
@@ -511,28 +493,7 @@ impl Room {
             Some(seat(&record.white, &record.white_name)),
             Some(seat(&record.black, &record.black_name)),
         ];
-        if let Some(clock) = room.clock.as_mut() {
-            // Count the moves made (a `40/90` period depends on them) by playing them on the
-            // clock at one instant: no time passes, and the times are set right after.
-            let at = Instant::now();
-            for i in 0..room.game.len() {
-                clock.start(room.game.move_number(i).0, at);
-                clock.switch(at);
-            }
-            clock.stop(at);
-            let left = |side: Color| match record.clocks_ms {
-                Some(ms) => Duration::from_millis(ms[side.index()]),
-                // No saved clocks: the side's last `[%clk]`, else its full time.
-                None => (0..room.game.len())
-                    .rev()
-                    .filter(|&i| room.game.move_number(i).0 == side)
-                    .find_map(|i| room.game.moves()[i].clock)
-                    .unwrap_or(clock.time_control().base),
-            };
-            let (white, black) = (left(Color::White), left(Color::Black));
-            clock.set_remaining(Color::White, white);
-            clock.set_remaining(Color::Black, black);
-        }
+        room.clock.restore(&room.game, record.clocks_ms);
         Ok(room)
     }
 
@@ -543,8 +504,7 @@ impl Room {
         self.game = Game::new();
         self.game.time_control = self.tc;
         self.game_id = format!("{}-{}", self.name, self.game.id());
-        self.clock = self.tc.map(Clock::new);
-        self.turn_started = None;
+        self.clock = ServerClock::new(self.tc);
         self.waiting = false;
         self.offer = None;
         self.aborted = false;
@@ -651,7 +611,7 @@ impl Room {
         if !self.in_progress() {
             return false;
         }
-        let Some(loser) = self.clock.as_ref().and_then(|c| c.flag(now)) else {
+        let Some(loser) = self.clock.flag(now) else {
             return false;
         };
         if self.game.flag_fall(loser).is_err() {
@@ -663,10 +623,7 @@ impl Room {
 
     /// The game just ended: the clocks stop, offers go, and the game waits to be taken.
     fn ended(&mut self, now: Instant) {
-        if let Some(clock) = self.clock.as_mut() {
-            clock.stop(now);
-        }
-        self.turn_started = None;
+        self.clock.stop(now);
         self.offer = None;
         self.waiting = false;
         if let (Some(record), Some(end)) = (self.record(now), self.result()) {
@@ -697,12 +654,8 @@ impl Room {
         }
         if self.seats.iter().flatten().all(|s| s.connected) {
             self.waiting = false;
-            if self.in_progress()
-                && !self.game.is_empty()
-                && let Some(clock) = self.clock.as_mut()
-            {
-                clock.start(self.game.board().side_to_move(), now);
-                self.turn_started = Some(now);
+            if self.in_progress() && !self.game.is_empty() {
+                self.clock.start(self.game.board().side_to_move(), now);
             }
         }
     }
@@ -762,7 +715,9 @@ impl Room {
             .map_err(|e| ClubError::new(e.to_string()))?
             .san
             .clone();
-        self.charge_clock(me, now);
+        if let Some(left) = self.clock.charge(me, now) {
+            self.game.set_last_clock(left);
+        }
         // An offer to the side that just moved lapses (it moved instead of answering); a
         // takeback request lapses on any move, as the move it was about is no longer last.
         self.offer = match self.offer {
@@ -777,32 +732,6 @@ impl Room {
             }
             None => Ok(san),
         }
-    }
-
-    /// The mover is charged their thinking time less at most [`LAG_ALLOWANCE`], plus the
-    /// increment; the opponent's clock starts. White's first move costs nothing (the
-    /// clock starts with it), and each move's time left goes into the game (`[%clk]`).
-    fn charge_clock(&mut self, mover: Color, now: Instant) {
-        let Some(clock) = self.clock.as_mut() else {
-            return;
-        };
-        let left = if clock.running() == Some(mover) {
-            let thought = self
-                .turn_started
-                .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
-            // The flag cannot fall here: `settle` ran at this same instant.
-            clock.switch(now);
-            clock.remaining(mover, now) + thought.min(LAG_ALLOWANCE)
-        } else {
-            // The first move: free, and it counts for the period of a `40/90` control.
-            let before = clock.remaining(mover, now);
-            clock.start(mover, now);
-            clock.switch(now);
-            before
-        };
-        clock.set_remaining(mover, left);
-        self.turn_started = Some(now);
-        self.game.set_last_clock(left);
     }
 
     fn draw(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
@@ -848,10 +777,7 @@ impl Room {
             ));
         }
         self.aborted = true;
-        if let Some(clock) = self.clock.as_mut() {
-            clock.stop(now);
-        }
-        self.turn_started = None;
+        self.clock.stop(now);
         self.offer = None;
         self.waiting = false;
         self.version += 1;
@@ -874,11 +800,8 @@ impl Room {
                 }
                 self.game.truncate();
                 // The clocks keep their times; the one that runs is the side to move's.
-                if let Some(clock) = self.clock.as_mut()
-                    && clock.running().is_some()
-                {
-                    clock.start(self.game.board().side_to_move(), now);
-                    self.turn_started = Some(now);
+                if self.clock.running().is_some() {
+                    self.clock.start(self.game.board().side_to_move(), now);
                 }
                 self.offer = None;
                 self.version += 1;
