@@ -103,15 +103,10 @@ impl RateLimit {
 impl Room {
     /// A line from anyone in the room, player or watcher, under the name they are shown by.
     pub(super) fn chat(&mut self, id: &str, text: &str, now: Instant) -> Result<String, ClubError> {
-        let from = match self.seat_of(id) {
-            Some(side) => self.seat_name(side),
-            None => self
-                .watchers
-                .iter()
-                .find(|w| w.id == id)
-                .map(|w| w.name.clone())
-                .ok_or_else(|| ClubError::new("you are not in this room"))?,
-        };
+        let from = self
+            .seats
+            .name_of(id)
+            .ok_or_else(|| ClubError::new("you are not in this room"))?;
         self.chat.say(id, from, text, now)?;
         self.version += 1;
         Ok(String::new())

@@ -15,14 +15,14 @@ use crate::game::{Game, GameEnd, Outcome, Termination};
 
 mod chat;
 mod clock;
+mod seats;
 
 use chat::Chat;
 pub use chat::{CHAT_BURST, CHAT_KEPT, CHAT_WINDOW, ChatLine};
 pub use clock::LAG_ALLOWANCE;
 use clock::ServerClock;
-
-/// How long a player may be away before the opponent may claim the game (lichess's rule).
-pub const CLAIM_AFTER: Duration = Duration::from_secs(60);
+pub use seats::{CLAIM_AFTER, SeatView};
+use seats::{Joined, Presence, Seats};
 
 /// What a member is in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,18 +60,6 @@ pub enum Offer {
     Draw(Color),
     Takeback(Color),
     Rematch(Color),
-}
-
-/// A seat as a viewer draws it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SeatView {
-    pub id: String,
-    pub name: String,
-    /// The rating shown beside the name (rated members only).
-    pub rating: Option<u32>,
-    pub connected: bool,
-    /// Away for this long (a dropped connection), while the game goes on.
-    pub away: Option<Duration>,
 }
 
 /// What a viewer draws, copied out of the room at one instant.
@@ -115,31 +103,6 @@ pub struct Finished {
     pub rated: bool,
 }
 
-/// A taken seat: who sits there, and whether they are here.
-#[derive(Clone, Debug)]
-struct Seat {
-    member: Member,
-    rating: Option<Rating>,
-    connected: bool,
-    /// When the connection went. `None` while connected, and for a player of a restored
-    /// game until the opponent is back and starts waiting for them.
-    away_since: Option<Instant>,
-    /// [`Room::tick`] has told the viewers that the opponent may now claim (it tells once).
-    claim_announced: bool,
-}
-
-impl Seat {
-    fn new(member: &Member, rating: Option<Rating>) -> Seat {
-        Seat {
-            member: member.clone(),
-            rating,
-            connected: true,
-            away_since: None,
-            claim_announced: false,
-        }
-    }
-}
-
 /// One room.
 #[derive(Debug)]
 pub struct Room {
@@ -147,9 +110,8 @@ pub struct Room {
     tc: Option<TimeControl>,
     /// Created for rated play: the game is rated when both players are rated members too.
     rated: bool,
-    /// White's seat, Black's seat.
-    seats: [Option<Seat>; 2],
-    watchers: Vec<Member>,
+    /// Who plays which colour, and who watches.
+    seats: Seats,
     game: Game,
     /// The id the store keeps the game under.
     game_id: String,
@@ -180,8 +142,7 @@ impl Room {
             name: name.to_string(),
             tc,
             rated,
-            seats: [None, None],
-            watchers: Vec::new(),
+            seats: Seats::default(),
             game: Game::new(),
             game_id: String::new(),
             began: false,
@@ -208,32 +169,20 @@ impl Room {
     /// Joining is idempotent: a member already seated or watching is not counted twice
     /// (one `leave` makes them away, however many joins came before).
     pub fn join(&mut self, member: &Member, rating: Option<Rating>, now: Instant) -> Role {
-        let rating = rating.filter(|_| member.rated);
         self.version += 1;
-        if let Some(side) = self.seat_of(&member.id) {
-            if let Some(seat) = self.seats[side.index()].as_mut() {
-                seat.member = member.clone();
-                seat.rating = rating.or(seat.rating);
-                seat.connected = true;
-                seat.away_since = None;
-                seat.claim_announced = false;
+        match self.seats.join(member, rating) {
+            Joined::Back(side) => {
+                self.player_returned(now);
+                Role::Player(side)
             }
-            self.player_returned(now);
-            return Role::Player(side);
-        }
-        if let Some(w) = self.watchers.iter_mut().find(|w| w.id == member.id) {
-            *w = member.clone();
-            return Role::Watcher;
-        }
-        if let Some(i) = self.seats.iter().position(Option::is_none) {
-            self.seats[i] = Some(Seat::new(member, rating));
-            if self.seats.iter().all(Option::is_some) {
-                self.began = true;
+            Joined::Seated(side) => {
+                if self.seats.both_taken() {
+                    self.began = true;
+                }
+                Role::Player(side)
             }
-            return Role::Player(Color::from_index(i));
+            Joined::Watching => Role::Watcher,
         }
-        self.watchers.push(member.clone());
-        Role::Watcher
     }
 
     /// A member's connection went: a player keeps the seat (their clock runs, and after
@@ -242,32 +191,13 @@ impl Room {
     /// Before the game has begun (no opponent yet) a player who leaves gives the seat up,
     /// so a stranger arriving later does not face an empty chair.
     pub fn leave(&mut self, id: &str, now: Instant) {
-        if let Some(side) = self.seat_of(id) {
-            if !self.began {
-                self.seats[side.index()] = None;
-                self.version += 1;
-            } else if let Some(seat) = self.seats[side.index()].as_mut()
-                && seat.connected
-            {
-                seat.connected = false;
-                seat.away_since = Some(now);
-                seat.claim_announced = false;
-                self.version += 1;
-            }
-        } else if let Some(i) = self.watchers.iter().position(|w| w.id == id) {
-            self.watchers.remove(i);
+        if self.seats.leave(id, self.began, now) {
             self.version += 1;
         }
     }
 
     pub fn role(&self, id: &str) -> Option<Role> {
-        if let Some(side) = self.seat_of(id) {
-            return Some(Role::Player(side));
-        }
-        self.watchers
-            .iter()
-            .any(|w| w.id == id)
-            .then_some(Role::Watcher)
+        self.seats.role(id)
     }
 
     /// Does what a member asks, or says why not (the room unchanged). `Ok` holds a short
@@ -321,17 +251,8 @@ impl Room {
     /// away player may now claim the game, which viewers show).
     pub fn tick(&mut self, now: Instant) -> bool {
         let mut changed = self.settle(now);
-        if self.in_progress() {
-            for seat in self.seats.iter_mut().flatten() {
-                let claimable = !seat.connected
-                    && seat
-                        .away_since
-                        .is_some_and(|t| now.saturating_duration_since(t) >= CLAIM_AFTER);
-                if claimable && !seat.claim_announced {
-                    seat.claim_announced = true;
-                    changed = true;
-                }
-            }
+        if self.in_progress() && self.seats.announce_claims(now) {
+            changed = true;
         }
         if changed {
             self.version += 1;
@@ -344,37 +265,20 @@ impl Room {
         if !self.in_progress() {
             return None;
         }
-        let flag = self.clock.next_flag(now);
-        let claims = self
-            .seats
-            .iter()
+        [self.clock.next_flag(now), self.seats.next_claim()]
+            .into_iter()
             .flatten()
-            .filter(|s| !s.connected && !s.claim_announced)
-            .filter_map(|s| s.away_since.map(|t| t + CLAIM_AFTER));
-        flag.into_iter().chain(claims).min()
+            .min()
     }
 
     pub fn view(&self, now: Instant) -> RoomView {
         let going = self.in_progress();
-        let seat_view = |seat: &Seat| SeatView {
-            id: seat.member.id.clone(),
-            name: seat.member.name.clone(),
-            rating: seat.rating.map(|r| r.rating.round().max(0.0) as u32),
-            connected: seat.connected,
-            away: seat
-                .away_since
-                .filter(|_| going && !seat.connected)
-                .map(|t| now.saturating_duration_since(t)),
-        };
         let mut game = self.game.clone();
         self.stamp_tags(&mut game);
         RoomView {
             name: self.name.clone(),
-            seats: [
-                self.seats[0].as_ref().map(seat_view),
-                self.seats[1].as_ref().map(seat_view),
-            ],
-            watchers: self.watchers.iter().map(|w| w.name.clone()).collect(),
+            seats: self.seats.views(going, now),
+            watchers: self.seats.watcher_names(),
             game,
             time_control: self.tc,
             clocks: self.clock.remaining(now),
@@ -409,7 +313,10 @@ impl Room {
         if !self.began || self.game.is_empty() && !ended {
             return None;
         }
-        let [Some(white), Some(black)] = &self.seats else {
+        let (Some(white), Some(black)) = (
+            self.seats.member(Color::White),
+            self.seats.member(Color::Black),
+        ) else {
             return None;
         };
         let mut game = self.game.clone();
@@ -419,10 +326,10 @@ impl Room {
         Some(GameRecord {
             id: self.game_id.clone(),
             room: self.name.clone(),
-            white: white.member.id.clone(),
-            black: black.member.id.clone(),
-            white_name: white.member.name.clone(),
-            black_name: black.member.name.clone(),
+            white: white.id.clone(),
+            black: black.id.clone(),
+            white_name: white.name.clone(),
+            black_name: black.name.clone(),
             pgn: game.to_pgn(),
             result: end.map(|e| e.result().to_string()),
             termination: if self.aborted {
@@ -445,7 +352,7 @@ impl Room {
     /// Nobody connected and no game going on: the club may forget the room. A game with
     /// moves that goes on, or an ended one not yet taken, keeps the room.
     pub fn is_idle(&self) -> bool {
-        let anyone = self.seats.iter().flatten().any(|s| s.connected) || !self.watchers.is_empty();
+        let anyone = self.seats.anyone_here();
         let going = self.in_progress() && !self.game.is_empty();
         !anyone && !going && self.finished.is_empty()
     }
@@ -478,21 +385,15 @@ impl Room {
         room.game_id = record.id.clone();
         room.began = true;
         room.waiting = true;
-        let seat = |id: &str, name: &str| {
-            let member = Member {
-                id: id.to_string(),
-                name: name.to_string(),
-                rated: record.rated,
-            };
-            Seat {
-                connected: false,
-                ..Seat::new(&member, None)
-            }
+        let member = |id: &str, name: &str| Member {
+            id: id.to_string(),
+            name: name.to_string(),
+            rated: record.rated,
         };
-        room.seats = [
-            Some(seat(&record.white, &record.white_name)),
-            Some(seat(&record.black, &record.black_name)),
-        ];
+        room.seats = Seats::restored(
+            member(&record.white, &record.white_name),
+            member(&record.black, &record.black_name),
+        );
         room.clock.restore(&room.game, record.clocks_ms);
         Ok(room)
     }
@@ -510,30 +411,9 @@ impl Room {
         self.aborted = false;
     }
 
-    fn seat_of(&self, id: &str) -> Option<Color> {
-        Color::BOTH.into_iter().find(|c| {
-            self.seats[c.index()]
-                .as_ref()
-                .is_some_and(|s| s.member.id == id)
-        })
-    }
-
-    fn seat(&self, side: Color) -> Option<&Seat> {
-        self.seats[side.index()].as_ref()
-    }
-
-    fn seat_name(&self, side: Color) -> String {
-        self.seat(side)
-            .map_or_else(|| side.name().to_string(), |s| s.member.name.clone())
-    }
-
     /// Rated: created so, and both players rated members.
     fn is_rated(&self) -> bool {
-        self.rated
-            && self
-                .seats
-                .iter()
-                .all(|s| s.as_ref().is_some_and(|s| s.member.rated))
+        self.rated && self.seats.both_rated()
     }
 
     /// The game's result (none for an aborted game).
@@ -557,13 +437,12 @@ impl Room {
         tags.set("Event", if rated { "Rated game" } else { "Casual game" });
         tags.set("Site", "ox88 serve");
         for side in Color::BOTH {
-            let Some(seat) = self.seat(side) else {
+            let Some(member) = self.seats.member(side) else {
                 continue;
             };
-            tags.set(side.name(), &seat.member.name);
-            if rated && let Some(r) = seat.rating {
-                let elo = format!("{}", r.rating.round().max(0.0) as u32);
-                tags.set(&format!("{}Elo", side.name()), &elo);
+            tags.set(side.name(), &member.name);
+            if rated && let Some(elo) = self.seats.rating(side) {
+                tags.set(&format!("{}Elo", side.name()), &elo.to_string());
             }
         }
         if self.tc.is_none() {
@@ -647,12 +526,8 @@ impl Room {
         if !self.waiting {
             return;
         }
-        for seat in self.seats.iter_mut().flatten() {
-            if !seat.connected && seat.away_since.is_none() {
-                seat.away_since = Some(now);
-            }
-        }
-        if self.seats.iter().flatten().all(|s| s.connected) {
+        self.seats.start_waiting_for_the_absent(now);
+        if self.seats.players_here() {
             self.waiting = false;
             if self.in_progress() && !self.game.is_empty() {
                 self.clock.start(self.game.board().side_to_move(), now);
@@ -678,10 +553,11 @@ impl Room {
 
     // --- the actions ---
 
+    /// A move in coordinates or SAN, charged to the mover's clock.
     fn play(&mut self, me: Color, text: &str, now: Instant) -> Result<String, ClubError> {
         self.require_going()?;
         if self.waiting {
-            let away = self.seat_name(me.flip());
+            let away = self.seats.name(me.flip());
             return Err(ClubError::new(format!(
                 "the game waits for {away} to come back: the clock runs again when both are here"
             )));
@@ -734,12 +610,13 @@ impl Room {
         }
     }
 
+    /// Offer a draw, or accept the opponent's standing offer.
     fn draw(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
         self.require_going()?;
         match self.offer {
             Some(Offer::Draw(by)) if by == me => Err(ClubError::new(format!(
                 "you have offered a draw already: it stands until {} answers or moves",
-                self.seat_name(me.flip())
+                self.seats.name(me.flip())
             ))),
             Some(Offer::Draw(_)) => {
                 let end = self
@@ -753,7 +630,7 @@ impl Room {
             _ => {
                 self.offer = Some(Offer::Draw(me));
                 self.version += 1;
-                Ok(format!("you offered {} a draw", self.seat_name(me.flip())))
+                Ok(format!("you offered {} a draw", self.seats.name(me.flip())))
             }
         }
     }
@@ -784,12 +661,13 @@ impl Room {
         Ok("the game is aborted: no result, nothing rated".to_string())
     }
 
+    /// Ask to take back, or accept the opponent's request.
     fn takeback(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
         self.require_going()?;
         match self.offer {
             Some(Offer::Takeback(by)) if by == me => Err(ClubError::new(format!(
                 "you have asked already: {} has not answered",
-                self.seat_name(me.flip())
+                self.seats.name(me.flip())
             ))),
             Some(Offer::Takeback(by)) => {
                 let plies = self
@@ -807,7 +685,7 @@ impl Room {
                 self.version += 1;
                 Ok(format!(
                     "you let {} take back ({plies} {})",
-                    self.seat_name(by),
+                    self.seats.name(by),
                     if plies == 1 { "move" } else { "moves" }
                 ))
             }
@@ -819,7 +697,7 @@ impl Room {
                 self.version += 1;
                 Ok(format!(
                     "you asked {} to take back your last move",
-                    self.seat_name(me.flip())
+                    self.seats.name(me.flip())
                 ))
             }
         }
@@ -838,6 +716,8 @@ impl Room {
         Ok(format!("you declined the {what}"))
     }
 
+    /// After the game: offer a rematch, or accept one (the players change colours in a new
+    /// game).
     fn rematch(&mut self, me: Color) -> Result<String, ClubError> {
         if !self.began {
             return Err(ClubError::new("there is no game yet to have a rematch of"));
@@ -848,13 +728,10 @@ impl Room {
         match self.offer {
             Some(Offer::Rematch(by)) if by == me => Err(ClubError::new(format!(
                 "you have offered a rematch already: {} has not answered",
-                self.seat_name(me.flip())
+                self.seats.name(me.flip())
             ))),
             Some(Offer::Rematch(_)) => {
-                self.seats.swap(0, 1);
-                for seat in self.seats.iter_mut().flatten() {
-                    seat.claim_announced = false;
-                }
+                self.seats.swap_colours();
                 self.fresh_game();
                 self.version += 1;
                 Ok(format!("rematch: you play {}", me.flip().name()))
@@ -864,27 +741,26 @@ impl Room {
                 self.version += 1;
                 Ok(format!(
                     "you offered {} a rematch",
-                    self.seat_name(me.flip())
+                    self.seats.name(me.flip())
                 ))
             }
         }
     }
 
+    /// Win a game whose opponent has been away for [`CLAIM_AFTER`].
     fn claim(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
         self.require_going()?;
         let them = me.flip();
-        let name = self.seat_name(them);
-        let Some(seat) = self.seat(them) else {
-            return Err(ClubError::new("there is no opponent to claim against"));
+        let name = self.seats.name(them);
+        let away = match self.seats.presence(them, now) {
+            None => return Err(ClubError::new("there is no opponent to claim against")),
+            Some(Presence::Here) => {
+                return Err(ClubError::new(format!(
+                    "{name} is here: there is nothing to claim"
+                )));
+            }
+            Some(Presence::Away(away)) => away,
         };
-        if seat.connected {
-            return Err(ClubError::new(format!(
-                "{name} is here: there is nothing to claim"
-            )));
-        }
-        let away = seat
-            .away_since
-            .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
         if away < CLAIM_AFTER {
             return Err(ClubError::new(format!(
                 "{name} has been away {} s: you may claim the win in {} s",
@@ -902,27 +778,6 @@ impl Room {
         self.ended(now);
         self.version += 1;
         Ok(format!("you won: {end}"))
-    }
-
-    fn choose_color(&mut self, id: &str, want: Color) -> Result<String, ClubError> {
-        let me = match self.role(id) {
-            Some(Role::Player(side)) => side,
-            Some(Role::Watcher) => {
-                return Err(ClubError::new(
-                    "you are watching: only a player picks a colour",
-                ));
-            }
-            None => return Err(ClubError::new("you are not in this room")),
-        };
-        if self.began {
-            return Err(ClubError::new("the game has begun: the colours are set"));
-        }
-        if me != want {
-            // Before the game begins the other seat is empty.
-            self.seats.swap(0, 1);
-            self.version += 1;
-        }
-        Ok(format!("you play {}", want.name()))
     }
 }
 
