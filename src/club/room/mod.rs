@@ -15,12 +15,14 @@ use crate::game::{Game, GameEnd, Outcome, Termination};
 
 mod chat;
 mod clock;
+mod offers;
 mod seats;
 
 use chat::Chat;
 pub use chat::{CHAT_BURST, CHAT_KEPT, CHAT_WINDOW, ChatLine};
 pub use clock::LAG_ALLOWANCE;
 use clock::ServerClock;
+pub use offers::Offer;
 pub use seats::{CLAIM_AFTER, SeatView};
 use seats::{Joined, Presence, Seats};
 
@@ -52,14 +54,6 @@ pub enum Action {
     /// The room's opener picks a colour before the second player joins.
     Color(Color),
     Chat(String),
-}
-
-/// An offer or request standing in the room, and who made it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Offer {
-    Draw(Color),
-    Takeback(Color),
-    Rematch(Color),
 }
 
 /// What a viewer draws, copied out of the room at one instant.
@@ -401,7 +395,7 @@ impl Room {
     // --- the parts of the room ---
 
     /// A new game in the seats as they are: fresh clocks, no offer.
-    fn fresh_game(&mut self) {
+    pub(super) fn fresh_game(&mut self) {
         self.game = Game::new();
         self.game.time_control = self.tc;
         self.game_id = format!("{}-{}", self.name, self.game.id());
@@ -425,7 +419,7 @@ impl Room {
         }
     }
 
-    fn in_progress(&self) -> bool {
+    pub(super) fn in_progress(&self) -> bool {
         self.began && !self.aborted && self.game.result().is_none()
     }
 
@@ -470,7 +464,7 @@ impl Room {
     }
 
     /// The game must be going on (begun, not aborted, not over) to act on it.
-    fn require_going(&self) -> Result<(), ClubError> {
+    pub(super) fn require_going(&self) -> Result<(), ClubError> {
         if !self.began {
             return Err(ClubError::new(
                 "the game has not begun: waiting for an opponent",
@@ -501,7 +495,7 @@ impl Room {
     }
 
     /// The game just ended: the clocks stop, offers go, and the game waits to be taken.
-    fn ended(&mut self, now: Instant) {
+    pub(super) fn ended(&mut self, now: Instant) {
         self.clock.stop(now);
         self.offer = None;
         self.waiting = false;
@@ -537,18 +531,6 @@ impl Room {
 
     fn has_moved(&self, side: Color) -> bool {
         (0..self.game.ply()).any(|i| self.game.move_number(i).0 == side)
-    }
-
-    /// How many plies `by`'s takeback undoes: their last move, and the opponent's reply
-    /// after it if there is one. `None` when `by` has no move to take back.
-    fn takeback_plies(&self, by: Color) -> Option<usize> {
-        let ply = self.game.ply();
-        let last = self.game.move_number(ply.checked_sub(1)?).0;
-        if last == by {
-            Some(1)
-        } else {
-            (ply >= 2).then_some(2)
-        }
     }
 
     // --- the actions ---
@@ -594,12 +576,7 @@ impl Room {
         if let Some(left) = self.clock.charge(me, now) {
             self.game.set_last_clock(left);
         }
-        // An offer to the side that just moved lapses (it moved instead of answering); a
-        // takeback request lapses on any move, as the move it was about is no longer last.
-        self.offer = match self.offer {
-            Some(Offer::Draw(by)) if by == me => self.offer,
-            _ => None,
-        };
+        self.offer = self.offer.filter(|o| o.survives_move_by(me));
         self.version += 1;
         match self.game.result() {
             Some(end) => {
@@ -607,31 +584,6 @@ impl Room {
                 Ok(format!("{san}: {end}"))
             }
             None => Ok(san),
-        }
-    }
-
-    /// Offer a draw, or accept the opponent's standing offer.
-    fn draw(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
-        self.require_going()?;
-        match self.offer {
-            Some(Offer::Draw(by)) if by == me => Err(ClubError::new(format!(
-                "you have offered a draw already: it stands until {} answers or moves",
-                self.seats.name(me.flip())
-            ))),
-            Some(Offer::Draw(_)) => {
-                let end = self
-                    .game
-                    .agree_draw()
-                    .map_err(|e| ClubError::new(e.to_string()))?;
-                self.ended(now);
-                self.version += 1;
-                Ok(format!("{end}"))
-            }
-            _ => {
-                self.offer = Some(Offer::Draw(me));
-                self.version += 1;
-                Ok(format!("you offered {} a draw", self.seats.name(me.flip())))
-            }
         }
     }
 
@@ -659,92 +611,6 @@ impl Room {
         self.waiting = false;
         self.version += 1;
         Ok("the game is aborted: no result, nothing rated".to_string())
-    }
-
-    /// Ask to take back, or accept the opponent's request.
-    fn takeback(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
-        self.require_going()?;
-        match self.offer {
-            Some(Offer::Takeback(by)) if by == me => Err(ClubError::new(format!(
-                "you have asked already: {} has not answered",
-                self.seats.name(me.flip())
-            ))),
-            Some(Offer::Takeback(by)) => {
-                let plies = self
-                    .takeback_plies(by)
-                    .ok_or_else(|| ClubError::new("there is no move to take back"))?;
-                for _ in 0..plies {
-                    self.game.undo();
-                }
-                self.game.truncate();
-                // The clocks keep their times; the one that runs is the side to move's.
-                if self.clock.running().is_some() {
-                    self.clock.start(self.game.board().side_to_move(), now);
-                }
-                self.offer = None;
-                self.version += 1;
-                Ok(format!(
-                    "you let {} take back ({plies} {})",
-                    self.seats.name(by),
-                    if plies == 1 { "move" } else { "moves" }
-                ))
-            }
-            _ => {
-                if self.takeback_plies(me).is_none() {
-                    return Err(ClubError::new("you have no move to take back"));
-                }
-                self.offer = Some(Offer::Takeback(me));
-                self.version += 1;
-                Ok(format!(
-                    "you asked {} to take back your last move",
-                    self.seats.name(me.flip())
-                ))
-            }
-        }
-    }
-
-    fn decline(&mut self, me: Color) -> Result<String, ClubError> {
-        let what = match self.offer {
-            Some(Offer::Draw(by)) if by != me => "draw offer",
-            Some(Offer::Takeback(by)) if by != me => "takeback request",
-            Some(Offer::Rematch(by)) if by != me => "rematch offer",
-            Some(_) => return Err(ClubError::new("the offer standing is your own")),
-            None => return Err(ClubError::new("there is no offer to decline")),
-        };
-        self.offer = None;
-        self.version += 1;
-        Ok(format!("you declined the {what}"))
-    }
-
-    /// After the game: offer a rematch, or accept one (the players change colours in a new
-    /// game).
-    fn rematch(&mut self, me: Color) -> Result<String, ClubError> {
-        if !self.began {
-            return Err(ClubError::new("there is no game yet to have a rematch of"));
-        }
-        if self.in_progress() {
-            return Err(ClubError::new("the game goes on: a rematch comes after it"));
-        }
-        match self.offer {
-            Some(Offer::Rematch(by)) if by == me => Err(ClubError::new(format!(
-                "you have offered a rematch already: {} has not answered",
-                self.seats.name(me.flip())
-            ))),
-            Some(Offer::Rematch(_)) => {
-                self.seats.swap_colours();
-                self.fresh_game();
-                self.version += 1;
-                Ok(format!("rematch: you play {}", me.flip().name()))
-            }
-            _ => {
-                self.offer = Some(Offer::Rematch(me));
-                self.version += 1;
-                Ok(format!(
-                    "you offered {} a rematch",
-                    self.seats.name(me.flip())
-                ))
-            }
-        }
     }
 
     /// Win a game whose opponent has been away for [`CLAIM_AFTER`].

@@ -155,43 +155,6 @@ fn an_illegal_or_garbled_move_changes_nothing() {
 }
 
 #[test]
-fn a_draw_offer_is_accepted_by_the_opponent() {
-    let t0 = Instant::now();
-    let mut room = room_of_two(None, t0);
-    mv(&mut room, "alice", "e4", t0);
-    room.act("alice", Action::Draw, t0).unwrap();
-    assert_eq!(room.view(t0).offer, Some(Offer::Draw(Color::White)));
-    let err = refused(&mut room, "alice", Action::Draw, t0);
-    assert!(err.contains("already"), "{err}");
-    room.act("bob", Action::Draw, t0).unwrap();
-    let v = room.view(t0);
-    assert_eq!(v.result.unwrap().termination, Termination::DrawAgreed);
-    assert_eq!(v.offer, None);
-    assert_eq!(room.take_finished(t0).unwrap().white_score, 0.5);
-}
-
-#[test]
-fn a_draw_offer_can_be_declined_and_lapses_when_its_receiver_moves() {
-    let t0 = Instant::now();
-    let mut room = room_of_two(None, t0);
-    room.act("alice", Action::Draw, t0).unwrap();
-    let err = refused(&mut room, "alice", Action::Decline, t0);
-    assert!(err.contains("your own"), "{err}");
-    room.act("bob", Action::Decline, t0).unwrap();
-    assert_eq!(room.view(t0).offer, None);
-    let err = refused(&mut room, "bob", Action::Decline, t0);
-    assert!(err.contains("no offer"), "{err}");
-    // Offered on White's own turn: White's move leaves it standing.
-    room.act("alice", Action::Draw, t0).unwrap();
-    mv(&mut room, "alice", "e4", t0);
-    assert_eq!(room.view(t0).offer, Some(Offer::Draw(Color::White)));
-    // Black moves instead of answering: it lapses.
-    mv(&mut room, "bob", "e5", t0);
-    assert_eq!(room.view(t0).offer, None);
-    assert_eq!(room.view(t0).result, None);
-}
-
-#[test]
 fn resigning_loses() {
     let t0 = Instant::now();
     let mut room = room_of_two(None, t0);
@@ -243,84 +206,6 @@ fn abort_is_allowed_only_before_the_own_first_move() {
     );
     let err = refused(&mut room, "bob", Action::Move("e5".into()), t0 + secs(4));
     assert!(err.contains("aborted"), "{err}");
-}
-
-#[test]
-fn a_takeback_of_the_own_last_move_undoes_one_ply() {
-    let t0 = Instant::now();
-    let mut room = room_of_two(tc("5+0"), t0);
-    mv(&mut room, "alice", "e4", t0);
-    mv(&mut room, "bob", "e5", t0 + secs(1));
-    room.act("bob", Action::Takeback, t0 + secs(2)).unwrap();
-    assert_eq!(room.view(t0).offer, Some(Offer::Takeback(Color::Black)));
-    let err = refused(&mut room, "bob", Action::Takeback, t0 + secs(2));
-    assert!(err.contains("already"), "{err}");
-    room.act("alice", Action::Takeback, t0 + secs(3)).unwrap();
-    let v = room.view(t0 + secs(3));
-    assert_eq!(v.game.sans(), ["e4"]);
-    assert_eq!(v.game.board().side_to_move(), Color::Black);
-    assert_eq!(v.running, Some(Color::Black));
-    assert_eq!(v.offer, None);
-    mv(&mut room, "bob", "c5", t0 + secs(4));
-    assert_eq!(room.view(t0).game.sans(), ["e4", "c5"]);
-}
-
-#[test]
-fn a_takeback_after_the_opponent_replied_undoes_two_plies() {
-    let t0 = Instant::now();
-    let mut room = room_of_two(tc("5+0"), t0);
-    let err = refused(&mut room, "alice", Action::Takeback, t0);
-    assert!(err.contains("no move to take back"), "{err}");
-    mv(&mut room, "alice", "e4", t0);
-    let err = refused(&mut room, "bob", Action::Takeback, t0);
-    assert!(err.contains("no move to take back"), "{err}");
-    mv(&mut room, "bob", "e5", t0 + secs(1));
-    room.act("alice", Action::Takeback, t0 + secs(2)).unwrap();
-    room.act("bob", Action::Takeback, t0 + secs(3)).unwrap();
-    let v = room.view(t0 + secs(3));
-    assert!(v.game.is_empty());
-    assert_eq!(v.game.board().side_to_move(), Color::White);
-    assert_eq!(v.running, Some(Color::White));
-    mv(&mut room, "alice", "d4", t0 + secs(4));
-    assert_eq!(room.view(t0).game.sans(), ["d4"]);
-}
-
-#[test]
-fn a_takeback_request_lapses_on_the_next_move() {
-    let t0 = Instant::now();
-    let mut room = room_of_two(None, t0);
-    mv(&mut room, "alice", "e4", t0);
-    room.act("alice", Action::Takeback, t0).unwrap();
-    mv(&mut room, "bob", "e5", t0);
-    assert_eq!(room.view(t0).offer, None);
-}
-
-#[test]
-fn a_rematch_swaps_colours_in_a_new_game() {
-    let t0 = Instant::now();
-    let mut room = room_of_two(tc("3+2"), t0);
-    let err = refused(&mut room, "alice", Action::Rematch, t0);
-    assert!(err.contains("goes on"), "{err}");
-    mv(&mut room, "alice", "e4", t0);
-    mv(&mut room, "bob", "e5", t0 + secs(20));
-    room.act("alice", Action::Resign, t0 + secs(30)).unwrap();
-    let first_id = room.view(t0).game_id;
-    room.act("bob", Action::Rematch, t0 + secs(31)).unwrap();
-    assert_eq!(room.view(t0).offer, Some(Offer::Rematch(Color::Black)));
-    room.act("alice", Action::Rematch, t0 + secs(32)).unwrap();
-    let v = room.view(t0 + secs(40));
-    assert_eq!(v.seats[0].as_ref().unwrap().id, "bob");
-    assert_eq!(v.seats[1].as_ref().unwrap().id, "alice");
-    assert_eq!(room.role("bob"), Some(Role::Player(Color::White)));
-    assert!(v.game.is_empty());
-    assert_eq!(v.result, None);
-    assert_eq!(v.offer, None);
-    assert_eq!(v.clocks, Some([secs(180), secs(180)]));
-    assert_ne!(v.game_id, first_id);
-    // The first game is still there to be taken, once.
-    assert_eq!(room.take_finished(t0).unwrap().record.id, first_id);
-    assert!(room.take_finished(t0).is_none());
-    mv(&mut room, "bob", "d4", t0 + secs(41));
 }
 
 #[test]
