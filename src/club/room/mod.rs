@@ -16,6 +16,7 @@ use crate::game::{Game, GameEnd, Outcome, Termination};
 mod chat;
 mod clock;
 mod offers;
+mod play;
 mod seats;
 
 use chat::Chat;
@@ -24,7 +25,7 @@ pub use clock::LAG_ALLOWANCE;
 use clock::ServerClock;
 pub use offers::Offer;
 pub use seats::{CLAIM_AFTER, SeatView};
-use seats::{Joined, Presence, Seats};
+use seats::{Joined, Seats};
 
 /// What a member is in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -423,6 +424,24 @@ impl Room {
         self.began && !self.aborted && self.game.result().is_none()
     }
 
+    /// The game just ended: its record, with the score, waits to be taken (nothing for an
+    /// aborted game, which has no result).
+    pub(super) fn keep_finished(&mut self, now: Instant) {
+        if let (Some(record), Some(end)) = (self.record(now), self.result()) {
+            let white_score = match end.outcome {
+                Outcome::WhiteWins => 1.0,
+                Outcome::Draw => 0.5,
+                Outcome::BlackWins => 0.0,
+            };
+            self.finished.push_back(Finished {
+                players: [record.white.clone(), record.black.clone()],
+                white_score,
+                rated: record.rated,
+                record,
+            });
+        }
+    }
+
     /// The tags a stored game carries (PGN standard 9.6, 9.8.1): who played, the event,
     /// the ratings of a rated game, the time control and how it ended.
     fn stamp_tags(&self, game: &mut Game) {
@@ -463,57 +482,6 @@ impl Room {
         }
     }
 
-    /// The game must be going on (begun, not aborted, not over) to act on it.
-    pub(super) fn require_going(&self) -> Result<(), ClubError> {
-        if !self.began {
-            return Err(ClubError::new(
-                "the game has not begun: waiting for an opponent",
-            ));
-        }
-        if self.aborted {
-            return Err(ClubError::new("the game was aborted"));
-        }
-        if let Some(end) = self.game.result() {
-            return Err(ClubError::new(format!("the game is over: {end}")));
-        }
-        Ok(())
-    }
-
-    /// A flag that fell by `now` ends the game. True when it did.
-    fn settle(&mut self, now: Instant) -> bool {
-        if !self.in_progress() {
-            return false;
-        }
-        let Some(loser) = self.clock.flag(now) else {
-            return false;
-        };
-        if self.game.flag_fall(loser).is_err() {
-            return false;
-        }
-        self.ended(now);
-        true
-    }
-
-    /// The game just ended: the clocks stop, offers go, and the game waits to be taken.
-    pub(super) fn ended(&mut self, now: Instant) {
-        self.clock.stop(now);
-        self.offer = None;
-        self.waiting = false;
-        if let (Some(record), Some(end)) = (self.record(now), self.result()) {
-            let white_score = match end.outcome {
-                Outcome::WhiteWins => 1.0,
-                Outcome::Draw => 0.5,
-                Outcome::BlackWins => 0.0,
-            };
-            self.finished.push_back(Finished {
-                players: [record.white.clone(), record.black.clone()],
-                white_score,
-                rated: record.rated,
-                record,
-            });
-        }
-    }
-
     /// A player is back: in a restored game, the opponent who is not counts as away from
     /// now, and once both are here the clock runs for the side to move.
     fn player_returned(&mut self, now: Instant) {
@@ -529,122 +497,7 @@ impl Room {
         }
     }
 
-    fn has_moved(&self, side: Color) -> bool {
-        (0..self.game.ply()).any(|i| self.game.move_number(i).0 == side)
-    }
-
     // --- the actions ---
-
-    /// A move in coordinates or SAN, charged to the mover's clock.
-    fn play(&mut self, me: Color, text: &str, now: Instant) -> Result<String, ClubError> {
-        self.require_going()?;
-        if self.waiting {
-            let away = self.seats.name(me.flip());
-            return Err(ClubError::new(format!(
-                "the game waits for {away} to come back: the clock runs again when both are here"
-            )));
-        }
-        let to_move = self.game.board().side_to_move();
-        if to_move != me {
-            return Err(ClubError::new(format!(
-                "it is not your turn: {} to move",
-                to_move.name()
-            )));
-        }
-        let typed = text.trim();
-        if typed.len() > 12 || !typed.chars().all(|c| c.is_ascii_graphic()) {
-            let shown: String = typed
-                .chars()
-                .take(12)
-                .flat_map(char::escape_default)
-                .collect();
-            return Err(ClubError::new(format!(
-                "'{shown}' is not a move: type one like e2e4 or Nf3"
-            )));
-        }
-        let mv = self
-            .game
-            .board()
-            .parse_move(typed)
-            .map_err(|e| ClubError::new(e.to_string()))?;
-        let san = self
-            .game
-            .play(mv)
-            .map_err(|e| ClubError::new(e.to_string()))?
-            .san
-            .clone();
-        if let Some(left) = self.clock.charge(me, now) {
-            self.game.set_last_clock(left);
-        }
-        self.offer = self.offer.filter(|o| o.survives_move_by(me));
-        self.version += 1;
-        match self.game.result() {
-            Some(end) => {
-                self.ended(now);
-                Ok(format!("{san}: {end}"))
-            }
-            None => Ok(san),
-        }
-    }
-
-    fn resign(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
-        self.require_going()?;
-        let end = self
-            .game
-            .resign(me)
-            .map_err(|e| ClubError::new(e.to_string()))?;
-        self.ended(now);
-        self.version += 1;
-        Ok(format!("you resigned: {end}"))
-    }
-
-    fn abort(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
-        self.require_going()?;
-        if self.has_moved(me) {
-            return Err(ClubError::new(
-                "too late to abort: you have made your first move (resign, or offer a draw)",
-            ));
-        }
-        self.aborted = true;
-        self.clock.stop(now);
-        self.offer = None;
-        self.waiting = false;
-        self.version += 1;
-        Ok("the game is aborted: no result, nothing rated".to_string())
-    }
-
-    /// Win a game whose opponent has been away for [`CLAIM_AFTER`].
-    fn claim(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
-        self.require_going()?;
-        let them = me.flip();
-        let name = self.seats.name(them);
-        let away = match self.seats.presence(them, now) {
-            None => return Err(ClubError::new("there is no opponent to claim against")),
-            Some(Presence::Here) => {
-                return Err(ClubError::new(format!(
-                    "{name} is here: there is nothing to claim"
-                )));
-            }
-            Some(Presence::Away(away)) => away,
-        };
-        if away < CLAIM_AFTER {
-            return Err(ClubError::new(format!(
-                "{name} has been away {} s: you may claim the win in {} s",
-                away.as_secs(),
-                seconds_up(CLAIM_AFTER - away)
-            )));
-        }
-        let end = self
-            .game
-            .declare(GameEnd {
-                outcome: Outcome::win_for(me),
-                termination: Termination::Abandoned { loser: them },
-            })
-            .map_err(|e| ClubError::new(e.to_string()))?;
-        self.ended(now);
-        self.version += 1;
-        Ok(format!("you won: {end}"))
-    }
 }
 
 #[cfg(test)]
