@@ -2,21 +2,31 @@
 //! offers that stand (draw, takeback, rematch), and the chat. Pure state: every call takes
 //! the `Instant` it happens at (tests drive time without sleeping), the club holds each room
 //! behind its own lock, and nothing here blocks or does I/O.
+//!
+//! This file is the hub: what a room holds, what the club may ask of it, and which part
+//! answers each [`Action`]. The parts, each in its own file:
+//!
+//! - `seats.rs` who sits where and who watches; a player's absence and the claim it opens
+//! - `clock.rs` the server's clock: the lag credit on each move, when a flag falls
+//! - `play.rs` moves, and each way a game ends (flag, resignation, abort, claim)
+//! - `offers.rs` draw, takeback and rematch offers, and when they lapse
+//! - `chat.rs` the chat lines and the rate limit on them
+//! - `record.rs` the game as the store keeps it, and a room restored from it
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use super::store::GameRecord;
 use super::{ClubError, Member};
 use crate::chess::Color;
 use crate::game::clock::TimeControl;
 use crate::game::glicko::Rating;
-use crate::game::{Game, GameEnd, Outcome, Termination};
+use crate::game::{Game, GameEnd};
 
 mod chat;
 mod clock;
 mod offers;
 mod play;
+mod record;
 mod seats;
 
 use chat::Chat;
@@ -24,6 +34,7 @@ pub use chat::{CHAT_BURST, CHAT_KEPT, CHAT_WINDOW, ChatLine};
 pub use clock::LAG_ALLOWANCE;
 use clock::ServerClock;
 pub use offers::Offer;
+pub use record::Finished;
 pub use seats::{CLAIM_AFTER, SeatView};
 use seats::{Joined, Seats};
 
@@ -85,17 +96,6 @@ pub struct RoomView {
     pub began: bool,
     /// A game restored after a restart whose clock waits for both players to be back.
     pub waiting: bool,
-}
-
-/// A game that has just ended, for the store and the ratings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Finished {
-    pub record: GameRecord,
-    /// White's and Black's member ids.
-    pub players: [String; 2],
-    /// 1, 0.5 or 0 for White.
-    pub white_score: f64,
-    pub rated: bool,
 }
 
 /// One room.
@@ -300,50 +300,6 @@ impl Room {
         self.aborted
     }
 
-    /// The game as the database keeps it while it goes on (after each move) and once over.
-    /// `None` before the first move (unless it already ended, e.g. by a resignation).
-    /// An aborted game's record has no result and the termination `aborted`.
-    pub fn record(&self, now: Instant) -> Option<GameRecord> {
-        let ended = self.result().is_some();
-        if !self.began || self.game.is_empty() && !ended {
-            return None;
-        }
-        let (Some(white), Some(black)) = (
-            self.seats.member(Color::White),
-            self.seats.member(Color::Black),
-        ) else {
-            return None;
-        };
-        let mut game = self.game.clone();
-        self.stamp_tags(&mut game);
-        let end = self.result();
-        let ms = |d: Duration| d.as_millis().min(u64::MAX as u128) as u64;
-        Some(GameRecord {
-            id: self.game_id.clone(),
-            room: self.name.clone(),
-            white: white.id.clone(),
-            black: black.id.clone(),
-            white_name: white.name.clone(),
-            black_name: black.name.clone(),
-            pgn: game.to_pgn(),
-            result: end.map(|e| e.result().to_string()),
-            termination: if self.aborted {
-                Some("aborted".to_string())
-            } else {
-                end.map(|e| e.reason())
-            },
-            time_control: self.tc.map(|tc| tc.to_string()),
-            rated: self.is_rated(),
-            clocks_ms: self.clock.remaining(now).map(|left| left.map(ms)),
-        })
-    }
-
-    /// The game that ended since the last call, once. (The record is made when the game
-    /// ends, its clocks stopped then; `now` is not needed.)
-    pub fn take_finished(&mut self, _now: Instant) -> Option<Finished> {
-        self.finished.pop_front()
-    }
-
     /// Nobody connected and no game going on: the club may forget the room. A game with
     /// moves that goes on, or an ended one not yet taken, keeps the room.
     pub fn is_idle(&self) -> bool {
@@ -352,51 +308,10 @@ impl Room {
         !anyone && !going && self.finished.is_empty()
     }
 
-    /// A game the database kept unfinished (the server stopped): the room waits, clocks
-    /// stopped, until both players are back, then goes on where it was.
-    ///
-    /// Both seats are away; once one player is back, the other counts as away from then
-    /// (so a player who never returns can be claimed against).
-    pub fn restore(record: &GameRecord) -> Result<Room, ClubError> {
-        let bad = |why: String| ClubError::new(format!("game {}: {why}", record.id));
-        if record.result.is_some() || record.termination.as_deref() == Some("aborted") {
-            return Err(bad("it is not unfinished, so it cannot resume".to_string()));
-        }
-        let mut game =
-            Game::from_pgn(&record.pgn).map_err(|e| bad(format!("its PGN cannot be read: {e}")))?;
-        if let Some(end) = game.result() {
-            return Err(bad(format!("its PGN says the game is over ({end})")));
-        }
-        let tc = match &record.time_control {
-            Some(text) => Some(
-                text.parse::<TimeControl>()
-                    .map_err(|e| bad(format!("its time control: {e}")))?,
-            ),
-            None => None,
-        };
-        game.time_control = tc;
-        let mut room = Room::new(&record.room, tc, record.rated);
-        room.game = game;
-        room.game_id = record.id.clone();
-        room.began = true;
-        room.waiting = true;
-        let member = |id: &str, name: &str| Member {
-            id: id.to_string(),
-            name: name.to_string(),
-            rated: record.rated,
-        };
-        room.seats = Seats::restored(
-            member(&record.white, &record.white_name),
-            member(&record.black, &record.black_name),
-        );
-        room.clock.restore(&room.game, record.clocks_ms);
-        Ok(room)
-    }
-
-    // --- the parts of the room ---
+    // --- what every part reads ---
 
     /// A new game in the seats as they are: fresh clocks, no offer.
-    pub(super) fn fresh_game(&mut self) {
+    fn fresh_game(&mut self) {
         self.game = Game::new();
         self.game.time_control = self.tc;
         self.game_id = format!("{}-{}", self.name, self.game.id());
@@ -420,56 +335,8 @@ impl Room {
         }
     }
 
-    pub(super) fn in_progress(&self) -> bool {
+    fn in_progress(&self) -> bool {
         self.began && !self.aborted && self.game.result().is_none()
-    }
-
-    /// The game just ended: its record, with the score, waits to be taken (nothing for an
-    /// aborted game, which has no result).
-    pub(super) fn keep_finished(&mut self, now: Instant) {
-        if let (Some(record), Some(end)) = (self.record(now), self.result()) {
-            let white_score = match end.outcome {
-                Outcome::WhiteWins => 1.0,
-                Outcome::Draw => 0.5,
-                Outcome::BlackWins => 0.0,
-            };
-            self.finished.push_back(Finished {
-                players: [record.white.clone(), record.black.clone()],
-                white_score,
-                rated: record.rated,
-                record,
-            });
-        }
-    }
-
-    /// The tags a stored game carries (PGN standard 9.6, 9.8.1): who played, the event,
-    /// the ratings of a rated game, the time control and how it ended.
-    fn stamp_tags(&self, game: &mut Game) {
-        let rated = self.is_rated();
-        let tags = &mut game.tags;
-        tags.set("Event", if rated { "Rated game" } else { "Casual game" });
-        tags.set("Site", "ox88 serve");
-        for side in Color::BOTH {
-            let Some(member) = self.seats.member(side) else {
-                continue;
-            };
-            tags.set(side.name(), &member.name);
-            if rated && let Some(elo) = self.seats.rating(side) {
-                tags.set(&format!("{}Elo", side.name()), &elo.to_string());
-            }
-        }
-        if self.tc.is_none() {
-            tags.set("TimeControl", "-");
-        }
-        let termination = match self.result() {
-            None => "unterminated",
-            Some(end) => match end.termination {
-                Termination::FlagFall { .. } => "time forfeit",
-                Termination::Abandoned { .. } => "abandoned",
-                _ => "normal",
-            },
-        };
-        tags.set("Termination", termination);
     }
 
     fn player(&self, id: &str) -> Result<Color, ClubError> {
@@ -481,23 +348,6 @@ impl Room {
             None => Err(ClubError::new("you are not in this room")),
         }
     }
-
-    /// A player is back: in a restored game, the opponent who is not counts as away from
-    /// now, and once both are here the clock runs for the side to move.
-    fn player_returned(&mut self, now: Instant) {
-        if !self.waiting {
-            return;
-        }
-        self.seats.start_waiting_for_the_absent(now);
-        if self.seats.players_here() {
-            self.waiting = false;
-            if self.in_progress() && !self.game.is_empty() {
-                self.clock.start(self.game.board().side_to_move(), now);
-            }
-        }
-    }
-
-    // --- the actions ---
 }
 
 #[cfg(test)]
