@@ -7,7 +7,7 @@
 //! knows nothing of terminals; the server (`serve/`) makes one and gives each session its
 //! viewer.
 //!
-//! - `room.rs` one room: its seats, watchers, game under the server's clock, offers and chat
+//! - `room/` one room: its seats, watchers, game under the server's clock, offers and chat
 //! - `text.rs` what a peer may type that the club keeps or shows: room names, chat lines
 //! - `store.rs` the storage trait and its SQLite implementation (players, games, ratings)
 //! - `lobby.rs` the club itself: viewers, rooms by name, seeks and challenges
