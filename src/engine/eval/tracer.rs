@@ -2,7 +2,7 @@
 //! tunable weights as one flat list (groups, offsets, the king danger's parameter groups),
 //! the raw features of the king danger ([`Danger`]), and the [`Tracer`] the evaluation calls
 //! at every weight it adds. The search's [`NoTrace`] does nothing and is compiled away; the
-//! tuner's recorder (`trace.rs`) keeps the counts. A leaf below both `full.rs` and
+//! tuner's recorder (`trace.rs`) keeps the counts. A leaf below both `full/` and
 //! `trace.rs`: it knows the evaluation's terms and the score pair, nothing else.
 
 use super::Term;
@@ -168,7 +168,7 @@ pub(crate) const SLIDER_ON_QUEEN_AT: usize = offset(61);
 
 /// A group of the king-danger parameters: whole numbers (not middlegame/endgame pairs),
 /// one constant or one table of `weights.rs`. The danger they make is squared (see
-/// `full.rs::king_safety`), so the tuner fits them through the square, not through the
+/// `full/king.rs`, `king_safety`), so the tuner fits them through the square, not through the
 /// linear trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DangerGroup {

@@ -1,4 +1,4 @@
-//! Iterative deepening (seeds 000, 003) over one alpha-beta (`alphabeta.rs`, the root a node
+//! Iterative deepening (seeds 000, 003) over one alpha-beta (`alphabeta/`, the root a node
 //! kind of it) with quiescence (`qsearch.rs`), a per-ply stack (`stack.rs`), the time
 //! budget (`time.rs`), aspiration windows and MultiPV. The `seed` profile switches off all
 //! that the seed pages do not describe, so their experiment can be repeated.
@@ -613,7 +613,7 @@ impl Searcher {
         self.alphabeta(cx, 0, depth, alpha, beta, true)
     }
 
-    /// One pass of alpha-beta at `ply` (`alphabeta.rs`); the recorder hears what it returned.
+    /// One pass of alpha-beta at `ply` (`alphabeta/`); the recorder hears what it returned.
     #[inline(always)]
     fn alphabeta<R: Recorder>(
         &mut self,
