@@ -170,6 +170,16 @@ fn ox88(args: &[&str]) -> std::process::Output {
         .expect("ox88 runs")
 }
 
+/// The command failed, naming the output it cannot write (a file in `no-such-dir`).
+fn refused_for_its_output(out: &std::process::Output) {
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot write") && stderr.contains("no-such-dir"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn checking_a_file_names_the_puzzle_with_an_illegal_move() {
     let dir = TempDir::new("puzzle-check");
@@ -263,12 +273,7 @@ fn verifying_a_file_keeps_the_unique_puzzles_and_drops_the_rest() {
         "--keep",
         nowhere.to_str().unwrap(),
     ]);
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("cannot write") && stderr.contains("no-such-dir"),
-        "{stderr}"
-    );
+    refused_for_its_output(&out);
 }
 
 /// The must-hold for the shipped set: a random sample, searched again on a fresh engine at
@@ -438,10 +443,5 @@ fn rating_a_file_again_gives_the_shipped_ratings() {
         "--out",
         nowhere.to_str().unwrap(),
     ]);
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("cannot write") && stderr.contains("no-such-dir"),
-        "{stderr}"
-    );
+    refused_for_its_output(&out);
 }

@@ -1176,25 +1176,15 @@ fn tui_flags_without_a_terminal_say_one_is_needed_instead_of_speaking_uci() {
     assert!(out.stdout.is_empty(), "no UCI was spoken");
 }
 
-/// The Syzygy tables `scripts/get-syzygy.sh` fetches (`OX88_SYZYGY`, else target/syzygy).
-fn syzygy_dir() -> Option<String> {
-    let dir = std::env::var("OX88_SYZYGY")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target/syzygy").to_string());
-    if std::path::Path::new(&dir).join("KRvK.rtbw").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("note: no Syzygy tables in {dir} (run scripts/get-syzygy.sh); test skipped");
-        None
-    }
-}
-
 #[test]
 fn with_syzygy_path_a_covered_position_plays_a_move_of_the_shortest_tablebase_win() {
-    let Some(dir) = syzygy_dir() else { return };
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
     // KR v K with White to move: every rook move away from e1's file wins, but only a few
     // make the most progress; a 1-ply search does not know which.
     let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
-    let tables = ox88::engine::syzygy::Tablebases::open(std::path::Path::new(&dir)).unwrap();
+    let tables = ox88::engine::syzygy::Tablebases::open(&dir).unwrap();
     let board = ox88::chess::Board::from_fen(fen).unwrap();
     let rows = tables.probe_root(&board).unwrap().unwrap();
     let shortest = rows[0].dtz;
@@ -1207,7 +1197,10 @@ fn with_syzygy_path_a_covered_position_plays_a_move_of_the_shortest_tablebase_wi
 
     let mut uci = Uci::start();
     uci.handshake();
-    uci.expect_ok(&format!("setoption name SyzygyPath value {dir}"));
+    uci.expect_ok(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
     uci.expect_ok(&format!("position fen {fen}"));
     uci.send("go depth 1");
     let (lines, mv) = uci.bestmove(ANSWER);
@@ -1269,7 +1262,9 @@ const KRR_V_KN: &str = "7k/8/8/8/3n4/8/8/3RR1K1 w - - 0 1";
 
 #[test]
 fn with_tables_info_lines_count_tbhits_and_a_tablebase_win_prints_as_centipawns() {
-    let Some(dir) = syzygy_dir() else { return };
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
     let score_of = |line: &str| -> Option<(String, i64)> {
         let t: Vec<&str> = line.split_whitespace().collect();
         let i = t.iter().position(|w| *w == "score")?;
@@ -1288,7 +1283,10 @@ fn with_tables_info_lines_count_tbhits_and_a_tablebase_win_prints_as_centipawns(
     };
     let mut uci = Uci::start();
     uci.handshake();
-    uci.expect_ok(&format!("setoption name SyzygyPath value {dir}"));
+    uci.expect_ok(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
     let answer = answer_of(&mut uci);
     let lines: Vec<&str> = answer.lines().filter(|l| l.contains(" score ")).collect();
     assert!(

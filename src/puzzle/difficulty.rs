@@ -241,21 +241,10 @@ fn solves_at(searcher: &mut Searcher, checked: &Checked, elo: u32, seed: u64) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::test_puzzle;
 
     fn checked(fen: &str, moves: &str) -> Checked {
-        let p = Puzzle {
-            id: "t".into(),
-            fen: fen.into(),
-            moves: moves.split(' ').map(String::from).collect(),
-            rating: 1500,
-            rating_deviation: 300,
-            popularity: 0,
-            plays: 0,
-            themes: Vec::new(),
-            game_url: String::new(),
-            opening_tags: Vec::new(),
-        };
-        p.check().expect("a legal puzzle")
+        test_puzzle(fen, moves).check().expect("a legal puzzle")
     }
 
     #[test]

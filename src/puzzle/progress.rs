@@ -321,22 +321,17 @@ pub fn parse_choice(arg: &str, set: &[Puzzle]) -> Result<Choice, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::puzzle_id;
+    use crate::puzzle::{puzzle_id, test_puzzle};
 
     fn puzzle(n: u32, rating: u32, themes: &[&str]) -> Puzzle {
-        let fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1".to_string();
-        let moves = vec![format!("a1a{}", 2 + n % 6), "c1c2".to_string()];
+        let fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1";
+        let p = test_puzzle(fen, &format!("a1a{} c1c2", 2 + n % 6));
         Puzzle {
-            id: puzzle_id(&format!("{fen}{n}"), &moves),
-            fen,
-            moves,
+            id: puzzle_id(&format!("{fen}{n}"), &p.moves),
             rating,
             rating_deviation: 80,
-            popularity: 0,
-            plays: 0,
             themes: themes.iter().map(|t| t.to_string()).collect(),
-            game_url: String::new(),
-            opening_tags: vec![],
+            ..p
         }
     }
 

@@ -142,23 +142,10 @@ impl Solving {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::puzzle_id;
+    use crate::puzzle::test_puzzle;
 
     fn solving(fen: &str, moves: &str) -> Solving {
-        let moves: Vec<String> = moves.split(' ').map(str::to_string).collect();
-        Solving::new(Puzzle {
-            id: puzzle_id(fen, &moves),
-            fen: fen.into(),
-            moves,
-            rating: 1500,
-            rating_deviation: 300,
-            popularity: 0,
-            plays: 0,
-            themes: vec![],
-            game_url: String::new(),
-            opening_tags: vec![],
-        })
-        .unwrap()
+        Solving::new(test_puzzle(fen, moves)).unwrap()
     }
 
     fn mv(s: &Solving, text: &str) -> Move {

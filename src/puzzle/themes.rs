@@ -392,23 +392,10 @@ fn discovered_attack(w: &Walk) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::{Puzzle, puzzle_id};
+    use crate::puzzle::test_puzzle;
 
     fn themes_of(fen: &str, moves: &str, ending: Ending) -> Vec<String> {
-        let moves: Vec<String> = moves.split(' ').map(str::to_string).collect();
-        let p = Puzzle {
-            id: puzzle_id(fen, &moves),
-            fen: fen.into(),
-            moves,
-            rating: 1500,
-            rating_deviation: 350,
-            popularity: 0,
-            plays: 0,
-            themes: vec![],
-            game_url: String::new(),
-            opening_tags: vec![],
-        };
-        themes(&p.check().unwrap(), ending)
+        themes(&test_puzzle(fen, moves).check().unwrap(), ending)
     }
 
     fn has(t: &[String], name: &str) -> bool {

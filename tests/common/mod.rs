@@ -13,21 +13,35 @@ pub mod ssh;
 pub mod uci;
 
 /// The 3- and 4-man Syzygy tables of `scripts/get-syzygy.sh`: `OX88_SYZYGY`, else
-/// `target/syzygy`. Without them the calling test prints a note and passes (CI fetches them).
+/// `target/syzygy`. Every test that needs them asks here. Without them the calling test
+/// says so on standard error (written past the test harness's capture, so that the note
+/// shows even for a test that passes) and passes; with `OX88_REQUIRE_SYZYGY=1` (CI sets it
+/// once it has fetched them) it fails instead.
 #[allow(dead_code)] // only the tablebase tests use it
 pub fn syzygy_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("OX88_SYZYGY")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/syzygy"));
     if dir.join("KQvK.rtbw").is_file() && dir.join("KRRvK.rtbw").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "note: no Syzygy tables in {} (run scripts/get-syzygy.sh); test skipped",
-            dir.display()
-        );
-        None
+        return Some(dir);
     }
+    let missing = format!(
+        "no Syzygy tables in {} (run scripts/get-syzygy.sh)",
+        dir.display()
+    );
+    if std::env::var_os("OX88_REQUIRE_SYZYGY").is_some_and(|v| v == "1") {
+        panic!("{missing}, and OX88_REQUIRE_SYZYGY=1 requires them");
+    }
+    // `eprintln!` would go to the harness's capture, shown only for a failing test; one
+    // write keeps the line whole among the other tests' output.
+    use std::io::Write;
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let line = format!("note: {test}: {missing}; test skipped\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    None
 }
 
 /// How long a test waits for what it expects before it fails: generous, as the machine is

@@ -309,3 +309,384 @@ fn run_lengths(halves: &[(u16, u16)]) -> Option<Vec<u32>> {
     }
     Some(runs)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use proptest::prelude::*;
+
+    use super::super::reader::BlockCache;
+    use super::*;
+
+    /// `bytes` as a table file in the temporary directory, deleted when dropped.
+    struct Temp {
+        path: PathBuf,
+        file: TableFile,
+    }
+
+    impl Drop for Temp {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+
+    fn table_file(bytes: &[u8]) -> Temp {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("ox88-huffman-{}-{n}.rtbw", std::process::id()));
+        std::fs::write(&path, bytes).expect("temp file written");
+        let file = TableFile::open(&path, 0, Arc::new(BlockCache::new(1 << 16))).expect("opens");
+        Temp { path, file }
+    }
+
+    /// A symbol's three bytes: two 12-bit halves, the first in the low bits.
+    fn halves_bytes(left: u16, right: u16) -> [u8; 3] {
+        [
+            left as u8,
+            ((left >> 8) as u8 & 0x0F) | ((right as u8 & 0x0F) << 4),
+            (right >> 4) as u8,
+        ]
+    }
+
+    fn leaf(value: u16) -> [u8; 3] {
+        halves_bytes(value, LEAF)
+    }
+
+    /// The decoder of a sub-table whose header starts the file, its three parts placed at
+    /// the given offsets.
+    fn decoder(file: &TableFile, entries: u64, parts_at: (u64, u64, u64)) -> (Decoder, u64) {
+        let (mut d, next) = Decoder::parse(file, 0, entries, true).expect("the header parses");
+        (d.index_at, d.sizes_at, d.data_at) = parts_at;
+        (d, next)
+    }
+
+    fn all_values(d: &Decoder, file: &TableFile, entries: u64) -> Vec<u16> {
+        (0..entries)
+            .map(|i| d.value(file, i).expect("an entry in range"))
+            .collect()
+    }
+
+    #[test]
+    fn a_hand_built_code_of_one_block_decodes_runs_and_pairs() {
+        // Codes 1 to 3 bits, the longest numbered first: symbols 0 and 1 are 000 and 001
+        // (the values 5 and 7), symbol 2 is 01 (the pair 0, 1: 5 7), symbol 3 is 1 (the
+        // pair 2, 2: 5 7 5 7).
+        let mut bytes = vec![
+            0x00, // flags
+            2,    // blocks of 2^2 bytes
+            2,    // an index entry per 2^2 entries
+            0,    // no extra size entries
+            1, 0, 0, 0, // one block
+            3, // longest code
+            1, // shortest code
+            3, 0, // first symbol of the 1-bit codes
+            2, 0, // of the 2-bit codes
+            0, 0, // of the 3-bit codes
+            4, 0, // four symbols
+        ];
+        for s in [leaf(5), leaf(7), halves_bytes(0, 1), halves_bytes(2, 2)] {
+            bytes.extend(s);
+        }
+        assert_eq!(bytes.len(), 30, "an even symbol count needs no padding");
+        // Index at 30: the middle entry of each group of four (2, 6, 10) lies in block 0.
+        for middle in [2u8, 6, 10] {
+            bytes.extend([0, 0, 0, 0, middle, 0]);
+        }
+        // Sizes at 48: twelve values, less one.
+        bytes.extend([11, 0]);
+        // Data at 50: 1 001 000 01 1, that is 5 7 5 7 | 7 | 5 | 5 7 | 5 7 5 7.
+        bytes.extend([0b1001_0000, 0b1100_0000, 0, 0]);
+        let t = table_file(&bytes);
+        let (d, next) = decoder(&t.file, 12, (30, 48, 50));
+        assert_eq!(next, 30);
+        assert_eq!(d.part_sizes(), (18, 2, 4));
+        assert_eq!(
+            all_values(&d, &t.file, 12),
+            [5, 7, 5, 7, 7, 5, 5, 7, 5, 7, 5, 7]
+        );
+        assert!(d.value(&t.file, 12).is_err(), "past the last entry");
+        assert_eq!(d.possible_values(), [5, 7]);
+    }
+
+    #[test]
+    fn an_entry_before_its_index_entrys_block_is_found_by_walking_back() {
+        // Three symbols (an odd count, so a byte of padding follows them): 00 and 01 for the
+        // 12-bit values 0x123 and 0xABC, 1 for the pair of them.
+        let mut bytes = vec![0x00, 2, 2, 0, 2, 0, 0, 0, 2, 1, 2, 0, 0, 0, 3, 0];
+        bytes.extend(leaf(0x123));
+        bytes.extend(leaf(0xABC));
+        bytes.extend(halves_bytes(0, 1));
+        bytes.push(0);
+        assert_eq!(bytes.len(), 26);
+        // Block 0 holds 01 1 00 00 (5 values), block 1 holds 1 01 (3): 8 entries, the
+        // index's middle entries 2 (block 0) and 6 (block 1's second value). Entry 4, found
+        // through the second index entry, lies one block back.
+        bytes.extend([0, 0, 0, 0, 2, 0, 1, 0, 0, 0, 1, 0]);
+        bytes.extend([4, 0, 2, 0]);
+        bytes.extend([0b0110_0000, 0, 0, 0, 0b1010_0000, 0, 0, 0]);
+        let t = table_file(&bytes);
+        let (d, next) = decoder(&t.file, 8, (26, 38, 42));
+        assert_eq!(next, 26);
+        assert_eq!(d.part_sizes(), (12, 4, 8));
+        let (a, b) = (0x123, 0xABC);
+        assert_eq!(all_values(&d, &t.file, 8), [b, a, b, a, a, a, b, b]);
+        assert_eq!(d.possible_values(), [a, b]);
+    }
+
+    #[test]
+    fn a_constant_sub_table_has_no_parts_and_one_value() {
+        let t = table_file(&[0x80, 3]);
+        let (wdl, next) = Decoder::parse(&t.file, 0, 1000, true).unwrap();
+        assert_eq!(next, 2);
+        assert_eq!(wdl.part_sizes(), (0, 0, 0));
+        assert_eq!(wdl.value(&t.file, 999), Ok(3));
+        assert_eq!(wdl.possible_values(), [3]);
+        // A DTZ table's constant is 0, whatever the byte says.
+        let (dtz, _) = Decoder::parse(&t.file, 0, 1000, false).unwrap();
+        assert_eq!(dtz.value(&t.file, 5), Ok(0));
+    }
+
+    #[test]
+    fn a_damaged_header_or_symbol_tree_is_an_error() {
+        let header = |min_len: u8, symbols: [[u8; 3]; 2]| {
+            let mut b = vec![0x00, 2, 2, 0, 1, 0, 0, 0, 1, min_len, 0, 0, 2, 0];
+            b.extend(symbols.concat());
+            b
+        };
+        let parse = |bytes: &[u8]| {
+            let t = table_file(bytes);
+            Decoder::parse(&t.file, 0, 8, true).map(|_| ())
+        };
+        assert_eq!(parse(&header(1, [leaf(1), leaf(2)])), Ok(()));
+        let zero_bits = parse(&header(0, [leaf(1), leaf(2)])).unwrap_err();
+        assert!(
+            zero_bits.what.contains("impossible compression header"),
+            "{zero_bits}"
+        );
+        let cycle = parse(&header(1, [halves_bytes(1, 1), halves_bytes(0, 0)])).unwrap_err();
+        assert!(cycle.what.contains("not a tree"), "{cycle}");
+        let truncated = parse(&header(1, [leaf(1), leaf(2)])[..16]).unwrap_err();
+        assert!(truncated.what.contains("truncated"), "{truncated}");
+    }
+
+    #[test]
+    fn run_lengths_count_a_symbols_values_and_refuse_what_is_not_a_tree() {
+        let tree = [(9, LEAF), (4, LEAF), (0, 1), (2, 2), (3, 0)];
+        assert_eq!(run_lengths(&tree), Some(vec![0, 0, 1, 3, 4]));
+        assert_eq!(run_lengths(&[(0, 0)]), None, "a symbol made of itself");
+        assert_eq!(
+            run_lengths(&[(1, LEAF), (0, 2)]),
+            None,
+            "a half past the symbols"
+        );
+        assert_eq!(
+            run_lengths(&[(1, 2), (2, LEAF), (0, 1)]),
+            None,
+            "a longer cycle"
+        );
+    }
+
+    /// A sub-table laid out as the format has it, from its symbols (halves as in the file),
+    /// their code lengths (longest first, a complete code), the symbols of each block and,
+    /// per index entry, how many blocks before its middle entry's block it points to.
+    #[derive(Debug)]
+    struct Layout {
+        halves: Vec<(u16, u16)>,
+        lengths: Vec<u32>,
+        blocks: Vec<Vec<usize>>,
+        block_bits: u32,
+        index_bits: u32,
+        extra_sizes: u8,
+        back: Vec<usize>,
+    }
+
+    /// The values a symbol stands for, in order.
+    fn expand(halves: &[(u16, u16)], s: usize) -> Vec<u16> {
+        match halves[s] {
+            (value, LEAF) => vec![value],
+            (l, r) => [expand(halves, l.into()), expand(halves, r.into())].concat(),
+        }
+    }
+
+    /// The file's bytes (header at 0), where the index, sizes and data parts start, and
+    /// the value of every entry.
+    fn lay_out(t: &Layout) -> (Vec<u8>, (u64, u64, u64), Vec<u16>) {
+        let n = t.halves.len();
+        let (max, min) = (t.lengths[0], t.lengths[n - 1]);
+        // Canonical codes: counting up from all zeros through the longest codes, and halved
+        // (dropping a bit) on each step to a shorter length.
+        let mut codes = Vec::with_capacity(n);
+        let mut code = 0u64;
+        let mut prev = max;
+        for &len in &t.lengths {
+            code >>= prev - len;
+            codes.push(code);
+            code += 1;
+            prev = len;
+        }
+        let mut bytes = vec![0x00, t.block_bits as u8, t.index_bits as u8, t.extra_sizes];
+        bytes.extend((t.blocks.len() as u32).to_le_bytes());
+        bytes.extend([max as u8, min as u8]);
+        for len in min..=max {
+            let longer = t.lengths.iter().filter(|&&l| l > len).count() as u16;
+            bytes.extend(longer.to_le_bytes());
+        }
+        bytes.extend((n as u16).to_le_bytes());
+        for &(l, r) in &t.halves {
+            bytes.extend(halves_bytes(l, r));
+        }
+        bytes.resize(bytes.len() + n % 2, 0);
+        let index_at = bytes.len() as u64;
+
+        let mut values = Vec::new();
+        let mut starts = Vec::new();
+        let mut sizes = Vec::new();
+        let mut data = Vec::new();
+        let block_len = 1usize << t.block_bits;
+        for block in &t.blocks {
+            starts.push(values.len());
+            let before = values.len();
+            let mut bits = Vec::new();
+            for &s in block {
+                values.extend(expand(&t.halves, s));
+                let len = t.lengths[s];
+                bits.extend((0..len).rev().map(|k| (codes[s] >> k) & 1 == 1));
+            }
+            assert!(bits.len() <= 8 * block_len, "the block holds its codes");
+            sizes.push((values.len() - before - 1) as u16);
+            let mut block_bytes = vec![0u8; block_len];
+            for (i, bit) in bits.iter().enumerate() {
+                block_bytes[i / 8] |= u8::from(*bit) << (7 - i % 8);
+            }
+            data.extend(block_bytes);
+        }
+        let per = 1usize << t.index_bits;
+        for (m, back) in (0..values.len().div_ceil(per)).zip(t.back.iter().cycle()) {
+            let middle = m * per + per / 2;
+            let holding = starts.iter().rposition(|&s| s <= middle).unwrap();
+            let block = holding.saturating_sub(*back);
+            let offset = u16::try_from(middle - starts[block]).unwrap();
+            bytes.extend((block as u32).to_le_bytes());
+            bytes.extend(offset.to_le_bytes());
+        }
+        let sizes_at = bytes.len() as u64;
+        for size in sizes.iter().chain(&vec![0; t.extra_sizes.into()]) {
+            bytes.extend(size.to_le_bytes());
+        }
+        bytes.resize(bytes.len().div_ceil(64) * 64, 0);
+        let data_at = bytes.len() as u64;
+        bytes.extend(data);
+        (bytes, (index_at, sizes_at, data_at), values)
+    }
+
+    /// Random layouts: 2 to 24 symbols, some values and the rest pairs of others standing
+    /// for at most 32 values; a complete code of at most 16 bits; blocks of 4 to 32 bytes
+    /// filled with random symbols; index entries of 2 to 64 entries that may point a few
+    /// blocks early.
+    fn layouts() -> impl Strategy<Value = Layout> {
+        (2usize..=24)
+            .prop_flat_map(|n| {
+                (
+                    prop::collection::vec((any::<bool>(), 0u16..0xFFF, any::<usize>()), n),
+                    prop::collection::vec(any::<usize>(), n - 2),
+                    prop::collection::vec(any::<usize>(), 1..300),
+                    2u32..=5,
+                    1u32..=6,
+                    0u8..=2,
+                    prop::collection::vec(0usize..3, 1..8),
+                    Just((0..n).collect::<Vec<usize>>()).prop_shuffle(),
+                )
+            })
+            .prop_map(
+                |(kinds, splits, stream, block_bits, index_bits, extra_sizes, back, order)| {
+                    let n = kinds.len();
+                    // Made in creation order (a pair of two earlier symbols), numbered by
+                    // `order`.
+                    let mut made: Vec<(u16, u16)> = Vec::new();
+                    let mut runs: Vec<usize> = Vec::new();
+                    for (i, &(pair, value, pick)) in kinds.iter().enumerate() {
+                        let (l, r) = (pick % i.max(1), (pick / 7) % i.max(1));
+                        if i > 0 && pair && runs[l] + runs[r] <= 32 {
+                            made.push((order[l] as u16, order[r] as u16));
+                            runs.push(runs[l] + runs[r]);
+                        } else {
+                            made.push((value, LEAF));
+                            runs.push(1);
+                        }
+                    }
+                    let mut halves = vec![(0, 0); n];
+                    for (i, h) in made.into_iter().enumerate() {
+                        halves[order[i]] = h;
+                    }
+                    // A complete code: split leaves of a two-leaf tree, then longest first.
+                    let mut lengths = vec![1u32, 1];
+                    for pick in splits {
+                        let mut at = pick % lengths.len();
+                        if lengths[at] >= 16 {
+                            at = lengths.iter().position(|&l| l < 16).unwrap();
+                        }
+                        lengths[at] += 1;
+                        lengths.push(lengths[at]);
+                    }
+                    lengths.sort_unstable_by(|a, b| b.cmp(a));
+                    let capacity = 8 << block_bits;
+                    let mut blocks: Vec<Vec<usize>> = vec![Vec::new()];
+                    let mut used = 0;
+                    for pick in stream {
+                        let s = pick % n;
+                        let len = lengths[s] as usize;
+                        if used + len > capacity {
+                            blocks.push(Vec::new());
+                            used = 0;
+                        }
+                        blocks.last_mut().unwrap().push(s);
+                        used += len;
+                    }
+                    Layout {
+                        halves,
+                        lengths,
+                        blocks,
+                        block_bits,
+                        index_bits,
+                        extra_sizes,
+                        back,
+                    }
+                },
+            )
+    }
+
+    proptest! {
+        #[test]
+        fn every_entry_of_a_random_layout_decodes_to_its_value(layout in layouts()) {
+            let (bytes, parts_at, values) = lay_out(&layout);
+            let entries = values.len() as u64;
+            let t = table_file(&bytes);
+            let (d, next) = decoder(&t.file, entries, parts_at);
+            prop_assert_eq!(next, parts_at.0);
+            let indices = entries.div_ceil(1 << layout.index_bits);
+            prop_assert_eq!(
+                d.part_sizes(),
+                (
+                    6 * indices,
+                    2 * (layout.blocks.len() as u64 + u64::from(layout.extra_sizes)),
+                    (layout.blocks.len() as u64) << layout.block_bits,
+                )
+            );
+            prop_assert_eq!(all_values(&d, &t.file, entries), values);
+            prop_assert!(d.value(&t.file, entries).is_err());
+            let mut leaves: Vec<u16> = layout
+                .halves
+                .iter()
+                .filter(|h| h.1 == LEAF)
+                .map(|h| h.0)
+                .collect();
+            leaves.sort_unstable();
+            leaves.dedup();
+            prop_assert_eq!(d.possible_values(), leaves);
+        }
+    }
+}
