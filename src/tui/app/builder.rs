@@ -3,6 +3,11 @@
 //! Starting logs the greeting, applies `--fen` and `--tc`, and opens the tables and the
 //! puzzle record.
 
+use std::path::PathBuf;
+use std::time::Duration;
+
+use ratatui::layout::Rect;
+
 use super::command::MAX_DEPTH;
 use super::input::InputLine;
 use super::log::{LogBuffer, LogKind};
@@ -17,9 +22,6 @@ use crate::game::autosave::Autosave;
 use crate::game::{Game, TimeControl};
 use crate::tui::theme::{ColorDepth, Theme};
 use crate::tui::{Mode, Options, layout};
-use ratatui::layout::Rect;
-use std::path::PathBuf;
-use std::time::Duration;
 
 /// Finishes an `App`: the look, where games are kept and files go, the log's clock. The
 /// server and the tests configure an app only through these, never by its fields.

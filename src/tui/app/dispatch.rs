@@ -1,11 +1,12 @@
 //! Keys and pasted text routed to what they mean: the help overlay, the prompt, the board
 //! cursor, the focused pane's scrolling, the input line, and the actions of the key table.
 
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
 use super::{App, Pane};
 use crate::chess::{Move, PieceKind, Square};
 use crate::tui::keys::Action;
 use crate::tui::{keys, layout, theme};
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 impl App {
     /// The squares to highlight for a partly typed move: the piece(s) it could move and

@@ -2,6 +2,8 @@
 //! or analyse, what its events do to the panes and the game, the timers of a tick, and the
 //! sort pane's stepping along the principal variation.
 
+use std::time::{Duration, Instant};
+
 use super::command::MAX_DEPTH;
 use super::log::LogKind;
 use super::session::{Accepted, OnBest};
@@ -13,7 +15,6 @@ use crate::engine::levels::Level;
 use crate::engine::{Limits, SearchEvent, SearchOptions};
 use crate::game::Clock;
 use crate::tui::Mode;
-use std::time::{Duration, Instant};
 
 impl App {
     pub(super) fn search_options(&self, analysis: bool) -> SearchOptions {

@@ -42,7 +42,7 @@ mod turns;
 mod views;
 
 pub use notice::{JobEvent, JobSink};
-pub use play::Play;
+pub use play::{Hint, Play, Prompt};
 pub use prefs::{Prefs, TableSet};
 pub use screen::Screen;
 
@@ -50,7 +50,7 @@ use ratatui::layout::Rect;
 
 use super::layout;
 use super::theme::Theme;
-use crate::chess::{Board, Color, Move};
+use crate::chess::{Board, Color};
 use crate::engine::IterationInfo;
 use crate::game::Game;
 pub use command::{CommandError, MAX_DEPTH};
@@ -102,21 +102,6 @@ pub enum MessageKind {
 pub struct Message {
     pub kind: MessageKind,
     pub text: String,
-}
-
-/// A question that takes the keyboard until answered.
-#[derive(Clone, Debug)]
-pub enum Prompt {
-    /// An unfinished game was found in the data directory: resume it (y) or set it aside (n).
-    Resume(Box<Game>),
-}
-
-/// The engine's suggestion for the position `hash`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hint {
-    pub hash: u64,
-    pub mv: Move,
-    pub san: String,
 }
 
 /// Who played a move and why: the log line and the PGN comment say it.

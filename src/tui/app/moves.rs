@@ -2,6 +2,10 @@
 //! what follows it — the log line, the clock, the save, the end of the game — and the game
 //! replaced, undone, redone or begun anew.
 
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent};
+
 use super::log::LogKind;
 use super::session::EngineState;
 use super::sort::SortView;
@@ -12,8 +16,6 @@ use crate::engine::eval;
 use crate::game::autosave::Autosave;
 use crate::game::{EngineNote, Game, GameEnd, GameError, TimeControl};
 use crate::tui::Mode;
-use crossterm::event::{KeyCode, KeyEvent};
-use std::time::Instant;
 
 impl App {
     /// Writes the game to the data directory (after every change, so a dropped connection

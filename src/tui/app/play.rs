@@ -6,13 +6,27 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::draws::Draws;
-use super::{Hint, Prompt};
-use crate::chess::{Board, Color};
+use crate::chess::{Board, Color, Move};
 use crate::engine::book::Book;
 use crate::engine::levels::Level;
 use crate::game::autosave::Autosave;
 use crate::game::{Clock, Game, Termination, TimeControl};
 use crate::tui::Mode;
+
+/// A question that takes the keyboard until answered.
+#[derive(Clone, Debug)]
+pub enum Prompt {
+    /// An unfinished game was found in the data directory: resume it (y) or set it aside (n).
+    Resume(Box<Game>),
+}
+
+/// The engine's suggestion for the position `hash`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    pub hash: u64,
+    pub mv: Move,
+    pub san: String,
+}
 
 /// What was on the board before puzzles or a club room took it, given back as it was.
 pub struct SetAside {

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use toml_edit::{DocumentMut, Item, Table};
 
 use super::bad_lines::skip_bad_lines;
-use super::error::{ConfigError, bad};
 use super::key_names::action_name;
+use super::setting::{ConfigError, bad};
 use super::setting::{Key, Setting};
 use super::values::Settings;
 

@@ -10,16 +10,14 @@
 //! comments, order and unknown keys of a hand-written file survive.
 
 mod bad_lines;
-mod error;
 mod file;
 mod key_names;
 mod player_name;
 mod setting;
 mod values;
 
-pub use error::ConfigError;
 pub use file::Config;
 pub use key_names::{KeyName, action_name, action_named};
 pub use player_name::{NAME_MAX, clean_name, login_name};
-pub use setting::{DEFAULT_DEPTH, DEPTH_RANGE, HASH_MAX_MB, Key, Setting};
+pub use setting::{ConfigError, DEFAULT_DEPTH, DEPTH_RANGE, HASH_MAX_MB, Key, Setting};
 pub use values::Settings;

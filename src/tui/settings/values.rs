@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use crossterm::event::{KeyCode, KeyModifiers};
 use toml_edit::{Item, value};
 
-use super::error::{ConfigError, bad};
 use super::key_names::{KeyName, parse_key_list};
 use super::player_name::{NAME_MAX, clean_name, login_name};
+use super::setting::{ConfigError, bad};
 use super::setting::{DEFAULT_DEPTH, DEPTH_RANGE, HASH_MAX_MB, Key, Setting};
 use crate::engine::eval::EvalMode;
 use crate::engine::levels::Level;
