@@ -208,21 +208,13 @@ impl App {
                     self.complete();
                 } else if self.explorer.is_open() {
                     // The log and the sort pane are hidden behind the browser.
-                    self.screen.focus_on(if self.screen.focus() == Pane::Tree {
-                        Pane::Input
-                    } else {
-                        Pane::Tree
-                    });
+                    self.screen.toggle_tree_focus();
                 } else {
                     self.screen.focus_next();
                 }
             }
             Action::FocusPrev if self.explorer.is_open() => {
-                self.screen.focus_on(if self.screen.focus() == Pane::Tree {
-                    Pane::Input
-                } else {
-                    Pane::Tree
-                });
+                self.screen.toggle_tree_focus();
             }
             Action::FocusPrev => self.screen.focus_prev(),
             Action::Up => match self.screen.focus() {

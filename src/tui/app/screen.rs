@@ -73,6 +73,16 @@ impl Screen {
         self.focus = self.focus.prev();
     }
 
+    /// With the tree browser open, Tab goes between the browser and the input line only
+    /// (the log and the sort pane are hidden behind it).
+    pub fn toggle_tree_focus(&mut self) {
+        self.focus = if self.focus == Pane::Tree {
+            Pane::Input
+        } else {
+            Pane::Tree
+        };
+    }
+
     // ---- the help overlay ----------------------------------------------------------------
 
     pub fn help_visible(&self) -> bool {
