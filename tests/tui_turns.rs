@@ -214,7 +214,7 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
             Some(["Kd8", "Kc8", "Kb8", "Kc7", "Kd7", "Ke7"][i]),
             true,
         );
-        if app.play().draws().offer.is_some() {
+        if app.play().draws().offer().is_some() {
             offered_at = Some(i + 1);
             break;
         }
@@ -224,7 +224,7 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
         Some(5),
         "the offer comes after five level moves"
     );
-    assert_eq!(app.play().draws().offer, Some(Color::Black));
+    assert_eq!(app.play().draws().offer(), Some(Color::Black));
     assert!(
         message_text(&app).starts_with("ox88 offers a draw (it stands +0.03)"),
         "{}",
@@ -249,9 +249,9 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
             true,
         );
     }
-    assert_eq!(app.play().draws().offer, Some(Color::Black));
+    assert_eq!(app.play().draws().offer(), Some(Color::Black));
     enter(&mut app, "Kg3");
-    assert_eq!(app.play().draws().offer, None);
+    assert_eq!(app.play().draws().offer(), None);
     assert!(log_has(&app, "ox88's draw offer declined"));
     assert_eq!(app.game().result(), None);
 
@@ -271,7 +271,7 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
             true,
         );
     }
-    assert_eq!(app.play().draws().offer, None);
+    assert_eq!(app.play().draws().offer(), None);
 }
 
 #[test]
@@ -322,12 +322,12 @@ fn between_two_people_a_draw_needs_both() {
     );
     enter(&mut app, "e5");
     assert_eq!(
-        app.play().draws().offer,
+        app.play().draws().offer(),
         Some(Color::Black),
         "the offer stands after Black's own move"
     );
     enter(&mut app, "Nf3");
-    assert_eq!(app.play().draws().offer, None);
+    assert_eq!(app.play().draws().offer(), None);
     assert!(log_has(&app, "Black's draw offer declined"));
     // Black offers again, moves; White accepts.
     enter(&mut app, ":draw");

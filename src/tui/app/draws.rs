@@ -57,7 +57,7 @@ pub enum Verdict {
 #[derive(Clone, Debug, Default)]
 pub struct Draws {
     /// The side whose draw offer stands (until the other side moves or accepts).
-    pub offer: Option<Color>,
+    offer: Option<Color>,
     /// Engine moves in a row that were dead level, per side (White, Black).
     level: [u32; 2],
     /// Engine moves in a row that were lost, per side.
@@ -83,6 +83,21 @@ fn cp(score: Score) -> i32 {
 }
 
 impl Draws {
+    /// The side whose draw offer stands (until the other side moves or accepts).
+    pub fn offer(&self) -> Option<Color> {
+        self.offer
+    }
+
+    /// `side` offers a draw: it stands until the other side moves or accepts.
+    pub fn offered_by(&mut self, side: Color) {
+        self.offer = Some(side);
+    }
+
+    /// The standing offer lapses (declined by a move, or who plays changed).
+    pub fn lapse(&mut self) {
+        self.offer = None;
+    }
+
     /// Everything forgotten: a new, loaded or taken-back game.
     pub fn reset(&mut self) {
         *self = Draws::default();

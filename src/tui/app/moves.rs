@@ -130,11 +130,11 @@ impl App {
             return;
         }
         let mover = self.side_to_move().flip();
-        if let Some(by) = self.play.draws().offer
+        if let Some(by) = self.play.draws().offer()
             && by != mover
         {
             // Any move of the other side declines a standing offer.
-            self.play.draws_mut().offer = None;
+            self.play.draws_mut().lapse();
             let who = if self.engine_plays(by) {
                 "ox88".to_string()
             } else {

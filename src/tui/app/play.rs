@@ -282,7 +282,7 @@ impl Play {
         self.mode = mode;
         self.paused = false;
         self.keep_players = false;
-        self.draws.offer = None;
+        self.draws.lapse();
         if mode != Mode::EngineEngine {
             self.games_to_play = 0;
             self.next_game_start = None;

@@ -24,7 +24,7 @@ impl App {
         let side = self.side_to_move();
         match self.play.mode() {
             Mode::Analysis | Mode::EngineEngine => {}
-            Mode::HumanHuman => match self.play.draws().offer {
+            Mode::HumanHuman => match self.play.draws().offer() {
                 Some(by) if by != side => {}
                 Some(_) => {
                     return Err(format!(
@@ -34,7 +34,7 @@ impl App {
                     ));
                 }
                 None => {
-                    self.play.draws_mut().offer = Some(side);
+                    self.play.draws_mut().offered_by(side);
                     let text = format!(
                         "{} offers a draw: after {}'s move {} accepts with :draw or declines by moving",
                         side.name(),
@@ -52,7 +52,7 @@ impl App {
                 } else {
                     Color::White
                 };
-                if self.play.draws().offer == Some(engine) {
+                if self.play.draws().offer() == Some(engine) {
                     self.log_line(LogKind::Info, "you accept ox88's draw offer");
                 } else {
                     let number = self.play.game().board().fullmove_number();
@@ -158,7 +158,7 @@ impl App {
             }
             return;
         }
-        self.play.draws_mut().offer = Some(side);
+        self.play.draws_mut().offered_by(side);
         let text = format!("ox88 offers a draw{score}: :draw accepts, your next move declines");
         self.log_line(LogKind::Info, text.clone());
         self.info(text);
