@@ -547,3 +547,26 @@ fn the_syzygy_directory_comes_from_the_file_or_the_flag_and_config_shows_it() {
     s.set_value(Key::Setting(Setting::Syzygy), "").unwrap();
     assert_eq!(s.syzygy, None);
 }
+
+#[test]
+fn a_bad_time_control_flag_is_refused_like_every_other_bad_flag() {
+    for tc in ["5+x", "x+3", "40/x+30", "5+3+1"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .args(["--tc", tc])
+            .env(
+                "XDG_CONFIG_HOME",
+                std::env::temp_dir().join(format!("ox88-config-{}-xdg", std::process::id())),
+            )
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("ox88 runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--tc {tc}: {err}");
+        assert!(err.starts_with("ox88: "), "--tc {tc}: {err}");
+        assert!(err.contains(tc) && err.contains("tc"), "--tc {tc}: {err}");
+        assert!(!err.contains("backtrace"), "--tc {tc}: {err}");
+        let hints = err.matches("e.g. 5+3").count() + err.matches("like 5+3").count();
+        assert_eq!(hints, 1, "says once how to write one: {err}");
+        assert!(out.stdout.is_empty(), "nothing on standard output");
+    }
+}

@@ -14,24 +14,10 @@ use ox88::tui;
 use super::args::PlayArgs;
 
 pub fn run(play: PlayArgs) -> Result<()> {
-    if !std::io::stdin().is_terminal() {
-        // GUIs start engines without arguments and speak first over a pipe.
-        let given = play.tui_flags();
-        if given.is_empty() {
-            return ox88::uci::run();
-        }
-        refuse(&format!(
-            "{} {} for the full-screen program, which needs a terminal (standard input is \
-             not one); to play over UCI from a GUI or a script, run `ox88 uci`",
-            given.join(", "),
-            if given.len() == 1 { "is" } else { "are" }
-        ));
-    }
-    if std::env::var("TERM").is_ok_and(|t| t == "dumb") {
-        refuse(
-            "this terminal (TERM=dumb) cannot show the full-screen program; use a terminal \
-             that can (xterm, tmux, a terminal window over ssh), or play over UCI with `ox88 uci`",
-        );
+    let piped = !std::io::stdin().is_terminal();
+    // GUIs start engines without arguments and speak first over a pipe.
+    if piped && play.tui_flags().is_empty() {
+        return ox88::uci::run();
     }
     if let Some(fen) = &play.fen
         && let Err(e) = Board::from_fen(fen)
@@ -65,7 +51,25 @@ pub fn run(play: PlayArgs) -> Result<()> {
     for p in config.problems() {
         eprintln!("ox88: {p}");
     }
-    let settings = play.settings(&config)?;
+    let settings = match play.settings(&config) {
+        Ok(s) => s,
+        Err(e) => refuse(&e.to_string()),
+    };
+    if piped {
+        let given = play.tui_flags();
+        refuse(&format!(
+            "{} {} for the full-screen program, which needs a terminal (standard input is \
+             not one); to play over UCI from a GUI or a script, run `ox88 uci`",
+            given.join(", "),
+            if given.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    if std::env::var("TERM").is_ok_and(|t| t == "dumb") {
+        refuse(
+            "this terminal (TERM=dumb) cannot show the full-screen program; use a terminal \
+             that can (xterm, tmux, a terminal window over ssh), or play over UCI with `ox88 uci`",
+        );
+    }
     tui::run(tui::Options {
         settings,
         fen: play.fen,

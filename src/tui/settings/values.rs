@@ -276,11 +276,14 @@ impl Settings {
             Setting::Tc => {
                 if !t.is_empty() {
                     t.parse::<TimeControl>().map_err(|e| {
-                        bad(
-                            k,
-                            t,
-                            format!("{e}; write minutes+increment like 5+3 or 40/90+30"),
-                        )
+                        // Say how to write one, unless the parser's message already does.
+                        let e = e.to_string();
+                        let how = if e.contains("e.g. 5+3") {
+                            e
+                        } else {
+                            format!("{e}; write minutes+increment like 5+3 or 40/90+30")
+                        };
+                        bad(k, t, how)
                     })?;
                 }
                 self.tc = (!t.is_empty()).then(|| t.to_string());
