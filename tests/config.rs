@@ -280,7 +280,7 @@ fn a_syntax_error_is_named_by_ox88_config_and_the_rest_of_the_file_read() {
     let file = path.to_str().unwrap();
     let (out, err, ok) = ox88(&["--config", file, "config"]);
     assert!(ok, "{err}");
-    assert!(out.contains("theme = light\n"), "{out}");
+    assert!(out.contains("theme = \"light\"\n"), "{out}");
     assert!(
         err.contains(&format!("{file}:1: not valid TOML"))
             && err.contains("using the default for ascii"),
@@ -483,9 +483,9 @@ fn flags_given_on_the_command_line_win_over_the_file() {
     assert!(ok, "{err}");
     assert!(out.contains("depth = 3\n"), "{out}");
     assert!(out.contains("level = 1900\n"), "{out}");
-    assert!(out.contains("theme = light\n"), "{out}");
+    assert!(out.contains("theme = \"light\"\n"), "{out}");
     // The bad value is reported and the default kept.
-    let default = format!("eval = {}\n", ox88::engine::eval::EvalMode::default());
+    let default = format!("eval = \"{}\"\n", ox88::engine::eval::EvalMode::default());
     assert!(out.contains(&default), "{out}");
     assert!(err.contains(":4: bad value 'fancy' for eval"), "{err}");
     // `--ascii` alone turns it on and takes no following word; `--ascii=false` turns a
@@ -531,14 +531,14 @@ fn the_syzygy_directory_comes_from_the_file_or_the_flag_and_config_shows_it() {
     let file = path.to_str().unwrap();
     let (out, err, ok) = ox88(&["--config", file, "config"]);
     assert!(ok, "{err}");
-    assert!(out.contains("syzygy = /tables/from/file\n"), "{out}");
+    assert!(out.contains("syzygy = \"/tables/from/file\"\n"), "{out}");
     let (out, err, ok) = ox88(&["--config", file, "--syzygy", "/tables/flag", "config"]);
     assert!(ok, "{err}");
-    assert!(out.contains("syzygy = /tables/flag\n"), "{out}");
+    assert!(out.contains("syzygy = \"/tables/flag\"\n"), "{out}");
     // None by default.
     std::fs::write(&path, "").unwrap();
     let (out, _, ok) = ox88(&["--config", file, "config"]);
-    assert!(ok && out.contains("syzygy = \n"), "{out}");
+    assert!(ok && out.contains("syzygy = \"\"\n"), "{out}");
     // `:set` checks and writes it like any other setting.
     let mut s = Settings::default();
     s.set_value(Key::Setting(Setting::Syzygy), " /t ").unwrap();
@@ -569,4 +569,41 @@ fn a_bad_time_control_flag_is_refused_like_every_other_bad_flag() {
         assert_eq!(hints, 1, "says once how to write one: {err}");
         assert!(out.stdout.is_empty(), "nothing on standard output");
     }
+}
+
+#[test]
+fn ox88_config_prints_a_settings_file_that_reads_back_to_the_same_settings() {
+    let dir = temp_dir("config-toml");
+    let first = dir.join("first.toml");
+    std::fs::write(
+        &first,
+        "depth = 12\ntc = \"5+3\"\nlevel = \"club\"\nname = \"Ada \\\"the\\\" Fox\"\n\
+         [keys]\nquit = \"Ctrl+Q\"\nflip = [\"Ctrl+R\", \"F10\"]\n",
+    )
+    .unwrap();
+    let (out, err, ok) = ox88(&["--config", first.to_str().unwrap(), "--ascii", "config"]);
+    assert!(ok && err.is_empty(), "{err}");
+    // The whole output is TOML (its comments included) and holds every setting.
+    let table: toml::Table = out.parse().unwrap_or_else(|e| panic!("{e}\n{out}"));
+    for setting in <Setting as strum::VariantArray>::VARIANTS {
+        assert!(table.contains_key(setting.name()), "{setting}: {out}");
+    }
+    assert_eq!(table["depth"].as_integer(), Some(12), "{out}");
+    assert_eq!(
+        table["ascii"].as_bool(),
+        Some(true),
+        "the flag counts: {out}"
+    );
+    assert_eq!(table["name"].as_str(), Some("Ada \"the\" Fox"), "{out}");
+    assert!(
+        table["keys"].get("flip").is_some_and(|v| v.is_array()),
+        "{out}"
+    );
+    // Saved as it is and read again, it gives the same settings.
+    let second = dir.join("second.toml");
+    std::fs::write(&second, &out).unwrap();
+    let (again, err, ok) = ox88(&["--config", second.to_str().unwrap(), "config"]);
+    assert!(ok && err.is_empty(), "{err}");
+    let body = |text: &str| text.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&again), body(&out));
 }

@@ -1,12 +1,14 @@
-//! `ox88 config`: the settings in effect, one `key = value` line each (the file, then the
-//! flags given before the subcommand), headed by the file's path, and a last comment line
-//! naming the opening book in effect; the file's problems go to standard error.
+//! `ox88 config`: the settings in effect (the file, then the flags given before the
+//! subcommand) as a settings file — valid TOML, so the output can be saved and read back as
+//! it is — headed by the file's path and ending with a comment naming the opening book in
+//! effect; the file's problems go to standard error.
 
 use anyhow::Result;
 
 use ox88::engine::book::Book;
 use ox88::tui::settings::{Key, Setting, Settings};
 use strum::VariantArray;
+use toml_edit::{DocumentMut, Item, Table};
 
 use super::args::PlayArgs;
 
@@ -18,13 +20,7 @@ pub fn run(play: &PlayArgs) -> Result<()> {
         .unwrap_or_else(|| "(none)".into());
     println!("# {path}");
     let settings = play.settings(&config)?;
-    for setting in Setting::VARIANTS {
-        println!("{setting} = {}", settings.value(Key::Setting(*setting)));
-    }
-    for (action, _) in &settings.keys {
-        let key = Key::Keys(*action);
-        println!("{key} = {}", settings.value(key));
-    }
+    print!("{}", as_toml(&settings)?);
     println!("# {}", book_in_effect(&settings));
     for p in config.problems() {
         eprintln!("{p}");
@@ -46,4 +42,26 @@ fn book_in_effect(settings: &Settings) -> String {
         },
     };
     format!("book in effect: {book}; it plays the engine's first moves in games, varied by weight")
+}
+
+/// The settings as the file would hold them: every setting at the top (an unset one as an
+/// empty string, which reads back as unset), then the `[keys]` table. Each value is written
+/// by the settings' own rules, the ones `:set` and the file use.
+fn as_toml(settings: &Settings) -> Result<String> {
+    let mut doc = DocumentMut::new();
+    let mut check = settings.clone();
+    for setting in Setting::VARIANTS {
+        let key = Key::Setting(*setting);
+        doc[setting.name()] = check.set_value(key, &settings.value(key))?;
+    }
+    let mut keys = Table::new();
+    for (action, _) in &settings.keys {
+        let key = Key::Keys(*action);
+        keys[ox88::tui::settings::action_name(*action)] =
+            check.set_value(key, &settings.value(key))?;
+    }
+    if !keys.is_empty() {
+        doc["keys"] = Item::Table(keys);
+    }
+    Ok(doc.to_string())
 }
