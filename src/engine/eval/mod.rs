@@ -359,8 +359,10 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
             Outcome::untapered(acc)
         }
         EvalMode::Net => {
-            // One number from the side to move's view; shown on the side it favours.
-            let v = net_evaluate(board) * board.side_to_move().sign();
+            // One number from White's view, the same whoever is to move (the search's own
+            // value, from the side to move's view with its bonus, is `evaluate`'s); shown on
+            // the side it favours.
+            let v = net::network().evaluate_even(board);
             acc.add(Term::Network, 0, params::s(v.max(0), v.max(0)));
             acc.add(Term::Network, 1, params::s((-v).max(0), (-v).max(0)));
             Outcome::untapered(acc)
@@ -473,8 +475,12 @@ pub(crate) fn evaluate_net_incremental(
         .then(|| net::network().evaluate_incremental(board, stack) - NET_TEMPO)
 }
 
-/// The seed's E: centipawns from White's point of view. A static value: mate and draw by
-/// rule are the search's business. |E| stays far below the search's mate scores: about
+/// The seed's E: centipawns from White's point of view, the number people are shown. A
+/// static value: mate and draw by rule are the search's business. In the `net` mode it is
+/// the network's view of the position whoever is to move ([`net::Network::evaluate_even`]),
+/// not [`evaluate`]'s value turned round: the network scores the side to move higher, and
+/// the search keeps that (less [`NET_TEMPO`]), but shown move after move it made E jump
+/// with the turn. The other modes do not look at the side to move. |E| stays far below the search's mate scores: about
 /// 10,000 with nine queens, two rooks and two bishops against a bare king.
 #[inline]
 pub fn evaluate_white(board: &Board, cfg: &EvalConfig) -> i32 {
