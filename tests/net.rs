@@ -222,7 +222,8 @@ fn walk(n: &Network, mode: bool) {
             let e = scratch - NET_TEMPO;
             assert_eq!(evaluate(&b, &net_cfg()), e);
             assert_eq!(cache.evaluate(&b, &net_cfg()), e);
-            assert_eq!(explain(&b, &net_cfg()).total, n.evaluate_even(&b));
+            let bd = explain(&b, &net_cfg());
+            assert_eq!((bd.total, bd.search), (n.evaluate_even(&b), Some(e)));
         }
     }
     assert!(checked > 5000, "only {checked} positions");

@@ -515,6 +515,10 @@ pub struct Breakdown {
     pub rows: Vec<TermRow>,
     /// E in centipawns, White's point of view.
     pub total: i32,
+    /// The `net` mode only: what the search itself takes for this position, [`evaluate`]'s
+    /// value from the side to move's view. It keeps the network's bonus for the side to move
+    /// (less [`NET_TEMPO`]), which `total` leaves out.
+    pub search: Option<i32>,
 }
 
 impl Breakdown {
@@ -564,11 +568,13 @@ pub fn explain(board: &Board, cfg: &EvalConfig) -> Breakdown {
         scale: out.scale,
         rows,
         total: out.total(),
+        search: (cfg.mode == EvalMode::Net).then(|| net_evaluate(board)),
     }
 }
 
 impl fmt::Display for Breakdown {
-    /// A table: a header naming mode, values or phase; one row per term; last line `E: N`.
+    /// A table: a header naming mode, values or phase; one row per term; in the `net` mode
+    /// the search's own value; last line `E: N`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Evaluation: mode {}", self.mode)?;
         if let Some(p) = self.preset {
@@ -619,6 +625,13 @@ impl fmt::Display for Breakdown {
                 _ => {}
             }
             writeln!(f)?;
+        }
+        if let Some(v) = self.search {
+            writeln!(
+                f,
+                "search's own E: {v} ({} to move's view, with the bonus for having the move)",
+                self.side_to_move.name()
+            )?;
         }
         write!(f, "E: {}", self.total)
     }
