@@ -4,7 +4,9 @@
 Each position of a data file (`FEN;cp` a line, as `scripts/nn_data.py` writes) is taken
 twice, once with White to move and once with Black (positions where the side that would not
 be to move stands in check are left out, and so is any en-passant square). Stockfish scores
-both at a fixed node count, and ox88 evaluates both statically (`ox88 eval`). The bonus is
+both at a fixed node count, and ox88 evaluates both statically (`ox88 eval`: in the `net`
+mode its line `search's own E`, the value the search uses; the E shown last is the same
+whoever is to move). The bonus is
 half the difference of the two values, both from White's view: what the side to move gains
 by being the one to move. The script prints its mean and median for both, and the mean by
 the number of pieces on the board.
@@ -65,6 +67,12 @@ def main() -> None:
             text=True,
             check=True,
         ).stdout
+        # The `net` mode's last line `E: N` is the same whoever is to move; the bonus is in
+        # the search's own value (side to move's view), printed on the line before.
+        for line in out.splitlines():
+            if line.startswith("search's own E: "):
+                v = int(line.split()[3])
+                return v if b.turn == chess.WHITE else -v
         return int(out.strip().splitlines()[-1].split()[-1])
 
     pairs: list[tuple[int, float, float]] = []

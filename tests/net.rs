@@ -216,13 +216,14 @@ fn walk(n: &Network, mode: bool) {
             if !mode {
                 continue;
             }
-            // The mode's E is the network's output less the side to move's trim, however
-            // it is reached.
+            // The search's E is the network's output less the side to move's trim, however
+            // it is reached; the E shown (the breakdown's) is the network's view whoever is
+            // to move.
             let e = scratch - NET_TEMPO;
             assert_eq!(evaluate(&b, &net_cfg()), e);
             assert_eq!(cache.evaluate(&b, &net_cfg()), e);
-            let sign = b.side_to_move().sign();
-            assert_eq!(explain(&b, &net_cfg()).total, e * sign);
+            let bd = explain(&b, &net_cfg());
+            assert_eq!((bd.total, bd.search), (n.evaluate_even(&b), Some(e)));
         }
     }
     assert!(checked > 5000, "only {checked} positions");
@@ -306,9 +307,11 @@ fn an_evalfile_that_does_not_load_is_reported_and_the_builtin_network_used() {
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.nnue");
     std::fs::write(&bad, b"not a network").unwrap();
+    // Not a symmetric position: every network's shown E of one is 0.
+    let italian = "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
     let run = |file: Option<&std::path::Path>| {
         let mut cmd = std::process::Command::new(exe);
-        cmd.args(["eval", "--mode", "net"]);
+        cmd.args(["eval", "--mode", "net", "--fen", italian]);
         cmd.env_remove("OX88_EVALFILE");
         if let Some(f) = file {
             cmd.env("OX88_EVALFILE", f);
@@ -327,10 +330,9 @@ fn an_evalfile_that_does_not_load_is_reported_and_the_builtin_network_used() {
     let (builtin, quiet) = run(None);
     assert_eq!(
         builtin,
-        // White is to move: White's view is the side to move's.
         format!(
             "E: {}",
-            net::network().evaluate(&Board::startpos()) - NET_TEMPO
+            net::network().evaluate_even(&Board::from_fen(italian).unwrap())
         )
     );
     assert!(quiet.is_empty(), "{quiet}");
@@ -452,4 +454,26 @@ fn the_mirror_gives_a_position_and_its_mirror_image_the_same_value() {
     none[16..20].copy_from_slice(&0u32.to_le_bytes());
     none[20..84].fill(0);
     assert_eq!(Network::from_bytes(&none), Err(NetError::NoKings));
+}
+
+/// The `net` mode's shown E is the mean of the search's two views of the position, White to
+/// move and Black to move, from White's view: the side to move's bonus and [`NET_TEMPO`]
+/// cancel, so it is the same whoever is to move, and it is what `ox88 eval` prints.
+#[test]
+fn the_shown_e_is_the_mean_of_the_searchs_two_views() {
+    let fens = [
+        "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R",
+        "rn1q1rk1/pp2bppp/4pn2/2p5/6b1/1P2PN2/PBP1BPPP/RN1Q1RK1",
+        "3r2k1/5ppp/8/8/8/8/3RPPPP/6K1",
+        "8/5pk1/6p1/8/8/6P1/5PKP/8",
+    ];
+    for placement in fens {
+        let w = Board::from_fen(&format!("{placement} w - - 0 1")).unwrap();
+        let b = Board::from_fen(&format!("{placement} b - - 0 1")).unwrap();
+        let mean = (evaluate(&w, &net_cfg()) - evaluate(&b, &net_cfg())) / 2;
+        for board in [&w, &b] {
+            assert_eq!(net::network().evaluate_even(board), mean, "{placement}");
+            assert_eq!(explain(board, &net_cfg()).total, mean, "{placement}");
+        }
+    }
 }

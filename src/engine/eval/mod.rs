@@ -359,8 +359,10 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
             Outcome::untapered(acc)
         }
         EvalMode::Net => {
-            // One number from the side to move's view; shown on the side it favours.
-            let v = net_evaluate(board) * board.side_to_move().sign();
+            // One number from White's view, the same whoever is to move (the search's own
+            // value, from the side to move's view with its bonus, is `evaluate`'s); shown on
+            // the side it favours.
+            let v = net::network().evaluate_even(board);
             acc.add(Term::Network, 0, params::s(v.max(0), v.max(0)));
             acc.add(Term::Network, 1, params::s((-v).max(0), (-v).max(0)));
             Outcome::untapered(acc)
@@ -473,8 +475,12 @@ pub(crate) fn evaluate_net_incremental(
         .then(|| net::network().evaluate_incremental(board, stack) - NET_TEMPO)
 }
 
-/// The seed's E: centipawns from White's point of view. A static value: mate and draw by
-/// rule are the search's business. |E| stays far below the search's mate scores: about
+/// The seed's E: centipawns from White's point of view, the number people are shown. A
+/// static value: mate and draw by rule are the search's business. In the `net` mode it is
+/// the network's view of the position whoever is to move ([`net::Network::evaluate_even`]),
+/// not [`evaluate`]'s value turned round: the network scores the side to move higher, and
+/// the search keeps that (less [`NET_TEMPO`]), but shown move after move it made E jump
+/// with the turn. The other modes do not look at the side to move. |E| stays far below the search's mate scores: about
 /// 10,000 with nine queens, two rooks and two bishops against a bare king.
 #[inline]
 pub fn evaluate_white(board: &Board, cfg: &EvalConfig) -> i32 {
@@ -509,6 +515,10 @@ pub struct Breakdown {
     pub rows: Vec<TermRow>,
     /// E in centipawns, White's point of view.
     pub total: i32,
+    /// The `net` mode only: what the search itself takes for this position, [`evaluate`]'s
+    /// value from the side to move's view. It keeps the network's bonus for the side to move
+    /// (less [`NET_TEMPO`]), which `total` leaves out.
+    pub search: Option<i32>,
 }
 
 impl Breakdown {
@@ -558,11 +568,13 @@ pub fn explain(board: &Board, cfg: &EvalConfig) -> Breakdown {
         scale: out.scale,
         rows,
         total: out.total(),
+        search: (cfg.mode == EvalMode::Net).then(|| net_evaluate(board)),
     }
 }
 
 impl fmt::Display for Breakdown {
-    /// A table: a header naming mode, values or phase; one row per term; last line `E: N`.
+    /// A table: a header naming mode, values or phase; one row per term; in the `net` mode
+    /// the search's own value; last line `E: N`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Evaluation: mode {}", self.mode)?;
         if let Some(p) = self.preset {
@@ -613,6 +625,13 @@ impl fmt::Display for Breakdown {
                 _ => {}
             }
             writeln!(f)?;
+        }
+        if let Some(v) = self.search {
+            writeln!(
+                f,
+                "search's own E: {v} ({} to move's view, with the bonus for having the move)",
+                self.side_to_move.name()
+            )?;
         }
         write!(f, "E: {}", self.total)
     }

@@ -524,6 +524,21 @@ impl Network {
         self.output(&acc, board.side_to_move(), pieces(board))
     }
 
+    /// The position's E in centipawns from White's view whoever is to move: the mean of the
+    /// network's output with White to move and (negated) with Black to move, from the same
+    /// first-layer sums. The network scores the side to move higher than the same position
+    /// with the other side to move, by about a pawn on average over quiet opening positions
+    /// and by nearly three in some (it learned search scores of positions seen with one side
+    /// to move); the mean takes that bonus out, so a person reading E sees the position, not
+    /// whose turn it is. Swapping the colours negates it exactly (the
+    /// division truncates towards zero).
+    pub fn evaluate_even(&self, board: &Board) -> i32 {
+        let mut acc = vec![0i16; 2 * self.hidden];
+        self.refresh(board, &mut acc);
+        let n = pieces(board);
+        (self.output(&acc, Color::White, n) - self.output(&acc, Color::Black, n)) / 2
+    }
+
     /// Exactly [`Network::evaluate`], but the first layer's sums are kept in `stack` by the
     /// board's ply count and carried over from the position a few moves back when that one
     /// was evaluated (a move changes two to four inputs, not thirty).
