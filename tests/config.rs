@@ -607,3 +607,43 @@ fn ox88_config_prints_a_settings_file_that_reads_back_to_the_same_settings() {
     let body = |text: &str| text.lines().skip(1).collect::<Vec<_>>().join("\n");
     assert_eq!(body(&again), body(&out));
 }
+
+#[test]
+fn a_problem_names_its_own_line_after_a_line_that_was_skipped() {
+    let text = "ascii = yes\ntheme = \"light\"\n\n# a comment\ndepth = 0\neval = \"fancy\"\n\
+                [keys]\nflip = what ever\nquit = \"Hyper+Q\"\n";
+    let line_with = |needle: &str| {
+        text.lines()
+            .position(|l| l.contains(needle))
+            .map(|i| i + 1)
+            .unwrap()
+    };
+    let c = Config::from_text(Path::new("c.toml"), text);
+    let lines: Vec<(usize, String)> = c
+        .problems()
+        .iter()
+        .map(|p| match p {
+            ConfigError::InFile { line, key, .. } => (*line, key.clone()),
+            ConfigError::Syntax { line, key, .. } => (*line, key.clone().unwrap_or_default()),
+            other => panic!("{other}"),
+        })
+        .collect();
+    for (needle, key) in [
+        ("ascii = yes", "ascii"),
+        ("depth = 0", "depth"),
+        ("eval = ", "eval"),
+        ("flip = what", "keys.flip"),
+        ("Hyper+Q", "keys.quit"),
+    ] {
+        assert!(
+            lines.contains(&(line_with(needle), key.to_string())),
+            "{key} on line {}: {lines:?}",
+            line_with(needle)
+        );
+    }
+    assert_eq!(
+        c.settings().theme,
+        "light",
+        "the readable lines still count"
+    );
+}

@@ -103,11 +103,6 @@ impl Config {
 
     fn read_text(&mut self, text: &str) {
         let path = self.path.clone().unwrap_or_default();
-        let line_of = |span: Option<std::ops::Range<usize>>| {
-            span.map_or(0, |s| {
-                text[..s.start.min(text.len())].matches('\n').count() + 1
-            })
-        };
         // A syntax error costs only its own lines: those are blanked (so every other line
         // keeps its number) and the rest is read as usual.
         let readable;
@@ -122,6 +117,17 @@ impl Config {
                     .expect("an empty file is TOML");
                 (doc, bad)
             }
+        };
+        // A key's span is in the text that was parsed: the blanked lines are shorter, so the
+        // line is counted there (blanking keeps every line's number).
+        let parsed_text = parsed.raw();
+        let line_of = |span: Option<std::ops::Range<usize>>| {
+            span.map_or(0, |s| {
+                parsed_text[..s.start.min(parsed_text.len())]
+                    .matches('\n')
+                    .count()
+                    + 1
+            })
         };
         let mut problems: Vec<ConfigError> = bad_lines
             .iter()
