@@ -47,7 +47,7 @@ fn square(lines: &[String], sq: &str) -> String {
 fn viewing(app: &mut App) -> Option<String> {
     let (lines, _) = common::render(app, 80, 24);
     let t = title(&lines);
-    t.find("viewing move").map(|i| {
+    t.find("viewing ").map(|i| {
         t[i..]
             .split(" ─")
             .next()
@@ -72,7 +72,7 @@ fn arrows_on_an_empty_input_look_back_through_the_game_and_end_returns() {
     press(&mut app, KeyCode::Left);
     let (lines, _) = common::render(&mut app, 80, 24);
     assert!(
-        title(&lines).contains(" viewing move 4 of 5 "),
+        title(&lines).contains(" viewing after 2...Nc6 "),
         "{}",
         lines[0]
     );
@@ -103,7 +103,7 @@ fn arrows_on_an_empty_input_look_back_through_the_game_and_end_returns() {
     press(&mut app, KeyCode::Right);
     let (lines, _) = common::render(&mut app, 80, 24);
     assert!(
-        title(&lines).contains("viewing move 1 of 5"),
+        title(&lines).contains("viewing after 1. e4 "),
         "{}",
         lines[0]
     );
@@ -137,7 +137,7 @@ fn a_move_typed_while_looking_back_is_played_in_the_game_on_the_board_again() {
     }
     press(&mut app, KeyCode::Left);
     press(&mut app, KeyCode::Left);
-    assert_eq!(viewing(&mut app).as_deref(), Some("viewing move 1 of 3"));
+    assert_eq!(viewing(&mut app).as_deref(), Some("viewing after 1. e4"));
     // Typing returns to the game first: the move is checked against its position.
     enter(&mut app, "Nc6");
     assert_eq!(viewing(&mut app), None);
@@ -155,7 +155,7 @@ fn a_focused_pane_keeps_its_arrows_and_a_takeback_below_the_view_ends_it() {
     enter(&mut app, "e2e4");
     // The engine's reply arrives while the player looks back: the view stays.
     press(&mut app, KeyCode::Left);
-    assert_eq!(viewing(&mut app).as_deref(), Some("viewing move 0 of 1"));
+    assert_eq!(viewing(&mut app).as_deref(), Some("viewing the start"));
     let id = calls.last_go().unwrap().id;
     let board = app.game().board().clone();
     app.on_engine_event(SearchEvent::BestMove {
@@ -165,7 +165,7 @@ fn a_focused_pane_keeps_its_arrows_and_a_takeback_below_the_view_ends_it() {
         book: None,
     });
     assert_eq!(app.game().ply(), 2);
-    assert_eq!(viewing(&mut app).as_deref(), Some("viewing move 0 of 2"));
+    assert_eq!(viewing(&mut app).as_deref(), Some("viewing the start"));
     press(&mut app, KeyCode::End);
     // With the sort pane focused, ← steps its PV (there is none yet), not the game.
     press(&mut app, KeyCode::Tab);
@@ -181,7 +181,7 @@ fn a_focused_pane_keeps_its_arrows_and_a_takeback_below_the_view_ends_it() {
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.screen().focus(), Pane::Input);
     press(&mut app, KeyCode::Left);
-    assert_eq!(viewing(&mut app).as_deref(), Some("viewing move 1 of 2"));
+    assert_eq!(viewing(&mut app).as_deref(), Some("viewing after 1. e4"));
     // Taking both moves back leaves nothing before the position on show: back to the game.
     ctrl(&mut app, 'z');
     assert_eq!(app.game().ply(), 0);

@@ -230,7 +230,7 @@ fn a_killed_game_is_offered_again_with_every_move() {
     let mut s = start(&dir, &[]);
     s.wait_for("the resume question", |s| {
         s.message()
-            .contains("Unfinished game: y resumes it, n sets it aside (5 moves")
+            .contains("Unfinished game: y resumes it, n sets it aside (3 moves")
     });
     s.send("y");
     s.wait_for("the resumed game", |s| {

@@ -205,7 +205,7 @@ fn over_ssh_a_failed_load_is_logged_and_names_no_server_path() {
     );
     enter(&mut app, "e2e4");
     enter(&mut app, ":save mine");
-    assert_eq!(app.message().unwrap().text, "saved 1 moves to mine.pgn");
+    assert_eq!(app.message().unwrap().text, "saved 1 move to mine.pgn");
     assert!(root.join("mine.pgn").is_file());
     // Nothing on screen or in the log names the server's directories.
     let (lines, _) = common::render(&mut app, 80, 24);

@@ -948,7 +948,7 @@ fn every_move_is_autosaved_and_offered_for_resuming() {
     next.offer_resume(saved.clone());
     let (lines, _) = screen(&mut next, 80, 24);
     assert!(
-        lines[22].starts_with("Unfinished game: y resumes it, n sets it aside (3 moves"),
+        lines[22].starts_with("Unfinished game: y resumes it, n sets it aside (2 moves"),
         "{}",
         lines[22]
     );

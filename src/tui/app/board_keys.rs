@@ -12,6 +12,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::browse::StepEnd;
 use super::cursor::Choice;
+use super::text::position_text;
 use super::{App, Pane};
 use crate::chess::{PieceKind, Square};
 
@@ -35,10 +36,13 @@ impl App {
             .step(self.play.game(), forward, self.prefs.settings().order)
         {
             Ok(()) => match self.browse.ply() {
-                Some(ply) => self.info(format!(
-                    "viewing move {ply} of {}: ←/→ step, End or Esc returns to the game",
-                    self.play.game().ply()
-                )),
+                Some(ply) => {
+                    let game = self.play.game();
+                    let (shown, live) = (position_text(game, ply), position_text(game, game.ply()));
+                    self.info(format!(
+                        "viewing {shown} (the game is {live}): ←/→ step, End or Esc returns to the game"
+                    ))
+                }
                 None => self.back_to_game_message(),
             },
             Err(StepEnd::AtStart) => self.info("at the game's first position (End returns)"),

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::command::{self, Command, SetArg, TcArg};
-use super::{App, Hint, LogKind, MoveSource, e_text};
+use super::{App, Hint, LogKind, MoveSource, e_text, moves_text};
 use crate::chess::Board;
 use crate::chess::Move;
 use crate::engine::eval;
@@ -425,9 +425,9 @@ impl App {
         let shown = self.play.game().as_shown();
         autosave::write_atomic(&path, shown.to_pgn().as_bytes())
             .map_err(|e| format!("{shown_path}: {e}"))?;
-        let n = shown.len();
-        self.log_line(LogKind::Info, format!("saved {n} moves to {shown_path}"));
-        self.info(format!("saved {n} moves to {shown_path}"));
+        let text = format!("saved {} to {shown_path}", moves_text(shown.len()));
+        self.log_line(LogKind::Info, text.clone());
+        self.info(text);
         Ok(())
     }
 

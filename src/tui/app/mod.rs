@@ -59,7 +59,10 @@ pub use input::InputLine;
 pub use log::{LOG_CAP, LogBuffer, LogKind, LogLine};
 pub use session::{Accepted, EngineControl, EngineState, OnBest, RunningSearch, Session};
 pub use sort::SortView;
-pub use text::{bounded_score, clock_time, e_text, iteration_line, search_time, thousands};
+pub use text::{
+    bounded_score, clock_time, e_text, iteration_line, moves_text, position_text, search_time,
+    thousands,
+};
 
 /// The panes that can have the keyboard focus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::log::LogKind;
 use super::session::EngineState;
 use super::sort::SortView;
-use super::text::{bounded_score, e_text};
+use super::text::{bounded_score, e_text, moves_text};
 use super::{App, Message, MessageKind, MoveSource, Prompt};
 use crate::chess::{Board, Color, Move};
 use crate::engine::eval;
@@ -39,12 +39,12 @@ impl App {
     pub fn set_game(&mut self, game: Game, how: &str) {
         self.session.new_game();
         self.play.replace_game(game);
-        let n = self.play.game().ply();
+        let n = moves_text(self.play.game().ply());
         self.log_line(
             LogKind::Info,
-            format!("{how}: {n} moves, {}", self.play.game().fen()),
+            format!("{how}: {n}, {}", self.play.game().fen()),
         );
-        self.info(format!("{how} ({n} moves)"));
+        self.info(format!("{how} ({n})"));
         self.session.set_state(EngineState::Idle);
         self.position_changed();
         self.save();
@@ -52,12 +52,12 @@ impl App {
 
     /// Offers an unfinished game for resuming: the next key answers (y/n).
     pub fn offer_resume(&mut self, game: Game) {
-        let n = game.len();
+        let n = moves_text(game.len());
         let date = game.tags.date.clone();
         self.screen.set_message(Message {
             kind: MessageKind::Question,
             // The keys first: a narrow line still shows them.
-            text: format!("Unfinished game: y resumes it, n sets it aside ({n} moves, {date})"),
+            text: format!("Unfinished game: y resumes it, n sets it aside ({n}, {date})"),
         });
         self.play.ask(Prompt::Resume(Box::new(game)));
         // Nothing may move (and be saved over the unfinished game) before the answer.

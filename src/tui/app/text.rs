@@ -18,6 +18,21 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A game's length in words: full moves, not plies ("10 moves" for 20 plies, "1 move" for
+/// White's first alone).
+pub fn moves_text(plies: usize) -> String {
+    let moves = plies.div_ceil(2);
+    format!("{moves} move{}", if moves == 1 { "" } else { "s" })
+}
+
+/// The position after `plies` of `game` in words: "the start", or "after 2...Nc6".
+pub fn position_text(game: &crate::game::Game, plies: usize) -> String {
+    match plies.checked_sub(1).and_then(|i| game.numbered_san(i)) {
+        Some(san) => format!("after {san}"),
+        None => "the start".to_string(),
+    }
+}
+
 /// `m:ss.t`, the seed's engine log writes times as `0:45` and `4:41`.
 pub fn clock_time(d: Duration) -> String {
     let tenths = d.as_millis() / 100;
@@ -123,6 +138,21 @@ pub fn iteration_line(info: &IterationInfo, side_to_move: Color) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_games_length_is_counted_in_moves_and_a_position_named_by_its_last_move() {
+        for (plies, words) in [(0, "0 moves"), (1, "1 move"), (2, "1 move"), (3, "2 moves")] {
+            assert_eq!(moves_text(plies), words);
+        }
+        assert_eq!(moves_text(20), "10 moves");
+        let mut game = crate::game::Game::new();
+        for san in ["e4", "e5", "Nf3", "Nc6"] {
+            game.play_text(san).unwrap();
+        }
+        assert_eq!(position_text(&game, 0), "the start");
+        assert_eq!(position_text(&game, 3), "after 2. Nf3");
+        assert_eq!(position_text(&game, 4), "after 2...Nc6");
+    }
 
     #[test]
     fn numbers_and_times_read_like_the_seed_log() {

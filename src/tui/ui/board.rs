@@ -12,7 +12,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::chess::{Color, Piece, PieceKind, Square};
 use crate::engine::eval;
-use crate::tui::app::{App, e_text};
+use crate::tui::app::{App, e_text, position_text};
 use crate::tui::layout::Scale;
 use crate::tui::theme::{PieceStyle, Theme, contrasting};
 
@@ -55,7 +55,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     let theme = &app.theme();
     // Looking back through the game: the title says where (End or Esc returns).
     let title = match app.viewing() {
-        Some(ply) => format!(" viewing move {ply} of {} ", app.game().ply()),
+        Some(ply) => format!(" viewing {} ", position_text(app.game(), ply)),
         None => " Board ".to_string(),
     };
     let block = super::pane_block(app, &title, false);
