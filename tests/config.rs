@@ -420,6 +420,25 @@ fn completions_mention_the_subcommands_and_flags() {
         for word in ["perft", "bench", "completions", "man", "level", "theme"] {
             assert!(out.contains(word), "{shell} completions lack {word}");
         }
+        // The flags that take one of a few names offer those names as the values to complete
+        // (not only in their description).
+        for (flag, names) in [
+            ("mode", "white black human engine analysis"),
+            ("color", "auto truecolor 256 16 none"),
+        ] {
+            let first = names.split(' ').next().unwrap();
+            let offered = match shell {
+                "bash" => out.contains(&format!("compgen -W \"{names}\"")),
+                "zsh" => out.contains(&format!(":{}:({names})", flag.to_uppercase())),
+                _ => out.lines().any(|l| {
+                    l.contains(&format!("-l {flag} ")) && l.contains(&format!("-a \"{first}"))
+                }),
+            };
+            assert!(
+                offered,
+                "{shell} completions do not offer --{flag}'s values"
+            );
+        }
     }
     let (_, err, ok) = ox88(&["completions", "tcsh"]);
     assert!(!ok && err.contains("tcsh"), "{err}");

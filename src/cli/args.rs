@@ -66,7 +66,7 @@ pub struct PlayArgs {
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
     pub ascii: Option<bool>,
     /// Colours: auto, truecolor, 256, 16 or none (NO_COLOR is respected under auto).
-    #[arg(long, value_parser = parse_color)]
+    #[arg(long, value_parser = Choice::<ColorMode>::new("colour mode"))]
     pub color: Option<ColorMode>,
     /// Colour theme: default, light, high-contrast, mono, or one in ~/.config/ox88/themes/.
     #[arg(long)]
@@ -97,7 +97,7 @@ pub struct PlayArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(ox88::engine::search::MAX_THREADS)))]
     pub threads: Option<u32>,
     /// Who plays: white, black, human, engine or analysis (default: white).
-    #[arg(long, value_parser = parse_mode)]
+    #[arg(long, value_parser = Choice::<Mode>::new("mode"))]
     pub mode: Option<Mode>,
     /// Pause between moves in engine-vs-engine mode, in milliseconds (default: 500).
     #[arg(long)]
@@ -193,12 +193,56 @@ impl PlayArgs {
     }
 }
 
-fn parse_color(s: &str) -> Result<ColorMode, String> {
-    tui::parse_choice(s, "colour mode")
+/// A flag that takes one of an enum's names: parsed as the program parses them everywhere
+/// (any case, the short aliases), and its names offered to shell completion and the help.
+#[derive(Clone)]
+struct Choice<T> {
+    what: &'static str,
+    kind: std::marker::PhantomData<T>,
 }
 
-fn parse_mode(s: &str) -> Result<Mode, String> {
-    tui::parse_choice(s, "mode")
+impl<T> Choice<T> {
+    fn new(what: &'static str) -> Choice<T> {
+        Choice {
+            what,
+            kind: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T> clap::builder::TypedValueParser for Choice<T>
+where
+    &'static str: From<T>,
+    T: std::str::FromStr
+        + strum::VariantArray
+        + std::fmt::Display
+        + Copy
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+{
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let text = value.to_string_lossy();
+        tui::parse_choice(&text, self.what).map_err(|e| {
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{e}\n")).with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(T::VARIANTS.iter().map(|v| {
+            clap::builder::PossibleValue::new(<&'static str>::from(*v))
+        })))
+    }
 }
 
 fn parse_level(s: &str) -> Result<Level, String> {
