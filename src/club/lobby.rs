@@ -23,8 +23,6 @@ pub const ROOM_TIME_CONTROL: &str = "10+5";
 pub const MAX_ROOMS: usize = 1000;
 /// Notices waiting for one viewer (older ones go).
 const NOTICES_KEPT: usize = 20;
-/// The longest name shown, in characters.
-const NAME_MAX: usize = 20;
 
 /// A seek in the lobby: someone waiting for an opponent.
 #[derive(Clone, Debug, PartialEq)]
@@ -203,6 +201,8 @@ impl Club {
     /// A member comes online; `notify` wakes their screen. A player with a seat in a game
     /// that goes on is put back in its room.
     pub fn connect(self: &Arc<Self>, mut member: Member, notify: Notify) -> Viewer {
+        // Cleaned before anything keeps it: the database and every screen see one name.
+        member.name = text::member_name(&member.name).unwrap_or_else(|_| "guest".into());
         let rating = if member.rated {
             self.store
                 .player(&member.id, &member.name)
@@ -466,17 +466,14 @@ impl Club {
     }
 }
 
-/// `name`, or `name-2`, `name-3`… when another member online already shows that name.
+/// The member's (clean) name, or `name-2`, `name-3`… when another member online already
+/// shows that name, in any case.
 fn unique_name(st: &State, member: &Member) -> String {
-    let base: String = {
-        let cleaned = crate::tui::settings::clean_name(&member.name);
-        let cut: String = cleaned.chars().take(NAME_MAX).collect();
-        if cut.is_empty() { "guest".into() } else { cut }
-    };
+    let base = member.name.clone();
     let taken = |n: &str| {
         st.viewers
             .values()
-            .any(|e| e.member.name == n && e.member.id != member.id)
+            .any(|e| text::same_name(&e.member.name, n) && e.member.id != member.id)
     };
     if !taken(&base) {
         return base;
@@ -713,11 +710,11 @@ impl Viewer {
             let Some((&to, target)) = st
                 .viewers
                 .iter()
-                .find(|(_, e)| e.member.name.eq_ignore_ascii_case(name.trim()))
+                .find(|(_, e)| text::same_name(&e.member.name, name.trim()))
             else {
                 return Err(ClubError::new(format!(
                     "nobody called {:?} is online",
-                    name.chars().take(NAME_MAX).collect::<String>()
+                    name.chars().take(text::MEMBER_NAME_MAX).collect::<String>()
                 )));
             };
             if to == self.id {
@@ -986,6 +983,13 @@ mod tests {
         let b = club.connect(member("b", "sam", true), Arc::new(|| {}));
         assert_eq!(a.name(), "sam");
         assert_eq!(b.name(), "sam-2");
+        let c = club.connect(member("c", "SAM", true), Arc::new(|| {}));
+        assert_eq!(
+            c.name(),
+            "SAM-3",
+            "names differing only in case are one name"
+        );
+        drop(c);
         a.join("den").unwrap();
         b.join("den").unwrap();
         a.act(Action::Move("e4".into())).unwrap();
@@ -997,6 +1001,20 @@ mod tests {
         let (view, role) = again.room(Instant::now()).unwrap();
         assert_eq!(role, Role::Player(Color::White));
         assert!(view.seats[0].as_ref().unwrap().connected);
+    }
+
+    #[test]
+    fn a_login_name_is_cleaned_before_the_database_and_the_screens_see_it() {
+        let store = Arc::new(SqliteStore::in_memory().expect("a database"));
+        let club = Club::new(Arc::clone(&store) as Arc<dyn Store>).expect("a club");
+        let v = club.connect(
+            member("k", "\u{202E}eve\u{200B}\x1b[2J", true),
+            Arc::new(|| {}),
+        );
+        assert_eq!(v.name(), "eve[2J");
+        assert_eq!(store.player_name("k").as_deref(), Some("eve[2J"));
+        let lobby = v.lobby(Instant::now());
+        assert_eq!(lobby.me, "eve[2J");
     }
 
     #[test]
