@@ -136,6 +136,19 @@ impl fmt::Display for TimeControl {
 }
 
 impl TimeControl {
+    /// Each side's time before the first move: the base time, or, with no base time
+    /// (`0+2`), one increment. The increment is paid after a move, so a clock that started
+    /// at zero would flag at the first move it runs for; giving the increment before the
+    /// first flag check (as Fischer's own rule for a zero base and the common servers do)
+    /// lets every move have at least its increment to be made in.
+    pub fn start_time(&self) -> Duration {
+        if self.base.is_zero() {
+            self.increment
+        } else {
+            self.base
+        }
+    }
+
     /// The PGN `TimeControl` tag (standard 9.6.1): seconds, `300+3`, `40/5400+30`.
     pub fn pgn_tag(&self) -> String {
         let mut s = String::new();
@@ -185,11 +198,12 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// Both sides with the base time, stopped.
+    /// Both sides with their start time ([`TimeControl::start_time`]), stopped.
     pub fn new(tc: TimeControl) -> Clock {
+        let start = tc.start_time();
         Clock {
             tc,
-            remaining: ByColor::new(tc.base, tc.base),
+            remaining: ByColor::new(start, start),
             moves_done: ByColor::default(),
             running: None,
             flagged: None,
@@ -352,6 +366,24 @@ mod tests {
             let e = s.parse::<TimeControl>().unwrap_err().to_string();
             assert!(e.contains(why), "{s}: {e}");
         }
+    }
+
+    #[test]
+    fn a_clock_with_no_base_time_starts_with_one_increment() {
+        let t0 = Instant::now();
+        assert_eq!(tc("5+3").start_time(), Duration::from_secs(300));
+        assert_eq!(tc("0+3").start_time(), Duration::from_secs(3));
+        let mut c = Clock::new(tc("0+3"));
+        assert_eq!(c.remaining(Color::White, t0), Duration::from_secs(3));
+        c.start(Color::White, t0);
+        // A move in 1 s: 3 - 1 + 3; no flag.
+        assert_eq!(c.switch(t0 + Duration::from_secs(1)), None);
+        assert_eq!(
+            c.remaining(Color::White, t0 + Duration::from_secs(1)),
+            Duration::from_secs(5)
+        );
+        assert_eq!(c.flag(t0 + Duration::from_secs(3)), None);
+        assert_eq!(c.flag(t0 + Duration::from_secs(4)), Some(Color::Black));
     }
 
     #[test]
