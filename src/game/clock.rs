@@ -122,13 +122,14 @@ fn seconds_text(d: Duration) -> String {
 }
 
 impl fmt::Display for TimeControl {
-    /// The form `from_str` reads: `5+3`, `40/90+30`.
+    /// The form `from_str` reads: `5+3`, `1+0`, `40/90+30`, `40/90`. Sudden death always
+    /// says its increment, `+0` included: a bare `1` reads as a count, not a time control.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(n) = self.moves {
             write!(f, "{n}/")?;
         }
         write!(f, "{}", minutes_text(self.base))?;
-        if !self.increment.is_zero() {
+        if self.moves.is_none() || !self.increment.is_zero() {
             write!(f, "+{}", seconds_text(self.increment))?;
         }
         Ok(())
@@ -343,10 +344,13 @@ mod tests {
         assert_eq!(tc("40/90+30").moves, Some(40));
         assert_eq!(tc("0.5+1").base, Duration::from_secs(30));
         assert_eq!(tc("3").increment, Duration::ZERO);
-        for s in ["5+3", "90+30", "40/90+30", "0.5+1", "3", "1+0.5"] {
+        for s in ["5+3", "90+30", "40/90+30", "0.5+1", "3+0", "1+0.5", "40/90"] {
             assert_eq!(tc(s).to_string(), s);
             assert_eq!(TimeControl::from_pgn_tag(&tc(s).pgn_tag()), Some(tc(s)));
         }
+        // Sudden death without an increment says `+0`, however it was written.
+        assert_eq!(tc("1").to_string(), "1+0");
+        assert_eq!(tc("1+0").to_string(), "1+0");
         assert_eq!(tc("40/90+30").pgn_tag(), "40/5400+30");
     }
 
