@@ -198,6 +198,31 @@ impl Club {
         &self.store
     }
 
+    /// Passes a room's notes on as notices to the members they are for (each of their
+    /// sessions), and wakes those screens.
+    fn tell(&self, notes: Vec<(String, String)>) {
+        if notes.is_empty() {
+            return;
+        }
+        let wake: Vec<Notify> = {
+            let mut st = lock(&self.state);
+            let mut wake = Vec::new();
+            for (member, text) in notes {
+                let to: Vec<u64> = st
+                    .viewers
+                    .iter()
+                    .filter(|(_, e)| e.member.id == member)
+                    .map(|(&id, _)| id)
+                    .collect();
+                wake.extend(to.into_iter().filter_map(|id| st.notice(id, text.clone())));
+            }
+            wake
+        };
+        for n in wake {
+            n();
+        }
+    }
+
     /// A member comes online; `notify` wakes their screen. A player with a seat in a game
     /// that goes on is put back in its room.
     pub fn connect(self: &Arc<Self>, mut member: Member, notify: Notify) -> Viewer {
@@ -651,13 +676,15 @@ impl Viewer {
             .ok_or_else(|| ClubError::new("the room is gone"))?;
         let now = Instant::now();
         let moved = matches!(action, Action::Move(_) | Action::Takeback);
-        let (said, record, finished, aborted) = {
+        let (said, record, finished, aborted, notes) = {
             let mut r = lock(&room);
             let said = r.act(&self.member.id, action, now)?;
             let record = if moved { r.record(now) } else { None };
             let aborted = r.is_aborted().then(|| r.view(now).game_id);
-            (said, record, r.take_finished(now), aborted)
+            (said, record, r.take_finished(now), aborted, r.take_notes())
         };
+        // The room's lock is let go first: the club's is never taken under it.
+        self.club.tell(notes);
         if let Some(id) = aborted
             && let Err(e) = self.club.store.forget_unplayed(&id)
         {
@@ -1001,6 +1028,24 @@ mod tests {
         let (view, role) = again.room(Instant::now()).unwrap();
         assert_eq!(role, Role::Player(Color::White));
         assert!(view.seats[0].as_ref().unwrap().connected);
+    }
+
+    #[test]
+    fn a_declined_draw_is_told_to_the_one_who_offered_it() {
+        let club = club();
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        bob.join("den").unwrap();
+        alice.take_notices();
+        bob.take_notices();
+        bob.act(Action::Draw).unwrap();
+        alice.act(Action::Decline).unwrap();
+        assert_eq!(bob.take_notices(), vec!["alice declined your draw offer"]);
+        assert!(
+            alice.take_notices().is_empty(),
+            "the decliner is told by the answer"
+        );
     }
 
     #[test]
