@@ -353,18 +353,28 @@ impl Club {
                     f.white_score,
                 ) {
                     Ok(new) => {
-                        let mut st = lock(&self.state);
-                        for e in st.viewers.values_mut() {
-                            for (i, id) in f.players.iter().enumerate() {
-                                if &e.member.id == id {
-                                    let before = shown(&e.rating);
-                                    e.rating = new[i];
-                                    let after = shown(&new[i]);
-                                    e.notices.push(format!(
-                                        "your rating: {before} → {after} ({:+})",
-                                        after as i64 - before as i64
-                                    ));
+                        {
+                            let mut st = lock(&self.state);
+                            for e in st.viewers.values_mut() {
+                                for (i, id) in f.players.iter().enumerate() {
+                                    if &e.member.id == id {
+                                        let before = shown(&e.rating);
+                                        e.rating = new[i];
+                                        let after = shown(&new[i]);
+                                        e.notices.push(format!(
+                                            "your rating: {before} → {after} ({:+})",
+                                            after as i64 - before as i64
+                                        ));
+                                    }
                                 }
+                            }
+                        }
+                        // The room's header shows the new ratings too (the club's lock is
+                        // let go first: it is never taken under a room's).
+                        if let Some(r) = self.room(room) {
+                            let mut r = lock(&r);
+                            for (id, rating) in f.players.iter().zip(new) {
+                                r.rating_changed(id, rating);
                             }
                         }
                     }
@@ -955,6 +965,16 @@ mod tests {
         // A rated game between two keys moved both ratings.
         let rating = club.store().rating("b").unwrap();
         assert!(rating.rating > 1500.0, "{rating:?}");
+        // The room shows them, to the players and the watcher alike.
+        let (view, _) = carol.room(Instant::now()).unwrap();
+        let shown: Vec<_> = view
+            .seats
+            .iter()
+            .map(|s| s.as_ref().unwrap().rating)
+            .collect();
+        let stored = |id| Some(club.store().rating(id).unwrap().rating.round() as u32);
+        assert_eq!(shown, vec![stored("a"), stored("b")]);
+        assert!(shown[1] > shown[0], "{shown:?}");
     }
 
     #[test]
