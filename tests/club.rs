@@ -450,3 +450,66 @@ async fn a_game_going_on_when_the_server_stops_goes_on_after_the_restart() {
     .await;
     club.server.stop().await;
 }
+
+/// A club viewer's app (as `ox88 serve` builds one for a session), in room `room`.
+fn viewer_app(
+    club: &std::sync::Arc<ox88::club::Club>,
+    id: &str,
+    room: &str,
+) -> ox88::tui::app::App {
+    use common::app::{builder_with, test_settings};
+    let member = ox88::club::Member {
+        id: id.into(),
+        name: id.into(),
+        rated: false,
+    };
+    let viewer = club.connect(member, std::sync::Arc::new(|| {}));
+    let opts = ox88::tui::Options::of(test_settings());
+    let (builder, _) = builder_with(&opts, "default", ox88::tui::theme::ColorDepth::TrueColor);
+    builder.club(viewer, Some(room)).build()
+}
+
+#[test]
+fn a_rematch_turns_the_board_for_the_new_colours() {
+    use common::app::enter;
+    use ox88::club::{Action, Member};
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let mut alice = viewer_app(&club, "alice", "den");
+    alice.on_club_change();
+    let bob = club.connect(
+        Member {
+            id: "bob".into(),
+            name: "bob".into(),
+            rated: false,
+        },
+        Arc::new(|| {}),
+    );
+    bob.join("den").unwrap();
+    alice.on_club_change();
+    assert!(
+        !alice.screen().flipped(),
+        "White sees the board from White's side"
+    );
+    enter(&mut alice, "e4");
+    bob.act(Action::Resign).unwrap();
+    bob.act(Action::Rematch).unwrap();
+    alice.on_club_change();
+    enter(&mut alice, ":rematch");
+    alice.on_club_change();
+    let (_, role) = alice.club().room().unwrap();
+    assert_eq!(*role, ox88::club::Role::Player(ox88::chess::Color::Black));
+    assert!(
+        alice.screen().flipped(),
+        "Black in the rematch: the board turns"
+    );
+    // And back for the next one.
+    enter(&mut alice, ":resign");
+    enter(&mut alice, ":rematch");
+    bob.act(Action::Rematch).unwrap();
+    alice.on_club_change();
+    assert!(
+        !alice.screen().flipped(),
+        "White again: the board turns back"
+    );
+}

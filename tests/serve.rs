@@ -253,6 +253,33 @@ async fn an_idle_session_is_closed_with_a_note() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_login_name_with_nothing_visible_is_refused_saying_why() {
+    let dir = TempDir::new("serve-invisible-name");
+    let server = TestServer::start(config(dir.path(), Access::Open)).await;
+    // A right-to-left override and zero-width characters: nothing a screen could show.
+    for room in [None, Some(&b"den"[..])] {
+        let (mut p, ok) =
+            SshClient::login_as(server.addr(), "\u{202E}\u{200B}\u{2066}", &new_key()).await;
+        assert!(ok, "open mode lets the key in");
+        match room {
+            None => p.open_shell(80, 24).await.unwrap(),
+            Some(room) => p.open_room(80, 24, room).await.unwrap(),
+        }
+        p.wait_for("the reason", |s| s.text().contains("no visible character"))
+            .await;
+        p.wait_closed("the channel to close").await;
+    }
+    // A name that keeps something visible is let in, without the invisible characters.
+    let (mut p, ok) = SshClient::login_as(server.addr(), "zq\u{202E}xw\u{200B}", &new_key()).await;
+    assert!(ok);
+    p.open_shell(80, 24).await.unwrap();
+    p.wait_for("the lobby", |s| s.text().contains("zqxw")).await;
+    assert!(!p.screen().text().contains('\u{202E}'));
+    p.disconnect().await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn terminal_keys_sent_as_bytes_reach_the_app() {
     let dir = TempDir::new("serve-keys");
     let server = TestServer::start(config(dir.path(), Access::Open)).await;

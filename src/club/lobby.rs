@@ -23,8 +23,6 @@ pub const ROOM_TIME_CONTROL: &str = "10+5";
 pub const MAX_ROOMS: usize = 1000;
 /// Notices waiting for one viewer (older ones go).
 const NOTICES_KEPT: usize = 20;
-/// The longest name shown, in characters.
-const NAME_MAX: usize = 20;
 
 /// A seek in the lobby: someone waiting for an opponent.
 #[derive(Clone, Debug, PartialEq)]
@@ -200,9 +198,36 @@ impl Club {
         &self.store
     }
 
+    /// Passes a room's notes on as notices to the members they are for (each of their
+    /// sessions), and wakes those screens.
+    fn tell(&self, notes: Vec<(String, String)>) {
+        if notes.is_empty() {
+            return;
+        }
+        let wake: Vec<Notify> = {
+            let mut st = lock(&self.state);
+            let mut wake = Vec::new();
+            for (member, text) in notes {
+                let to: Vec<u64> = st
+                    .viewers
+                    .iter()
+                    .filter(|(_, e)| e.member.id == member)
+                    .map(|(&id, _)| id)
+                    .collect();
+                wake.extend(to.into_iter().filter_map(|id| st.notice(id, text.clone())));
+            }
+            wake
+        };
+        for n in wake {
+            n();
+        }
+    }
+
     /// A member comes online; `notify` wakes their screen. A player with a seat in a game
     /// that goes on is put back in its room.
     pub fn connect(self: &Arc<Self>, mut member: Member, notify: Notify) -> Viewer {
+        // Cleaned before anything keeps it: the database and every screen see one name.
+        member.name = text::member_name(&member.name).unwrap_or_else(|_| "guest".into());
         let rating = if member.rated {
             self.store
                 .player(&member.id, &member.name)
@@ -328,18 +353,28 @@ impl Club {
                     f.white_score,
                 ) {
                     Ok(new) => {
-                        let mut st = lock(&self.state);
-                        for e in st.viewers.values_mut() {
-                            for (i, id) in f.players.iter().enumerate() {
-                                if &e.member.id == id {
-                                    let before = shown(&e.rating);
-                                    e.rating = new[i];
-                                    let after = shown(&new[i]);
-                                    e.notices.push(format!(
-                                        "your rating: {before} → {after} ({:+})",
-                                        after as i64 - before as i64
-                                    ));
+                        {
+                            let mut st = lock(&self.state);
+                            for e in st.viewers.values_mut() {
+                                for (i, id) in f.players.iter().enumerate() {
+                                    if &e.member.id == id {
+                                        let before = shown(&e.rating);
+                                        e.rating = new[i];
+                                        let after = shown(&new[i]);
+                                        e.notices.push(format!(
+                                            "your rating: {before} → {after} ({:+})",
+                                            after as i64 - before as i64
+                                        ));
+                                    }
                                 }
+                            }
+                        }
+                        // The room's header shows the new ratings too (the club's lock is
+                        // let go first: it is never taken under a room's).
+                        if let Some(r) = self.room(room) {
+                            let mut r = lock(&r);
+                            for (id, rating) in f.players.iter().zip(new) {
+                                r.rating_changed(id, rating);
                             }
                         }
                     }
@@ -466,17 +501,14 @@ impl Club {
     }
 }
 
-/// `name`, or `name-2`, `name-3`… when another member online already shows that name.
+/// The member's (clean) name, or `name-2`, `name-3`… when another member online already
+/// shows that name, in any case.
 fn unique_name(st: &State, member: &Member) -> String {
-    let base: String = {
-        let cleaned = crate::tui::settings::clean_name(&member.name);
-        let cut: String = cleaned.chars().take(NAME_MAX).collect();
-        if cut.is_empty() { "guest".into() } else { cut }
-    };
+    let base = member.name.clone();
     let taken = |n: &str| {
         st.viewers
             .values()
-            .any(|e| e.member.name == n && e.member.id != member.id)
+            .any(|e| text::same_name(&e.member.name, n) && e.member.id != member.id)
     };
     if !taken(&base) {
         return base;
@@ -654,13 +686,15 @@ impl Viewer {
             .ok_or_else(|| ClubError::new("the room is gone"))?;
         let now = Instant::now();
         let moved = matches!(action, Action::Move(_) | Action::Takeback);
-        let (said, record, finished, aborted) = {
+        let (said, record, finished, aborted, notes) = {
             let mut r = lock(&room);
             let said = r.act(&self.member.id, action, now)?;
             let record = if moved { r.record(now) } else { None };
             let aborted = r.is_aborted().then(|| r.view(now).game_id);
-            (said, record, r.take_finished(now), aborted)
+            (said, record, r.take_finished(now), aborted, r.take_notes())
         };
+        // The room's lock is let go first: the club's is never taken under it.
+        self.club.tell(notes);
         if let Some(id) = aborted
             && let Err(e) = self.club.store.forget_unplayed(&id)
         {
@@ -713,11 +747,11 @@ impl Viewer {
             let Some((&to, target)) = st
                 .viewers
                 .iter()
-                .find(|(_, e)| e.member.name.eq_ignore_ascii_case(name.trim()))
+                .find(|(_, e)| text::same_name(&e.member.name, name.trim()))
             else {
                 return Err(ClubError::new(format!(
                     "nobody called {:?} is online",
-                    name.chars().take(NAME_MAX).collect::<String>()
+                    name.chars().take(text::MEMBER_NAME_MAX).collect::<String>()
                 )));
             };
             if to == self.id {
@@ -931,6 +965,16 @@ mod tests {
         // A rated game between two keys moved both ratings.
         let rating = club.store().rating("b").unwrap();
         assert!(rating.rating > 1500.0, "{rating:?}");
+        // The room shows them, to the players and the watcher alike.
+        let (view, _) = carol.room(Instant::now()).unwrap();
+        let shown: Vec<_> = view
+            .seats
+            .iter()
+            .map(|s| s.as_ref().unwrap().rating)
+            .collect();
+        let stored = |id| Some(club.store().rating(id).unwrap().rating.round() as u32);
+        assert_eq!(shown, vec![stored("a"), stored("b")]);
+        assert!(shown[1] > shown[0], "{shown:?}");
     }
 
     #[test]
@@ -986,6 +1030,13 @@ mod tests {
         let b = club.connect(member("b", "sam", true), Arc::new(|| {}));
         assert_eq!(a.name(), "sam");
         assert_eq!(b.name(), "sam-2");
+        let c = club.connect(member("c", "SAM", true), Arc::new(|| {}));
+        assert_eq!(
+            c.name(),
+            "SAM-3",
+            "names differing only in case are one name"
+        );
+        drop(c);
         a.join("den").unwrap();
         b.join("den").unwrap();
         a.act(Action::Move("e4".into())).unwrap();
@@ -997,6 +1048,38 @@ mod tests {
         let (view, role) = again.room(Instant::now()).unwrap();
         assert_eq!(role, Role::Player(Color::White));
         assert!(view.seats[0].as_ref().unwrap().connected);
+    }
+
+    #[test]
+    fn a_declined_draw_is_told_to_the_one_who_offered_it() {
+        let club = club();
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        bob.join("den").unwrap();
+        alice.take_notices();
+        bob.take_notices();
+        bob.act(Action::Draw).unwrap();
+        alice.act(Action::Decline).unwrap();
+        assert_eq!(bob.take_notices(), vec!["alice declined your draw offer"]);
+        assert!(
+            alice.take_notices().is_empty(),
+            "the decliner is told by the answer"
+        );
+    }
+
+    #[test]
+    fn a_login_name_is_cleaned_before_the_database_and_the_screens_see_it() {
+        let store = Arc::new(SqliteStore::in_memory().expect("a database"));
+        let club = Club::new(Arc::clone(&store) as Arc<dyn Store>).expect("a club");
+        let v = club.connect(
+            member("k", "\u{202E}eve\u{200B}\x1b[2J", true),
+            Arc::new(|| {}),
+        );
+        assert_eq!(v.name(), "eve[2J");
+        assert_eq!(store.player_name("k").as_deref(), Some("eve[2J"));
+        let lobby = v.lobby(Instant::now());
+        assert_eq!(lobby.me, "eve[2J");
     }
 
     #[test]

@@ -225,6 +225,13 @@ impl SqliteStore {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// The name a player is kept under (for tests elsewhere in the club).
+    #[cfg(test)]
+    pub(crate) fn player_name(&self, id: &str) -> Option<String> {
+        let sql = "SELECT name FROM players WHERE id = ?1";
+        self.lock().conn.query_row(sql, [id], |row| row.get(0)).ok()
+    }
 }
 
 /// The schema version this database has.

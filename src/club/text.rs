@@ -1,5 +1,6 @@
-//! What a peer types that the club keeps or shows to others: room names and chat lines.
-//! Control characters and escape sequences never reach another player's terminal.
+//! What a peer types that the club keeps or shows to others: members' names, room names
+//! and chat lines. Control characters, escape sequences, bidi overrides and zero-width
+//! characters never reach another player's terminal or the database.
 
 use super::ClubError;
 
@@ -7,6 +8,8 @@ use super::ClubError;
 pub const ROOM_NAME_MAX: usize = 24;
 /// The longest chat line, in characters.
 pub const CHAT_MAX: usize = 200;
+/// The longest member's name, in characters.
+pub const MEMBER_NAME_MAX: usize = 20;
 
 /// A room name from the ssh command or `:join`: letters, digits, `-` and `_`, at most
 /// [`ROOM_NAME_MAX`]; anything else is refused with a message saying what was wrong.
@@ -52,14 +55,16 @@ fn is_invisible_format(c: char) -> bool {
     )
 }
 
-/// A chat line as others will see it: control characters (escapes included) removed,
-/// whitespace runs made one space, at most [`CHAT_MAX`] characters (cut, with `…`); an
-/// empty line is refused.
-///
-/// An escape sequence loses its ESC and is left as harmless text (`[2J`); bidi overrides
-/// and zero-width characters go too.
-pub fn chat_line(text: &str) -> Result<String, ClubError> {
-    let mut clean = String::with_capacity(text.len().min(4 * CHAT_MAX));
+/// Whether `c` is one the club never passes on: a control character (escapes included) or
+/// one of the invisible formatting characters.
+pub fn is_hidden(c: char) -> bool {
+    c.is_control() || is_invisible_format(c)
+}
+
+/// Keeps the visible characters of `text`, a whitespace run made one space, without the
+/// spaces at either end, stopping once more than `max` are kept: `(kept, how many)`.
+fn visible(text: &str, max: usize) -> (String, usize) {
+    let mut clean = String::with_capacity(text.len().min(4 * max));
     let mut kept = 0usize;
     let mut pending_space = false;
     for c in text.chars() {
@@ -68,7 +73,7 @@ pub fn chat_line(text: &str) -> Result<String, ClubError> {
             pending_space = kept > 0;
             continue;
         }
-        if c.is_control() || is_invisible_format(c) {
+        if is_hidden(c) {
             continue;
         }
         if pending_space {
@@ -79,10 +84,48 @@ pub fn chat_line(text: &str) -> Result<String, ClubError> {
         clean.push(c);
         kept += 1;
         // One past the limit is enough to know it must be cut; the rest is never read.
-        if kept > CHAT_MAX {
+        if kept > max {
             break;
         }
     }
+    (clean, kept)
+}
+
+/// A member's name (the ssh login name) as every screen and the database will show it:
+/// what the name allowed before stays (any visible character, so `José` and `王` keep
+/// their names), but controls, bidi overrides and isolates, directional marks and
+/// zero-width characters go, a whitespace run becomes one space, and the name is cut to
+/// [`MEMBER_NAME_MAX`] characters. A name with nothing visible left is refused, saying why.
+/// Two names that differ only in case are one name (see [`same_name`]).
+pub fn member_name(text: &str) -> Result<String, ClubError> {
+    let (clean, _) = visible(text, MEMBER_NAME_MAX);
+    let cut: String = clean.chars().take(MEMBER_NAME_MAX).collect();
+    let name = cut.trim_end();
+    if name.is_empty() {
+        return Err(ClubError::new(
+            "the login name has no visible character: log in as a name of letters or digits \
+             (ssh NAME@HOST)",
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// Whether two members' names are the same name: compared without case, so `Sam` cannot
+/// pass for `sam`.
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .eq(b.chars().flat_map(char::to_lowercase))
+}
+
+/// A chat line as others will see it: control characters (escapes included) removed,
+/// whitespace runs made one space, at most [`CHAT_MAX`] characters (cut, with `…`); an
+/// empty line is refused.
+///
+/// An escape sequence loses its ESC and is left as harmless text (`[2J`); bidi overrides
+/// and zero-width characters go too.
+pub fn chat_line(text: &str) -> Result<String, ClubError> {
+    let (clean, kept) = visible(text, CHAT_MAX);
     if kept == 0 {
         return Err(ClubError::new("an empty chat line is not sent"));
     }
@@ -160,7 +203,85 @@ mod tests {
         assert_eq!(chat_line(&wide).unwrap(), wide);
     }
 
+    #[test]
+    fn member_names_lose_bidi_zero_width_and_controls() {
+        assert_eq!(member_name("ev\u{202E}il\u{200B}").unwrap(), "evil");
+        assert_eq!(
+            member_name("\u{2066}a\u{2069}\u{200E}b\u{200F}c\u{061C}d\u{FEFF}e\u{2060}").unwrap(),
+            "abcde"
+        );
+        assert_eq!(member_name("\x1b[31mred").unwrap(), "[31mred");
+        assert_eq!(member_name("  José \t Ruiz ").unwrap(), "José Ruiz");
+        assert_eq!(
+            member_name(&"n".repeat(100)).unwrap(),
+            "n".repeat(MEMBER_NAME_MAX)
+        );
+        // A cut never leaves a space at the end.
+        let spaced = format!("{} b", "a".repeat(MEMBER_NAME_MAX - 1));
+        assert_eq!(
+            member_name(&spaced).unwrap(),
+            "a".repeat(MEMBER_NAME_MAX - 1)
+        );
+    }
+
+    #[test]
+    fn a_name_with_nothing_visible_is_refused_saying_why() {
+        for s in [
+            "",
+            "   ",
+            "\u{200B}",
+            "\u{202E}\u{200D}\x07",
+            "\u{FEFF} \u{2066}",
+        ] {
+            let err = member_name(s).unwrap_err().to_string();
+            assert!(err.contains("no visible character"), "{s:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn names_are_the_same_without_case() {
+        assert!(same_name("Sam", "sAM"));
+        assert!(same_name("ÉLODIE", "élodie"));
+        assert!(!same_name("sam", "sam-2"));
+        assert!(!same_name("sam", "sa"));
+    }
+
     proptest! {
+        #[test]
+        fn member_names_are_short_visible_and_clean(text in any::<String>()) {
+            if let Ok(name) = member_name(&text) {
+                prop_assert!(name.chars().count() <= MEMBER_NAME_MAX);
+                prop_assert!(!name.chars().any(is_hidden));
+                prop_assert!(!name.starts_with(' ') && !name.ends_with(' '));
+                prop_assert!(!name.is_empty());
+            }
+        }
+
+        #[test]
+        fn hostile_member_names_come_out_clean(
+            text in "[a-z\u{0}-\u{1f}\u{7f}-\u{9f}\u{200B}-\u{200F}\u{202A}-\u{202E}\u{2060}-\u{2069}\u{061C}\u{FEFF} ]{0,60}"
+        ) {
+            match member_name(&text) {
+                Ok(name) => {
+                    prop_assert!(name.chars().count() <= MEMBER_NAME_MAX);
+                    prop_assert!(name.chars().all(|c| c.is_ascii_lowercase() || c == ' '));
+                }
+                Err(_) => prop_assert!(!text.chars().any(|c| c.is_ascii_lowercase())),
+            }
+        }
+
+        #[test]
+        fn cleaning_a_name_twice_changes_nothing(text in any::<String>()) {
+            if let Ok(name) = member_name(&text) {
+                prop_assert_eq!(member_name(&name).unwrap(), name);
+            }
+        }
+
+        #[test]
+        fn clean_ascii_names_pass_unchanged(name in "[A-Za-z0-9._-]{1,20}") {
+            prop_assert_eq!(member_name(&name).unwrap(), name);
+        }
+
         #[test]
         fn chat_lines_are_short_and_free_of_controls(text in any::<String>()) {
             if let Ok(line) = chat_line(&text) {

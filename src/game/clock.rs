@@ -122,13 +122,14 @@ fn seconds_text(d: Duration) -> String {
 }
 
 impl fmt::Display for TimeControl {
-    /// The form `from_str` reads: `5+3`, `40/90+30`.
+    /// The form `from_str` reads: `5+3`, `1+0`, `40/90+30`, `40/90`. Sudden death always
+    /// says its increment, `+0` included: a bare `1` reads as a count, not a time control.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(n) = self.moves {
             write!(f, "{n}/")?;
         }
         write!(f, "{}", minutes_text(self.base))?;
-        if !self.increment.is_zero() {
+        if self.moves.is_none() || !self.increment.is_zero() {
             write!(f, "+{}", seconds_text(self.increment))?;
         }
         Ok(())
@@ -136,6 +137,19 @@ impl fmt::Display for TimeControl {
 }
 
 impl TimeControl {
+    /// Each side's time before the first move: the base time, or, with no base time
+    /// (`0+2`), one increment. The increment is paid after a move, so a clock that started
+    /// at zero would flag at the first move it runs for; giving the increment before the
+    /// first flag check (as Fischer's own rule for a zero base and the common servers do)
+    /// lets every move have at least its increment to be made in.
+    pub fn start_time(&self) -> Duration {
+        if self.base.is_zero() {
+            self.increment
+        } else {
+            self.base
+        }
+    }
+
     /// The PGN `TimeControl` tag (standard 9.6.1): seconds, `300+3`, `40/5400+30`.
     pub fn pgn_tag(&self) -> String {
         let mut s = String::new();
@@ -185,11 +199,12 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// Both sides with the base time, stopped.
+    /// Both sides with their start time ([`TimeControl::start_time`]), stopped.
     pub fn new(tc: TimeControl) -> Clock {
+        let start = tc.start_time();
         Clock {
             tc,
-            remaining: ByColor::new(tc.base, tc.base),
+            remaining: ByColor::new(start, start),
             moves_done: ByColor::default(),
             running: None,
             flagged: None,
@@ -329,10 +344,13 @@ mod tests {
         assert_eq!(tc("40/90+30").moves, Some(40));
         assert_eq!(tc("0.5+1").base, Duration::from_secs(30));
         assert_eq!(tc("3").increment, Duration::ZERO);
-        for s in ["5+3", "90+30", "40/90+30", "0.5+1", "3", "1+0.5"] {
+        for s in ["5+3", "90+30", "40/90+30", "0.5+1", "3+0", "1+0.5", "40/90"] {
             assert_eq!(tc(s).to_string(), s);
             assert_eq!(TimeControl::from_pgn_tag(&tc(s).pgn_tag()), Some(tc(s)));
         }
+        // Sudden death without an increment says `+0`, however it was written.
+        assert_eq!(tc("1").to_string(), "1+0");
+        assert_eq!(tc("1+0").to_string(), "1+0");
         assert_eq!(tc("40/90+30").pgn_tag(), "40/5400+30");
     }
 
@@ -352,6 +370,24 @@ mod tests {
             let e = s.parse::<TimeControl>().unwrap_err().to_string();
             assert!(e.contains(why), "{s}: {e}");
         }
+    }
+
+    #[test]
+    fn a_clock_with_no_base_time_starts_with_one_increment() {
+        let t0 = Instant::now();
+        assert_eq!(tc("5+3").start_time(), Duration::from_secs(300));
+        assert_eq!(tc("0+3").start_time(), Duration::from_secs(3));
+        let mut c = Clock::new(tc("0+3"));
+        assert_eq!(c.remaining(Color::White, t0), Duration::from_secs(3));
+        c.start(Color::White, t0);
+        // A move in 1 s: 3 - 1 + 3; no flag.
+        assert_eq!(c.switch(t0 + Duration::from_secs(1)), None);
+        assert_eq!(
+            c.remaining(Color::White, t0 + Duration::from_secs(1)),
+            Duration::from_secs(5)
+        );
+        assert_eq!(c.flag(t0 + Duration::from_secs(3)), None);
+        assert_eq!(c.flag(t0 + Duration::from_secs(4)), Some(Color::Black));
     }
 
     #[test]

@@ -575,6 +575,19 @@ impl Connection {
         self.channel.as_ref().is_some_and(|c| c.id == channel)
     }
 
+    /// The login name as the club will show it; one with nothing visible (only controls,
+    /// bidi or zero-width characters) is refused, with the reason to tell the person.
+    fn login_name(&self) -> Result<String, String> {
+        let login = self.login.as_deref().unwrap_or_default();
+        crate::club::text::member_name(login).map_err(|e| {
+            eprintln!(
+                "ox88 serve: {} refused the login name {login:?}: {e}",
+                self.peer
+            );
+            e.to_string()
+        })
+    }
+
     /// Starts the session; `room`: the room the ssh command named.
     fn start_session(&mut self, session: &mut Session, room: Option<String>) -> Result<(), String> {
         let shared = Arc::clone(&self.shared);
@@ -761,6 +774,9 @@ impl russh::server::Handler for Connection {
         if !self.ours(channel) {
             return session.channel_failure(channel);
         }
+        if let Err(e) = self.login_name() {
+            return refuse_saying(channel, session, &e);
+        }
         match self.start_session(session, None) {
             Ok(()) => session.channel_success(channel),
             Err(e) => {
@@ -782,6 +798,9 @@ impl russh::server::Handler for Connection {
         if !self.ours(channel) {
             return session.channel_failure(channel);
         }
+        if let Err(e) = self.login_name() {
+            return refuse_saying(channel, session, &e);
+        }
         let asked = String::from_utf8_lossy(&data[..data.len().min(256)])
             .trim()
             .to_string();
@@ -793,13 +812,8 @@ impl russh::server::Handler for Connection {
                     "ox88 serve: {} asked for a room that is not one: {e}",
                     self.peer
                 );
-                session.channel_failure(channel)?;
-                let text =
-                    format!("ox88: no commands here; the command names a room to join ({e})\r\n");
-                session.data(channel, text.into_bytes())?;
-                session.exit_status_request(channel, 2)?;
-                session.eof(channel)?;
-                return session.close(channel);
+                let why = format!("no commands here; the command names a room to join ({e})");
+                return refuse_saying(channel, session, &why);
             }
         };
         match self.start_session(session, Some(room)) {
@@ -921,6 +935,15 @@ impl russh::server::Handler for Connection {
         }
         Ok(())
     }
+}
+
+/// Refuses the channel with a line on the person's terminal saying why, and exit status 2.
+fn refuse_saying(channel: ChannelId, session: &mut Session, why: &str) -> Result<(), russh::Error> {
+    session.channel_failure(channel)?;
+    session.data(channel, format!("ox88: {why}\r\n").into_bytes())?;
+    session.exit_status_request(channel, 2)?;
+    session.eof(channel)?;
+    session.close(channel)
 }
 
 fn refuse(channel: ChannelId, session: &mut Session) -> Result<(), russh::Error> {

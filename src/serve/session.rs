@@ -365,14 +365,11 @@ fn run(
     let started = Instant::now();
     let depth = color_depth(&spec.env);
     let (theme, _) = Theme::load_or_default("default", None, depth);
-    let name = crate::tui::settings::clean_name(&spec.login);
+    // The login name as the club shows it (the server has refused one with nothing visible).
+    let name = crate::club::text::member_name(&spec.login).unwrap_or_else(|_| "Player".into());
     let opts = Options::of(Settings {
         depth: spec.depth,
-        name: if name.is_empty() {
-            "Player".to_string()
-        } else {
-            name
-        },
+        name,
         ..Settings::default()
     });
     let jobs: JobSink = {

@@ -118,7 +118,7 @@ impl ServerClock {
                 .rev()
                 .filter(|&i| game.move_number(i).0 == side)
                 .find_map(|i| game.moves()[i].clock)
-                .unwrap_or(clock.time_control().base),
+                .unwrap_or(clock.time_control().start_time()),
         };
         let (white, black) = (left(Color::White), left(Color::Black));
         clock.set_remaining(Color::White, white);
@@ -159,6 +159,34 @@ mod tests {
         mv(&mut room, "alice", "Nf3", t0 + secs(15) + ms(100));
         let v = room.view(t0 + secs(20));
         assert_eq!(v.clocks, Some([secs(62), ms(52_200) - ms(4_900)]));
+    }
+
+    #[test]
+    fn a_game_with_no_base_time_gives_each_move_its_increment() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("0+2"), t0);
+        assert_eq!(room.view(t0).clocks, Some([secs(2), secs(2)]));
+        // White's first move (free) does not flag White, and Black's clock starts at 2 s.
+        mv(&mut room, "alice", "e4", t0 + secs(5));
+        assert!(!room.tick(t0 + secs(5)));
+        let v = room.view(t0 + secs(5));
+        assert!(v.result.is_none(), "{:?}", v.result);
+        assert_eq!(v.clocks, Some([secs(2), secs(2)]));
+        assert_eq!(v.running, Some(Color::Black));
+        // Black thinks 1 s: 2 - 1 + 0.2 (lag) + 2 (increment).
+        mv(&mut room, "bob", "e5", t0 + secs(6));
+        let v = room.view(t0 + secs(6));
+        assert!(v.result.is_none());
+        assert_eq!(v.clocks, Some([secs(2), ms(3_200)]));
+        // Past its increment White's flag falls, as any flag does.
+        assert!(room.tick(t0 + secs(8)));
+        let end = room.view(t0 + secs(8)).result.unwrap();
+        assert_eq!(
+            end.termination,
+            Termination::FlagFall {
+                loser: Color::White
+            }
+        );
     }
 
     #[test]

@@ -121,6 +121,9 @@ pub struct Room {
     /// the game before it).
     finished: VecDeque<Finished>,
     chat: Chat,
+    /// What a member is to be told once, by id: an answer to their offer they did not give
+    /// themselves (a declined draw). The club takes them and passes them on as notices.
+    notes: Vec<(String, String)>,
     version: u64,
 }
 
@@ -147,6 +150,7 @@ impl Room {
             aborted: false,
             finished: VecDeque::new(),
             chat: Chat::default(),
+            notes: Vec::new(),
             version: 0,
         };
         room.fresh_game();
@@ -253,6 +257,11 @@ impl Room {
             self.version += 1;
         }
         changed
+    }
+
+    /// What members are to be told since the last call: `(member id, text)`.
+    pub fn take_notes(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.notes)
     }
 
     /// The next moment [`Room::tick`] has something to do (a flag, a claim becoming open).

@@ -105,6 +105,7 @@ impl Room {
     }
 
     /// Turn down the opponent's standing offer or request.
+    /// The one who made it is told.
     pub(super) fn decline(&mut self, me: Color) -> Result<String, ClubError> {
         let what = match self.offer {
             Some(Offer::Draw(by)) if by != me => "draw offer",
@@ -115,6 +116,11 @@ impl Room {
         };
         self.offer = None;
         self.version += 1;
+        // Otherwise the offer just vanishes from the offerer's screen, answered by no one.
+        if let Some(offerer) = self.seats.member(me.flip()) {
+            let text = format!("{} declined your {what}", self.seats.name(me));
+            self.notes.push((offerer.id.clone(), text));
+        }
         Ok(format!("you declined the {what}"))
     }
 
@@ -181,8 +187,18 @@ mod tests {
         room.act("alice", Action::Draw, t0).unwrap();
         let err = refused(&mut room, "alice", Action::Decline, t0);
         assert!(err.contains("your own"), "{err}");
+        assert!(room.take_notes().is_empty(), "an offer tells no one yet");
         room.act("bob", Action::Decline, t0).unwrap();
         assert_eq!(room.view(t0).offer, None);
+        // The offerer, and only they, is told.
+        assert_eq!(
+            room.take_notes(),
+            vec![(
+                "alice".to_string(),
+                "bob-name declined your draw offer".to_string()
+            )]
+        );
+        assert!(room.take_notes().is_empty(), "told once");
         let err = refused(&mut room, "bob", Action::Decline, t0);
         assert!(err.contains("no offer"), "{err}");
         // Offered on White's own turn: White's move leaves it standing.

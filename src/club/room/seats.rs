@@ -299,6 +299,21 @@ impl Seats {
         ]
     }
 
+    /// `id`'s new rating, shown beside their name from now on (after a rated game); false
+    /// when `id` has no seat here.
+    pub(super) fn set_rating(&mut self, id: &str, rating: Rating) -> bool {
+        let Some(side) = self.side_of(id) else {
+            return false;
+        };
+        match self.seats[side.index()].as_mut() {
+            Some(seat) if seat.member.rated => {
+                seat.rating = Some(rating);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The watchers' names, in the order they came.
     pub(super) fn watcher_names(&self) -> Vec<String> {
         self.watchers.iter().map(|w| w.name.clone()).collect()
@@ -306,6 +321,14 @@ impl Seats {
 }
 
 impl Room {
+    /// A player's rating after a rated game: the seats show it (the rating read when they
+    /// sat down is out of date once the game is rated).
+    pub fn rating_changed(&mut self, id: &str, rating: Rating) {
+        if self.seats.set_rating(id, rating) {
+            self.version += 1;
+        }
+    }
+
     /// The room's opener picks a colour before the second player joins.
     pub(super) fn choose_color(&mut self, id: &str, want: Color) -> Result<String, ClubError> {
         let me = match self.seats.role(id) {

@@ -101,6 +101,8 @@ pub struct ClubView {
     synced_version: Option<u64>,
     /// The lobby row picked with ↑ / ↓.
     picked: usize,
+    /// The role the board was last turned for in this room (a rematch swaps colours).
+    board_turned_for: Option<Role>,
 }
 
 impl ClubView {
@@ -166,6 +168,7 @@ impl ClubView {
         }
         self.place = Place::Room;
         self.synced_version = None;
+        self.board_turned_for = None;
         self.engine_open = false;
         self.chat_seen = 0;
     }
@@ -256,6 +259,17 @@ impl ClubView {
             .as_ref()
             .map(|(_, r)| *r)
             .filter(|_| self.in_room())
+    }
+
+    /// This viewer's role in the room when the board has not been turned for it yet: on
+    /// entering, and when a rematch swapped the colours (then it counts as turned).
+    pub fn role_to_turn_for(&mut self) -> Option<Role> {
+        let role = self.role()?;
+        if self.board_turned_for == Some(role) {
+            return None;
+        }
+        self.board_turned_for = Some(role);
+        Some(role)
     }
 
     /// A player of a game still going on: the engine stays out of sight.

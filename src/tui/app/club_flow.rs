@@ -50,8 +50,17 @@ impl App {
             _ => {}
         }
         if self.club.in_room() {
+            self.turn_board_for_role();
             self.sync_room_game();
             self.tell_chat();
+        }
+    }
+
+    /// A player sees the board from their own side: on entering the room, and again when
+    /// a rematch in the same room gives them the other colour.
+    fn turn_board_for_role(&mut self) {
+        if let Some(role) = self.club.role_to_turn_for() {
+            self.screen.set_flipped(role == Role::Player(Color::Black));
         }
     }
 
@@ -76,8 +85,8 @@ impl App {
         let flipped = self.screen.flipped();
         self.club.enter_room(|| self.play.set_aside(flipped));
         self.play.between_people();
+        self.turn_board_for_role();
         if let Some((view, role)) = self.club.room() {
-            self.screen.set_flipped(*role == Role::Player(Color::Black));
             let text = match role {
                 Role::Player(c) => format!(
                     "room {}: you play {} — the engine is out of sight until the game ends",

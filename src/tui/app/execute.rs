@@ -464,7 +464,7 @@ impl App {
                 self.set_time_control(Some(tc));
                 self.info(format!(
                     "time control {tc}: both clocks at {}",
-                    crate::game::clock::format_clock(tc.base)
+                    crate::game::clock::format_clock(tc.start_time())
                 ));
                 self.position_changed();
             }

@@ -1,5 +1,6 @@
 //! The player's name as the `name` setting and PGN headers take it, and where its default
-//! comes from; the club cleans its members' names the same way.
+//! comes from. The club cleans its members' names by its own, stricter rule
+//! (`club::text::member_name`: no bidi or zero-width characters, shorter).
 
 /// The longest player name the `name` setting takes, in characters.
 pub const NAME_MAX: usize = 40;
