@@ -67,7 +67,7 @@ async fn play_resize_disconnect_and_resume_then_the_server_stops_cleanly() {
 
     // A file name from the player lands in their own directory, whatever path they give.
     p.send(":save ../../escape\r").await;
-    p.wait_for("the save", |s| s.message().contains("saved 2 moves"))
+    p.wait_for("the save", |s| s.message().contains("saved 1 move to"))
         .await;
     let players = dir.path().join("players");
     let player_dir = std::fs::read_dir(&players)
@@ -94,7 +94,7 @@ async fn play_resize_disconnect_and_resume_then_the_server_stops_cleanly() {
     let mut p = join(server.addr(), &key).await;
     p.wait_for("the resume question", |s| {
         s.message()
-            .contains("Unfinished game: y resumes it, n sets it aside (2 moves")
+            .contains("Unfinished game: y resumes it, n sets it aside (1 move,")
     })
     .await;
     p.send("y").await;

@@ -36,13 +36,10 @@ impl App {
             .step(self.play.game(), forward, self.prefs.settings().order)
         {
             Ok(()) => match self.browse.ply() {
-                Some(ply) => {
-                    let game = self.play.game();
-                    let (shown, live) = (position_text(game, ply), position_text(game, game.ply()));
-                    self.info(format!(
-                        "viewing {shown} (the game is {live}): ←/→ step, End or Esc returns to the game"
-                    ))
-                }
+                Some(ply) => self.info(format!(
+                    "viewing {}: ←/→ step, End or Esc returns to the game",
+                    position_text(self.play.game(), ply)
+                )),
                 None => self.back_to_game_message(),
             },
             Err(StepEnd::AtStart) => self.info("at the game's first position (End returns)"),
