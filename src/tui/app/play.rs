@@ -1,6 +1,9 @@
 //! The game flow: the game on the board, its clock and where it is kept, who plays which
-//! side, the engine-vs-engine timers and the last hint. The hub (`App`) decides when the
-//! engine moves; this part holds what those decisions read and change.
+//! side, the engine-vs-engine timers and series, the last hint, a premove, the question that
+//! holds the keyboard, and the game set aside while puzzles or a club room use the board.
+//! The hub (`App`) decides when the engine moves; this part keeps what those decisions read
+//! and changes it only through its methods, so its fields stay consistent (a replaced game
+//! brings its own clock, a new one drops the old game's offers and timers).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
