@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::app::{enter, log_texts, message, options_in, press, screen};
+use common::app::{enter, log_texts, message, options_in, press, screen, test_settings};
 
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -461,5 +461,38 @@ fn a_review_reports_through_the_drivers_channel_and_ends_there() {
     assert!(
         app.review().visible(),
         "the review view opens when the job ends"
+    );
+}
+
+#[test]
+fn a_depth_no_clock_bounds_says_how_to_make_the_engine_move() {
+    let (mut app, _) = app_with(options());
+    enter(&mut app, ":set depth 99");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Info);
+    assert!(text.contains("Ctrl+G") && text.contains(":tc"), "{text}");
+    assert!(log_texts(&app).iter().any(|l| l.contains("Ctrl+G")));
+    // A clock bounds every search: nothing to warn of.
+    enter(&mut app, ":tc 5+3");
+    enter(&mut app, ":depth 98");
+    let (_, text) = message(&app);
+    assert!(!text.contains("Ctrl+G"), "{text}");
+    // Without one again, a modest depth is no reason to warn.
+    enter(&mut app, ":tc off");
+    enter(&mut app, ":depth 12");
+    let (_, text) = message(&app);
+    assert!(!text.contains("Ctrl+G"), "{text}");
+    // A settings file's depth is said at the start.
+    let (app, _) = app_with(Options {
+        settings: Settings {
+            depth: 60,
+            ..test_settings()
+        },
+        ..options()
+    });
+    let (_, text) = message(&app);
+    assert!(
+        text.contains("depth 60") && text.contains("Ctrl+G"),
+        "{text}"
     );
 }

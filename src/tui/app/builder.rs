@@ -165,6 +165,11 @@ impl App {
             }
         }
         self.open_tables();
+        // A depth from the settings file that no clock bounds is said at once.
+        if let Some(w) = self.depth_warning() {
+            self.log_line(LogKind::Info, w.clone());
+            self.info(w);
+        }
         self.load_puzzle_record();
         self.resize(self.screen.area());
         self.position_changed();

@@ -16,6 +16,9 @@ use crate::engine::{Limits, SearchEvent, SearchOptions};
 use crate::game::Clock;
 use crate::tui::Mode;
 
+/// The depth above which a search without a clock is likely to take minutes a move.
+const SLOW_DEPTH: u32 = 20;
+
 impl App {
     pub(super) fn search_options(&self, analysis: bool) -> SearchOptions {
         SearchOptions {
@@ -301,11 +304,27 @@ impl App {
             return;
         }
         self.prefs.set_depth(d);
-        self.info(if self.session.is_thinking_for_a_move() {
+        let text = if self.session.is_thinking_for_a_move() {
             format!("depth {d} (from the next search)")
         } else {
             format!("depth {d}")
-        });
+        };
+        match self.depth_warning() {
+            Some(w) => self.info(format!("{text}: {w}")),
+            None => self.info(text),
+        }
+    }
+
+    /// A depth the engine cannot reach in reasonable time, with no clock to stop it: what
+    /// to do about it (`None` when a clock bounds the search or the depth is modest).
+    pub(super) fn depth_warning(&self) -> Option<String> {
+        let d = self.prefs.settings().depth;
+        (d > SLOW_DEPTH && self.play.game().time_control.is_none()).then(|| {
+            format!(
+                "with no clock a move may take minutes or more at depth {d}; Ctrl+G makes \
+                 the engine move now, :tc 5+3 sets a clock"
+            )
+        })
     }
 
     pub(super) fn engine_move_now(&mut self) {

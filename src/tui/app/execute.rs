@@ -361,9 +361,18 @@ impl App {
         let shown = config.get(key).unwrap_or_else(|_| value.to_string());
         self.prefs.set_config(config);
         self.log_line(LogKind::Info, format!("set {key} = {shown}"));
-        self.info(format!(
-            "{key} = {shown} for this session (:set save keeps it)"
-        ));
+        let warning = matches!(parsed, settings::Key::Setting(Setting::Depth | Setting::Tc))
+            .then(|| self.depth_warning())
+            .flatten();
+        match warning {
+            Some(w) => {
+                self.log_line(LogKind::Info, w.clone());
+                self.info(format!("{key} = {shown}: {w}"));
+            }
+            None => self.info(format!(
+                "{key} = {shown} for this session (:set save keeps it)"
+            )),
+        }
         Ok(())
     }
 
