@@ -95,7 +95,7 @@ fn iteration_statistics_are_shares_and_add_up_to_the_search() {
     for fen in POSITIONS {
         let run = search(fen, 7);
         let mut sum = SearchStats::default();
-        let mut prev = 0;
+        let mut through = 0;
         for info in run.finals.values() {
             let s = &info.stats;
             sum.add(s);
@@ -111,14 +111,17 @@ fn iteration_statistics_are_shares_and_add_up_to_the_search() {
             assert!(s.fail_high_first <= s.fail_high && s.null_cutoffs <= s.null_tries);
             assert!(s.researched <= s.reduced && s.qnodes < s.nodes);
             assert_eq!(info.first_move_cutoff, s.first_move_cutoff());
-            if prev > 0 {
-                let expect = s.nodes as f64 / prev as f64;
+            // The effective branching factor: nodes through this depth over nodes through
+            // the one before, never below 1.
+            if through > 0 {
+                let expect = (through + s.nodes) as f64 / through as f64;
                 assert!(
                     (info.branching - expect).abs() < 1e-9,
-                    "branching = nodes ratio"
+                    "branching = the ratio of the nodes through each depth"
                 );
+                assert!(info.branching >= 1.0, "{}", info.branching);
             }
-            prev = s.nodes;
+            through += s.nodes;
         }
         // The iterations' counters partition the search's (nothing counted between them).
         assert_eq!(sum, run.result.stats, "{fen}");

@@ -116,7 +116,8 @@ pub struct LabRun {
     pub first_cut: f64,
     /// The average 0-based index of the move that cut.
     pub avg_cut_index: f64,
-    /// Nodes of the last finished iteration over those of the one before (0: unknown).
+    /// The effective branching factor: nodes through the last finished depth over nodes
+    /// through the one before (0: unknown).
     pub ebf: f64,
     pub best: Option<Move>,
     /// For the side to move.
@@ -345,9 +346,10 @@ pub fn run_one(
         return None;
     }
     let reached = finished.last().map_or(0, |f| f.0);
+    // Nodes through the last depth over nodes through the one before (as the search's own
+    // iterations report it): what the last ply cost, never below 1.
     let ebf = match finished.as_slice() {
-        [.., (_, a), (_, b), (_, c)] if b > a => (c - b) as f64 / (b - a) as f64,
-        [(_, a), (_, b)] if *a > 0 => (b - a) as f64 / *a as f64,
+        [.., (_, b), (_, c)] if *b > 0 => *c as f64 / *b as f64,
         _ => 0.0,
     };
     Some(LabRun {

@@ -387,7 +387,6 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let multipv = (options.multipv.max(1) as usize).min(root_moves.len());
-        let mut prev_nodes = 0u64;
         let mut score: i32 = 0;
         let mut best_move = root_moves[0];
         let mut stability = Stability::default();
@@ -489,13 +488,14 @@ impl Searcher {
                 result.pv = lines[0].1.clone();
             }
             let elapsed = self.start.elapsed();
-            let iter_nodes = self.stats.nodes - iteration_start_nodes;
-            let branching = if prev_nodes > 0 {
-                iter_nodes as f64 / prev_nodes as f64
+            // The effective branching factor: what one more ply cost, as the nodes searched
+            // through this depth over those through the one before. Never below 1, unlike the
+            // ratio of two iterations alone, which the table can make cheaper than the last.
+            let branching = if iteration_start_nodes > 0 {
+                self.stats.nodes as f64 / iteration_start_nodes as f64
             } else {
                 0.0
             };
-            prev_nodes = iter_nodes;
             let side = cx.board.side_to_move();
             for (i, (s, pv, bound)) in lines.iter().enumerate() {
                 let mut info = self.line_info(depth, i as u32 + 1, *s, *bound, pv.clone(), side);
