@@ -16,6 +16,7 @@ use ox88::chess::{Board, Move, Square};
 use ox88::engine::levels::{Level, Reason};
 use ox88::engine::report::{LevelChoice, LevelReport, WeighedLine};
 use ox88::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
+use ox88::tui::app::lab::View;
 use ox88::tui::app::{App, JobEvent, MessageKind};
 use ox88::tui::settings::Config;
 use ox88::tui::settings::Settings;
@@ -495,4 +496,32 @@ fn a_depth_no_clock_bounds_says_how_to_make_the_engine_move() {
         text.contains("depth 60") && text.contains("Ctrl+G"),
         "{text}"
     );
+}
+
+#[test]
+fn a_finished_review_shows_itself_even_when_the_evaluation_view_was_on() {
+    let (mut app, _) = app_with(Options {
+        mode: Mode::HumanHuman,
+        ..options()
+    });
+    for m in ["e4", "d5", "Qg4"] {
+        enter(&mut app, m);
+    }
+    enter(&mut app, ":view eval");
+    assert_eq!(app.screen().view(), View::Eval);
+    enter(&mut app, ":review");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while app.review().is_running() {
+        assert!(Instant::now() < deadline, "the review ends");
+        std::thread::sleep(Duration::from_millis(20));
+        app.on_tick(Instant::now());
+    }
+    assert!(app.review().visible());
+    assert_eq!(
+        app.screen().view(),
+        View::Log,
+        "the review's pane is on screen"
+    );
+    let screen = screen(&mut app, 80, 24).join("\n");
+    assert!(screen.contains("2. Qg4"), "{screen}");
 }

@@ -287,6 +287,11 @@ impl App {
             .unwrap_or(0);
         self.keep_own_mistakes(&review);
         self.review.show(review, running.game_id, selected);
+        // The review takes the log pane's place: a view that covers the log (the
+        // evaluation, the chart, the lab on a small screen) gives way so it is seen.
+        if self.screen.view() != View::Log {
+            self.screen.set_view(View::Log);
+        }
     }
 
     /// Keys while the review view is on screen and the input line is empty; false when the
