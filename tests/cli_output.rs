@@ -80,5 +80,8 @@ fn eval_says_checkmate_and_stalemate_instead_of_a_number() {
     assert_eq!(stalemate.trim(), "stalemate\nE: 0");
     let normal = eval("8/8/8/8/8/8/8/K1k5 w - - 0 1");
     let last = normal.lines().last().expect("a last line");
-    assert!(last.starts_with("E: ") && last[3..].parse::<i32>().is_ok(), "{last}");
+    assert!(
+        last.starts_with("E: ") && last[3..].parse::<i32>().is_ok(),
+        "{last}"
+    );
 }
