@@ -60,3 +60,28 @@ fn the_readme_opens_with_the_title_a_sentence_and_the_two_commands() {
         );
     }
 }
+
+/// `ox88 eval` on a position without a legal move says what it is, not a number: a mate
+/// ends with `E: mate`, a stalemate with `E: 0`.
+#[test]
+fn eval_says_checkmate_and_stalemate_instead_of_a_number() {
+    let eval = |fen: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .args(["eval", "--fen", fen])
+            .output()
+            .expect("ox88 runs");
+        assert!(out.status.success(), "{fen}");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    // Fool's mate: White is mated.
+    let mated = eval("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    assert_eq!(mated.trim(), "checkmate, Black wins\nE: mate");
+    let stalemate = eval("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert_eq!(stalemate.trim(), "stalemate\nE: 0");
+    let normal = eval("8/8/8/8/8/8/8/K1k5 w - - 0 1");
+    let last = normal.lines().last().expect("a last line");
+    assert!(
+        last.starts_with("E: ") && last[3..].parse::<i32>().is_ok(),
+        "{last}"
+    );
+}

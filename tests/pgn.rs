@@ -776,3 +776,26 @@ fn a_claimed_threefold_reason_after_a_variation_is_not_read_as_a_move_comment() 
     let again = Game::from_pgn(&game.to_pgn()).expect("reads back");
     assert_eq!(again.moves(), game.moves());
 }
+
+/// Mates in `[%eval]` are written as lichess and ChessBase write them, `#3` / `#-2` (moves
+/// to mate from White's view), and read back as the same mates, through a second round.
+#[test]
+fn mate_evals_are_written_as_hash_n_and_read_back() {
+    let pgn = "[Event \"Mates\"]\n\n1. f3 {[%eval #-3]} e5 {[%eval #-2]} 2. g4 {[%eval #-1]} \
+               Qh4# {[%eval #0]} 0-1\n";
+    let game = Game::from_pgn(pgn).unwrap();
+    let evals: Vec<Option<Score>> = game.moves().iter().map(|m| m.annotations.eval).collect();
+    let mates = [-3, -2, -1, 0].map(|n| Some(Score::Mate(n)));
+    assert_eq!(evals, mates);
+    let written = game.to_pgn();
+    for text in ["[%eval #-3]", "[%eval #-2]", "[%eval #-1]", "[%eval #0]"] {
+        assert!(written.contains(text), "{text}: {written}");
+    }
+    let back = Game::from_pgn(&written).unwrap();
+    let evals: Vec<Option<Score>> = back.moves().iter().map(|m| m.annotations.eval).collect();
+    assert_eq!(evals, mates);
+    // White mating reads with no sign, as written.
+    let game = Game::from_pgn("1. e4 {[%eval #3]} *\n").unwrap();
+    assert_eq!(game.moves()[0].annotations.eval, Some(Score::Mate(3)));
+    assert!(game.to_pgn().contains("{[%eval #3]}"), "{}", game.to_pgn());
+}

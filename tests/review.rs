@@ -342,6 +342,14 @@ fn a_mate_on_the_board_is_not_searched_and_gets_no_eval() {
     );
     let pgn = review.annotate(&game, "t").to_pgn();
     assert!(pgn.contains("[%eval #-1]"), "{pgn}");
+    // Read back, the review's mate is a mate again.
+    let back = Game::from_pgn(&pgn).unwrap();
+    assert!(
+        back.moves()
+            .iter()
+            .any(|m| m.annotations.eval == Some(Score::Mate(-1))),
+        "{pgn}"
+    );
     let start = Board::startpos();
     assert_eq!(start.san(review.moves[0].played), "f3");
 }

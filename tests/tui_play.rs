@@ -525,3 +525,76 @@ fn a_finished_review_shows_itself_even_when_the_evaluation_view_was_on() {
     let screen = screen(&mut app, 80, 24).join("\n");
     assert!(screen.contains("2. Qg4"), "{screen}");
 }
+
+/// A mate the search finds reads `#-1` (White's view, in moves) in the log's iteration line
+/// and on the engine's move; the mating move's line says checkmate where a static E would
+/// be, and so does the board pane. The game's PGN keeps the mate in its engine note.
+#[test]
+fn a_mate_found_reads_as_moves_to_mate_and_the_mated_position_says_checkmate() {
+    let fen = "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1";
+    let (mut app, calls) = app_with(Options {
+        fen: Some(fen.to_string()),
+        ..options()
+    });
+    let go = calls.last_go().expect("the engine, Black, searches");
+    let board = Board::from_fen(fen).unwrap();
+    let mut info = line(&board, 1, 5, 0, &["a8a1"]);
+    info.score = Score::Mate(1);
+    info.score_white = Score::Mate(-1);
+    app.on_engine_event(SearchEvent::Iteration {
+        id: go.id,
+        info: info.clone(),
+    });
+    app.on_engine_event(SearchEvent::BestMove {
+        id: go.id,
+        best: Some(board.parse_uci_move("a8a1").unwrap()),
+        ponder: None,
+        book: None,
+    });
+    let log = log_texts(&app);
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("d5/5 ") && l.contains(" E #-1 pv a8a1")),
+        "{log:?}"
+    );
+    assert!(
+        log.iter()
+            .any(|l| l == "1...Ra1# (a8a1)  checkmate, Black wins  engine d5 #-1"),
+        "{log:?}"
+    );
+    assert!(
+        !log.iter().any(|l| l.contains("32,0") || l.contains("+3")),
+        "{log:?}"
+    );
+    // The eval pane says it above its terms.
+    let rows = screen(&mut app, 120, 40);
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("checkmate, Black wins") && !r.contains("Ra1#")),
+        "{}",
+        rows.join("\n")
+    );
+    assert!(
+        app.game().to_pgn().contains("Ra1# {-M1/5"),
+        "{}",
+        app.game().to_pgn()
+    );
+}
+
+/// A stalemating move's log line says stalemate, not a static E.
+#[test]
+fn a_stalemating_move_says_stalemate_in_the_log() {
+    let (mut app, _) = app_with(Options {
+        fen: Some("k7/8/8/1Q6/8/8/8/K7 w - - 0 1".to_string()),
+        ..options()
+    });
+    enter(&mut app, "Qb6");
+    let log = log_texts(&app);
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("1. Qb6 (b5b6)  stalemate")),
+        "{log:?}"
+    );
+    let rows = screen(&mut app, 120, 40).join("\n");
+    assert!(rows.contains("stalemate"), "{rows}");
+}

@@ -186,3 +186,26 @@ fn a_player_of_the_ssh_server_cannot_name_a_directory_of_the_server() {
     assert!(m.text.contains("the server sets the tables"), "{}", m.text);
     assert_eq!(app.prefs().settings().syzygy, None);
 }
+
+/// After mate or stalemate the game is over and the board says how: no tablebase verdict
+/// in the eval pane or the status line, though the tables cover the position; the eval
+/// pane says checkmate or stalemate instead.
+#[test]
+fn a_mated_or_stalemated_position_gets_no_tablebase_verdict() {
+    let Some(dir) = common::syzygy_dir() else {
+        return;
+    };
+    for (fen, said) in [
+        ("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", "checkmate, White wins"),
+        ("k7/8/1Q6/8/8/8/8/K7 b - - 0 1", "stalemate"),
+    ] {
+        let (mut app, _) = app_at(fen, Some(dir.clone()), Mode::HumanWhite);
+        let (status, pane) = lines_with(&mut app, "tablebase");
+        assert!(
+            status.is_empty() && pane.is_empty(),
+            "{fen}: {status:?} {pane:?}"
+        );
+        let (_, pane) = lines_with(&mut app, said);
+        assert!(!pane.is_empty(), "{fen}: the eval pane says {said}");
+    }
+}

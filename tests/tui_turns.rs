@@ -295,7 +295,7 @@ fn the_engine_resigns_a_hopeless_position_unless_told_not_to() {
         message_text(&app)
     );
     assert_eq!(app.game().ply(), 5, "it resigns in place of its third move");
-    assert!(log_has(&app, "ox88 resigns: it stands -#4"));
+    assert!(log_has(&app, "ox88 resigns: it stands #-4"));
 
     let (mut app, calls) = app_from(Mode::HumanWhite, fen);
     enter(&mut app, ":set resigns off");

@@ -68,6 +68,20 @@ impl Board {
         !list.is_empty()
     }
 
+    /// What a position without a legal move is, in the words shown in place of a static
+    /// evaluation (which means nothing there): `checkmate, Black wins` or `stalemate`.
+    /// `None` while the side to move has a move.
+    pub fn no_move_text(&self) -> Option<String> {
+        if self.has_legal_move() {
+            return None;
+        }
+        Some(if self.in_check() {
+            format!("checkmate, {} wins", (!self.side_to_move()).name())
+        } else {
+            "stalemate".to_string()
+        })
+    }
+
     fn restrictions(&self) -> Restrictions {
         let us = self.side;
         let ub = us.bits();

@@ -333,7 +333,8 @@ pub enum Command {
     /// that reached beta in the last pass. A pruned move is a child with "skipped" and 0
     /// nodes.
     Tree(TreeArgs),
-    /// Print the evaluation breakdown of a position; the last line is `E: N`.
+    /// Print the evaluation breakdown of a position; the last line is `E: N` (`E: mate` when
+    /// the side to move is checkmated, `E: 0` after `stalemate`).
     Eval(EvalArgs),
     /// Review a game: every position searched with a fixed budget, each move judged by the
     /// winning chances it gave away; writes the annotated PGN (NAGs, [%eval], better

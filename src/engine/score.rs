@@ -78,7 +78,8 @@ impl Score {
 }
 
 impl fmt::Display for Score {
-    /// Pawn units with a sign (`+0.29`, `-1.50`), `#3` / `-#2` for mates, `+TB` / `-TB`
+    /// Pawn units with a sign (`+0.29`, `-1.50`), `#3` / `#-2` for mates (mate in
+    /// moves, the mated side's sign after the `#`, as PGN's `[%eval]` writes it), `+TB` / `-TB`
     /// for wins and losses the tablebases proved.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -89,7 +90,7 @@ impl fmt::Display for Score {
                 write!(f, "{sign}{}.{:02}", c.abs() / 100, c.abs() % 100)
             }
             Score::Mate(n) if n >= 0 => write!(f, "#{n}"),
-            Score::Mate(n) => write!(f, "-#{}", -n),
+            Score::Mate(n) => write!(f, "#-{}", -n),
         }
     }
 }
@@ -142,6 +143,7 @@ mod tests {
         assert_eq!(Score::Cp(-150).to_string(), "-1.50");
         assert_eq!(Score::Cp(-5).to_string(), "-0.05");
         assert_eq!(Score::Mate(3).to_string(), "#3");
+        assert_eq!(Score::Mate(-2).to_string(), "#-2");
         assert_eq!(Score::Mate(-2).for_white(Color::Black), Score::Mate(2));
     }
 

@@ -180,7 +180,7 @@ pub fn help_rows() -> Vec<(String, String)> {
 const TREE_NOTES: [(&str, &str); 4] = [
     (
         "tree scores",
-        "the side to move's at the node shown: a child's result is turned round, so the child that cut off reads ≥ β; E is White's view; mates (#3, -#3) count from the node",
+        "the side to move's at the node shown: a child's result is turned round, so the child that cut off reads ≥ β; E is White's view; mates (#3, #-3) count from the node",
     ),
     (
         "tree marks",

@@ -5,10 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::command::{self, Command, SetArg, TcArg};
-use super::{App, Hint, LogKind, MoveSource, e_text, moves_text};
+use super::{App, Hint, LogKind, MoveSource, moves_text, static_e_text};
 use crate::chess::Board;
 use crate::chess::Move;
-use crate::engine::eval;
 use crate::engine::levels::Level;
 use crate::engine::{Limits, SearchOptions};
 use crate::game::Game;
@@ -51,8 +50,8 @@ impl App {
             Command::Depth(d) => self.set_depth(d),
             Command::Eval(m) => {
                 self.prefs.set_eval(m);
-                let e = eval::evaluate_white(self.play.game().board(), &self.prefs.eval());
-                self.info(format!("eval {m}: E {} here", e_text(e)));
+                let here = static_e_text(self.play.game().board(), &self.prefs.eval());
+                self.info(format!("eval {m}: {here} here"));
             }
             Command::Order(s) => {
                 self.prefs.set_order(s);

@@ -405,7 +405,7 @@ pub fn empty_reason(node: &TreeNode) -> String {
 }
 
 /// A score of the search at a node `ply` plies from the root, as the TUI writes scores:
-/// pawns, or `#3`/`-#3` counted in moves from this node (the search counts mates from
+/// pawns, or `#3`/`#-3` counted in moves from this node (the search counts mates from
 /// the root).
 pub fn score_at(v: i32, ply: usize) -> Score {
     let p = ply as i32;
@@ -441,7 +441,7 @@ pub fn child_value(child: &TreeNode) -> Option<(i32, Bound)> {
     Some((-v, b))
 }
 
-/// `+0.35`, `≥ +0.35`, `≤ -#2`.
+/// `+0.35`, `≥ +0.35`, `≤ #-2`.
 pub fn bounded(v: i32, bound: Bound, ply: usize) -> String {
     let s = score_at(v, ply);
     match bound {

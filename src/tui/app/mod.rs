@@ -61,7 +61,7 @@ pub use session::{Accepted, EngineControl, EngineState, OnBest, RunningSearch, S
 pub use sort::SortView;
 pub use text::{
     bounded_score, clock_time, e_text, iteration_line, moves_text, position_text, search_time,
-    thousands,
+    static_e_text, thousands,
 };
 
 /// The panes that can have the keyboard focus.

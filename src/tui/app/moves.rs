@@ -9,10 +9,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::log::LogKind;
 use super::session::EngineState;
 use super::sort::SortView;
-use super::text::{bounded_score, e_text, moves_text};
+use super::text::{bounded_score, moves_text, static_e_text};
 use super::{App, Message, MessageKind, MoveSource, Prompt};
 use crate::chess::{Board, Color, Move};
-use crate::engine::eval;
 use crate::game::autosave::Autosave;
 use crate::game::{EngineNote, Game, GameEnd, GameError, TimeControl};
 use crate::tui::Mode;
@@ -158,8 +157,10 @@ impl App {
             .game()
             .numbered_san(index)
             .unwrap_or_else(|| m.to_string());
-        let e = eval::evaluate_white(self.play.game().board(), &self.prefs.eval());
-        let mut text = format!("{numbered} ({m})  E {}", e_text(e));
+        let mut text = format!(
+            "{numbered} ({m})  {}",
+            static_e_text(self.play.game().board(), &self.prefs.eval())
+        );
         let engine_move = source.by_engine();
         match source {
             MoveSource::Book(book) => {

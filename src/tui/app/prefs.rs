@@ -99,8 +99,12 @@ impl TableSet {
     /// What the tables say of `board` ("tablebase: White wins, DTZ 23"; a damaged file's
     /// error), `None` when no tables are open or they do not cover it. Probed only when
     /// the position differs from the last one asked about.
+    /// After mate or stalemate the game is over, and the board says which: no verdict.
     pub fn verdict(&self, board: &Board) -> Option<String> {
         let tables = self.tables.as_ref()?;
+        if !board.has_legal_move() {
+            return None;
+        }
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((hash, text)) = last.as_ref()
             && *hash == board.hash()

@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use crate::chess::{Color, Move};
+use crate::chess::{Board, Color, Move};
+use crate::engine::eval::{self, EvalConfig};
 use crate::engine::{Bound, IterationInfo, Score};
 
 /// `1,234,567`
@@ -52,6 +53,16 @@ pub fn search_time(d: Duration) -> String {
 /// E in pawns from White's view, the seed's sign convention: `+0.29`.
 pub fn e_text(centipawns: i32) -> String {
     Score::Cp(centipawns).to_string()
+}
+
+/// The static evaluation of `board` as the log and the board pane show it, `E +0.35`; in a
+/// position without a legal move what it is instead (`checkmate, Black wins`, `stalemate`),
+/// where a number from the evaluation would mean nothing.
+pub fn static_e_text(board: &Board, cfg: &EvalConfig) -> String {
+    match board.no_move_text() {
+        Some(end) => end,
+        None => format!("E {}", e_text(eval::evaluate_white(board, cfg))),
+    }
 }
 
 /// A score from White's view with its bound, as the log writes it: ` +0.35` when exact,

@@ -306,8 +306,15 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
 /// (the two often disagree: E does not look ahead): one line where it fits, else two.
 fn eval_lines(app: &App, board: &crate::chess::Board, width: usize) -> Vec<Line<'static>> {
     let theme = &app.theme();
-    let e = eval::evaluate_white(board, &app.prefs().eval());
-    let stat = Span::styled(format!("static E {}", e_text(e)), theme.accent());
+    // A mated or stalemated position says so instead of a number.
+    let stat = match board.no_move_text() {
+        Some(end) => end,
+        None => format!(
+            "static E {}",
+            e_text(eval::evaluate_white(board, &app.prefs().eval()))
+        ),
+    };
+    let stat = Span::styled(stat, theme.accent());
     let Some(reading) = app.engine_reading() else {
         return vec![Line::from(stat)];
     };

@@ -128,7 +128,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // only estimates.
     // A verdict wider than the pane goes on two lines at its comma (the terms' lines are
     // never wrapped: their columns would break).
-    if let Some(tb) = app.tablebase_text() {
+    // A mated or stalemated position says so above the terms, which mean nothing there
+    // (the tables' verdict is left out then: the game is over).
+    if let Some(end) = app.shown_board().no_move_text() {
+        shown.insert(0, Line::styled(end, app.theme().accent()));
+    } else if let Some(tb) = app.tablebase_text() {
         let width = usize::from(area.width.saturating_sub(2));
         let parts: Vec<String> = match tb.split_once(", ") {
             Some((a, b)) if tb.chars().count() > width => vec![a.to_string(), b.to_string()],
