@@ -231,6 +231,10 @@ impl App {
                 Ok(n) => self.with_viewer(|v| v.watch(n).map(|_| String::new())),
                 Err(_) => Err(":watch N (the game's number in the lobby)".into()),
             },
+            "seek" if arg.eq_ignore_ascii_case("off") => self.with_viewer(|v| {
+                v.unseek()
+                    .map(|n| format!("seek {n} is taken out of the lobby"))
+            }),
             "seek" => match seek_args(arg) {
                 Ok((tc, color, rated)) => {
                     let rated = rated
@@ -251,6 +255,16 @@ impl App {
                 let mut parts = arg.split_whitespace();
                 match parts.next() {
                     None => Err(":challenge NAME [10+0] [rated|casual]".into()),
+                    Some(off) if off.eq_ignore_ascii_case("off") => match parts.next() {
+                        None => Err(":challenge off NAME withdraws your challenge".into()),
+                        Some(name) => {
+                            let name = name.to_string();
+                            self.with_viewer(|v| {
+                                v.withdraw(&name)
+                                    .map(|n| format!("challenge {n} to {name} withdrawn"))
+                            })
+                        }
+                    },
                     Some(name) => match seek_args(&parts.collect::<Vec<_>>().join(" ")) {
                         Ok((tc, _, rated)) => {
                             let name = name.to_string();
