@@ -219,6 +219,42 @@ async fn commands_subsystems_and_forwarding_are_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_without_a_terminal_is_told_to_use_ssh_t() {
+    let dir = TempDir::new("serve-no-pty");
+    let server = TestServer::start(config(dir.path(), Access::Open)).await;
+    for room in [None, Some("den")] {
+        let (client, ok) = SshClient::login(server.addr(), &new_key()).await;
+        assert!(ok);
+        // No pty request, as `ssh HOST den` (no -t) or `ssh -T HOST` send.
+        let mut channel = client.handle().channel_open_session().await.unwrap();
+        match room {
+            None => channel.request_shell(true).await.unwrap(),
+            Some(r) => channel.exec(true, r).await.unwrap(),
+        }
+        let mut said = Vec::new();
+        let mut status = None;
+        let mut closed = false;
+        let deadline = Instant::now() + WAIT;
+        while let Ok(Some(msg)) = tokio::time::timeout_at(deadline, channel.wait()).await {
+            match msg {
+                ChannelMsg::Data { data } => said.extend_from_slice(&data),
+                ChannelMsg::ExitStatus { exit_status } => status = Some(exit_status),
+                ChannelMsg::Close => {
+                    closed = true;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let said = String::from_utf8_lossy(&said);
+        assert!(said.contains("connect with ssh -t"), "{room:?}: {said}");
+        assert_eq!(status, Some(2), "{room:?}");
+        assert!(closed, "{room:?}: the channel closes");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_beyond_the_per_address_cap_are_turned_away() {
     let dir = TempDir::new("serve-cap");
     let mut cfg = config(dir.path(), Access::Open);

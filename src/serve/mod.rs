@@ -642,6 +642,17 @@ impl Connection {
         })
     }
 
+    /// Why the session cannot start when the client asked for no terminal (`ssh HOST ROOM`
+    /// without `-t`, or `ssh -T`): the board would be drawn into a stream that echoes.
+    fn without_terminal(&self) -> Option<&'static str> {
+        let asked = self.channel.as_ref().is_some_and(|c| c.term.is_some());
+        if asked {
+            return None;
+        }
+        eprintln!("ox88 serve: {} asked for no terminal", self.peer);
+        Some("the board needs a terminal: connect with ssh -t (ssh -t HOST, or ssh -t HOST ROOM)")
+    }
+
     /// Starts the session; `room`: the room the ssh command named.
     fn start_session(&mut self, session: &mut Session, room: Option<String>) -> Result<(), String> {
         let shared = Arc::clone(&self.shared);
@@ -834,6 +845,9 @@ impl russh::server::Handler for Connection {
         if let Err(e) = self.login_name() {
             return refuse_saying(channel, session, &e);
         }
+        if let Some(why) = self.without_terminal() {
+            return refuse_saying(channel, session, why);
+        }
         match self.start_session(session, None) {
             Ok(()) => session.channel_success(channel),
             Err(e) => {
@@ -876,6 +890,9 @@ impl russh::server::Handler for Connection {
                 return refuse_saying(channel, session, &why);
             }
         };
+        if let Some(why) = self.without_terminal() {
+            return refuse_saying(channel, session, why);
+        }
         match self.start_session(session, Some(room)) {
             Ok(()) => session.channel_success(channel),
             Err(e) => {
