@@ -278,6 +278,27 @@ async fn sessions_beyond_the_per_address_cap_are_turned_away() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_server_says_so_to_the_next_one() {
+    let dir = TempDir::new("serve-full");
+    let mut cfg = config(dir.path(), Access::Open);
+    cfg.max_sessions = 1;
+    let server = TestServer::start(cfg).await;
+    let first = join(server.addr(), &new_key()).await;
+    let (mut second, ok) = SshClient::login(server.addr(), &new_key()).await;
+    assert!(ok);
+    second.open_room(80, 24, b"den").await.unwrap();
+    second
+        .wait_for("the reason", |s| {
+            s.text().contains("the server is full (1 sessions at once)")
+        })
+        .await;
+    second.wait_closed("the channel to close").await;
+    assert!(!first.closed(), "the first session goes on");
+    first.disconnect().await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_session_is_closed_with_a_note() {
     let dir = TempDir::new("serve-idle");
     let mut cfg = config(dir.path(), Access::Open);
