@@ -513,3 +513,42 @@ fn a_rematch_turns_the_board_for_the_new_colours() {
         "White again: the board turns back"
     );
 }
+
+#[test]
+fn ctrl_g_and_games_in_a_room_say_what_they_do_there() {
+    use common::app::{ctrl, enter, message_text};
+    use ox88::club::{Action, Member};
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let mut alice = viewer_app(&club, "alice", "den");
+    alice.on_club_change();
+    let bob = club.connect(
+        Member {
+            id: "bob".into(),
+            name: "bob".into(),
+            rated: false,
+        },
+        Arc::new(|| {}),
+    );
+    bob.join("den").unwrap();
+    alice.on_club_change();
+    ctrl(&mut alice, 'g');
+    let said = message_text(&alice);
+    assert!(said.contains("you play your own moves"), "{said}");
+    assert!(!said.contains("not in a room"), "{said}");
+    let mut carol = viewer_app(&club, "carol", "den");
+    carol.on_club_change();
+    ctrl(&mut carol, 'g');
+    let said = message_text(&carol);
+    assert!(said.contains("Ctrl+V"), "{said}");
+    // A finished game is stored; :games lists it and says where the list is shown.
+    enter(&mut alice, "e4");
+    bob.act(Action::Resign).unwrap();
+    alice.on_club_change();
+    enter(&mut alice, ":games");
+    let said = message_text(&alice);
+    assert!(
+        said.contains("1 games listed in the log, shown beside the engine's board: :lobby"),
+        "{said}"
+    );
+}

@@ -12,7 +12,7 @@ use common::{TempDir, WAIT};
 use ox88::serve::Access;
 use russh::ChannelMsg;
 use russh::keys::PrivateKey;
-use tokio::time::{Instant, timeout};
+use tokio::time::Instant;
 
 /// Logs in with `key` (which must be let in) and starts the TUI on an 80×24 pty.
 async fn join(addr: SocketAddr, key: &PrivateKey) -> SshClient {
@@ -219,6 +219,42 @@ async fn commands_subsystems_and_forwarding_are_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_without_a_terminal_is_told_to_use_ssh_t() {
+    let dir = TempDir::new("serve-no-pty");
+    let server = TestServer::start(config(dir.path(), Access::Open)).await;
+    for room in [None, Some("den")] {
+        let (client, ok) = SshClient::login(server.addr(), &new_key()).await;
+        assert!(ok);
+        // No pty request, as `ssh HOST den` (no -t) or `ssh -T HOST` send.
+        let mut channel = client.handle().channel_open_session().await.unwrap();
+        match room {
+            None => channel.request_shell(true).await.unwrap(),
+            Some(r) => channel.exec(true, r).await.unwrap(),
+        }
+        let mut said = Vec::new();
+        let mut status = None;
+        let mut closed = false;
+        let deadline = Instant::now() + WAIT;
+        while let Ok(Some(msg)) = tokio::time::timeout_at(deadline, channel.wait()).await {
+            match msg {
+                ChannelMsg::Data { data } => said.extend_from_slice(&data),
+                ChannelMsg::ExitStatus { exit_status } => status = Some(exit_status),
+                ChannelMsg::Close => {
+                    closed = true;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let said = String::from_utf8_lossy(&said);
+        assert!(said.contains("connect with ssh -t"), "{room:?}: {said}");
+        assert_eq!(status, Some(2), "{room:?}");
+        assert!(closed, "{room:?}: the channel closes");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_beyond_the_per_address_cap_are_turned_away() {
     let dir = TempDir::new("serve-cap");
     let mut cfg = config(dir.path(), Access::Open);
@@ -226,14 +262,39 @@ async fn sessions_beyond_the_per_address_cap_are_turned_away() {
     let server = TestServer::start(cfg).await;
     let (first, ok) = SshClient::login(server.addr(), &new_key()).await;
     assert!(ok);
-    let second = timeout(WAIT, SshClient::connect(server.addr()))
-        .await
-        .expect("an answer in time");
-    assert!(
-        second.is_err(),
-        "a second connection from the same address is refused"
-    );
+    // The second connection from the same address gets no game, and is told why.
+    let (mut second, ok) = SshClient::login(server.addr(), &new_key()).await;
+    assert!(ok, "the key is let in, to hear the reason");
+    second.open_shell(80, 24).await.unwrap();
+    second
+        .wait_for("the reason", |s| {
+            s.text()
+                .contains("already has the most sessions it may here (1)")
+        })
+        .await;
+    second.wait_closed("the channel to close").await;
     drop(first);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_server_says_so_to_the_next_one() {
+    let dir = TempDir::new("serve-full");
+    let mut cfg = config(dir.path(), Access::Open);
+    cfg.max_sessions = 1;
+    let server = TestServer::start(cfg).await;
+    let first = join(server.addr(), &new_key()).await;
+    let (mut second, ok) = SshClient::login(server.addr(), &new_key()).await;
+    assert!(ok);
+    second.open_room(80, 24, b"den").await.unwrap();
+    second
+        .wait_for("the reason", |s| {
+            s.text().contains("the server is full (1 sessions at once)")
+        })
+        .await;
+    second.wait_closed("the channel to close").await;
+    assert!(!first.closed(), "the first session goes on");
+    first.disconnect().await;
     server.stop().await;
 }
 

@@ -733,7 +733,54 @@ impl Viewer {
         Ok(number)
     }
 
-    /// Challenges the member online as `name`.
+    /// Takes this viewer's seek out of the lobby; its number.
+    pub fn unseek(&self) -> Result<u32, ClubError> {
+        let number = {
+            let mut st = lock(&self.club.state);
+            let Some(i) = st.seeks.iter().position(|s| s.viewer == self.id) else {
+                return Err(ClubError::new("you have no seek in the lobby"));
+            };
+            st.seeks.remove(i).number
+        };
+        self.club.wake_lobby();
+        Ok(number)
+    }
+
+    /// Withdraws this viewer's challenge to the member online as `name` (who is told);
+    /// its number.
+    pub fn withdraw(&self, name: &str) -> Result<u32, ClubError> {
+        let me = self.name();
+        let (number, notify) = {
+            let mut st = lock(&self.club.state);
+            let to: Vec<u64> = st
+                .viewers
+                .iter()
+                .filter(|(_, e)| text::same_name(&e.member.name, name.trim()))
+                .map(|(&id, _)| id)
+                .collect();
+            let Some(i) = st
+                .challenges
+                .iter()
+                .position(|c| c.from == self.id && to.contains(&c.to))
+            else {
+                return Err(ClubError::new(format!(
+                    "you have no challenge to {:?}",
+                    name.chars().take(text::MEMBER_NAME_MAX).collect::<String>()
+                )));
+            };
+            let c = st.challenges.remove(i);
+            let text = format!("{me} withdrew challenge {}", c.number);
+            (c.number, st.notice(c.to, text))
+        };
+        if let Some(n) = notify {
+            n();
+        }
+        self.club.wake_lobby();
+        Ok(number)
+    }
+
+    /// Challenges the member online as `name`, in place of an earlier challenge to them
+    /// (one standing challenge per opponent).
     pub fn challenge(
         &self,
         name: &str,
@@ -758,6 +805,7 @@ impl Viewer {
                 return Err(ClubError::new("you cannot challenge yourself"));
             }
             let rated = rated && target.member.rated;
+            st.challenges.retain(|c| !(c.from == self.id && c.to == to));
             let number = st.number() as u32;
             st.challenges.push(Challenge {
                 number,
@@ -1021,6 +1069,39 @@ mod tests {
         );
         let room = bob.accept(n).unwrap();
         assert_eq!(alice.room_name(), Some(room));
+    }
+
+    #[test]
+    fn a_seek_is_taken_back_and_a_challenge_withdrawn_one_per_opponent() {
+        let club = club();
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        assert!(alice.unseek().is_err(), "no seek to take back");
+        let seek = alice.seek(None, None, true).unwrap();
+        assert_eq!(alice.unseek().unwrap(), seek);
+        assert!(bob.lobby(Instant::now()).seeks.is_empty());
+        assert!(bob.accept(seek).is_err());
+
+        let first = alice.challenge("bob", None, true).unwrap();
+        let second = alice.challenge("bob", "5+0".parse().ok(), true).unwrap();
+        assert_eq!(
+            bob.lobby(Instant::now()).challenges.len(),
+            1,
+            "a new challenge replaces the earlier one to the same opponent"
+        );
+        assert!(bob.accept(first).is_err());
+        bob.take_notices();
+        assert!(bob.withdraw("alice").is_err(), "bob challenged nobody");
+        assert_eq!(alice.withdraw("BOB").unwrap(), second);
+        assert!(bob.lobby(Instant::now()).challenges.is_empty());
+        let notices = bob.take_notices();
+        assert!(
+            notices
+                .iter()
+                .any(|n| n.contains("alice withdrew challenge")),
+            "{notices:?}"
+        );
+        assert!(bob.accept(second).is_err());
     }
 
     #[test]

@@ -62,8 +62,9 @@ pub struct ServeArgs {
     /// Sessions at once, in all.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_sessions: u32,
-    /// Sessions at once from one IP address.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    /// Sessions at once from one IP address (a club behind one NAT shares an address, so
+    /// by default it is as many as the server takes).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_per_ip: u32,
     /// Close a session after this long without a key press: 90s, 30m, 2h.
     #[arg(long, default_value = "30m", value_parser = parse_duration)]
@@ -301,19 +302,28 @@ struct Shared {
     /// The running sessions, so a shutdown can end (and save) every one.
     sessions: Mutex<HashMap<u64, session::SessionHandle>>,
     next_session: AtomicU64,
+    /// Connections being turned away with a word (bounded: past it they are dropped).
+    turning_away: AtomicU64,
     /// Where visitors meet: rooms, the lobby, the database.
     club: Arc<Club>,
 }
 
 impl Shared {
+    /// A seat for a connection from `ip`, or why there is none, in words for the person.
     fn take_slot(self: &Arc<Self>, ip: IpAddr) -> Result<Slot, String> {
         let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         if c.total >= self.config.max_sessions {
-            return Err(format!("full ({} sessions)", c.total));
+            return Err(format!(
+                "the server is full ({} sessions at once); try again later",
+                c.total
+            ));
         }
         let n = c.per_ip.entry(ip).or_insert(0);
         if *n >= self.config.max_per_ip {
-            return Err(format!("{ip} has {n} sessions already"));
+            return Err(format!(
+                "your address ({ip}) already has the most sessions it may here ({n}); \
+                 close one and try again"
+            ));
         }
         *n += 1;
         c.total += 1;
@@ -356,6 +366,7 @@ impl Server {
                 counts: Mutex::new(Counts::default()),
                 sessions: Mutex::new(HashMap::new()),
                 next_session: AtomicU64::new(1),
+                turning_away: AtomicU64::new(0),
                 club,
             }),
             ssh: Arc::new(ssh),
@@ -393,26 +404,33 @@ impl Server {
                             continue;
                         }
                     };
-                    let slot = match self.shared.take_slot(peer.ip()) {
-                        Ok(s) => s,
+                    let (seat, grace) = match self.shared.take_slot(peer.ip()) {
+                        Ok(s) => (Seat::Slot { _held: s }, LOGIN_GRACE),
                         Err(why) => {
                             eprintln!("ox88 serve: {peer} refused: {why}");
-                            drop(stream);
-                            continue;
+                            // The person is told why on their terminal, through a short
+                            // SSH session that only says so; a flood of them is dropped.
+                            match TurnAway::take(&self.shared) {
+                                Some(t) => (Seat::Refused { _held: t, why }, TURN_AWAY_GRACE),
+                                None => {
+                                    drop(stream);
+                                    continue;
+                                }
+                            }
                         }
                     };
                     let started = Arc::new(AtomicBool::new(false));
                     let handler = Connection {
                         shared: Arc::clone(&self.shared),
                         peer,
-                        _slot: slot,
+                        seat,
                         started: Arc::clone(&started),
                         player: None,
                         login: None,
                         channel: None,
                     };
                     let ssh = Arc::clone(&self.ssh);
-                    tokio::spawn(serve_connection(ssh, stream, peer, handler, started));
+                    tokio::spawn(serve_connection(ssh, stream, peer, handler, started, grace));
                 }
             }
         }
@@ -452,24 +470,59 @@ impl Server {
 /// keep it for the whole idle timeout.
 const LOGIN_GRACE: Duration = Duration::from_secs(60);
 
+/// How long a connection that is being turned away may take to hear why.
+const TURN_AWAY_GRACE: Duration = Duration::from_secs(10);
+
+/// Connections being turned away at once, at most; past it they are dropped unheard.
+const TURN_AWAY_MAX: u64 = 8;
+
+/// What a connection holds: a session's seat, or none and the reason to tell the person.
+enum Seat {
+    Slot { _held: Slot },
+    Refused { _held: TurnAway, why: String },
+}
+
+/// One of the few connections being turned away with a word; gives its place back on drop.
+struct TurnAway {
+    shared: Arc<Shared>,
+}
+
+impl TurnAway {
+    fn take(shared: &Arc<Shared>) -> Option<TurnAway> {
+        let n = shared.turning_away.fetch_add(1, Ordering::Relaxed);
+        if n >= TURN_AWAY_MAX {
+            shared.turning_away.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        }
+        Some(TurnAway {
+            shared: Arc::clone(shared),
+        })
+    }
+}
+
+impl Drop for TurnAway {
+    fn drop(&mut self) {
+        self.shared.turning_away.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 async fn serve_connection(
     ssh: Arc<russh::server::Config>,
     stream: tokio::net::TcpStream,
     peer: SocketAddr,
     handler: Connection,
     started: Arc<AtomicBool>,
+    grace: Duration,
 ) {
     let running =
-        match tokio::time::timeout(LOGIN_GRACE, russh::server::run_stream(ssh, stream, handler))
-            .await
-        {
+        match tokio::time::timeout(grace, russh::server::run_stream(ssh, stream, handler)).await {
             Ok(Ok(running)) => running,
             Ok(Err(e)) => return eprintln!("ox88 serve: {peer}: {e}"),
             Err(_) => return eprintln!("ox88 serve: {peer}: no SSH handshake in time"),
         };
     let handle = running.handle();
     let watchdog = tokio::spawn(async move {
-        tokio::time::sleep(LOGIN_GRACE).await;
+        tokio::time::sleep(grace).await;
         if !started.load(Ordering::Relaxed) {
             eprintln!("ox88 serve: {peer}: no game started in time, closing");
             let _ = handle
@@ -544,7 +597,8 @@ struct ChannelSetup {
 struct Connection {
     shared: Arc<Shared>,
     peer: SocketAddr,
-    _slot: Slot,
+    /// The session's seat, held while the connection lasts; or why there is none.
+    seat: Seat,
     /// Set once the shell runs (the login watchdog reads it).
     started: Arc<AtomicBool>,
     player: Option<Player>,
@@ -586,6 +640,17 @@ impl Connection {
             );
             e.to_string()
         })
+    }
+
+    /// Why the session cannot start when the client asked for no terminal (`ssh HOST ROOM`
+    /// without `-t`, or `ssh -T`): the board would be drawn into a stream that echoes.
+    fn without_terminal(&self) -> Option<&'static str> {
+        let asked = self.channel.as_ref().is_some_and(|c| c.term.is_some());
+        if asked {
+            return None;
+        }
+        eprintln!("ox88 serve: {} asked for no terminal", self.peer);
+        Some("the board needs a terminal: connect with ssh -t (ssh -t HOST, or ssh -t HOST ROOM)")
     }
 
     /// Starts the session; `room`: the room the ssh command named.
@@ -774,8 +839,14 @@ impl russh::server::Handler for Connection {
         if !self.ours(channel) {
             return session.channel_failure(channel);
         }
+        if let Seat::Refused { why, .. } = &self.seat {
+            return refuse_saying(channel, session, why);
+        }
         if let Err(e) = self.login_name() {
             return refuse_saying(channel, session, &e);
+        }
+        if let Some(why) = self.without_terminal() {
+            return refuse_saying(channel, session, why);
         }
         match self.start_session(session, None) {
             Ok(()) => session.channel_success(channel),
@@ -798,6 +869,9 @@ impl russh::server::Handler for Connection {
         if !self.ours(channel) {
             return session.channel_failure(channel);
         }
+        if let Seat::Refused { why, .. } = &self.seat {
+            return refuse_saying(channel, session, why);
+        }
         if let Err(e) = self.login_name() {
             return refuse_saying(channel, session, &e);
         }
@@ -816,6 +890,9 @@ impl russh::server::Handler for Connection {
                 return refuse_saying(channel, session, &why);
             }
         };
+        if let Some(why) = self.without_terminal() {
+            return refuse_saying(channel, session, why);
+        }
         match self.start_session(session, Some(room)) {
             Ok(()) => session.channel_success(channel),
             Err(e) => {

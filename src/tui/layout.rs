@@ -222,9 +222,10 @@ pub fn help_inner(area: Rect) -> Rect {
 /// The help rows laid out for an overlay inside of `width` columns: (key column, one row
 /// of its description); descriptions wrap beneath their key.
 pub fn help_lines(width: u16, club: bool) -> Vec<(String, String)> {
-    let mut rows = help_rows();
+    // In the club its own keys and commands come first: they are what a visitor needs,
+    // and the engine's help runs to a hundred rows.
+    let mut rows = Vec::new();
     if club {
-        rows.push((String::new(), String::new()));
         rows.push(("Ctrl+R".into(), "club: hide or show the chat".into()));
         rows.push((
             "Ctrl+V".into(),
@@ -239,12 +240,18 @@ pub fn help_lines(width: u16, club: bool) -> Vec<(String, String)> {
             };
             rows.push((name, help.to_string()));
         }
+        rows.push((String::new(), String::new()));
     }
-    // Keys and commands each get their own column width.
-    let split = rows
+    rows.extend(help_rows());
+    // The club's rows, the keys and the commands each get their own column width.
+    let mut splits: Vec<usize> = rows
         .iter()
-        .position(|(k, _)| k.is_empty())
-        .unwrap_or(rows.len());
+        .enumerate()
+        .filter(|(_, (k, _))| k.is_empty())
+        .map(|(i, _)| i)
+        .take(1 + usize::from(club))
+        .collect();
+    splits.push(rows.len());
     let width_of = |part: &[(String, String)]| {
         part.iter()
             .map(|(k, _)| k.chars().count())
@@ -252,10 +259,18 @@ pub fn help_lines(width: u16, club: bool) -> Vec<(String, String)> {
             .unwrap_or(0)
             .min(width as usize / 2)
     };
-    let widths = [width_of(&rows[..split]), width_of(&rows[split..])];
+    let mut start = 0;
+    let widths: Vec<usize> = splits
+        .iter()
+        .map(|&end| {
+            let w = width_of(&rows[start..end]);
+            start = end;
+            w
+        })
+        .collect();
     let mut out = Vec::new();
     for (i, (k, d)) in rows.iter().enumerate() {
-        let key_w = widths[usize::from(i >= split)];
+        let key_w = widths[splits.iter().filter(|&&end| i >= end).count()];
         let desc_w = (width as usize).saturating_sub(key_w + 2).max(10);
         let k: String = k.chars().take(key_w).collect();
         for (j, part) in wrap_text(d, desc_w).into_iter().enumerate() {
@@ -276,4 +291,29 @@ pub fn help_max_scroll(area: Rect, club: bool) -> usize {
     help_lines(inner.width, club)
         .len()
         .saturating_sub(inner.height as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_the_club_its_commands_open_the_help() {
+        let at = |lines: &[(String, String)], what: &str| {
+            lines
+                .iter()
+                .position(|(k, d)| k.contains(what) || d.contains(what))
+        };
+        let club = help_lines(96, true);
+        assert!(club[0].0.starts_with("Ctrl+R"), "{:?}", club[0]);
+        let seek_off = at(&club, ":seek off").expect(":seek off is in the help");
+        let deeper = at(&club, "search one ply deeper").expect("the engine's keys too");
+        assert!(seek_off < deeper, "{seek_off} {deeper}");
+        // The club's column is as wide as its own keys, not the engine's.
+        let seek = &club[at(&club, ":seek off").unwrap()].0;
+        assert!(seek.starts_with(":seek off "), "{seek:?}");
+        let plain = help_lines(96, false);
+        assert_eq!(at(&plain, ":seek"), None);
+        assert!(plain[0].0.trim_end().len() < 40, "{:?}", plain[0]);
+    }
 }

@@ -24,11 +24,13 @@ pub const CLUB_COMMANDS: &[(&str, &str, &str)] = &[
         "[5+3] [white|black] [rated|casual]",
         "wait in the lobby for an opponent",
     ),
+    ("seek off", "", "take your seek out of the lobby"),
     (
         "challenge",
         "NAME [10+0] [rated|casual]",
-        "challenge someone online",
+        "challenge someone online (one challenge each)",
     ),
+    ("challenge off", "NAME", "withdraw your challenge to NAME"),
     (
         "accept",
         "N",

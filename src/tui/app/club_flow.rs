@@ -231,6 +231,10 @@ impl App {
                 Ok(n) => self.with_viewer(|v| v.watch(n).map(|_| String::new())),
                 Err(_) => Err(":watch N (the game's number in the lobby)".into()),
             },
+            "seek" if arg.eq_ignore_ascii_case("off") => self.with_viewer(|v| {
+                v.unseek()
+                    .map(|n| format!("seek {n} is taken out of the lobby"))
+            }),
             "seek" => match seek_args(arg) {
                 Ok((tc, color, rated)) => {
                     let rated = rated
@@ -251,6 +255,16 @@ impl App {
                 let mut parts = arg.split_whitespace();
                 match parts.next() {
                     None => Err(":challenge NAME [10+0] [rated|casual]".into()),
+                    Some(off) if off.eq_ignore_ascii_case("off") => match parts.next() {
+                        None => Err(":challenge off NAME withdraws your challenge".into()),
+                        Some(name) => {
+                            let name = name.to_string();
+                            self.with_viewer(|v| {
+                                v.withdraw(&name)
+                                    .map(|n| format!("challenge {n} to {name} withdrawn"))
+                            })
+                        }
+                    },
                     Some(name) => match seek_args(&parts.collect::<Vec<_>>().join(" ")) {
                         Ok((tc, _, rated)) => {
                             let name = name.to_string();
@@ -337,10 +351,22 @@ impl App {
         for line in games.lines() {
             self.log_line(LogKind::Info, line.to_string());
         }
-        Ok(format!(
-            "{} games in the log; :save NAME keeps the one on the board as PGN",
-            games.lines().count()
-        ))
+        // The lobby and a room (but for a watcher's engine panes) take the log's place.
+        let log_shown = match self.club.place() {
+            Place::Lobby => false,
+            Place::Room if self.club.in_room() => self.club.engine_open() && !self.club.playing(),
+            _ => true,
+        };
+        let n = games.lines().count();
+        Ok(if log_shown {
+            format!("{n} games in the log; :save NAME keeps the one on the board as PGN")
+        } else if self.club.in_room() {
+            format!(
+                "{n} games listed in the log, shown beside the engine's board: :lobby, then :play"
+            )
+        } else {
+            format!("{n} games listed in the log, shown beside the engine's board: :play")
+        })
     }
 
     fn toggle_room_engine(&mut self) -> Result<String, String> {
@@ -394,8 +420,17 @@ impl App {
             return None;
         }
         match action {
-            Action::NewGame | Action::Undo | Action::Redo | Action::EngineMove | Action::Puzzle => {
-                Some("not in a room: its game is played with moves, :draw, :resign, :takeback… (:lobby leaves)".into())
+            // Ctrl+G would have the engine move: in a room the players move themselves.
+            Action::EngineMove if self.club.playing() => Some(
+                "in a room you play your own moves: the engine stays out of sight until the game ends"
+                    .into(),
+            ),
+            Action::EngineMove => Some(
+                "the engine does not move in a room's game: Ctrl+V shows its panes while you watch"
+                    .into(),
+            ),
+            Action::NewGame | Action::Undo | Action::Redo | Action::Puzzle => {
+                Some("a room's game is played with moves, :draw, :resign, :takeback… (:lobby leaves)".into())
             }
             Action::Hint | Action::Tree | Action::Review | Action::CycleMultiPv
                 if self.club.playing() =>

@@ -92,7 +92,7 @@ impl App {
     fn start_puzzle(&mut self, p: Puzzle) -> Result<(), String> {
         let solving = Solving::new(p).map_err(|e| e.to_string())?;
         if self.club.in_room() {
-            return Err("not in a room: :lobby first, then :puzzle".into());
+            return Err("puzzles are not played in a room: :lobby first, then :puzzle".into());
         }
         // A club viewer's puzzle takes the lobby's place beside the board.
         self.club.play_engine();
