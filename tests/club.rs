@@ -469,24 +469,32 @@ fn viewer_app(
     builder.club(viewer, Some(room)).build()
 }
 
-#[test]
-fn a_rematch_turns_the_board_for_the_new_colours() {
-    use common::app::enter;
-    use ox88::club::{Action, Member};
-    use std::sync::Arc;
-    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
-    let mut alice = viewer_app(&club, "alice", "den");
+/// Alice's app in room `den` of `club` and Bob seated across from her (Alice White).
+fn alice_and_bob_in_den(
+    club: &std::sync::Arc<ox88::club::Club>,
+) -> (ox88::tui::App, ox88::club::Viewer) {
+    let mut alice = viewer_app(club, "alice", "den");
     alice.on_club_change();
     let bob = club.connect(
-        Member {
+        ox88::club::Member {
             id: "bob".into(),
             name: "bob".into(),
             rated: false,
         },
-        Arc::new(|| {}),
+        std::sync::Arc::new(|| {}),
     );
     bob.join("den").unwrap();
     alice.on_club_change();
+    (alice, bob)
+}
+
+#[test]
+fn a_rematch_turns_the_board_for_the_new_colours() {
+    use common::app::enter;
+    use ox88::club::Action;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (mut alice, bob) = alice_and_bob_in_den(&club);
     assert!(
         !alice.screen().flipped(),
         "White sees the board from White's side"
@@ -517,21 +525,10 @@ fn a_rematch_turns_the_board_for_the_new_colours() {
 #[test]
 fn ctrl_g_and_games_in_a_room_say_what_they_do_there() {
     use common::app::{ctrl, enter, message_text};
-    use ox88::club::{Action, Member};
+    use ox88::club::Action;
     use std::sync::Arc;
     let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
-    let mut alice = viewer_app(&club, "alice", "den");
-    alice.on_club_change();
-    let bob = club.connect(
-        Member {
-            id: "bob".into(),
-            name: "bob".into(),
-            rated: false,
-        },
-        Arc::new(|| {}),
-    );
-    bob.join("den").unwrap();
-    alice.on_club_change();
+    let (mut alice, bob) = alice_and_bob_in_den(&club);
     ctrl(&mut alice, 'g');
     let said = message_text(&alice);
     assert!(said.contains("you play your own moves"), "{said}");

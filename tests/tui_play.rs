@@ -378,12 +378,7 @@ fn review_marks_a_hanging_queen_and_shows_the_better_move() {
         rows.contains("review ["),
         "progress on the status line:\n{rows}"
     );
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while app.review().is_running() {
-        assert!(Instant::now() < deadline, "the review ends");
-        std::thread::sleep(Duration::from_millis(20));
-        app.on_tick(Instant::now());
-    }
+    wait_for_review(&mut app);
     assert!(app.review().visible());
     let rows = ox88::tui::ui::review::rows(&app);
     let queen = rows
@@ -510,12 +505,7 @@ fn a_finished_review_shows_itself_even_when_the_evaluation_view_was_on() {
     enter(&mut app, ":view eval");
     assert_eq!(app.screen().view(), View::Eval);
     enter(&mut app, ":review");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while app.review().is_running() {
-        assert!(Instant::now() < deadline, "the review ends");
-        std::thread::sleep(Duration::from_millis(20));
-        app.on_tick(Instant::now());
-    }
+    wait_for_review(&mut app);
     assert!(app.review().visible());
     assert_eq!(
         app.screen().view(),
@@ -597,4 +587,14 @@ fn a_stalemating_move_says_stalemate_in_the_log() {
     );
     let rows = screen(&mut app, 120, 40).join("\n");
     assert!(rows.contains("stalemate"), "{rows}");
+}
+
+/// Ticks the app until its review has ended (failing after two minutes).
+fn wait_for_review(app: &mut App) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while app.review().is_running() {
+        assert!(Instant::now() < deadline, "the review ends");
+        std::thread::sleep(Duration::from_millis(20));
+        app.on_tick(Instant::now());
+    }
 }
