@@ -46,6 +46,17 @@ impl Served {
         served
     }
 
+    /// The processor time the server has used so far, user and system, in seconds (Linux;
+    /// `/proc/PID/stat` counts it in clock ticks of 1/100 s).
+    pub fn cpu_secs(&self) -> Option<f64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // The command's name may hold spaces: the fields are counted after its ')'.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let utime: f64 = fields.get(11)?.parse().ok()?;
+        let stime: f64 = fields.get(12)?.parse().ok()?;
+        Some((utime + stime) / 100.0)
+    }
+
     /// The server's resident memory in KiB (Linux).
     pub fn rss_kib(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
