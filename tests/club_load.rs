@@ -6,7 +6,8 @@
 //! server's resident memory. Ignored by default (it runs for a minute):
 //! `cargo test --release --test club_load -- --ignored --nocapture`.
 //! `OX88_LOAD_GAMES` (16 human games), `OX88_LOAD_ENGINE` (4), `OX88_LOAD_WATCHERS` (4),
-//! `OX88_LOAD_SECS` (60) change it.
+//! `OX88_LOAD_SECS` (60) change it. `a_hundred_sessions_on_two_cores` is a club evening
+//! of a hundred sessions: players, watchers with the engine's panes, a busy lobby.
 
 mod common;
 
@@ -264,6 +265,8 @@ fn forty_sessions_keep_every_move_in_order() {
         }
         (screens, answers, peak, elapsed)
     });
+    // Stopped first: it writes what is still queued before it ends.
+    server.stop();
     let store = SqliteStore::open(&db).unwrap();
     let mut moves_total = 0;
     let mut latencies = Vec::new();
@@ -335,7 +338,6 @@ fn forty_sessions_keep_every_move_in_order() {
         idle_rss / 1024,
         peak_rss / 1024
     );
-    drop(server);
     assert!(problems.is_empty(), "{problems:#?}");
     assert!(moves_total > games, "the games moved");
 }
@@ -566,6 +568,8 @@ fn a_hundred_sessions_on_two_cores() {
     });
     let (screens, refused, engine_lines, typed, peak_rss, elapsed) = outcome;
     let cpu = server.cpu_secs().unwrap_or(0.0) - cpu_before;
+    // Stopped first: it writes what is still queued before it ends.
+    server.stop();
     let store = SqliteStore::open(&db).unwrap();
     let mut problems = refused;
     let mut moves_total = 0;
@@ -636,7 +640,6 @@ fn a_hundred_sessions_on_two_cores() {
         idle_rss / 1024,
         peak_rss / 1024
     );
-    drop(server);
     assert!(problems.is_empty(), "{problems:#?}");
     assert!(moves_total > 2 * ROOMS, "the games moved");
 }
