@@ -440,14 +440,13 @@ impl Club {
             }
             Report::Failing { room, players, .. } => {
                 let text = format!(
-                    "the server cannot save the game in room {room} just now: it keeps the \
-                     moves and tries again (they would be lost only if the server stopped \
-                     meanwhile)"
+                    "room {room}: the server cannot save the game just now; it keeps the \
+                     moves and tries again"
                 );
                 self.tell(players.into_iter().map(|p| (p, text.clone())).collect());
             }
             Report::Saved { room, players } => {
-                let text = format!("the game in room {room} is saved again");
+                let text = format!("room {room}: the game is saved again");
                 self.tell(players.into_iter().map(|p| (p, text.clone())).collect());
             }
         }
