@@ -398,29 +398,23 @@ impl Club {
                 players,
                 ratings,
             } => {
-                let wake_them: Vec<Notify> = {
+                let notes = {
                     let mut st = lock(&self.state);
-                    let mut told = Vec::new();
+                    let mut notes = Vec::new();
                     for (id, new) in players.iter().zip(ratings) {
-                        let viewers: Vec<u64> = st
-                            .viewers
-                            .iter()
-                            .filter(|(_, e)| &e.member.id == id)
-                            .map(|(&v, _)| v)
-                            .collect();
-                        for v in viewers {
-                            let e = st.viewers.get_mut(&v).expect("listed");
-                            let before = shown(&e.rating);
+                        let mut before = None;
+                        for e in st.viewers.values_mut().filter(|e| &e.member.id == id) {
+                            before = Some(shown(&e.rating));
                             e.rating = new;
+                        }
+                        if let Some(before) = before {
                             let after = shown(&new);
-                            let text = format!(
-                                "your rating: {before} → {after} ({:+})",
-                                after as i64 - before as i64
-                            );
-                            told.extend(st.notice(v, text));
+                            let change = after as i64 - before as i64;
+                            let text = format!("your rating: {before} → {after} ({change:+})");
+                            notes.push((id.clone(), text));
                         }
                     }
-                    told
+                    notes
                 };
                 // The room's header shows the new ratings too (the club's lock is let go
                 // first: it is never taken under a room's).
@@ -430,13 +424,8 @@ impl Club {
                         r.rating_changed(id, rating);
                     }
                 }
-                wake(wake_them);
-                let (in_room, in_lobby) = {
-                    let st = lock(&self.state);
-                    (st.in_room(&room), st.in_lobby())
-                };
-                wake(in_room);
-                wake(in_lobby);
+                self.tell(notes);
+                self.after_change(&room, None, None);
             }
             Report::Failing { room, players, .. } => {
                 let text = format!(
