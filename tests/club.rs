@@ -285,13 +285,16 @@ async fn draw_takeback_resign_rematch_and_abort_between_two() {
     a.send(":abort\r").await;
     b.wait_for("aborted", |s| s.text().contains("aborted"))
         .await;
-    let store = club.store();
-    let games = store.games_of(&club.id(0), 10).unwrap();
+    // Read once the server has stopped: its writes are all done by then.
+    let alice = club.id(0);
+    let Club { dir, server, .. } = club;
+    server.stop().await;
+    let store = SqliteStore::open(&dir.path().join("club.sqlite")).unwrap();
+    let games = store.games_of(&alice, 10).unwrap();
     let results: Vec<_> = games.iter().map(|g| g.result.clone()).collect();
     assert!(results.contains(&Some("1/2-1/2".into())), "{results:?}");
     assert!(results.contains(&Some("0-1".into())), "{results:?}");
     assert_eq!(games.len(), 2, "the aborted game is not kept: {results:?}");
-    club.server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,6 +6,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Instant;
@@ -51,6 +52,16 @@ impl Server {
         let line = server.wait_log("the listening line", |l| l.contains("listening on "));
         let after = &line[line.find("listening on ").unwrap() + "listening on ".len()..];
         server.addr = after.split_whitespace().next().unwrap().to_string();
+        // The line names the database, which only the server's user may read.
+        let db = line
+            .split("; database ")
+            .nth(1)
+            .expect("the database named");
+        let mode = std::fs::metadata(db)
+            .expect("the database")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{line}");
         server
     }
 

@@ -7,11 +7,12 @@
 //! change the viewers concerned are woken through their [`Notify`]; they read again.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use super::room::{Action, Finished, Role, Room, RoomView};
 use super::store::{GameRecord, Store};
+use super::writer::{Report, Write, Writer};
 use super::{ClubError, Member, Notify, text};
 use crate::chess::Color;
 use crate::game::clock::TimeControl;
@@ -23,6 +24,8 @@ pub const ROOM_TIME_CONTROL: &str = "10+5";
 pub const MAX_ROOMS: usize = 1000;
 /// Notices waiting for one viewer (older ones go).
 const NOTICES_KEPT: usize = 20;
+/// How long `:games` waits for the viewer's last games to be written before reading.
+const GAMES_WAIT: Duration = Duration::from_secs(1);
 
 /// A seek in the lobby: someone waiting for an opponent.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,7 +156,9 @@ impl State {
 /// The club.
 pub struct Club {
     state: Mutex<State>,
+    /// Read here; written only through `writer`, on its own thread.
     store: Arc<dyn Store>,
+    writer: Writer,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -188,14 +193,38 @@ impl Club {
                 Err(e) => eprintln!("ox88 serve: game {} cannot go on: {e}", record.id),
             }
         }
-        Ok(Arc::new(Club {
+        // The writer tells the club of ratings and failures; it starts before the club
+        // exists, so it finds it through a slot filled just below.
+        let club_slot: Arc<OnceLock<Weak<Club>>> = Arc::new(OnceLock::new());
+        let slot = Arc::clone(&club_slot);
+        let writer = Writer::start(Arc::clone(&store), move |report| {
+            if let Some(club) = slot.get().and_then(Weak::upgrade) {
+                club.reported(report);
+            }
+        })
+        .map_err(|e| ClubError::new(format!("cannot start the database's writer: {e}")))?;
+        let club = Arc::new(Club {
             state: Mutex::new(state),
             store,
-        }))
+            writer,
+        });
+        let _ = club_slot.set(Arc::downgrade(&club));
+        Ok(club)
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.store
+    }
+
+    /// Waits until every write queued so far is in the store, or `within` has passed;
+    /// whether they all are.
+    pub fn flush(&self, within: Duration) -> bool {
+        self.writer.flush(within)
+    }
+
+    /// Writes queued and not yet in the store.
+    pub fn unsaved(&self) -> usize {
+        self.writer.pending()
     }
 
     /// Passes a room's notes on as notices to the members they are for (each of their
@@ -312,8 +341,9 @@ impl Club {
     }
 
     /// Saves every game going on with its clocks as they stand (the server is stopping:
-    /// they go on after a restart when both players are back).
-    pub fn save_all(&self, now: Instant) {
+    /// they go on after a restart when both players are back), then waits up to `within`
+    /// for everything queued to be written; whether it all was.
+    pub fn save_all(&self, now: Instant, within: Duration) -> bool {
         let rooms: Vec<_> = lock(&self.state).rooms.values().cloned().collect();
         for room in rooms {
             let record = {
@@ -325,69 +355,90 @@ impl Club {
                     r.record(now)
                 }
             };
-            if let Some(record) = record
-                && let Err(e) = self.store.save_game(&record)
-            {
-                eprintln!("ox88 serve: {e}");
+            if let Some(record) = record {
+                self.writer.send(Write::Save(record));
             }
         }
+        self.writer.flush(within)
     }
 
-    /// What follows a change in `room`: the game saved, a finished game rated, the room's
-    /// viewers and the lobby woken.
+    /// What follows a change in `room`: the room's viewers and the lobby woken, then the
+    /// game's save (and a finished game's rating) queued for the writer's thread.
     fn after_change(&self, room: &str, record: Option<GameRecord>, finished: Option<Finished>) {
-        if let Some(record) = &record
-            && let Err(e) = self.store.save_game(record)
-        {
-            eprintln!("ox88 serve: {e}");
-        }
-        if let Some(f) = finished {
-            if let Err(e) = self.store.save_game(&f.record) {
-                eprintln!("ox88 serve: {e}");
-            }
-            if f.rated {
-                match self.store.rate_game(
-                    &f.record.id,
-                    &f.players[0],
-                    &f.players[1],
-                    f.white_score,
-                ) {
-                    Ok(new) => {
-                        {
-                            let mut st = lock(&self.state);
-                            for e in st.viewers.values_mut() {
-                                for (i, id) in f.players.iter().enumerate() {
-                                    if &e.member.id == id {
-                                        let before = shown(&e.rating);
-                                        e.rating = new[i];
-                                        let after = shown(&new[i]);
-                                        e.notices.push(format!(
-                                            "your rating: {before} → {after} ({:+})",
-                                            after as i64 - before as i64
-                                        ));
-                                    }
-                                }
-                            }
-                        }
-                        // The room's header shows the new ratings too (the club's lock is
-                        // let go first: it is never taken under a room's).
-                        if let Some(r) = self.room(room) {
-                            let mut r = lock(&r);
-                            for (id, rating) in f.players.iter().zip(new) {
-                                r.rating_changed(id, rating);
-                            }
-                        }
-                    }
-                    Err(e) => eprintln!("ox88 serve: {e}"),
-                }
-            }
-        }
         let (in_room, in_lobby) = {
             let st = lock(&self.state);
             (st.in_room(room), st.in_lobby())
         };
         wake(in_room);
         wake(in_lobby);
+        if let Some(record) = record {
+            self.writer.send(Write::Save(record));
+        }
+        if let Some(f) = finished {
+            let game = f.record.id.clone();
+            self.writer.send(Write::Save(f.record));
+            if f.rated {
+                self.writer.send(Write::Rate {
+                    game,
+                    room: room.to_string(),
+                    players: f.players,
+                    white_score: f.white_score,
+                });
+            }
+        }
+    }
+
+    /// What the writer's thread reports: new ratings shown (a notice to each player and
+    /// the room's header), a game that cannot be saved told to its players, and told again
+    /// once it is.
+    fn reported(&self, report: Report) {
+        match report {
+            Report::Rated {
+                room,
+                players,
+                ratings,
+            } => {
+                let notes = {
+                    let mut st = lock(&self.state);
+                    let mut notes = Vec::new();
+                    for (id, new) in players.iter().zip(ratings) {
+                        let mut before = None;
+                        for e in st.viewers.values_mut().filter(|e| &e.member.id == id) {
+                            before = Some(shown(&e.rating));
+                            e.rating = new;
+                        }
+                        if let Some(before) = before {
+                            let after = shown(&new);
+                            let change = after as i64 - before as i64;
+                            let text = format!("your rating: {before} → {after} ({change:+})");
+                            notes.push((id.clone(), text));
+                        }
+                    }
+                    notes
+                };
+                // The room's header shows the new ratings too (the club's lock is let go
+                // first: it is never taken under a room's).
+                if let Some(r) = self.room(&room) {
+                    let mut r = lock(&r);
+                    for (id, rating) in players.iter().zip(ratings) {
+                        r.rating_changed(id, rating);
+                    }
+                }
+                self.tell(notes);
+                self.after_change(&room, None, None);
+            }
+            Report::Failing { room, players, .. } => {
+                let text = format!(
+                    "room {room}: the server cannot save the game just now; it keeps the \
+                     moves and tries again"
+                );
+                self.tell(players.into_iter().map(|p| (p, text.clone())).collect());
+            }
+            Report::Saved { room, players } => {
+                let text = format!("room {room}: the game is saved again");
+                self.tell(players.into_iter().map(|p| (p, text.clone())).collect());
+            }
+        }
     }
 
     fn lobby_view(&self, me: u64, now: Instant) -> LobbyView {
@@ -690,17 +741,24 @@ impl Viewer {
             let mut r = lock(&room);
             let said = r.act(&self.member.id, action, now)?;
             let record = if moved { r.record(now) } else { None };
-            let aborted = r.is_aborted().then(|| r.view(now).game_id);
+            // An aborted game that was saved is forgotten (one never saved has no record).
+            let aborted = r
+                .is_aborted()
+                .then(|| r.record(now))
+                .flatten()
+                .map(|g| Write::Forget {
+                    game: g.id,
+                    room: g.room,
+                    players: [g.white, g.black],
+                });
             (said, record, r.take_finished(now), aborted, r.take_notes())
         };
         // The room's lock is let go first: the club's is never taken under it.
         self.club.tell(notes);
-        if let Some(id) = aborted
-            && let Err(e) = self.club.store.forget_unplayed(&id)
-        {
-            eprintln!("ox88 serve: {e}");
-        }
         self.club.after_change(&name, record, finished);
+        if let Some(forget) = aborted {
+            self.club.writer.send(forget);
+        }
         Ok(said)
     }
 
@@ -952,8 +1010,10 @@ impl Viewer {
         self.join(&game.room)
     }
 
-    /// This viewer's finished games, newest first.
+    /// This viewer's finished games, newest first (a game just ended is read once its
+    /// write is done, waiting a moment for it).
     pub fn games(&self, limit: usize) -> Result<Vec<GameRecord>, ClubError> {
+        self.club.writer.flush(GAMES_WAIT);
         self.club
             .store
             .games_of(&self.member.id, limit)
@@ -1011,6 +1071,7 @@ mod tests {
         assert_eq!(stored[0].result.as_deref(), Some("0-1"));
         assert!(stored[0].pgn.contains("Qh4#"));
         // A rated game between two keys moved both ratings.
+        assert!(club.flush(Duration::from_secs(10)));
         let rating = club.store().rating("b").unwrap();
         assert!(rating.rating > 1500.0, "{rating:?}");
         // The room shows them, to the players and the watcher alike.

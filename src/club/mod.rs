@@ -10,12 +10,14 @@
 //! - `room/` one room: its seats, watchers, game under the server's clock, offers and chat
 //! - `text.rs` what a peer may type that the club keeps or shows: room names, chat lines
 //! - `store.rs` the storage trait and its SQLite implementation (players, games, ratings)
+//! - `writer.rs` the thread that writes to the store, so that play never waits for a disk
 //! - `lobby.rs` the club itself: viewers, rooms by name, seeks and challenges
 
 pub mod lobby;
 pub mod room;
 pub mod store;
 pub mod text;
+pub mod writer;
 
 pub use lobby::{Club, LobbyView, Viewer};
 pub use room::{Action, Role, Room, RoomView};

@@ -5,6 +5,7 @@
 //! versioned migrations). A second backend shared by several hosts would implement the same
 //! trait (docs/club.md).
 
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -183,6 +184,14 @@ impl SqliteStore {
             std::fs::create_dir_all(dir)
                 .map_err(|e| StoreError(format!("making {}: {e}", dir.display())))?;
         }
+        // Made readable by the server's user alone before SQLite opens it: it holds who
+        // has which key and every game.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(path)
+            .map_err(|e| StoreError(format!("opening {shown}: {e}")))?;
         let conn = Connection::open(path).doing(|| format!("opening {shown}"))?;
         conn.busy_timeout(BUSY_TIMEOUT)
             .doing(|| format!("opening {shown}"))?;
@@ -198,6 +207,7 @@ impl SqliteStore {
                 "opening {shown}: SQLite would not use WAL mode there (journal mode {mode})"
             )));
         }
+        keep_private(path)?;
         SqliteStore::prepared(conn, &shown)
     }
 
@@ -232,6 +242,22 @@ impl SqliteStore {
         let sql = "SELECT name FROM players WHERE id = ?1";
         self.lock().conn.query_row(sql, [id], |row| row.get(0)).ok()
     }
+}
+
+/// Makes the database and its WAL files (SQLite gives those the database's mode, but a
+/// file from an older ox88 may be more open) readable and writable by their owner alone.
+fn keep_private(path: &Path) -> Result<(), StoreError> {
+    let mut files = vec![path.to_path_buf()];
+    for tail in ["-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(tail);
+        files.push(name.into());
+    }
+    for file in files.iter().filter(|f| f.exists()) {
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| StoreError(format!("making {} private: {e}", file.display())))?;
+    }
+    Ok(())
 }
 
 /// The schema version this database has.

@@ -344,9 +344,27 @@ impl Server {
             }
         }
         ticker.abort();
-        // Games going on are kept with their clocks as they stand, to go on after a restart.
-        self.shared.club.save_all(std::time::Instant::now());
+        // Games going on are kept with their clocks as they stand, to go on after a restart;
+        // the writes still queued are waited for (a bounded time, off the async workers).
+        let club = Arc::clone(&self.shared.club);
+        let saved = tokio::task::spawn_blocking(move || {
+            club.save_all(std::time::Instant::now(), SHUTDOWN_FLUSH)
+        })
+        .await
+        .unwrap_or(false);
         self.end_all_sessions().await;
+        // What the sessions' ending queued too (not waited for again if the store failed).
+        let club = Arc::clone(&self.shared.club);
+        let flushed = saved
+            && tokio::task::spawn_blocking(move || club.flush(SHUTDOWN_FLUSH))
+                .await
+                .unwrap_or(false);
+        if !flushed {
+            eprintln!(
+                "ox88 serve: {} write(s) to the database could not be done before stopping",
+                self.shared.club.unsaved()
+            );
+        }
         Ok(())
     }
 
@@ -373,6 +391,9 @@ impl Server {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// How long stopping waits for the database's queued writes.
+const SHUTDOWN_FLUSH: Duration = Duration::from_secs(10);
 
 /// How long a connection may take from its first byte to a running game. A slot is taken
 /// at connect, so a client that stalls in the handshake or never asks for a shell must not
@@ -465,9 +486,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Access::Keys(k) => format!("{} authorized keys", k.len()),
             Access::Open => "open to anyone".to_string(),
         };
+        let db = config.db.display().to_string();
         let server = Server::bind(config).await?;
         eprintln!(
-            "ox88 serve: listening on {} ({access}); games in {}",
+            "ox88 serve: listening on {} ({access}); games in {}; database {db}",
             server.local_addr()?,
             data_dir.display()
         );
