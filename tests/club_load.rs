@@ -6,7 +6,8 @@
 //! server's resident memory. Ignored by default (it runs for a minute):
 //! `cargo test --release --test club_load -- --ignored --nocapture`.
 //! `OX88_LOAD_GAMES` (16 human games), `OX88_LOAD_ENGINE` (4), `OX88_LOAD_WATCHERS` (4),
-//! `OX88_LOAD_SECS` (60) change it.
+//! `OX88_LOAD_SECS` (60) change it. `a_hundred_sessions_on_two_cores` is a club evening
+//! of a hundred sessions: players, watchers with the engine's panes, a busy lobby.
 
 mod common;
 
@@ -17,7 +18,7 @@ use common::TempDir;
 use common::served::{Served, env_or};
 use common::ssh::{SshClient, new_key};
 use ox88::chess::Board;
-use ox88::club::{SqliteStore, Store};
+use ox88::club::{GameRecord, SqliteStore, Store};
 use ox88::game::Game;
 use tokio::time::Instant;
 
@@ -264,6 +265,8 @@ fn forty_sessions_keep_every_move_in_order() {
         }
         (screens, answers, peak, elapsed)
     });
+    // Stopped first: it writes what is still queued before it ends.
+    server.stop();
     let store = SqliteStore::open(&db).unwrap();
     let mut moves_total = 0;
     let mut latencies = Vec::new();
@@ -335,7 +338,308 @@ fn forty_sessions_keep_every_move_in_order() {
         idle_rss / 1024,
         peak_rss / 1024
     );
-    drop(server);
     assert!(problems.is_empty(), "{problems:#?}");
     assert!(moves_total > games, "the games moved");
+}
+
+/// Reads a session's screen (as a terminal would) until `until`, typing each of `lines` in
+/// turn every `every`: the watchers' chat and the lobby's seeks and challenges. Returns how
+/// many lines were typed and the client, still open.
+async fn busy(
+    mut c: SshClient,
+    lines: Vec<String>,
+    every: Duration,
+    until: Instant,
+) -> Result<(usize, SshClient), String> {
+    let mut typed = 0;
+    let mut next = Instant::now() + every;
+    for line in lines.iter().cycle() {
+        // Drain the screen until the next line is due.
+        c.read_until(next.min(until), |_| false).await;
+        if c.closed() {
+            return Err(format!("closed by the server: {}", c.screen().message()));
+        }
+        if Instant::now() >= until {
+            break;
+        }
+        c.try_send(&format!("{line}\r")).await?;
+        typed += 1;
+        next += every;
+    }
+    Ok((typed, c))
+}
+
+/// The median, 99th percentile and worst of `d`, in milliseconds.
+fn spread_ms(d: &mut [Duration]) -> (f64, f64, f64) {
+    d.sort();
+    let at = |i: usize| d.get(i).map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+    let n = d.len();
+    (
+        at(n / 2),
+        at((n * 99 / 100).min(n.saturating_sub(1))),
+        at(n.saturating_sub(1)),
+    )
+}
+
+/// A hundred sessions at once, as a busy club evening: 40 players in 20 rooms, each moving
+/// about a second after its turn comes; 20 watchers (two a room in ten rooms) who chat, ten
+/// of them with the engine's panes open; 40 in the lobby seeking, taking the seek back,
+/// challenging and withdrawing. The server gets caps that admit them all. At the end every
+/// move is stored once, in order, and both players' screens show it; nobody was refused.
+/// Prints the move-to-opponent's-screen latency, the server's processor time and memory.
+/// `cargo test --release --test club_load hundred -- --ignored --nocapture`;
+/// `OX88_LOAD_SECS` (120) changes its length.
+#[test]
+#[ignore = "two minutes of load; run with --ignored --nocapture"]
+fn a_hundred_sessions_on_two_cores() {
+    const ROOMS: usize = 20;
+    const WATCHERS: usize = 20;
+    const WITH_ENGINE: usize = 10;
+    const LOBBY: usize = 40;
+    let secs = env_or("OX88_LOAD_SECS", 120);
+    let sessions = 2 * ROOMS + WATCHERS + LOBBY;
+    let dir = TempDir::new("club-hundred");
+    let cap = (sessions + 10).to_string();
+    let db = dir.path().join("club.sqlite");
+    let db_arg = db.display().to_string();
+    let server = Served::start(
+        dir.path(),
+        &[
+            "--max-sessions",
+            &cap,
+            "--max-per-ip",
+            &cap,
+            "--hash",
+            "16",
+            "--db",
+            &db_arg,
+        ],
+    );
+    let addr = server.addr.clone();
+    let idle_rss = server.rss_kib().unwrap_or(0);
+    let cpu_before = server.cpu_secs().unwrap_or(0.0);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let shared: Vec<Arc<Mutex<Shared>>> = (0..ROOMS)
+        .map(|_| Arc::new(Mutex::new(Shared::default())))
+        .collect();
+    let outcome = runtime.block_on(async {
+        let mut refused = Vec::new();
+        // Everyone comes in first; the clock of the run starts when all are in.
+        let mut pairs = Vec::new();
+        for g in 0..ROOMS {
+            let room = format!("eve-{g}");
+            let mut w = seat(&addr, &format!("w{g}"), &room)
+                .await
+                .expect("white seated");
+            w.read_until(Instant::now() + Duration::from_secs(30), |s| {
+                s.status().contains("you: White")
+            })
+            .await;
+            let b = seat(&addr, &format!("b{g}"), &room)
+                .await
+                .expect("black seated");
+            pairs.push((w, b));
+        }
+        let mut watchers = Vec::new();
+        for i in 0..WATCHERS {
+            // Two watchers a room in the first ten rooms.
+            match seat(&addr, &format!("v{i}"), &format!("eve-{}", i / 2)).await {
+                Ok(c) => watchers.push((i, c)),
+                Err(e) => refused.push(format!("watcher {i}: {e}")),
+            }
+        }
+        let mut lobby = Vec::new();
+        for i in 0..LOBBY {
+            let mut c = match SshClient::connect(&addr).await {
+                Ok(c) => c,
+                Err(e) => {
+                    refused.push(format!("lobby {i}: {e}"));
+                    continue;
+                }
+            };
+            match c.auth(&format!("l{i}"), &new_key()).await {
+                Ok(true) => {}
+                other => {
+                    refused.push(format!("lobby {i}: {other:?}"));
+                    continue;
+                }
+            }
+            if let Err(e) = c.open_shell(100, 30).await {
+                refused.push(format!("lobby {i}: {e}"));
+                continue;
+            }
+            lobby.push((i, c));
+        }
+        let start = Instant::now();
+        let until = start + Duration::from_secs(secs);
+        let mut tasks = Vec::new();
+        for (g, (w, b)) in pairs.into_iter().enumerate() {
+            let game = &shared[g];
+            tasks.push(tokio::spawn(player(
+                w,
+                true,
+                Arc::clone(game),
+                2 * g as u64 + 101,
+                until,
+            )));
+            tasks.push(tokio::spawn(player(
+                b,
+                false,
+                Arc::clone(game),
+                2 * g as u64 + 102,
+                until,
+            )));
+        }
+        let mut engine_lines = Vec::new();
+        let mut watching = Vec::new();
+        for (i, mut c) in watchers {
+            if i % 2 == 0 && engine_lines.len() < WITH_ENGINE {
+                // One of each room's two watchers opens the engine's panes: what the
+                // server answers (the panes, or why not) is kept for the report.
+                let _ = c.try_send(":engine\r").await;
+                c.read_until(Instant::now() + Duration::from_secs(10), |s| {
+                    s.message().contains("engine")
+                })
+                .await;
+                engine_lines.push(c.screen().message().trim().to_string());
+            }
+            let lines = vec![format!(":say hello from v{i}"), ":say good move".into()];
+            watching.push((
+                i / 2,
+                tokio::spawn(busy(c, lines, Duration::from_secs(7), until)),
+            ));
+        }
+        let lobby_tasks: Vec<_> = lobby
+            .into_iter()
+            .map(|(i, c)| {
+                let other = format!("l{}", (i + 1) % LOBBY);
+                let lines = vec![
+                    ":seek 5+3 casual".to_string(),
+                    ":seek off".to_string(),
+                    format!(":challenge {other} 3+2 casual"),
+                    format!(":challenge off {other}"),
+                ];
+                tokio::spawn(busy(c, lines, Duration::from_secs(4), until))
+            })
+            .collect();
+        let mut peak = idle_rss;
+        while tasks.iter().any(|t| !t.is_finished()) {
+            peak = peak.max(server.rss_kib().unwrap_or(0));
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        let elapsed = start.elapsed();
+        let mut screens = Vec::new();
+        for (i, t) in tasks.into_iter().enumerate() {
+            match t.await.unwrap() {
+                Ok(c) => screens.push((i / 2, c)),
+                Err(e) => shared[i / 2].lock().unwrap().error = Some(e),
+            }
+        }
+        let mut typed = 0;
+        for (g, t) in watching {
+            match t.await.unwrap() {
+                Ok((n, c)) => {
+                    typed += n;
+                    screens.push((g, c));
+                }
+                Err(e) => refused.push(format!("a watcher of room {g}: {e}")),
+            }
+        }
+        for t in lobby_tasks {
+            match t.await.unwrap() {
+                Ok((n, _)) => typed += n,
+                Err(e) => refused.push(format!("a lobby session: {e}")),
+            }
+        }
+        // Every screen catches up with its game's last move.
+        for (g, c) in screens.iter_mut() {
+            let n = shared[*g].lock().unwrap().moves.len();
+            let want = format!("ply {n} ");
+            c.read_until(Instant::now() + Duration::from_secs(10), |s| {
+                s.status().contains(&want)
+            })
+            .await;
+        }
+        (screens, refused, engine_lines, typed, peak, elapsed)
+    });
+    let (screens, refused, engine_lines, typed, peak_rss, elapsed) = outcome;
+    let cpu = server.cpu_secs().unwrap_or(0.0) - cpu_before;
+    // Stopped first: it writes what is still queued before it ends.
+    server.stop();
+    let store = SqliteStore::open(&db).unwrap();
+    let mut problems = refused;
+    let mut moves_total = 0;
+    let mut latencies = Vec::new();
+    for (g, game) in shared.iter().enumerate() {
+        let s = game.lock().unwrap();
+        moves_total += s.moves.len();
+        latencies.extend(s.latencies.iter().copied());
+        if let Some(e) = &s.error {
+            problems.push(format!("game {g}: {e}"));
+        }
+        let room = format!("eve-{g}");
+        let stored: Vec<GameRecord> = {
+            let db = rusqlite::Connection::open(&db).unwrap();
+            let mut q = db.prepare("SELECT id FROM games WHERE room = ?1").unwrap();
+            let ids: Vec<String> = q
+                .query_map([&room], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            ids.iter()
+                .filter_map(|id| store.game(id).unwrap())
+                .collect()
+        };
+        // Once: one game record for the room, holding the moves sent, in order.
+        let [record] = stored.as_slice() else {
+            problems.push(format!("room {room}: {} games stored", stored.len()));
+            continue;
+        };
+        let played = Game::from_pgn(&record.pgn).expect("the stored PGN reads");
+        let uci: Vec<String> = played.moves().iter().map(|m| m.mv.uci()).collect();
+        if uci != s.moves {
+            problems.push(format!("game {g}: stored {uci:?}, sent {:?}", s.moves));
+        }
+    }
+    for (g, c) in &screens {
+        let n = shared[*g].lock().unwrap().moves.len();
+        if !c.screen().status().contains(&format!("ply {n} ")) {
+            problems.push(format!(
+                "a screen of game {g} is not at ply {n}: {} / {}",
+                c.screen().status(),
+                c.screen().message()
+            ));
+        }
+    }
+    let (median, p99, worst) = spread_ms(&mut latencies);
+    println!(
+        "{sessions} sessions ({ROOMS} rooms of two players, {WATCHERS} watchers, {LOBBY} in the lobby), {:.0} s:",
+        elapsed.as_secs_f64()
+    );
+    println!(
+        "{moves_total} moves ({:.1} a second); from sent to shown on the opponent's screen: \
+         median {median:.0} ms, p99 {p99:.0} ms, worst {worst:.0} ms",
+        moves_total as f64 / elapsed.as_secs_f64()
+    );
+    println!("{typed} chat lines, seeks and challenges typed");
+    let mut answers: Vec<&String> = engine_lines.iter().collect();
+    answers.sort();
+    answers.dedup();
+    println!(
+        "the engine's panes asked for by {} watchers; answers: {answers:?}",
+        engine_lines.len()
+    );
+    println!(
+        "server: {cpu:.1} s of processor in {:.0} s ({:.0}% of one core); RSS {} MiB idle, {} MiB peak",
+        elapsed.as_secs_f64(),
+        100.0 * cpu / elapsed.as_secs_f64(),
+        idle_rss / 1024,
+        peak_rss / 1024
+    );
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(moves_total > 2 * ROOMS, "the games moved");
 }
