@@ -396,7 +396,11 @@ fn the_engines_move_is_logged_with_e_and_its_search_score_apart_and_saved_with_i
     enter(&mut app, &format!(":save {}", file.display()));
     let text = std::fs::read_to_string(&file).unwrap();
     let back = ox88::game::Game::from_pgn(&text).unwrap();
-    assert_eq!(back.moves()[1].annotations.eval, Some(info.score_white), "{text}");
+    assert_eq!(
+        back.moves()[1].annotations.eval,
+        Some(info.score_white),
+        "{text}"
+    );
     assert_eq!(back.moves()[0].annotations.eval, None, "{text}");
     assert!(text.contains("[%eval "), "{text}");
 }
@@ -454,7 +458,10 @@ fn in_analysis_a_move_the_search_scored_carries_its_score_or_its_bound() {
         line.ends_with(&note(score, Bound::Upper, Color::Black, info.depth)),
         "{line}"
     );
-    assert!(line.contains(" · search ≥ "), "White's view of Black's refuted move: {line}");
+    assert!(
+        line.contains(" · search ≥ "),
+        "White's view of Black's refuted move: {line}"
+    );
     assert_eq!(app.game().moves()[1].annotations.eval, None);
 }
 
@@ -527,14 +534,23 @@ fn a_focused_pane_explains_its_numbers_in_place_and_the_help_lists_them_all() {
     }
     let (lines, _) = common::render(&mut app, 80, 24);
     let screen = lines.join("\n");
-    assert!(screen.contains("cut@") && screen.contains("q, qsearch"), "{screen}");
+    assert!(
+        screen.contains("cut@") && screen.contains("q, qsearch"),
+        "{screen}"
+    );
     press(&mut app, KeyCode::Char('x'));
     let (lines, _) = common::render(&mut app, 80, 24);
     assert!(!lines.join("\n").contains("Sort: the numbers"));
     assert_eq!(app.input().value(), "", "the closing key typed nothing");
 
     let help: Vec<String> = ui::help::help_rows().into_iter().map(|(k, _)| k).collect();
-    for name in ["E, static E", "search", "chart", "cut@, cut index, idx", "q, qsearch"] {
+    for name in [
+        "E, static E",
+        "search",
+        "chart",
+        "cut@, cut index, idx",
+        "q, qsearch",
+    ] {
         assert!(help.iter().any(|k| k == name), "{name}");
     }
     let full = ui::help::help_rows()
