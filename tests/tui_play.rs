@@ -516,9 +516,10 @@ fn a_finished_review_shows_itself_even_when_the_evaluation_view_was_on() {
     assert!(screen.contains("2. Qg4"), "{screen}");
 }
 
-/// A mate the search finds reads `#-1` (White's view, in moves) in the log's iteration line
-/// and on the engine's move; the mating move's line says checkmate where a static E would
-/// be, and so does the board pane. The game's PGN keeps the mate in its engine note.
+/// A mate the search finds reads `#-1` (White's view, in moves) in the log's iteration line;
+/// the mating move's line says checkmate where a static E would be, with no search score
+/// after it (no position is left to score), and so does the board pane. The game's PGN
+/// keeps the mate in its engine note, and no `[%eval]` after the mate.
 #[test]
 fn a_mate_found_reads_as_moves_to_mate_and_the_mated_position_says_checkmate() {
     let fen = "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1";
@@ -549,7 +550,7 @@ fn a_mate_found_reads_as_moves_to_mate_and_the_mated_position_says_checkmate() {
     );
     assert!(
         log.iter()
-            .any(|l| l == "1...Ra1# (a8a1)  checkmate, Black wins  engine d5 #-1"),
+            .any(|l| l == "1...Ra1# (a8a1)  checkmate, Black wins"),
         "{log:?}"
     );
     assert!(
@@ -564,11 +565,42 @@ fn a_mate_found_reads_as_moves_to_mate_and_the_mated_position_says_checkmate() {
         "{}",
         rows.join("\n")
     );
+    let pgn = app.game().to_pgn();
+    assert!(pgn.contains("Ra1# {-M1/5}"), "{pgn}");
+}
+
+/// The engine's move into a mate in two: its line and its `[%eval]` count the mate from the
+/// position after the move (one move nearer), as PGN readers count it.
+#[test]
+fn a_mate_on_the_way_is_counted_from_the_position_after_the_move() {
+    let fen = "6k1/5ppp/8/8/8/1r6/r7/6K1 b - - 0 1";
+    let (mut app, calls) = app_with(Options {
+        fen: Some(fen.to_string()),
+        ..options()
+    });
+    let go = calls.last_go().expect("the engine, Black, searches");
+    let board = Board::from_fen(fen).unwrap();
+    let mut info = line(&board, 1, 6, 0, &["a2a1", "g1h2"]);
+    info.score = Score::Mate(2);
+    info.score_white = Score::Mate(-2);
+    app.on_engine_event(SearchEvent::Iteration {
+        id: go.id,
+        info: info.clone(),
+    });
+    app.on_engine_event(SearchEvent::BestMove {
+        id: go.id,
+        best: Some(board.parse_uci_move("a2a1").unwrap()),
+        ponder: None,
+        book: None,
+    });
+    let log = log_texts(&app);
     assert!(
-        app.game().to_pgn().contains("Ra1# {-M1/5"),
-        "{}",
-        app.game().to_pgn()
+        log.iter()
+            .any(|l| l.starts_with("1...Ra1+ (a2a1)  E ") && l.ends_with(" · search #-1 d6")),
+        "{log:?}"
     );
+    let pgn = app.game().to_pgn();
+    assert!(pgn.contains("Ra1+ {-M2/6 [%eval #-1]}"), "{pgn}");
 }
 
 /// A stalemating move's log line says stalemate, not a static E.

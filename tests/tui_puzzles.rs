@@ -201,3 +201,27 @@ fn a_reviewed_mistake_becomes_the_players_own_puzzle() {
         message(&app)
     );
 }
+
+/// Tab at `:puzzle` offers its words and the themes of the puzzles there are, and the
+/// completed command serves a puzzle of that theme.
+#[test]
+fn tab_completes_a_puzzle_theme_and_the_completed_command_serves_it() {
+    let dir = TempDir::new("tui-puzzle-tab");
+    let (mut app, _) = app_of(&options(&dir));
+    common::app::type_text(&mut app, ":puzzle ");
+    press(&mut app, KeyCode::Tab);
+    let (_, offered) = message(&app);
+    for word in ["mine", "stats", "fork", "mateIn1", "short"] {
+        assert!(
+            offered.split_whitespace().any(|w| w == word),
+            "{word}: {offered}"
+        );
+    }
+    common::app::type_text(&mut app, "fo");
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.input().value(), ":puzzle fork");
+    press(&mut app, KeyCode::Enter);
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Info, "{text}");
+    assert!(text.contains("puzzle Fork1"), "{text}");
+}

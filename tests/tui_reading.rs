@@ -9,14 +9,14 @@ mod common;
 use common::app::{enter, log_texts, press};
 
 use crossterm::event::KeyCode;
-use ox88::chess::{Board, Move};
+use ox88::chess::{Board, Color, Move};
 use ox88::engine::eval::evaluate_white;
 use ox88::engine::search::Searcher;
-use ox88::engine::{Bound, IterationInfo, Limits, SearchEvent, SearchOptions};
+use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
 use ox88::tui::app::{App, LogKind, MessageKind, e_text};
 use ox88::tui::settings::Settings;
 use ox88::tui::theme::ColorDepth;
-use ox88::tui::{Options, ui};
+use ox88::tui::{Mode, Options, ui};
 
 fn opts() -> Options {
     Options::of(Settings {
@@ -342,4 +342,221 @@ fn the_board_names_its_e_static_beside_the_engines_score() {
     let info = board_info(&lines, 27);
     assert_eq!(info[0], "White to move");
     assert_eq!(info[1..3], [format!("static E {e}"), engine], "{info:?}");
+}
+
+// ---- the numbers' words -------------------------------------------------------------------
+
+/// The last report of line 1 (exact or a bound): what the app keeps as the search's last.
+fn last_report(events: &[SearchEvent]) -> IterationInfo {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            SearchEvent::Iteration { info, .. } if info.multipv == 1 => Some(info.clone()),
+            _ => None,
+        })
+        .unwrap()
+}
+
+/// A score from White's view with its bound as a move's log line writes it; `bound` is the
+/// mover's, so with Black moving it turns round.
+fn note(score_white: Score, bound: Bound, mover: Color, depth: u32) -> String {
+    let sign = match (bound, mover) {
+        (Bound::Exact, _) => "",
+        (Bound::Lower, Color::White) | (Bound::Upper, Color::Black) => "≥ ",
+        _ => "≤ ",
+    };
+    format!(" · search {sign}{score_white} d{depth}")
+}
+
+/// The engine's move: its line says the static E of the position reached and, labelled
+/// apart, the search's score; the saved PGN carries that score as the move's `[%eval]`.
+#[test]
+fn the_engines_move_is_logged_with_e_and_its_search_score_apart_and_saved_with_its_eval() {
+    let mut app = app();
+    enter(&mut app, "e2e4");
+    let info = engine_answers(&mut app, 5, 1);
+    let reply = info.pv[0];
+    let e = e_text(evaluate_white(app.game().board(), &app.prefs().eval()));
+    let san = app.game().numbered_san(1).unwrap();
+    let expected = format!(
+        "{san} ({reply})  E {e}{}",
+        note(info.score_white, Bound::Exact, Color::Black, info.depth)
+    );
+    let log = log_texts(&app);
+    assert!(log.contains(&expected), "{expected} in {log:?}");
+    // The human's move had no search of its position: E alone.
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("1. e4 (e2e4)  E ") && !l.contains("search")),
+        "{log:?}"
+    );
+    let dir = common::TempDir::new("tui-eval-save");
+    let file = dir.path().join("g.pgn");
+    enter(&mut app, &format!(":save {}", file.display()));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let back = ox88::game::Game::from_pgn(&text).unwrap();
+    assert_eq!(
+        back.moves()[1].annotations.eval,
+        Some(info.score_white),
+        "{text}"
+    );
+    assert_eq!(back.moves()[0].annotations.eval, None, "{text}");
+    assert!(text.contains("[%eval "), "{text}");
+}
+
+/// In analysis, a move the search scored carries that score: the main line's when it was
+/// the best move, its own row's bound when it was refuted (logged, never saved as an
+/// evaluation: a bound is not one).
+#[test]
+fn in_analysis_a_move_the_search_scored_carries_its_score_or_its_bound() {
+    let mut app = common::app::app_of(&Options {
+        mode: Mode::Analysis,
+        ..opts()
+    })
+    .0;
+    let analyse = |app: &mut App| {
+        let id = app.session().search().expect("the engine analyses").id;
+        let board = app.game().board().clone();
+        let events = real_search(&board, id, 5, 1);
+        for e in &events {
+            app.on_engine_event(e.clone());
+        }
+        last_report(&events)
+    };
+    let info = analyse(&mut app);
+    let best = info.pv[0];
+    enter(&mut app, &best.to_string());
+    let e = e_text(evaluate_white(app.game().board(), &app.prefs().eval()));
+    let san = app.game().numbered_san(0).unwrap();
+    let expected = format!(
+        "{san} ({best})  E {e}{}",
+        note(info.score_white, info.bound, Color::White, info.depth)
+    );
+    assert!(log_texts(&app).contains(&expected), "{expected}");
+    let eval = app.game().moves()[0].annotations.eval;
+    if info.bound == Bound::Exact {
+        assert_eq!(eval, Some(info.score_white));
+    }
+
+    // Black's turn: a move the search refuted reads as the bound its row proved.
+    let info = analyse(&mut app);
+    let refuted = info
+        .root_rows
+        .iter()
+        .find(|r| !r.best && r.bound == Bound::Upper && r.score.is_some())
+        .expect("a refuted root move");
+    let m = refuted.mv();
+    let score = refuted.score.unwrap().for_white(Color::Black);
+    enter(&mut app, &m.to_string());
+    let line = log_texts(&app)
+        .into_iter()
+        .rev()
+        .find(|l| l.contains(&format!("({m})")))
+        .unwrap();
+    assert!(
+        line.ends_with(&note(score, Bound::Upper, Color::Black, info.depth)),
+        "{line}"
+    );
+    assert!(
+        line.contains(" · search ≥ "),
+        "White's view of Black's refuted move: {line}"
+    );
+    assert_eq!(app.game().moves()[1].annotations.eval, None);
+}
+
+/// At 80 columns the status line keeps the help key and the engine's state, shortening
+/// the rest (a clock and a level make it long); a wide one says all.
+#[test]
+fn the_status_line_at_80_columns_keeps_f1_help_and_the_engines_state() {
+    let mut app = app();
+    enter(&mut app, ":tc 5+3");
+    enter(&mut app, ":level club");
+    enter(&mut app, "e2e4");
+    let id = app.session().search().unwrap().id;
+    let board = app.game().board().clone();
+    for e in real_search(&board, id, 4, 1) {
+        app.on_engine_event(e);
+    }
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let status = &lines[23];
+    assert!(status.trim_end().ends_with("F1 help"), "{status}");
+    assert!(status.contains("thinking d4"), "{status}");
+    assert!(status.starts_with("Black"), "{status}");
+    assert!(status.contains("level"), "{status}");
+    let (lines, _) = common::render(&mut app, 160, 40);
+    let status = &lines[39];
+    for part in ["Black to move", "eval ", "order ", "thinking d4", "F1 help"] {
+        assert!(status.contains(part), "{part}: {status}");
+    }
+}
+
+/// The Material line says whose values it counts: the seed page's, named as the width allows.
+#[test]
+fn the_material_line_says_it_counts_the_seed_values() {
+    let mut app = app();
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let info = board_info(&lines, 27);
+    assert_eq!(info[2], "Material =  seed values", "{info:?}");
+    let (lines, _) = common::render(&mut app, 120, 40);
+    let info = board_info(&lines, 43);
+    assert_eq!(
+        info[2], "Material =  seed values P1 N3 B4.5 R5 Q10",
+        "{info:?}"
+    );
+}
+
+/// `?` with the sort pane focused shows what its numbers are in place, over the right-hand
+/// side at 80×24 (the board stays); any key closes it. F1's help lists the same entries.
+#[test]
+fn a_focused_pane_explains_its_numbers_in_place_and_the_help_lists_them_all() {
+    let mut app = app();
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Tab);
+    let (lines, _) = common::render(&mut app, 80, 24);
+    assert!(
+        lines.iter().any(|l| l.contains("┌ Sort · ? legend ")),
+        "the focused pane names its key:\n{}",
+        lines.join("\n")
+    );
+    press(&mut app, KeyCode::Char('?'));
+    assert!(!app.screen().help_visible(), "not the whole help");
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let screen = lines.join("\n");
+    assert!(screen.contains("Sort: the numbers"), "{screen}");
+    for name in ["generator order", "order", "root table", "1st, 1st-cut"] {
+        assert!(screen.contains(name), "{name}:\n{screen}");
+    }
+    assert!(lines[1].starts_with("│8"), "the board stays:\n{screen}");
+    // ↓ scrolls to the later entries (cut@, q), another key closes.
+    for _ in 0..40 {
+        press(&mut app, KeyCode::Down);
+    }
+    let (lines, _) = common::render(&mut app, 80, 24);
+    let screen = lines.join("\n");
+    assert!(
+        screen.contains("cut@") && screen.contains("q, qsearch"),
+        "{screen}"
+    );
+    press(&mut app, KeyCode::Char('x'));
+    let (lines, _) = common::render(&mut app, 80, 24);
+    assert!(!lines.join("\n").contains("Sort: the numbers"));
+    assert_eq!(app.input().value(), "", "the closing key typed nothing");
+
+    let help: Vec<String> = ui::help::help_rows().into_iter().map(|(k, _)| k).collect();
+    for name in [
+        "E, static E",
+        "search",
+        "chart",
+        "cut@, cut index, idx",
+        "q, qsearch",
+    ] {
+        assert!(help.iter().any(|k| k == name), "{name}");
+    }
+    let full = ui::help::help_rows()
+        .into_iter()
+        .find(|(k, _)| k == "E, static E")
+        .unwrap()
+        .1;
+    assert!(full.contains("full") && full.contains("mean"), "{full}");
 }

@@ -255,7 +255,7 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     assert!(
         lines
             .join("\n")
-            .contains(&format!("1...e5 (e7e5)  E {e}  engine d7 +0.29"))
+            .contains(&format!("1...e5 (e7e5)  E {e} · search +0.29 d7"))
     );
     assert!(
         lines[23].ends_with("idle │ F1 help ") || lines[23].contains("│ idle"),

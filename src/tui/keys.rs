@@ -22,6 +22,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 pub enum Action {
     Quit,
     Help,
+    /// The focused pane's legend: what each of its numbers is.
+    Legend,
     DepthUp,
     DepthDown,
     /// The engine moves now: stops a running search and plays its best move so far, or
@@ -86,6 +88,9 @@ impl Action {
         match self {
             Action::Quit => "quit (the game is saved)",
             Action::Help => "show or hide this help",
+            Action::Legend => {
+                "what the focused pane's numbers are, in place (↑/↓ scroll, any other key closes)"
+            }
             Action::DepthUp => "search one ply deeper",
             Action::DepthDown => "search one ply shallower",
             Action::EngineMove => "engine moves now (takes over the side to move)",
@@ -208,6 +213,8 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     ),
     bind(KeyCode::Enter, NONE, When::Always, Action::Submit),
     bind(KeyCode::F(1), NONE, When::Always, Action::Help),
+    bind(KeyCode::Char('?'), NONE, When::PaneFocused, Action::Legend),
+    bind(KeyCode::Char('?'), SHIFT, When::PaneFocused, Action::Legend),
     bind(KeyCode::Char('?'), NONE, When::InputEmpty, Action::Help),
     bind(KeyCode::Char('?'), SHIFT, When::InputEmpty, Action::Help),
     bind(KeyCode::F(6), NONE, When::Always, Action::DepthUp),

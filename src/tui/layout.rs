@@ -153,6 +153,13 @@ pub fn help_rows() -> Vec<(String, String)> {
         .into_iter()
         .map(|(k, d)| (k, d.to_string()))
         .collect();
+    // What each number on the screen is (each pane's legend, `?`, shows its own).
+    rows.push((String::new(), String::new()));
+    rows.extend(
+        super::legend::NUMBERS
+            .iter()
+            .map(|(k, d)| (k.to_string(), d.to_string())),
+    );
     rows.push((String::new(), String::new()));
     for c in COMMANDS {
         let name = if c.args.is_empty() {
@@ -177,7 +184,7 @@ pub fn help_rows() -> Vec<(String, String)> {
 }
 
 /// How to read the tree browser (F10), under the commands.
-const TREE_NOTES: [(&str, &str); 4] = [
+pub const TREE_NOTES: [(&str, &str); 4] = [
     (
         "tree scores",
         "the side to move's at the node shown: a child's result is turned round, so the child that cut off reads ≥ β; E is White's view; mates (#3, #-3) count from the node",

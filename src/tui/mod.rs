@@ -8,6 +8,7 @@ pub mod driver;
 pub mod event;
 pub mod keys;
 pub mod layout;
+pub mod legend;
 pub mod settings;
 pub mod sgr16;
 pub mod theme;

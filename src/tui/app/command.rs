@@ -464,12 +464,13 @@ const USAGE: &[(&str, &str)] = &[
 ];
 
 /// The values an argument of `command` can take, when they come from a fixed list.
-fn argument_choices(command: &str, themes: &[String]) -> Vec<String> {
-    match command {
+/// The arguments Tab offers after `command`: the listed words, and what `session` names
+/// for it (the colour themes there are, the puzzle set's themes).
+fn argument_choices(command: &str, session: &dyn Fn(&str) -> Vec<String>) -> Vec<String> {
+    let mut listed: Vec<String> = match command {
         "eval" => EvalMode::ALL.iter().map(|m| m.name().to_string()).collect(),
         "order" => Scheme::ALL.iter().map(|s| s.name().to_string()).collect(),
         "mode" => Mode::VARIANTS.iter().map(Mode::to_string).collect(),
-        "theme" => themes.to_vec(),
         "ascii" => vec!["on".into(), "off".into()],
         "tc" => vec!["off".into()],
         "level" => crate::engine::levels::NAMED
@@ -483,8 +484,15 @@ fn argument_choices(command: &str, themes: &[String]) -> Vec<String> {
                     .map(|k| k.to_string()),
             )
             .collect(),
+        "view" => super::lab::View::ALL
+            .iter()
+            .map(|v| v.name().to_string())
+            .collect(),
+        "puzzle" => ["mine", "stats", "show", "off"].map(String::from).to_vec(),
         _ => Vec::new(),
-    }
+    };
+    listed.extend(session(command));
+    listed
 }
 
 /// The result of pressing Tab on the input line.
@@ -514,9 +522,12 @@ fn common_prefix(words: &[String]) -> String {
 }
 
 /// Completes a command name (`:fl` → `:flip `) or a listed argument (`:eval ma` →
-/// `:eval material`). A unique match gets a trailing space after a name that takes
-/// arguments; several matches extend to their common prefix and are listed.
-pub fn complete(text: &str, themes: &[String]) -> Completion {
+/// `:eval material`, `:puzzle fo` → `:puzzle fork`). A unique match gets a trailing space
+/// after a name that takes arguments; several matches extend to their common prefix and are
+/// listed. `session` gives the arguments only the session knows, by command name (`theme`:
+/// the colour themes, `puzzle`: the puzzle set's themes); it is asked only for the command
+/// being completed.
+pub fn complete(text: &str, session: &dyn Fn(&str) -> Vec<String>) -> Completion {
     let unchanged = |candidates: Vec<String>| Completion {
         text: text.to_string(),
         candidates,
@@ -552,7 +563,7 @@ pub fn complete(text: &str, themes: &[String]) -> Completion {
                 return unchanged(Vec::new());
             };
             let arg_lc = arg.trim_start().to_ascii_lowercase();
-            let choices: Vec<String> = argument_choices(cmd.name, themes)
+            let choices: Vec<String> = argument_choices(cmd.name, session)
                 .into_iter()
                 .filter(|c| c.to_ascii_lowercase().starts_with(&arg_lc))
                 .collect();
@@ -670,18 +681,41 @@ mod tests {
 
     #[test]
     fn tab_completes_names_then_arguments() {
-        let themes = vec!["default".to_string(), "dark-sea".to_string()];
-        assert_eq!(complete(":fl", &themes).text, ":flip");
-        assert_eq!(complete(":ev", &themes).text, ":eval ");
-        let c = complete(":de", &themes);
+        let lists = |command: &str| match command {
+            "theme" => vec!["default".to_string(), "dark-sea".to_string()],
+            "puzzle" => vec!["fork".to_string(), "mateIn2".to_string()],
+            _ => Vec::new(),
+        };
+        assert_eq!(complete(":fl", &lists).text, ":flip");
+        assert_eq!(complete(":ev", &lists).text, ":eval ");
+        let c = complete(":de", &lists);
         assert_eq!(c.text, ":de");
         assert_eq!(c.candidates, vec![":depth", ":delay"]);
-        assert_eq!(complete(":eval ma", &themes).text, ":eval material");
-        assert_eq!(complete(":order mvv", &themes).text, ":order mvvlva");
-        assert_eq!(complete(":theme da", &themes).text, ":theme dark-sea");
-        let c = complete(":theme d", &themes);
+        assert_eq!(complete(":eval ma", &lists).text, ":eval material");
+        assert_eq!(complete(":order mvv", &lists).text, ":order mvvlva");
+        assert_eq!(complete(":theme da", &lists).text, ":theme dark-sea");
+        let c = complete(":theme d", &lists);
         assert_eq!(c.candidates.len(), 2);
-        assert_eq!(complete("e2e4", &themes).text, "e2e4");
-        assert_eq!(complete(":zz", &themes).text, ":zz");
+        assert_eq!(complete("e2e4", &lists).text, "e2e4");
+        assert_eq!(complete(":zz", &lists).text, ":zz");
+    }
+
+    #[test]
+    fn view_and_puzzle_complete_their_arguments() {
+        let lists = |command: &str| match command {
+            "puzzle" => vec!["fork".to_string(), "mateIn2".to_string(), "mate".into()],
+            _ => Vec::new(),
+        };
+        assert_eq!(complete(":view ch", &lists).text, ":view chart");
+        assert_eq!(complete(":vi l", &lists).candidates, vec!["log", "lab"]);
+        let all = complete(":view ", &lists).candidates;
+        for v in super::super::lab::View::ALL {
+            assert!(all.contains(&v.name().to_string()), "{all:?}");
+        }
+        assert_eq!(complete(":puzzle mi", &lists).text, ":puzzle mine");
+        assert_eq!(complete(":puzzle fo", &lists).text, ":puzzle fork");
+        assert_eq!(complete(":puzzle MATEI", &lists).text, ":puzzle mateIn2");
+        let c = complete(":puzzle s", &lists);
+        assert_eq!(c.candidates, vec!["stats", "show"]);
     }
 }

@@ -84,6 +84,10 @@ impl App {
             self.help_key(key);
             return;
         }
+        if self.screen.legend_scroll().is_some() {
+            self.legend_key(key);
+            return;
+        }
         let input_empty = self.input.value().is_empty();
         if self.club_key(&key, input_empty) {
             return;
@@ -175,6 +179,7 @@ impl App {
             Action::Help => {
                 self.screen.open_help();
             }
+            Action::Legend => self.open_legend(),
             Action::DepthUp => self.set_depth(self.prefs.settings().depth + 1),
             Action::DepthDown => self.set_depth(self.prefs.settings().depth.saturating_sub(1)),
             Action::EngineMove => self.engine_move_now(),
@@ -331,9 +336,32 @@ impl App {
         }
     }
 
+    /// Tab on the input line. The colour themes are read from their folder each time; the
+    /// puzzle set (for `:puzzle`'s themes) is read only when its argument is completed.
     pub(super) fn complete(&mut self) {
         let themes = theme::available(self.prefs.user_theme_dir());
-        let candidates = self.input.complete(&themes);
+        let completing_puzzle = self
+            .input
+            .value()
+            .strip_prefix(':')
+            .and_then(|body| body.split_once(' '))
+            .and_then(|(word, _)| super::command::resolve(word).ok())
+            .is_some_and(|c| c.name == "puzzle");
+        let puzzle_themes: Vec<String> = match completing_puzzle.then(|| self.puzzles.set()) {
+            Some(Ok(set)) => set
+                .iter()
+                .flat_map(|p| p.themes.iter().cloned())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        };
+        let lists = |command: &str| match command {
+            "theme" => themes.clone(),
+            "puzzle" => puzzle_themes.clone(),
+            _ => Vec::new(),
+        };
+        let candidates = self.input.complete(&lists);
         if !candidates.is_empty() {
             self.info(candidates.join("  "));
         }

@@ -6,11 +6,12 @@ use std::time::{Duration, Instant};
 
 use super::command::MAX_DEPTH;
 use super::log::LogKind;
+use super::moves::SearchScore;
 use super::session::{Accepted, OnBest};
 use super::sort::SortView;
 use super::text::iteration_line;
 use super::{App, FRAME, MoveSource, draws, prefs};
-use crate::chess::Color;
+use crate::chess::{Color, Move};
 use crate::engine::levels::Level;
 use crate::engine::{Limits, SearchEvent, SearchOptions};
 use crate::game::Clock;
@@ -274,6 +275,34 @@ impl App {
         .into_iter()
         .flatten()
         .min()
+    }
+
+    /// What the search of the position on the board said of `m`, when a search of this
+    /// position (analysis, or one still thinking) has finished an iteration: the main line's
+    /// score when `m` begins it, else another line's (MultiPV), else `m`'s own row at the
+    /// root, often only a bound. `None` when no search here has scored it.
+    pub(super) fn searched_score_of(&self, m: Move) -> Option<SearchScore> {
+        let s = self
+            .session
+            .search()
+            .filter(|s| s.hash == self.play.game().board().hash())?;
+        let info = s.last.as_ref()?;
+        let line = std::iter::once(info)
+            .chain(self.screen.pv_lines().iter().skip(1))
+            .find(|l| l.depth == info.depth && l.pv.first() == Some(&m));
+        if let Some(l) = line {
+            return Some(SearchScore {
+                score_white: l.score_white,
+                bound: l.bound,
+                depth: l.depth,
+            });
+        }
+        let row = info.root_rows.iter().find(|r| r.mv() == m)?;
+        Some(SearchScore {
+            score_white: row.score?.for_white(s.side),
+            bound: row.bound,
+            depth: info.depth,
+        })
     }
 
     pub(super) fn reset_sort_view(&mut self) {

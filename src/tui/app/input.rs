@@ -115,8 +115,9 @@ impl InputLine {
 
     /// Tab: completes a command name or a listed argument; returns the candidates when
     /// several remain.
-    pub fn complete(&mut self, themes: &[String]) -> Vec<String> {
-        let c = command::complete(self.input.value(), themes);
+    /// `session` gives the arguments only the session knows (see [`command::complete`]).
+    pub fn complete(&mut self, session: &dyn Fn(&str) -> Vec<String>) -> Vec<String> {
+        let c = command::complete(self.input.value(), session);
         if c.text != self.input.value() {
             self.input = Input::new(c.text);
             self.refused = false;
@@ -161,10 +162,10 @@ mod tests {
     #[test]
     fn tab_completes_from_the_command_table() {
         let mut line = typed(":ga");
-        assert!(line.complete(&[]).is_empty());
+        assert!(line.complete(&|_| Vec::new()).is_empty());
         assert_eq!(line.value(), ":games ");
         let mut line = typed(":d");
-        let candidates = line.complete(&[]);
+        let candidates = line.complete(&|_| Vec::new());
         assert_eq!(candidates, vec![":depth", ":delay", ":draw"]);
     }
 }

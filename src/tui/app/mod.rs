@@ -26,6 +26,7 @@ mod execute;
 pub mod explorer;
 pub mod input;
 pub mod lab;
+mod legends;
 pub mod log;
 mod moves;
 mod notice;

@@ -9,12 +9,22 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::log::LogKind;
 use super::session::EngineState;
 use super::sort::SortView;
-use super::text::{bounded_score, moves_text, static_e_text};
+use super::text::{moves_text, score_after_move, search_note, static_e_text};
 use super::{App, Message, MessageKind, MoveSource, Prompt};
 use crate::chess::{Board, Color, Move};
+use crate::engine::{Bound, Score};
 use crate::game::autosave::Autosave;
 use crate::game::{EngineNote, Game, GameEnd, GameError, TimeControl};
 use crate::tui::Mode;
+
+/// What a search said of a move before it was played: its score at the root from White's
+/// view, the bound (the mover's, as the engine reports it) and the iteration's depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SearchScore {
+    pub score_white: Score,
+    pub bound: Bound,
+    pub depth: u32,
+}
 
 impl App {
     /// Writes the game to the data directory (after every change, so a dropped connection
@@ -89,6 +99,29 @@ impl App {
         }
     }
 
+    /// The search's score of move `index` (just played) for its log line, ` · search +0.35
+    /// d12`, and as the move's `[%eval]` in the saved PGN: always for the engine's own move,
+    /// for another only when the search gave it an exact score (a bound is no evaluation).
+    /// Empty after a mating move: the position says checkmate, and no score is left.
+    fn note_search_score(&mut self, index: usize, s: SearchScore, by_engine: bool) -> String {
+        let mover = self.side_to_move().flip();
+        if self.play.game().board().no_move_text().is_some() {
+            return String::new();
+        }
+        let Some(after) = score_after_move(s.score_white, mover) else {
+            return String::new();
+        };
+        if (by_engine || s.bound == Bound::Exact)
+            && let Some(pm) = self.play.game().moves().get(index)
+        {
+            let mut notes = pm.annotations.clone();
+            notes.eval = Some(after);
+            // The move's own variations were legal when set; nothing else is checked.
+            let _ = self.play.game_mut().set_annotations(index, notes);
+        }
+        search_note(after, s.bound, s.depth, mover)
+    }
+
     /// Announces a result in the log and on the status line and stops everything.
     pub(super) fn announce(&mut self, end: GameEnd) {
         self.log_line(
@@ -107,13 +140,24 @@ impl App {
     }
 
     /// Plays a legal move, charges the clock, logs the move with the static E of the new
-    /// position and who chose it, saves, and announces a result.
+    /// position, the search's score of it when a search scored it (the engine's own, or an
+    /// analysis of the position it was played in) and who chose it, saves, and announces a
+    /// result.
     pub(super) fn play_move(&mut self, m: Move, source: MoveSource) {
         let now = Instant::now();
         if let Some(loser) = self.play.clock().and_then(|c| c.flag(now)) {
             self.flag_fell(loser);
             return;
         }
+        let searched = match &source {
+            MoveSource::Searched(info) => Some(SearchScore {
+                score_white: info.score_white,
+                bound: info.bound,
+                depth: info.depth,
+            }),
+            MoveSource::Human => self.searched_score_of(m),
+            MoveSource::Book(_) | MoveSource::EngineUnsearched => None,
+        };
         let played = match &source {
             MoveSource::Searched(info) => self.play.game_mut().play_engine(
                 m,
@@ -161,21 +205,18 @@ impl App {
             "{numbered} ({m})  {}",
             static_e_text(self.play.game().board(), &self.prefs.eval())
         );
+        if let Some(s) = searched {
+            text.push_str(&self.note_search_score(index, s, source.by_engine()));
+        }
         let engine_move = source.by_engine();
         match source {
             MoveSource::Book(book) => {
                 text.push_str(&format!("  book: {book}"));
                 self.session.set_state(EngineState::Book(book));
             }
-            MoveSource::Searched(info) => {
-                text.push_str(&format!(
-                    "  engine d{}{}",
-                    info.depth,
-                    bounded_score(info.bound, info.score_white, mover)
-                ));
-                self.session.set_state(EngineState::Idle);
+            MoveSource::Searched(_) | MoveSource::EngineUnsearched => {
+                self.session.set_state(EngineState::Idle)
             }
-            MoveSource::EngineUnsearched => self.session.set_state(EngineState::Idle),
             MoveSource::Human => {}
         }
         self.log_line(LogKind::Move, text);

@@ -17,6 +17,8 @@ pub struct Screen {
     focus: Pane,
     help_visible: bool,
     help_scroll: usize,
+    /// The focused pane's legend is open, scrolled this many rows.
+    legend: Option<usize>,
     /// What the right-hand side shows (the log, or the evaluation, chart or lab view).
     view: View,
     evalview: EvalView,
@@ -41,6 +43,7 @@ impl Screen {
             focus: Pane::Input,
             help_visible: false,
             help_scroll: 0,
+            legend: None,
             view: View::default(),
             evalview: EvalView::default(),
             message: None,
@@ -111,6 +114,32 @@ impl Screen {
         } else {
             (self.help_scroll + by).min(max)
         };
+    }
+
+    // ---- the focused pane's legend ------------------------------------------------------
+
+    /// The first legend row shown, while a legend is open.
+    pub fn legend_scroll(&self) -> Option<usize> {
+        self.legend
+    }
+
+    pub fn open_legend(&mut self) {
+        self.legend = Some(0);
+    }
+
+    pub fn close_legend(&mut self) {
+        self.legend = None;
+    }
+
+    /// Scrolls the open legend by `by` rows, down unless `up`, never past `max`.
+    pub fn scroll_legend(&mut self, by: usize, up: bool, max: usize) {
+        if let Some(at) = self.legend.as_mut() {
+            *at = if up {
+                at.saturating_sub(by)
+            } else {
+                (*at + by).min(max)
+            };
+        }
     }
 
     // ---- the right-hand view -----------------------------------------------------------

@@ -82,6 +82,32 @@ pub fn bounded_score(bound: Bound, score_white: Score, side_to_move: Color) -> S
     }
 }
 
+/// The search's score of the position after a move, from White's view, given the score
+/// the search gave that move at its root (White's view): the same centipawns, and a mate
+/// one move nearer when the mating side made the move, as PGN's `[%eval]` counts it from
+/// the position after the move. `None` when the move mated: no position is left to score.
+pub fn score_after_move(root_white: Score, mover: Color) -> Option<Score> {
+    let Score::Mate(n) = root_white else {
+        return Some(root_white);
+    };
+    let mating_side_moved = match mover {
+        Color::White => n > 0,
+        Color::Black => n < 0,
+    };
+    let n = if mating_side_moved { n - n.signum() } else { n };
+    (n != 0).then_some(Score::Mate(n))
+}
+
+/// The search's score of a move as its log line writes it, apart from the static E:
+/// ` · search +0.35 d12`, with ` ≥ `/` ≤ ` when the search only bounded it. `bound` is the
+/// mover's, as the engine reports it at its root.
+pub fn search_note(after_white: Score, bound: Bound, depth: u32, mover: Color) -> String {
+    format!(
+        " · search{} d{depth}",
+        bounded_score(bound, after_white, mover)
+    )
+}
+
 /// What the status line puts after a message it cannot show whole (the log has it all).
 pub const SEE_LOG: &str = "… (see log)";
 
@@ -206,5 +232,27 @@ mod tests {
         // Black to move failed high: at least this good for Black, at most for White.
         assert_eq!(bounded_score(Bound::Lower, s, Color::Black), " ≤ +0.35");
         assert_eq!(bounded_score(Bound::Upper, s, Color::Black), " ≥ +0.35");
+    }
+
+    #[test]
+    fn a_mate_is_one_move_nearer_after_the_mating_sides_move_and_gone_after_mate() {
+        let w = Color::White;
+        let b = Color::Black;
+        assert_eq!(score_after_move(Score::Cp(-40), w), Some(Score::Cp(-40)));
+        // White mates in 3: after White's move, in 2; after Black's, still in 3.
+        assert_eq!(score_after_move(Score::Mate(3), w), Some(Score::Mate(2)));
+        assert_eq!(score_after_move(Score::Mate(3), b), Some(Score::Mate(3)));
+        assert_eq!(score_after_move(Score::Mate(-2), b), Some(Score::Mate(-1)));
+        assert_eq!(score_after_move(Score::Mate(-2), w), Some(Score::Mate(-2)));
+        assert_eq!(score_after_move(Score::Mate(1), w), None, "the move mated");
+        assert_eq!(score_after_move(Score::Mate(-1), b), None);
+        assert_eq!(
+            search_note(Score::Cp(35), Bound::Exact, 12, w),
+            " · search +0.35 d12"
+        );
+        assert_eq!(
+            search_note(Score::Mate(2), Bound::Lower, 9, b),
+            " · search ≤ #2 d9"
+        );
     }
 }

@@ -283,7 +283,10 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
             }
         }
     }
-    lines.push(Line::from(Span::styled(material_text(app), theme.text())));
+    lines.push(Line::from(Span::styled(
+        material_text(app, width as usize),
+        theme.text(),
+    )));
     lines.push(Line::from(vec![
         Span::styled("Opening ", theme.dim()),
         Span::styled(
@@ -331,9 +334,46 @@ fn eval_lines(app: &App, board: &crate::chess::Board, width: usize) -> Vec<Line<
     }
 }
 
-/// Material from White's view in pawns (the seed's values), and which pieces each side has
-/// more of: `Material +1.50 W:♘ B:♟♟`.
-fn material_text(app: &App) -> String {
+/// Material from White's view in pawns, counted with the seed page's values (a bishop is
+/// 4.5 there, not 3), and which pieces each side has more of, with as much of the values'
+/// name as fits `width`: `Material +1.50 W:♘ B:♟♟  seed values P1 N3 B4.5 R5 Q10`.
+fn material_text(app: &App, width: usize) -> String {
+    let text = material_count(app);
+    [
+        format!("{text}  seed values {}", seed_values_text()),
+        format!("{text}  seed values"),
+        format!("{text} (seed)"),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() <= width)
+    .unwrap_or(text)
+}
+
+/// The seed's piece values in pawns: `P1 N3 B4.5 R5 Q10`.
+pub fn seed_values_text() -> String {
+    [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ]
+    .iter()
+    .map(|k| {
+        let v = k.seed_value();
+        let pawns = if v % 100 == 0 {
+            (v / 100).to_string()
+        } else {
+            format!("{}", f64::from(v) / 100.0)
+        };
+        format!("{}{pawns}", k.letter().to_ascii_uppercase())
+    })
+    .collect::<Vec<_>>()
+    .join(" ")
+}
+
+/// `Material +1.50 W:♘ B:♟♟`: the seed's material difference and each side's surplus.
+fn material_count(app: &App) -> String {
     let b = app.shown_board();
     let diff = b.material(Color::White) - b.material(Color::Black);
     let mut text = if diff == 0 {

@@ -75,7 +75,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ),
         None => (tail_rows(app, width, visible), 0),
     };
-    let mut block = super::pane_block(app, " Log ", focused);
+    let title = super::legend::titled(" Log ", focused);
+    let mut block = super::pane_block(app, &title, focused);
     if offset > 0 {
         block = block.title(Span::styled(
             format!(" {offset} newer rows below (PgDn) "),

@@ -20,6 +20,7 @@ pub mod eval;
 pub mod help;
 pub mod input;
 pub mod lab;
+pub mod legend;
 pub mod log;
 pub mod review;
 pub mod sort;
@@ -64,6 +65,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     input::draw(frame, a.input, app);
     status::draw_message(frame, a.message, app);
     status::draw_status(frame, a.status, app);
+    legend::draw(frame, app);
     if app.screen().help_visible() {
         help::draw(frame, area, app);
     }

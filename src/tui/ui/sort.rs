@@ -198,7 +198,8 @@ fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let focused = app.screen().focus() == Pane::Sort;
     let t = &app.theme();
-    let block = super::pane_block(app, " Sort ", focused);
+    let title = super::legend::titled(" Sort ", focused);
+    let block = super::pane_block(app, &title, focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut lines = header_lines(app, inner.width as usize);

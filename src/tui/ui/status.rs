@@ -75,7 +75,13 @@ pub fn clock_text(left: std::time::Duration) -> String {
     }
 }
 
-/// The status bar's fields, longest form first; `level` 1 and 2 shorten them to fit.
+/// The most shortening [`status_fields`] knows: past it, fields are left out.
+const SHORTEST: u8 = 5;
+
+/// The status bar's fields, longest form first; each `level` up to [`SHORTEST`] shortens
+/// them to fit 80 columns: 1 names the side alone and shortens the tables' verdict, 2 leaves
+/// out the root move being searched, 3 the ordering scheme, 4 the evaluation, 5 writes the
+/// depth `d8`. The engine's state is always the last field.
 fn status_fields(app: &App, level: u8) -> Vec<String> {
     let side = match app.game().result() {
         Some(end) => end.result().to_string(),
@@ -128,29 +134,55 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
         // Full strength is the default and says nothing; a weaker level is always shown.
         fields.push(format!("level {}", app.prefs().settings().level));
     }
-    fields.extend([
-        format!("depth {}", app.prefs().settings().depth),
-        format!("eval {}", app.prefs().settings().eval),
-        format!("order {}", app.prefs().settings().order),
-        engine_text(app, level >= 2),
-    ]);
+    let depth = app.prefs().settings().depth;
+    fields.push(if level >= 5 {
+        format!("d{depth}")
+    } else {
+        format!("depth {depth}")
+    });
+    if level < 4 {
+        fields.push(format!("eval {}", app.prefs().settings().eval));
+    }
+    if level < 3 {
+        fields.push(format!("order {}", app.prefs().settings().order));
+    }
+    fields.push(engine_text(app, level >= 2));
     fields
 }
+
+/// The columns `fields` take joined by `sep`.
+fn joined_width(fields: &[String], sep: &str) -> usize {
+    fields.iter().map(|s| s.chars().count()).sum::<usize>()
+        + sep.chars().count() * fields.len().saturating_sub(1)
+}
+
+/// The fields that fit `width` columns beside the help key: as long a form as fits, then,
+/// when even the shortest does not, fields from the middle left out (the nearest the
+/// engine's state first), so the first field and the engine's state are always there.
+fn fitting_fields(app: &App, width: usize, sep: &str) -> Vec<String> {
+    let mut level = 0;
+    let mut fields = status_fields(app, 0);
+    while joined_width(&fields, sep) > width && level < SHORTEST {
+        level += 1;
+        fields = status_fields(app, level);
+    }
+    while joined_width(&fields, sep) > width && fields.len() > 2 {
+        fields.remove(fields.len() - 2);
+    }
+    fields
+}
+
+/// The help key's note at the right end of the status bar: always shown, so a newcomer
+/// at any width finds the help.
+const HELP_NOTE: &str = " F1 help ";
 
 pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
     let base = t.status();
     const SEP: &str = " │ ";
     let width = area.width as usize;
-    let len = |f: &[String]| {
-        f.iter().map(|s| s.chars().count()).sum::<usize>() + SEP.chars().count() * (f.len() - 1)
-    };
-    let mut level = 0;
-    let mut fields = status_fields(app, 0);
-    while len(&fields) > width && level < 2 {
-        level += 1;
-        fields = status_fields(app, level);
-    }
+    let room = width.saturating_sub(HELP_NOTE.len());
+    let fields = fitting_fields(app, room, SEP);
     let mut spans = Vec::new();
     for (i, f) in fields.iter().enumerate() {
         if i > 0 {
@@ -163,11 +195,8 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
         };
         spans.push(Span::styled(f.clone(), style));
     }
-    let used = len(&fields);
-    let help = " F1 help ";
-    if used + help.len() < width {
-        spans.push(Span::styled(" ".repeat(width - used - help.len()), base));
-        spans.push(Span::styled(help, base.add_modifier(Modifier::DIM)));
-    }
+    let used = joined_width(&fields, SEP);
+    spans.push(Span::styled(" ".repeat(room.saturating_sub(used)), base));
+    spans.push(Span::styled(HELP_NOTE, base.add_modifier(Modifier::DIM)));
     frame.render_widget(Paragraph::new(Line::from(spans)).style(base), area);
 }

@@ -150,8 +150,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .session()
         .last_tree()
         .filter(|_| app.explorer().is_newer(app.session().last_tree()));
-    let title = format!(" Tree d{} ", tree.depth);
-    let block = super::pane_block(app, &title, app.screen().focus() == Pane::Tree);
+    let focused = app.screen().focus() == Pane::Tree;
+    let title = super::legend::titled(&format!(" Tree d{} ", tree.depth), focused);
+    let block = super::pane_block(app, &title, focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let w = inner.width as usize;

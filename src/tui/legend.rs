@@ -1,0 +1,241 @@
+//! What each number on the screen is, said once: the help lists every entry, and each pane's
+//! legend (`?` with the pane focused) shows the entries for what that pane shows, so the two
+//! cannot say different things.
+
+/// One number or column: the name it goes by on screen, and what it is.
+pub type Entry = (&'static str, &'static str);
+
+/// Every entry, in the order the help lists them.
+pub const NUMBERS: &[Entry] = &[
+    (
+        "E, static E",
+        "the evaluation of the position as it stands, no search: White's view in pawns (+0.35: White about a third of a pawn better). The eval setting picks it: net (the default) is the mean of the network's views with White and with Black to move, so it does not swing with the side to move; full is the sum of the terms the eval pane lists; material and center count the seed page's piece values. A mated or stalemated position says so instead",
+    ),
+    (
+        "search",
+        "the engine's score after searching, White's view in pawns at the depth named (d12): what E becomes when the engine looks ahead. #3: White mates in 3 moves, #-3: Black does; ≥ or ≤: the search proved only a bound; +TB/-TB: the tablebases' win. The board shows it as engine d12 +0.35; on a move's log line (E +0.12 · search +0.35 d12) it is the score of the position after the move, as the saved PGN's [%eval] writes it",
+    ),
+    (
+        "d7/12 … E",
+        "a log line per finished iteration: depth 7 (plies searched in full), 12 the deepest ply reached, time, nodes, n/s, the search's score (E there is the seed's name for it) and the principal variation (pv); [1st …% ebf … tt …%] as in the sort pane",
+    ),
+    (
+        "Material",
+        "under the board: the material difference counted with the seed page's values (P1 N3 B4.5 R5 Q10), White's view, and the pieces each side has more of",
+    ),
+    (
+        "eval pane",
+        "each term of the full evaluation for White, for Black and net (White − Black), adding up to the full E below them (F7: beside the position at the PV's end); E by mode: this position's static E in each eval mode",
+    ),
+    (
+        "chart",
+        "E over the game: ⣀ the static E in full mode after each move, • the search's score where the engine searched or a review scored the move, both White's view clipped to ±5 pawns; █ marks a mate (on the edge), a review mark and the move shown",
+    ),
+    (
+        "nodes, n/s",
+        "positions the search visited (k: thousands, M: millions); n/s: nodes per second",
+    ),
+    (
+        "1st, 1st-cut, 1stcut",
+        "of the nodes that cut off (a move good enough that the rest need no search), the share where the first move tried did it: the better the ordering, the higher",
+    ),
+    (
+        "ebf, branch, EBF",
+        "effective branching factor: nodes through this depth ÷ nodes through the one before (never below 1); the better the ordering and pruning, the lower",
+    ),
+    (
+        "cut@, cut index, idx",
+        "the average place of the move that cut off among the moves tried (0: always the first)",
+    ),
+    (
+        "tt, TT hits",
+        "the share of transposition-table probes that found the position",
+    ),
+    (
+        "null, null cuts",
+        "the share of null-move tries (passing a move to see if the position still holds) that cut off",
+    ),
+    (
+        "re, re-search",
+        "the share of reduced moves (searched shallower for being late in the order) searched again in full",
+    ),
+    (
+        "q, qsearch",
+        "the share of nodes in the quiescence search (captures at the horizon, so no exchange is cut in half)",
+    ),
+    (
+        "order",
+        "a move's ordering score: the sum of its reasons (PV, hash move, MVV/LVA, killer, history …), shown beside it; the higher, the earlier the search tries it. The status line's order is the ordering scheme",
+    ),
+    (
+        "sort columns",
+        "generator order: the moves as the move generator makes them; sorted or search order: as the search tries them (← → step along the PV)",
+    ),
+    (
+        "root table",
+        "per root move of the iteration: order, nodes spent on it (total: in all iterations), score from the side to move's view (≤: refuted, at most this; ≥: failed high), the reply that refuted it @ the place it was tried; * the best so far, ! it became best this iteration",
+    ),
+    (
+        "lab columns",
+        "each ordering scheme and profile (prof) searched to one depth: nodes, best move and score, 1stcut, EBF, idx, time, n/s and the nodes as a bar on a log scale; ★ the fewest nodes",
+    ),
+    (
+        "review",
+        "each side's accuracy (how near its moves came to the engine's best) and its marks: ?! inaccuracy, ? mistake, ?? blunder, each with the engine's better move",
+    ),
+];
+
+/// The panes (and views) that explain their numbers in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Legend {
+    Log,
+    Review,
+    Sort,
+    Tree,
+    Eval,
+    Chart,
+    Lab,
+}
+
+impl Legend {
+    /// The pane's name in the legend's title.
+    pub fn name(self) -> &'static str {
+        match self {
+            Legend::Log => "Log",
+            Legend::Review => "Review",
+            Legend::Sort => "Sort",
+            Legend::Tree => "Tree",
+            Legend::Eval => "Eval",
+            Legend::Chart => "E chart",
+            Legend::Lab => "Lab",
+        }
+    }
+
+    /// The names of the [`NUMBERS`] entries this pane shows.
+    fn names(self) -> &'static [&'static str] {
+        match self {
+            Legend::Log => &["E, static E", "search", "d7/12 … E", "nodes, n/s"],
+            Legend::Review => &["review", "search"],
+            Legend::Sort => &[
+                "sort columns",
+                "order",
+                "root table",
+                "1st, 1st-cut, 1stcut",
+                "ebf, branch, EBF",
+                "cut@, cut index, idx",
+                "tt, TT hits",
+                "null, null cuts",
+                "re, re-search",
+                "q, qsearch",
+            ],
+            Legend::Tree => &["order"],
+            Legend::Eval => &["eval pane", "E, static E", "Material"],
+            Legend::Chart => &["chart", "E, static E", "search"],
+            Legend::Lab => &[
+                "lab columns",
+                "nodes, n/s",
+                "1st, 1st-cut, 1stcut",
+                "ebf, branch, EBF",
+                "cut@, cut index, idx",
+            ],
+        }
+    }
+
+    /// The entries this pane shows (the tree's begin with the help's notes on reading it).
+    pub fn entries(self) -> Vec<Entry> {
+        let notes: &[Entry] = match self {
+            Legend::Tree => &super::layout::TREE_NOTES[..2],
+            _ => &[],
+        };
+        let named = self
+            .names()
+            .iter()
+            .filter_map(|name| NUMBERS.iter().copied().find(|(n, _)| n == name));
+        notes.iter().copied().chain(named).collect()
+    }
+}
+
+/// A legend's rows at `width` columns: each entry's name, two spaces and what it is, the
+/// rows after an entry's first indented by two. The name's columns of a first row are
+/// `name.len()` characters, for drawing it apart.
+pub fn rows(legend: Legend, width: usize) -> Vec<LegendRow> {
+    let width = width.max(12);
+    let mut out = Vec::new();
+    for (name, text) in legend.entries() {
+        let wrapped = super::app::log::wrap_text(&format!("{name}  {text}"), width - 2);
+        for (i, row) in wrapped.into_iter().enumerate() {
+            out.push(if i == 0 {
+                LegendRow {
+                    name: name.chars().count().min(row.chars().count()),
+                    text: row,
+                }
+            } else {
+                LegendRow {
+                    name: 0,
+                    text: format!("  {row}"),
+                }
+            });
+        }
+    }
+    out
+}
+
+/// One row of a legend: its text, of which the first `name` characters are an entry's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegendRow {
+    pub name: usize,
+    pub text: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [Legend; 7] = [
+        Legend::Log,
+        Legend::Review,
+        Legend::Sort,
+        Legend::Tree,
+        Legend::Eval,
+        Legend::Chart,
+        Legend::Lab,
+    ];
+
+    #[test]
+    fn every_pane_names_entries_that_exist_and_every_entry_is_some_panes() {
+        for legend in ALL {
+            for name in legend.names() {
+                assert!(
+                    NUMBERS.iter().any(|(n, _)| n == name),
+                    "{legend:?}: no entry {name}"
+                );
+            }
+            let entries = legend.entries();
+            assert!(entries.len() >= legend.names().len(), "{legend:?}");
+        }
+        for (name, _) in NUMBERS {
+            assert!(
+                ALL.iter().any(|l| l.names().contains(name)),
+                "{name} is in no pane's legend"
+            );
+        }
+    }
+
+    #[test]
+    fn a_legend_wraps_within_its_width_and_names_start_their_entries() {
+        for width in [30, 49, 73] {
+            let rows = rows(Legend::Sort, width);
+            assert!(
+                rows.iter().all(|r| r.text.chars().count() <= width),
+                "{width}"
+            );
+            let named: Vec<String> = rows
+                .iter()
+                .filter(|r| r.name > 0)
+                .map(|r| r.text.chars().take(r.name).collect())
+                .collect();
+            let names: Vec<&str> = Legend::Sort.entries().iter().map(|e| e.0).collect();
+            assert_eq!(named, names, "{width}");
+        }
+    }
+}
