@@ -16,7 +16,7 @@ use ox88::engine::jobs::review::analyse;
 use ox88::engine::jobs::{CancelHandle, PositionAnalysis, ReviewJob, ReviewSettings, Verdict};
 use ox88::engine::syzygy::Tablebases;
 use ox88::game::Game;
-use ox88::game::annotate::{Judgement, Review, review_positions};
+use ox88::game::annotate::{Judgement, Review, judge, review_positions, would_mark};
 use pgn_reader::{Nag, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -114,6 +114,144 @@ fn accuracy_is_a_percentage_and_higher_for_the_side_without_mistakes() {
     assert_eq!(b.inaccuracies + b.mistakes + b.blunders, 0, "{b:?}");
     assert!(b.accuracy > w.accuracy, "white {w:?} black {b:?}");
     assert!(w.acpl > b.acpl, "white {w:?} black {b:?}");
+}
+
+// ---- the second look, the book, the better line ------------------------------------------
+
+/// A review whose marks get a second look, at `depth` for the first.
+fn review_checked(game: &Game, depth: u32) -> Review {
+    let outcome = analyse(
+        &review_positions(game),
+        &ReviewSettings::depth(depth).with_second_look(would_mark),
+        &CancelHandle::new(),
+        &mut |_| {},
+    );
+    assert!(outcome.is_complete());
+    Review::from_analysis(game, &outcome.positions)
+}
+
+/// The Giuoco Piano: 3...Bc5 is the book's own move.
+const ITALIAN: &str = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 *";
+
+#[test]
+fn a_move_the_book_plays_is_never_marked() {
+    let game = Game::from_pgn(ITALIAN).unwrap();
+    let bc5 = 5;
+    let review = review_checked(&game, DEPTH);
+    assert_eq!(
+        review.moves[bc5].judgement,
+        None,
+        "{:?}",
+        judgements(&review)
+    );
+    // Even where the search says it throws a piece away, with another move as its best.
+    let mut scores = vec![Score::Cp(20); game.len() + 1];
+    scores[bc5] = Score::Cp(0);
+    scores[bc5 + 1] = Score::Cp(400);
+    let analysis = made_up_analysis(&game, &scores, true);
+    let review = Review::from_analysis(&game, &analysis);
+    assert_eq!(review.moves[bc5].judgement, None);
+    // The same scores mark a move the book does not play: 3...Qh4 in its place.
+    let off_book = Game::from_pgn("1. e4 e5 2. Nf3 Nc6 3. Bc4 Qh4 *").unwrap();
+    let analysis = made_up_analysis(&off_book, &scores, true);
+    let review = Review::from_analysis(&off_book, &analysis);
+    assert_eq!(review.moves[bc5].judgement, Some(Judgement::Blunder));
+}
+
+#[test]
+fn a_better_line_never_begins_with_the_move_played() {
+    // The search's best move is the move played, yet the scores drop (the search
+    // disagreeing with itself a ply later): no mark, and no better move to show.
+    let game = Game::from_pgn(HANGING_QUEEN).unwrap();
+    let mut scores = vec![Score::Cp(0); game.len() + 1];
+    scores[5] = Score::Cp(-50);
+    scores[6] = Score::Cp(600);
+    let made_up = Review::from_analysis(&game, &made_up_analysis(&game, &scores, false));
+    assert_eq!(made_up.moves[5].judgement, None);
+    assert_eq!(made_up.moves[5].best, None);
+    assert!(made_up.moves[5].best_line.is_empty());
+    // Real reviews, with and without the second look.
+    let selfplay = std::fs::read_to_string("tests/data/selfplay40.pgn").unwrap();
+    for pgn in [
+        HANGING_QUEEN,
+        MISSED_MATE,
+        ONE_SIDED,
+        QUIET,
+        selfplay.as_str(),
+    ] {
+        let game = Game::from_pgn(pgn).unwrap();
+        let (_, first_look) = review(pgn);
+        for reviewed in [first_look, review_checked(&game, DEPTH)] {
+            for m in &reviewed.moves {
+                assert_ne!(m.best, Some(m.played), "move {}", m.index);
+                assert_ne!(m.best_line.first(), Some(&m.played), "move {}", m.index);
+                assert_eq!(m.best_line.first().copied(), m.best, "move {}", m.index);
+            }
+            let annotated = reviewed.annotate(&game, "t");
+            for (i, pm) in annotated.moves().iter().enumerate() {
+                for v in &pm.annotations.variations {
+                    assert_ne!(v.first(), Some(&game.moves()[i].mv), "move {i}: {v:?}");
+                }
+            }
+        }
+    }
+}
+
+/// Legal's trap: 5.Nxe5! gives the queen, and 5...Bxd1 6.Bxf7+ Ke7 7.Nd5# follows.
+const LEGAL: &str = "1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 *";
+
+#[test]
+fn the_second_look_takes_back_a_mark_the_first_look_gave() {
+    let game = Game::from_pgn(LEGAL).unwrap();
+    let nxe5 = 8;
+    // Two plies see the queen taken, not the mate that follows.
+    let shallow = 2;
+    let outcome = analyse(
+        &review_positions(&game),
+        &ReviewSettings::depth(shallow),
+        &CancelHandle::new(),
+        &mut |_| {},
+    );
+    let first_look = Review::from_analysis(&game, &outcome.positions);
+    assert!(
+        first_look.moves[nxe5].judgement.is_some(),
+        "{:?}",
+        judgements(&first_look)
+    );
+    let checked = review_checked(&game, shallow);
+    assert_eq!(
+        checked.moves[nxe5].judgement,
+        None,
+        "{:?}",
+        judgements(&checked)
+    );
+}
+
+#[test]
+fn every_mark_after_a_second_look_is_the_second_looks_verdict() {
+    for pgn in [HANGING_QUEEN, MISSED_MATE, ONE_SIDED] {
+        let game = Game::from_pgn(pgn).unwrap();
+        let outcome = analyse(
+            &review_positions(&game),
+            &ReviewSettings::depth(DEPTH).with_second_look(would_mark),
+            &CancelHandle::new(),
+            &mut |_| {},
+        );
+        let review = Review::from_analysis(&game, &outcome.positions);
+        assert!(review.moves.iter().any(|m| m.judgement.is_some()), "{pgn}");
+        for m in review.moves.iter().filter(|m| m.judgement.is_some()) {
+            let check = outcome.positions[m.index]
+                .check
+                .as_ref()
+                .unwrap_or_else(|| panic!("{pgn}: move {} marked unchecked", m.index));
+            assert_eq!(check.played, m.played);
+            assert!(check.other_is_better());
+            // The loss recorded is the second look's, and it holds the mark's threshold.
+            assert_eq!((m.before, m.after), (check.other_score, check.played_score));
+            assert_eq!(judge(m.before, m.after), m.judgement);
+            assert!(m.chances_lost >= 0.1, "{pgn}: move {} {m:?}", m.index);
+        }
+    }
 }
 
 // ---- the annotated PGN read back ----------------------------------------------------------
@@ -510,6 +648,7 @@ fn made_up_analysis(game: &Game, scores: &[Score], other_best: bool) -> Vec<Posi
                 verdict,
                 nodes: 1,
                 time: std::time::Duration::ZERO,
+                check: None,
             }
         })
         .collect()

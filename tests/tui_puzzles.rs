@@ -225,3 +225,120 @@ fn tab_completes_a_puzzle_theme_and_the_completed_command_serves_it() {
     assert_eq!(kind, MessageKind::Info, "{text}");
     assert!(text.contains("puzzle Fork1"), "{text}");
 }
+
+/// Ticks the app until its review has ended (failing after two minutes).
+fn wait_for_review(app: &mut ox88::tui::app::App) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while app.review().is_running() {
+        assert!(Instant::now() < deadline, "the review ends");
+        std::thread::sleep(Duration::from_millis(20));
+        app.on_tick(Instant::now());
+    }
+}
+
+/// Black to move; after 1...Nc3 White mates with Re8#, and 2.h3 misses it (2...h6 ends
+/// the chance).
+const BACK_RANK: &str = "6k1/p4ppp/8/8/8/8/n4PPP/4R1K1 b - - 0 1";
+
+#[test]
+fn a_missed_mate_in_a_game_begun_with_fen_becomes_the_players_own_puzzle() {
+    let dir = TempDir::new("tui-puzzle-own-fen");
+    let opts = Options {
+        mode: Mode::HumanWhite,
+        ..options(&dir)
+    };
+    let (mut app, _) = app_of(&opts);
+    enter(&mut app, &format!(":fen {BACK_RANK}"));
+    // The recording engine plays nothing: Black's moves are entered as a second player's.
+    enter(&mut app, ":mode human");
+    for m in ["Nc3", "h3", "h6"] {
+        enter(&mut app, m);
+    }
+    enter(&mut app, ":mode white");
+    enter(&mut app, ":review");
+    wait_for_review(&mut app);
+    enter(&mut app, ":puzzle mine");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Info, "{text}");
+    assert_eq!(
+        app.game().board().to_fen(),
+        "6k1/p4ppp/8/8/8/2n5/5PPP/4R1K1 w - - 1 2"
+    );
+    enter(&mut app, "Re8#");
+    assert!(
+        message(&app).1.starts_with("✓ solved"),
+        "{:?}",
+        message(&app)
+    );
+}
+
+#[test]
+fn a_loaded_game_that_names_the_player_gives_their_mistakes_and_no_one_elses() {
+    let dir = TempDir::new("tui-puzzle-own-loaded");
+    let me = ox88::tui::settings::Settings::default().name;
+    let pgn = dir.path().join("mine.pgn");
+    // White (someone else) hangs the queen with 3.Qxe5+; Black (the player) misses 3...Nxe5.
+    let game = |white: &str, black: &str| {
+        format!(
+            "[White \"{white}\"]\n[Black \"{black}\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Be7 4. Qg3 Nf6 *\n"
+        )
+    };
+    std::fs::write(&pgn, game("Someone Else", &me)).unwrap();
+    // The mode says White, but a game that names its players is the player's by name.
+    let opts = Options {
+        mode: Mode::HumanWhite,
+        ..options(&dir)
+    };
+    let (mut app, _) = app_of(&opts);
+    enter(&mut app, &format!(":load {}", pgn.display()));
+    enter(&mut app, ":review");
+    wait_for_review(&mut app);
+    enter(&mut app, ":puzzle mine");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Info, "{text}");
+    // Black's turn after 3.Qxe5+: the answer is 3...Nxe5.
+    assert_eq!(app.game().board().side_to_move(), ox88::chess::Color::Black);
+    enter(&mut app, "Nxe5");
+    assert!(
+        message(&app).1.starts_with("✓ solved"),
+        "{:?}",
+        message(&app)
+    );
+
+    // The same game naming two others: nothing is the player's, and `:puzzle mine` says so.
+    let dir = TempDir::new("tui-puzzle-own-others");
+    let pgn = dir.path().join("theirs.pgn");
+    std::fs::write(&pgn, game("Someone Else", "Another One")).unwrap();
+    let (mut app, _) = app_of(&Options {
+        mode: Mode::HumanWhite,
+        ..options(&dir)
+    });
+    enter(&mut app, &format!(":load {}", pgn.display()));
+    enter(&mut app, ":review");
+    wait_for_review(&mut app);
+    enter(&mut app, ":puzzle mine");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Error);
+    assert!(text.contains("not one you played"), "{text}");
+}
+
+#[test]
+fn puzzle_mine_says_why_a_reviewed_game_gave_none() {
+    let dir = TempDir::new("tui-puzzle-own-none");
+    let (mut app, _) = app_of(&Options {
+        mode: Mode::HumanWhite,
+        ..options(&dir)
+    });
+    // The book's Ruy Lopez: no mistake of White's.
+    enter(&mut app, ":mode human");
+    for m in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"] {
+        enter(&mut app, m);
+    }
+    enter(&mut app, ":mode white");
+    enter(&mut app, ":review");
+    wait_for_review(&mut app);
+    enter(&mut app, ":puzzle mine");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Error);
+    assert!(text.contains("no mistake (? or ??) of yours"), "{text}");
+}

@@ -337,8 +337,9 @@ pub enum Command {
     /// the side to move is checkmated, `E: 0` after `stalemate`).
     Eval(EvalArgs),
     /// Review a game: every position searched with a fixed budget, each move judged by the
-    /// winning chances it gave away; writes the annotated PGN (NAGs, [%eval], better
-    /// lines, accuracy tags). Progress goes to standard error; Ctrl-C keeps what was done.
+    /// winning chances it gave away (a move about to be marked searched again, deeper, beside
+    /// the best other move); writes the annotated PGN (NAGs, [%eval], better lines, accuracy
+    /// tags). Progress goes to standard error; Ctrl-C keeps what was done.
     Review(ReviewArgs),
     /// Self-play games for tuning data: quiet positions labelled with the game's result.
     Selfplay(SelfplayArgs),
@@ -615,10 +616,14 @@ pub struct ReviewArgs {
     /// Which game of the file (1-based).
     #[arg(long, default_value_t = 1)]
     pub game: usize,
-    /// Milliseconds per position (the default: 100).
+    /// Nodes searched per position (the default: 40000; reproducible, and the same review
+    /// on a busy machine as on an idle one).
+    #[arg(long, conflicts_with_all = ["depth", "movetime"], value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Milliseconds per position instead of nodes.
     #[arg(long, conflicts_with = "depth")]
     pub movetime: Option<u64>,
-    /// A fixed depth per position instead of a time (reproducible).
+    /// A fixed depth per position instead of nodes (reproducible).
     #[arg(long, value_parser = clap::value_parser!(u32).range(i64::from(*DEPTH_RANGE.start())..=i64::from(*DEPTH_RANGE.end())))]
     pub depth: Option<u32>,
     /// Write the annotated PGN here instead of standard output.

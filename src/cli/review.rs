@@ -1,5 +1,6 @@
 //! `ox88 review`: a game of a PGN file reviewed by the review job (every position searched
-//! with a fixed budget, each move judged by the winning chances it gave away), written
+//! with a fixed budget, each move judged by the winning chances it gave away, a move about
+//! to be marked searched again deeper before it is), written
 //! back as an annotated PGN. A progress line goes to standard error, and a summary per
 //! side at the end. With `--syzygy DIR`, moves in positions the tables cover are judged by
 //! the tables (a win or draw thrown away is a blunder). Ctrl-C keeps what was reviewed and exits with status 130.
@@ -11,7 +12,7 @@ use anyhow::{Context, Result};
 use ox88::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
 use ox88::engine::syzygy::Tablebases;
 use ox88::game::Game;
-use ox88::game::annotate::{Review, review_positions};
+use ox88::game::annotate::{Review, review_positions, would_mark};
 
 use super::args::ReviewArgs;
 
@@ -19,6 +20,7 @@ pub fn run(args: ReviewArgs) -> Result<()> {
     let ReviewArgs {
         file,
         game: number,
+        nodes,
         movetime,
         depth,
         out,
@@ -42,14 +44,17 @@ pub fn run(args: ReviewArgs) -> Result<()> {
         .with_context(|| format!("cannot read {}", file.display()))?;
     let game = Game::from_pgn_nth(&text, number)
         .with_context(|| format!("{}: cannot read game {number}", file.display()))?;
-    let (mut settings, budget) = match depth {
-        Some(d) => (ReviewSettings::depth(d), format!("depth {d}")),
-        None => {
-            let ms = movetime.unwrap_or(100).max(1);
-            let per = std::time::Duration::from_millis(ms);
-            (ReviewSettings::movetime(per), format!("movetime {ms} ms"))
+    let settings = match (depth, movetime, nodes) {
+        (Some(d), _, _) => ReviewSettings::depth(d),
+        (None, Some(ms), _) => {
+            ReviewSettings::movetime(std::time::Duration::from_millis(ms.max(1)))
         }
+        (None, None, Some(n)) => ReviewSettings::nodes(n),
+        (None, None, None) => ReviewSettings::standard(),
     };
+    // A move the first look would mark is looked at again, deeper, before it is marked.
+    let mut settings = settings.with_second_look(would_mark);
+    let budget = settings.budget();
     // The searches probe the tables too, so their lines in covered positions are exact.
     settings.options.syzygy.tables = tables.clone();
     let tty = std::io::stderr().is_terminal();
@@ -84,7 +89,21 @@ pub fn run(args: ReviewArgs) -> Result<()> {
     for side in [ox88::chess::Color::White, ox88::chess::Color::Black] {
         eprintln!("{:<5}  {}", side.name(), review.side(side));
     }
-    eprintln!("review: {:.1} s", outcome.elapsed.as_secs_f64());
+    let nodes: u64 = outcome
+        .positions
+        .iter()
+        .map(|p| p.nodes + p.check.as_ref().map_or(0, |c| c.nodes))
+        .sum();
+    let looks = outcome
+        .positions
+        .iter()
+        .filter(|p| p.check.is_some())
+        .count();
+    let secs = outcome.elapsed.as_secs_f64();
+    eprintln!(
+        "review: {secs:.1} s, {nodes} nodes ({:.0} n/s), {looks} second looks",
+        nodes as f64 / secs.max(1e-3)
+    );
     let annotator = format!("ox88 {} ({budget})", env!("CARGO_PKG_VERSION"));
     let pgn = review.annotate(&game, &annotator).to_pgn();
     match out {

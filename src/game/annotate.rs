@@ -22,7 +22,12 @@
 //!   (before ≤ −7 pawns a mistake, ≤ −10 an inaccuracy). A mate that merely takes longer
 //!   is not judged;
 //! - the engine's own choice is never judged: a drop there is the search disagreeing with
-//!   itself one ply later;
+//!   itself one ply later; nor is a move the built-in opening book plays;
+//! - a move the first look would mark gets a second look when the analysis has one
+//!   (`engine::jobs::review`): the move played and the best other move searched deeper
+//!   from the same position, to the same depth. Then `before` is the better of the two and
+//!   `after` the move's own score, the mark is whatever these give (often none), and the
+//!   better line is the other move's, so it never begins with the move played;
 //! - with Syzygy tables, a move whose positions before and after both have a table result
 //!   is judged by the tables alone, whatever the search says: one that turns a win into a
 //!   draw or a loss, or a draw into a loss, is a blunder; one that keeps the result is
@@ -38,6 +43,7 @@
 
 use crate::chess::{Board, Color, Move};
 use crate::engine::Score;
+use crate::engine::book::Book;
 use crate::engine::jobs::{PositionAnalysis, Verdict};
 use crate::engine::syzygy::{Tablebases, Wdl};
 
@@ -154,6 +160,17 @@ pub fn judge(before: Score, after: Score) -> Option<Judgement> {
     Judgement::from_drop(drop).max(mate_judgement(before, after))
 }
 
+/// Whether scores before and after a move would mark it: the review job's test for a
+/// second look (`ReviewSettings::with_second_look(would_mark)`).
+pub fn would_mark(before: Score, after: Score) -> bool {
+    judge(before, after).is_some()
+}
+
+/// Whether the built-in opening book plays `mv` in `board` (such a move is never marked).
+pub fn book_move(board: &Board, mv: Move) -> bool {
+    Book::builtin().moves(board).iter().any(|w| w.mv == mv)
+}
+
 /// A result as the fifty-move rule leaves it: 1 won, 0 drawn (cursed wins and blessed
 /// losses included), −1 lost.
 fn fifty_move_result(w: Wdl) -> i32 {
@@ -201,7 +218,8 @@ pub struct ReviewedMove {
     /// Lichess's per-move accuracy, percent.
     pub accuracy: f64,
     pub judgement: Option<Judgement>,
-    /// The engine's choice in the position before the move and its line.
+    /// The engine's better move in the position before the move and its line (starting
+    /// with it); `None` and empty where the engine chose the move played.
     pub best: Option<Move>,
     pub best_line: Vec<Move>,
     /// The evaluation after the move, White's view; `None` after a mating move.
@@ -278,22 +296,36 @@ impl Review {
                 break;
             };
             let mover = positions[i].side_to_move();
-            let before = a_before.score();
             let after_board = &positions[i + 1];
             let mated = a_after.verdict == Verdict::Checkmated;
             let drawn = rules_verdict(after_board).is_some_and(|e| e.outcome == Outcome::Draw);
-            let after = if mated {
-                Score::Mate(1)
-            } else if drawn {
-                Score::Cp(0)
-            } else {
-                a_after.score().negate()
-            };
-            let best = a_before.best();
+            let (before, after, best, line) =
+                match a_before.check.as_ref().filter(|c| c.played == pm.mv) {
+                    // The second look: both moves searched from this position.
+                    Some(c) if c.other_is_better() => (
+                        c.other_score,
+                        c.played_score,
+                        Some(c.other),
+                        c.other_line.as_slice(),
+                    ),
+                    Some(c) => (c.played_score, c.played_score, None, &[][..]),
+                    None => {
+                        let after = if mated {
+                            Score::Mate(1)
+                        } else if drawn {
+                            Score::Cp(0)
+                        } else {
+                            a_after.score().negate()
+                        };
+                        let best = a_before.best().filter(|&b| b != pm.mv);
+                        let line = if best.is_some() { a_before.pv() } else { &[] };
+                        (a_before.score(), after, best, line)
+                    }
+                };
             let by_tables = tables.and_then(|t| table_judgement(t, &positions[i], after_board));
             let judgement = match by_tables {
                 Some(j) => j,
-                None if best == Some(pm.mv) => None,
+                None if best.is_none() || book_move(&positions[i], pm.mv) => None,
                 None => judge(before, after),
             };
             let chances_lost = (winning_chances(before) - winning_chances(after)).max(0.0);
@@ -309,12 +341,7 @@ impl Review {
                 accuracy: move_accuracy(win_percent(before), win_percent(after)),
                 judgement,
                 best,
-                best_line: a_before
-                    .pv()
-                    .iter()
-                    .take(VARIATION_PLIES)
-                    .copied()
-                    .collect(),
+                best_line: line.iter().take(VARIATION_PLIES).copied().collect(),
                 eval_after,
             });
         }

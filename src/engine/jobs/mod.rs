@@ -22,7 +22,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use lab::{LabJob, LabOutcome, LabProgress, LabRun, LabSettings};
 pub use review::{
-    PositionAnalysis, ReviewJob, ReviewOutcome, ReviewProgress, ReviewSettings, Verdict,
+    MoveCheck, PositionAnalysis, ReviewJob, ReviewOutcome, ReviewProgress, ReviewSettings,
+    SecondLook, Verdict,
 };
 
 /// Asks a job to stop after the step it is on. Clones share the flag.

@@ -26,6 +26,14 @@
 //! from one position to the next (the positions of a game are close relatives). The
 //! searcher is the plain `Searcher::standalone()` + `search_sync` entry point, with the
 //! opening book off: a review judges moves by search, not by what the book plays.
+//!
+//! A second look (when the settings ask for one): a move that the first look would mark is
+//! searched again from the position before it, deeper, as two root searches of the same
+//! depth: every other move (the best of them and its line), then the move played alone. The
+//! first look infers the move's value from the next position's search, one ply further on
+//! and with the other side to move; the second compares the move with the others from the
+//! same root, so a mark stands only where the loss holds up. A move the built-in opening
+//! book plays gets no second look (the review never marks it).
 
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -33,17 +41,80 @@ use std::time::{Duration, Instant};
 
 use super::CancelHandle;
 use crate::chess::{Board, Move};
+use crate::engine::book::Book;
 use crate::engine::search::Searcher;
 use crate::engine::{Limits, Score, SearchOptions};
 
+/// The nodes per position of a review at the standard budget (a 40-move game, 81
+/// positions, in a few seconds on one core; the second looks take the rest).
+pub const STANDARD_NODES: u64 = 40_000;
+
+/// How much deeper a second look searches than the first: this many times the nodes or
+/// the time, or this many plies more.
+pub const SECOND_LOOK_FACTOR: u64 = 4;
+pub const SECOND_LOOK_PLIES: u32 = 3;
+
+/// Whether the first look would mark a move, from the mover's scores before the move (the
+/// engine's best play) and after it. The review's judge (`game::annotate`) supplies it.
+pub type WouldMark = fn(before: Score, after: Score) -> bool;
+
+/// The second look: its budget (for the search of the other moves; the move played is
+/// searched to the same depth) and which moves get one.
+#[derive(Clone, Debug)]
+pub struct SecondLook {
+    pub limits: Limits,
+    pub would_mark: WouldMark,
+}
+
 /// The budget per position and how the engine searches.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ReviewSettings {
     pub limits: Limits,
     pub options: SearchOptions,
+    /// A deeper look at the moves the first look would mark; `None`: the first look stands.
+    pub second_look: Option<SecondLook>,
 }
 
 impl ReviewSettings {
+    /// A fixed number of nodes per position: reproducible, and the same on a busy machine as
+    /// on an idle one (only slower).
+    pub fn nodes(per_position: u64) -> ReviewSettings {
+        ReviewSettings::with_limits(Limits {
+            nodes: Some(per_position.max(1)),
+            ..Limits::default()
+        })
+    }
+
+    /// The standard budget: [`STANDARD_NODES`] a position.
+    pub fn standard() -> ReviewSettings {
+        ReviewSettings::nodes(STANDARD_NODES)
+    }
+
+    /// These settings with a second look at the moves `would_mark` picks, deeper than the
+    /// first by [`SECOND_LOOK_FACTOR`] (nodes, time) or [`SECOND_LOOK_PLIES`] (depth).
+    pub fn with_second_look(mut self, would_mark: WouldMark) -> ReviewSettings {
+        let first = &self.limits;
+        let limits = Limits {
+            depth: first.depth.map(|d| d + SECOND_LOOK_PLIES),
+            nodes: first.nodes.map(|n| n.saturating_mul(SECOND_LOOK_FACTOR)),
+            movetime: first.movetime.map(|t| t * SECOND_LOOK_FACTOR as u32),
+            ..Limits::default()
+        };
+        self.second_look = Some(SecondLook { limits, would_mark });
+        self
+    }
+
+    /// The budget in words: `40000 nodes`, `depth 8`, `movetime 100 ms`.
+    pub fn budget(&self) -> String {
+        let l = &self.limits;
+        match (l.nodes, l.depth, l.movetime) {
+            (Some(n), _, _) => format!("{n} nodes"),
+            (None, Some(d), _) => format!("depth {d}"),
+            (None, None, Some(t)) => format!("movetime {} ms", t.as_millis()),
+            _ => "no limit".to_string(),
+        }
+    }
+
     /// A fixed time per position.
     pub fn movetime(per_position: Duration) -> ReviewSettings {
         ReviewSettings::with_limits(Limits::movetime(per_position))
@@ -64,6 +135,7 @@ impl ReviewSettings {
                 move_overhead: Duration::ZERO,
                 ..SearchOptions::default()
             },
+            second_look: None,
         }
     }
 }
@@ -85,6 +157,27 @@ pub enum Verdict {
     Stalemate,
 }
 
+/// The second look at the move played from a position: the move and the best other move,
+/// each searched from that position to the same depth (scores for the side to move).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveCheck {
+    pub played: Move,
+    pub played_score: Score,
+    /// The best of the other moves and its line (starting with it, never with `played`).
+    pub other: Move,
+    pub other_score: Score,
+    pub other_line: Vec<Move>,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+impl MoveCheck {
+    /// Whether another move scored better than the one played.
+    pub fn other_is_better(&self) -> bool {
+        self.other_score.as_ordinal() > self.played_score.as_ordinal()
+    }
+}
+
 /// One position of the game, analysed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PositionAnalysis {
@@ -93,6 +186,8 @@ pub struct PositionAnalysis {
     pub verdict: Verdict,
     pub nodes: u64,
     pub time: Duration,
+    /// The second look at the move played from here, when it got one.
+    pub check: Option<MoveCheck>,
 }
 
 impl PositionAnalysis {
@@ -193,8 +288,29 @@ fn analyse_into(
             break;
         }
         let analysis = analyse_one(&mut searcher, index, board, settings);
+        let previous = index.checked_sub(1).and_then(|i| {
+            let list = done.lock().unwrap_or_else(|e| e.into_inner());
+            list.get(i).cloned()
+        });
+        let check = match (&settings.second_look, previous) {
+            (Some(look), Some(first)) => second_look(
+                &mut searcher,
+                &positions[index - 1],
+                board,
+                &first,
+                &analysis,
+                settings,
+                look,
+            ),
+            _ => None,
+        };
         let count = {
             let mut list = done.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(c) = check
+                && let Some(p) = list.last_mut()
+            {
+                p.check = Some(c);
+            }
             list.push(analysis.clone());
             list.len()
         };
@@ -235,6 +351,7 @@ fn analyse_one(
             verdict,
             nodes: 0,
             time: Duration::ZERO,
+            check: None,
         };
     }
     let result = searcher.search_sync(board, &settings.limits, &settings.options, &mut |_| {});
@@ -259,7 +376,83 @@ fn analyse_one(
         },
         nodes: result.stats.nodes,
         time: result.time,
+        check: None,
     }
+}
+
+/// The move that leads from `before` to `after` (the game's move between two of its
+/// positions), found among the legal moves by the position it makes.
+fn move_between(before: &Board, after: &Board) -> Option<Move> {
+    before.legal_moves().iter().copied().find(|&m| {
+        let mut b = before.clone();
+        b.make(m);
+        b.hash() == after.hash()
+    })
+}
+
+/// The second look at the move from `before` to `after` (see the module comment), when the
+/// first look (`first`, `next`: the two positions' analyses) would mark it: not for the
+/// engine's own choice, a move the built-in book plays, or a forced move.
+fn second_look(
+    searcher: &mut Searcher,
+    before: &Board,
+    after: &Board,
+    first: &PositionAnalysis,
+    next: &PositionAnalysis,
+    settings: &ReviewSettings,
+    look: &SecondLook,
+) -> Option<MoveCheck> {
+    let played = move_between(before, after)?;
+    if first.best() == Some(played)
+        || !(look.would_mark)(first.score(), next.score().negate())
+        || Book::builtin().moves(before).iter().any(|w| w.mv == played)
+    {
+        return None;
+    }
+    let others: Vec<Move> = before
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|&m| m != played)
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let options = &settings.options;
+    let other = searcher.search_sync(
+        before,
+        &Limits {
+            searchmoves: others.clone(),
+            ..look.limits.clone()
+        },
+        options,
+        &mut |_| {},
+    );
+    let best_other = other.best.filter(|m| others.contains(m))?;
+    let mut other_line = other.pv;
+    if other_line.first() != Some(&best_other) {
+        other_line = vec![best_other];
+    }
+    let depth = other.depth.max(1);
+    let own = searcher.search_sync(
+        before,
+        &Limits {
+            searchmoves: vec![played],
+            depth: Some(depth),
+            ..look.limits.clone()
+        },
+        options,
+        &mut |_| {},
+    );
+    Some(MoveCheck {
+        played,
+        played_score: own.score,
+        other: best_other,
+        other_score: other.score,
+        other_line,
+        depth,
+        nodes: other.stats.nodes + own.stats.nodes,
+    })
 }
 
 /// A review running on its own thread.

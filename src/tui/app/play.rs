@@ -454,6 +454,11 @@ impl Play {
         (who(Color::White), who(Color::Black))
     }
 
+    /// The game names its own players (a loaded or resumed game): they are not the mode's.
+    pub fn names_its_players(&self) -> bool {
+        self.keep_players
+    }
+
     /// Fills the headers a saved game carries (PGN standard 9.6, 9.8.1): the players from
     /// the mode (unless the game names its own), `TimeControl` (`-`: none) and
     /// `Termination` (`normal`, `time forfeit`, `unterminated` while it goes on), so none

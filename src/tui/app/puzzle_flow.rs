@@ -6,7 +6,9 @@
 use super::puzzles::RecordHome;
 use super::{App, LogKind, MoveSource};
 use crate::chess::{Color, Move};
+use crate::club::Role;
 use crate::game::Game;
+use crate::game::annotate::Judgement;
 use crate::puzzle::Puzzle;
 use crate::puzzle::mine::{MineSettings, Miner};
 use crate::puzzle::progress::{self, Choice};
@@ -77,9 +79,10 @@ impl App {
         let salt = self.play.game().id().len() as u64;
         let seed = self.puzzles.choose(choice.clone(), salt);
         let Some(p) = self.puzzles.progress().pick(set, &choice, seed) else {
-            return Err(match choice {
-                Choice::Own => "no mistakes of yours to solve: a :review of a game you played \
-                                against ox88 turns them into puzzles"
+            return Err(match (choice, self.puzzles.own_note()) {
+                (Choice::Own, Some(why)) => format!("no mistakes of yours to solve: {why}"),
+                (Choice::Own, None) => "no mistakes of yours to solve: a :review of a game \
+                                        you played turns them into puzzles"
                     .into(),
                 _ => "no puzzle matches".into(),
             });
@@ -253,14 +256,59 @@ impl App {
         self.position_changed();
     }
 
-    /// After a review of a game played against the engine: the player's mistakes with a
-    /// clear better move become their own puzzles (`:puzzle mine`).
-    pub(super) fn keep_own_mistakes(&mut self, review: &crate::game::annotate::Review) {
-        let player = match self.play.mode() {
-            Mode::HumanWhite => Color::White,
-            Mode::HumanBlack => Color::Black,
-            _ => return,
+    /// The side the player had in the game on the board: their seat in a club room, the
+    /// side they play against the engine, or the side a game that names its players (a
+    /// loaded or resumed one) gives their name (the settings' `name`, or their club name).
+    fn players_side(&self) -> Option<Color> {
+        if self.club.in_room() {
+            return match self.club.role() {
+                Some(Role::Player(side)) => Some(side),
+                _ => None,
+            };
+        }
+        if !self.play.names_its_players() {
+            match self.play.mode() {
+                Mode::HumanWhite => return Some(Color::White),
+                Mode::HumanBlack => return Some(Color::Black),
+                _ => {}
+            }
+        }
+        let mut names = vec![self.prefs.settings().name.clone()];
+        if let Some(v) = self.club.viewer() {
+            names.push(v.member().name.clone());
+        }
+        let is_me = |tag: &str| {
+            let tag = tag.trim();
+            !tag.is_empty()
+                && tag != "?"
+                && names.iter().any(|n| n.trim().eq_ignore_ascii_case(tag))
         };
+        let tags = &self.play.game().tags;
+        match (is_me(&tags.white), is_me(&tags.black)) {
+            (true, false) => Some(Color::White),
+            (false, true) => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    /// After a review of a game the player played (against the engine, from a `:fen` too,
+    /// in the club, or a loaded game that names them): their mistakes (`?`, `??`) whose
+    /// better move is the only winning one become their own puzzles (`:puzzle mine`). When
+    /// none does, the reason is kept for `:puzzle mine` to give.
+    pub(super) fn keep_own_mistakes(&mut self, review: &crate::game::annotate::Review) {
+        let Some(player) = self.players_side() else {
+            self.puzzles.set_own_note(Some(
+                "the game reviewed is not one you played (against ox88, in the club, or a \
+                 loaded game naming you as in the settings' name)"
+                    .into(),
+            ));
+            return;
+        };
+        let mistakes = review
+            .moves
+            .iter()
+            .filter(|m| m.mover == player && m.judgement >= Some(Judgement::Mistake))
+            .count();
         let mut miner = Miner::new(MineSettings {
             nodes: OWN_PUZZLE_NODES,
             hash_mb: 8,
@@ -269,11 +317,26 @@ impl App {
         });
         let source = format!("game {}", self.play.game().id());
         let own = miner.own_puzzles(self.play.game(), review, player, &source);
+        let found = own.len();
         let date = today();
         let added = own
             .into_iter()
             .filter(|p| self.puzzles.progress_mut().add_own(p.clone(), &date))
             .count();
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        let note = match (mistakes, found) {
+            (0, _) => Some("the game reviewed has no mistake (? or ??) of yours".to_string()),
+            (n, 0) => Some(format!(
+                "the game reviewed has {n} mistake{} of yours, none with a single winning \
+                 answer",
+                plural(n)
+            )),
+            _ => None,
+        };
+        self.puzzles.set_own_note(note.clone());
+        if let Some(why) = note {
+            self.log_line(LogKind::Info, format!("own puzzles: {why}"));
+        }
         if added == 0 {
             return;
         }

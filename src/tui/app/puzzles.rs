@@ -48,6 +48,9 @@ pub struct Puzzles {
     /// Varies the pick among puzzles of the same rating.
     serial: u64,
     refuter: Option<Searcher>,
+    /// What the last review of a game of the player's gave their own puzzles, when it gave
+    /// none: `:puzzle mine` says why it has nothing.
+    own_note: Option<String>,
 }
 
 impl Puzzles {
@@ -114,6 +117,15 @@ impl Puzzles {
     // ---- the player's record -------------------------------------------------------------
 
     /// The player's record: ratings, streak, own mistakes.
+    /// Why the last review gave no puzzle of the player's own (`None` once one did).
+    pub fn own_note(&self) -> Option<&str> {
+        self.own_note.as_deref()
+    }
+
+    pub fn set_own_note(&mut self, note: Option<String>) {
+        self.own_note = note;
+    }
+
     pub fn progress(&self) -> &Progress {
         &self.progress
     }

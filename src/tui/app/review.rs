@@ -13,9 +13,6 @@
 use crate::engine::jobs::{CancelHandle, ReviewJob, ReviewProgress};
 use crate::game::annotate::{Review, ReviewedMove};
 
-/// The deepest search a TUI review runs per position (a game reviews in seconds).
-pub const REVIEW_DEPTH: u32 = 10;
-
 /// A review under way.
 pub struct RunningReview {
     pub(super) job: Option<ReviewJob>,

@@ -7,12 +7,12 @@ use std::sync::Arc;
 use super::explorer::ExplorerError;
 use super::lab::View;
 use super::notice::{JobEvent, OnEnd};
-use super::review::{REVIEW_DEPTH, RunningReview};
+use super::review::RunningReview;
 use super::{App, LogKind};
 use crate::chess::Board;
 use crate::engine::jobs::lab::LabSettings;
 use crate::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
-use crate::game::annotate::{Review, review_positions};
+use crate::game::annotate::{Review, review_positions, would_mark};
 
 impl App {
     // ---- the tree browser ----------------------------------------------------------------
@@ -173,7 +173,10 @@ impl App {
         if self.play.game().is_empty() {
             return Err("no moves to review yet".into());
         }
-        let mut settings = ReviewSettings::depth(self.prefs.settings().depth.min(REVIEW_DEPTH));
+        // The standard budget whatever the playing depth: a review at a beginner's depth
+        // would mark good moves. A move about to be marked gets a second, deeper look.
+        let mut settings = ReviewSettings::standard().with_second_look(would_mark);
+        let budget = settings.budget();
         settings.options.eval = self.prefs.eval();
         settings.options.scheme = self.prefs.settings().order;
         settings.options.hash_mb = self.prefs.settings().hash_mb.min(settings.options.hash_mb);
@@ -201,13 +204,12 @@ impl App {
             game_len: self.play.game().len(),
             total,
         });
-        let depth = self.prefs.settings().depth.min(REVIEW_DEPTH);
         self.log_line(
             LogKind::Info,
-            format!("review: {total} positions at depth {depth}"),
+            format!("review: {total} positions, {budget} each"),
         );
         self.info(format!(
-            "reviewing {} moves at depth {depth} (Esc cancels, keeping what is done)",
+            "reviewing {} moves, {budget} a position (Esc cancels, keeping what is done)",
             self.play.game().len()
         ));
         Ok(())
@@ -244,9 +246,11 @@ impl App {
             &outcome.positions,
             self.prefs.tables().tables(),
         );
-        let annotator = format!("ox88 {} (depth {})", env!("CARGO_PKG_VERSION"), {
-            self.prefs.settings().depth.min(REVIEW_DEPTH)
-        });
+        let annotator = format!(
+            "ox88 {} ({})",
+            env!("CARGO_PKG_VERSION"),
+            ReviewSettings::standard().budget()
+        );
         let annotated = review.annotate(self.play.game(), &annotator);
         for (i, pm) in annotated
             .moves()
