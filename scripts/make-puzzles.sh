@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the puzzle set that ships in the binary (src/puzzle/puzzles.csv) from ox88's own
-# games: level games from the balanced openings in chunks, each chunk mined and verified;
+# Built the first puzzle set that shipped in the binary (src/puzzle/puzzles.csv; the set now
+# adds the longer puzzles of scripts/mine-fast.sh, docs/puzzles.md) from ox88's own games: level games from the balanced openings in chunks, each chunk mined and verified;
 # then every mined puzzle is verified again by the miner's own test at 8 times the finding
 # budget (so chunks mined by an older, shallower verifier are held to the same bar) and
 # must stay unique at 16 times; every puzzle is rated again by the current calibration

@@ -10,6 +10,9 @@ keeps the games file's name (`games-3.pgn#17`: chunk 3 of scripts/make-puzzles.s
 selection, sorted by rating, as CSV on standard output and a summary on standard error.
 
     python3 scripts/puzzle_select.py --count 1200 target/puzzles/mined-*.csv > selected.csv
+
+With --one-move-at-most N every longer puzzle is kept and the one-move puzzles are thinned
+to N, spread over the bands as above.
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--count", type=int, default=1200)
+    ap.add_argument("--one-move-at-most", type=int, metavar="N",
+                    help="keep every puzzle of two or more solver moves and at most N of one "
+                         "move (the one-movers still spread over the bands); --count is then "
+                         "ignored")
     ap.add_argument("--leave-out", metavar="FILE",
                     help="ids to leave out, one per line (# starts a comment)")
     args = ap.parse_args()
@@ -48,12 +55,17 @@ def main() -> None:
                 # The game's file by its name alone: where it was mined is this machine's.
                 row["GameUrl"] = row["GameUrl"].rsplit("/", 1)[-1]
                 pool.append(row)
+    distinct = len(pool)
+    chosen = []
+    if args.one_move_at_most is not None:
+        chosen = [r for r in pool if len(r["Moves"].split()) > 2]
+        pool = [r for r in pool if len(r["Moves"].split()) <= 2]
+        args.count = len(chosen) + args.one_move_at_most
     bands = collections.defaultdict(list)
     for row in pool:
         bands[min(int(row["Rating"]), 2399) // 200].append(row)
     for rows in bands.values():
         rows.sort(key=lambda r: hashlib.sha1(r["PuzzleId"].encode()).hexdigest())
-    chosen = []
     while len(chosen) < args.count and any(bands.values()):
         for band in sorted(bands):
             if bands[band] and len(chosen) < args.count:
@@ -64,7 +76,7 @@ def main() -> None:
     out.writerows(chosen)
     spread = collections.Counter(min(int(r["Rating"]), 2399) // 200 * 200 for r in chosen)
     themes = collections.Counter(t for r in chosen for t in r["Themes"].split())
-    print(f"{len(pool)} distinct puzzles in {len(args.files)} files; {len(chosen)} selected",
+    print(f"{distinct} distinct puzzles in {len(args.files)} files; {len(chosen)} selected",
           file=sys.stderr)
     print("ratings: " + ", ".join(f"{b}-{b + 199}: {n}" for b, n in sorted(spread.items())),
           file=sys.stderr)

@@ -207,8 +207,17 @@ fn walk(n: &Network, mode: bool) {
             }
             let scratch = n.evaluate(&b);
             assert_eq!(
-                n.evaluate_incremental(&b, &mut stack),
+                n.evaluate_incremental(&b, &mut stack, false),
                 scratch,
+                "{}",
+                b.to_fen()
+            );
+            // The even value through the running sums is the shown E from the side to
+            // move's view, exactly.
+            let mut even_stack = NetStack::default();
+            assert_eq!(
+                n.evaluate_incremental(&b, &mut even_stack, true),
+                n.evaluate_even(&b) * b.side_to_move().sign(),
                 "{}",
                 b.to_fen()
             );

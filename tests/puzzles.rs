@@ -445,3 +445,89 @@ fn rating_a_file_again_gives_the_shipped_ratings() {
     ]);
     refused_for_its_output(&out);
 }
+
+/// A player's record written against the set shipped before this one still holds: a puzzle
+/// id names the puzzle's position and moves, so a puzzle kept keeps its id and the rating
+/// the player's results gave it; a puzzle no longer shipped stays in the history without
+/// being served; and the record goes on saving, loading and serving.
+#[test]
+fn a_record_made_on_the_previous_set_stays_valid() {
+    use ox88::puzzle::progress::{Choice, Progress};
+    let set = ox88::puzzle::shipped();
+    // Every id is the one its position and moves give: a record's ids keep their puzzles.
+    for p in &set {
+        assert_eq!(p.id, puzzle_id(&p.fen, &p.moves), "{}", p.id);
+    }
+    // One puzzle the previous set had and this one keeps, and two it left out.
+    let kept = set
+        .iter()
+        .find(|p| p.id == "olDrd")
+        .expect("olDrd is still shipped");
+    let gone = ["HjtQD", "lihx8"];
+    assert!(set.iter().all(|p| !gone.contains(&p.id.as_str())));
+    let mut me = Progress::default();
+    me.record(kept, true, "2026-11-01");
+    let stale = Puzzle {
+        id: gone[0].to_string(),
+        ..kept.clone()
+    };
+    me.record(&stale, false, "2026-11-02");
+    let moved = me.puzzle_rating(kept);
+    let dir = TempDir::new("puzzle-record");
+    let path = dir.path().join("puzzles.json");
+    me.save(&path).unwrap();
+    let mut back = Progress::load(&path).unwrap();
+    assert_eq!(back, me);
+    assert_eq!(back.puzzle_rating(kept), moved);
+    // Served from the new set only, and not the puzzle just played.
+    for seed in 0..50 {
+        let p = back
+            .pick(&set, &Choice::Any, seed)
+            .expect("a puzzle to serve");
+        assert!(set.iter().any(|q| q.id == p.id));
+        assert_ne!(p.id, kept.id);
+    }
+    let next = back
+        .pick(&set, &Choice::Theme("mateIn2".into()), 1)
+        .unwrap();
+    back.record(&next, true, "2026-11-03");
+    assert_eq!(back.history.len(), 3);
+    assert!(
+        back.summary()[1].starts_with("3 played, 2 solved"),
+        "{:?}",
+        back.summary()
+    );
+}
+
+/// What the set holds beyond taking a free piece: at least 40% ask two or more of the
+/// solver's moves, at least 100 are mates in two or more, and the tactical themes are spread.
+#[test]
+fn the_shipped_set_asks_for_more_than_one_move_and_holds_longer_mates() {
+    let set = ox88::puzzle::shipped();
+    let long = set.iter().filter(|p| p.moves.len() >= 4).count();
+    assert!(
+        long * 10 >= set.len() * 4,
+        "{long} of {} ask two moves or more",
+        set.len()
+    );
+    let mates = set
+        .iter()
+        .filter(|p| {
+            ["mateIn2", "mateIn3", "mateIn4", "mateIn5"]
+                .iter()
+                .any(|t| p.has_theme(t))
+        })
+        .count();
+    assert!(mates >= 100, "{mates} mates in two or more");
+    for theme in [
+        "fork",
+        "pin",
+        "skewer",
+        "discoveredAttack",
+        "sacrifice",
+        "endgame",
+    ] {
+        let n = set.iter().filter(|p| p.has_theme(theme)).count();
+        assert!(n >= 10, "{n} puzzles with {theme}");
+    }
+}

@@ -539,6 +539,10 @@ pub struct PuzzlesMineArgs {
     /// The most moves a solver plays in one puzzle.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=20))]
     pub max_moves: u64,
+    /// Keep only puzzles with at least this many of the solver's moves (shorter ones are
+    /// dropped before the costly verification and rating).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=20))]
+    pub min_moves: u64,
     /// Nodes for the first look at every position, which finds the swings worth a
     /// multi-PV search (default: a quarter of --nodes).
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(100..))]

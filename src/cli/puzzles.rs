@@ -34,6 +34,7 @@ fn mine(args: PuzzlesMineArgs) -> Result<()> {
         verify_factor: args.verify_factor,
         max_solver_moves: args.max_moves as usize,
         look_nodes: args.look,
+        min_solver_moves: args.min_moves as usize,
         ..MineSettings::default()
     };
     // Read every file first: a bad file is reported before hours of mining.
@@ -74,14 +75,20 @@ fn mine(args: PuzzlesMineArgs) -> Result<()> {
         }
     }
     let s = miner.stats();
-    let dropped = if s.found > 0 {
-        100.0 * s.dropped as f64 / s.found as f64
+    let verified = s.found - s.short;
+    let dropped = if verified > 0 {
+        100.0 * s.dropped as f64 / verified as f64
     } else {
         0.0
     };
+    let short = if s.short > 0 {
+        format!(", {} shorter than --min-moves", s.short)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "mined {kept} puzzles from {} games ({} positions, {} candidates, {} found, {} dropped \
-         at verification: {dropped:.1}%){}",
+        "mined {kept} puzzles from {} games ({} positions, {} candidates, {} found{short}, {} \
+         dropped at verification: {dropped:.1}%){}",
         s.games,
         s.positions,
         s.candidates,

@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 use super::report::{Limits, Score, SearchEvent, SearchOptions};
 use super::score::Bound;
 use super::search::Searcher;
-pub use super::strength::{Level, LevelError, MAX_ELO, MIN_ELO, NAMED, Play, Reason, internal_elo};
+pub use super::strength::{
+    Level, LevelError, MAX_ELO, MIN_ELO, NAMED, Play, Reason, internal_elo, internal_elo_on,
+};
 use crate::chess::{Board, Color, Move};
 
 /// A tiny seeded generator (SplitMix64): the same seed gives the same moves.
@@ -270,6 +272,52 @@ pub fn think_as(
     emit: &mut dyn FnMut(SearchEvent),
 ) -> LevelMove {
     let play = level.play();
+    think_inner(
+        searcher,
+        id,
+        board,
+        (level, play),
+        caller,
+        options,
+        rng,
+        emit,
+    )
+}
+
+/// As [`think`], with `play`'s parameters in place of `level`'s own (the puzzle ladder
+/// plays fixed points of the curves, whatever the levels' calibration).
+pub fn think_with(
+    searcher: &mut Searcher,
+    board: &Board,
+    (level, play): (Level, Play),
+    caller: &Limits,
+    options: &SearchOptions,
+    rng: &mut Rng,
+) -> LevelMove {
+    let emit = &mut |_| {};
+    think_inner(
+        searcher,
+        None,
+        board,
+        (level, play),
+        caller,
+        options,
+        rng,
+        emit,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn think_inner(
+    searcher: &mut Searcher,
+    id: Option<u64>,
+    board: &Board,
+    (level, play): (Level, Play),
+    caller: &Limits,
+    options: &SearchOptions,
+    rng: &mut Rng,
+    emit: &mut dyn FnMut(SearchEvent),
+) -> LevelMove {
     let limits = level_limits(&play, caller);
     let options = SearchOptions {
         multipv: play.multipv,

@@ -49,24 +49,39 @@ fn allowed() -> String {
 
 /// Calibration against Stockfish 15.1's `UCI_Elo` at 10+0.1 (docs/levels.md): each row is
 /// (the Elo asked for, the internal strength whose play measured as that Elo), linear in
-/// between. The parameter curves alone played far below their labels (a survey of 14–22 games
-/// a level: internal 1400 scored 20% against Stockfish 1400, 1800 28% against 1800, 2200 7%
-/// against 2200; internal 2350 then scored 81% against 1800 in 29 games, so 1800 sits between),
-/// so the asked-for Elo is moved along them. ox88's full strength measures
-/// about 2200 on this scale, so from 2200 up every level plays the top of the curve.
-const CALIBRATION: [(u32, f64); 4] = [(800, 800.0), (1400, 1600.0), (1800, 2020.0), (2200, 2800.0)];
+/// between. Each row comes from a ladder of levels, each against Stockfish at its own
+/// number (19–20 games a level): the internal strengths 1600, 1810, 2020 and 2410 measured
+/// 1547, 1830, 2015 and 2372, so each asked-for Elo takes the internal strength that
+/// measured as it, read off between those points (below them, on the line to 800 → 800).
+/// From 2400 up every level plays the top of the curve, about ox88's full strength at this
+/// time control.
+const CALIBRATION: [(u32, f64); 7] = [
+    (800, 800.0),
+    (1400, 1443.0),
+    (1600, 1639.0),
+    (1800, 1788.0),
+    (2000, 2003.0),
+    (2200, 2222.0),
+    (2400, 2800.0),
+];
 
 /// The internal strength (the parameter curves' Elo) for an asked-for Elo.
 pub fn internal_elo(elo: u32) -> f64 {
+    internal_elo_on(&CALIBRATION, elo)
+}
+
+/// The internal strength for an asked-for Elo by a calibration `table` of (asked-for,
+/// internal) rows, rising, linear in between and flat beyond the last row.
+pub fn internal_elo_on(table: &[(u32, f64)], elo: u32) -> f64 {
     let elo = elo.clamp(MIN_ELO, MAX_ELO);
-    for pair in CALIBRATION.windows(2) {
+    for pair in table.windows(2) {
         let ((e0, i0), (e1, i1)) = (pair[0], pair[1]);
         if elo <= e1 {
             let f = (elo.saturating_sub(e0)) as f64 / (e1 - e0) as f64;
             return i0 + f * (i1 - i0);
         }
     }
-    CALIBRATION[CALIBRATION.len() - 1].1
+    table.last().map_or(f64::from(elo), |row| row.1)
 }
 
 impl Level {
@@ -93,22 +108,8 @@ impl Level {
                 takes_mate_in_one: true,
             };
         };
-        // t runs from 0 (MIN_ELO) to 1 (MAX_ELO); every parameter is a smooth curve of it,
-        // taken at the internal strength that measured as the asked-for Elo.
-        let internal = internal_elo(elo);
-        let t = (internal - MIN_ELO as f64) / (MAX_ELO - MIN_ELO) as f64;
-        Play {
-            // Ten times the nodes every 500 Elo: roughly two plies of search.
-            nodes: Some((300.0 * 10f64.powf(4.0 * t)).round() as u64),
-            depth: Some(2 + (14.0 * t).round() as u32),
-            noise_cp: (100.0 * (1.0 - t).powi(2)).round() as i32,
-            spread_cp: 150.0 * (1.0 - t).powf(1.5) + 4.0,
-            // Wide at the bottom, so a weak level's list holds a real mistake now and then.
-            multipv: (1.0 + 11.0 * (1.0 - t).powi(2)).round() as u32,
-            mate_cp: 300 + (4700.0 * t).round() as i32,
-            think_ms: (800.0 + 1200.0 * t).round() as u64,
-            takes_mate_in_one: elo > MIN_ELO,
-        }
+        // Taken at the internal strength that measured as the asked-for Elo.
+        Play::on_curve(internal_elo(elo), elo > MIN_ELO)
     }
 
     /// The level's name when it has one (`club`), else its Elo (`1750`).
@@ -176,6 +177,26 @@ pub struct Play {
     pub think_ms: u64,
     /// A mate in one among the candidates is always played.
     pub takes_mate_in_one: bool,
+}
+
+impl Play {
+    /// The parameters at internal strength `internal` on the curves: `t` runs from 0
+    /// (`MIN_ELO`) to 1 (`MAX_ELO`) and every parameter is a smooth curve of it.
+    pub fn on_curve(internal: f64, takes_mate_in_one: bool) -> Play {
+        let t = (internal - MIN_ELO as f64) / (MAX_ELO - MIN_ELO) as f64;
+        Play {
+            // Ten times the nodes every 500 Elo: roughly two plies of search.
+            nodes: Some((300.0 * 10f64.powf(4.0 * t)).round() as u64),
+            depth: Some(2 + (14.0 * t).round() as u32),
+            noise_cp: (100.0 * (1.0 - t).powi(2)).round() as i32,
+            spread_cp: 150.0 * (1.0 - t).powf(1.5) + 4.0,
+            // Wide at the bottom, so a weak level's list holds a real mistake now and then.
+            multipv: (1.0 + 11.0 * (1.0 - t).powi(2)).round() as u32,
+            mate_cp: 300 + (4700.0 * t).round() as i32,
+            think_ms: (800.0 + 1200.0 * t).round() as u64,
+            takes_mate_in_one,
+        }
+    }
 }
 
 /// How the move was picked.

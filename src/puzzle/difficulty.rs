@@ -157,6 +157,13 @@ pub fn estimate_rating(p: &Puzzle, settled_depth: u32) -> u32 {
     r.clamp(600, 2400) as u32
 }
 
+/// The levels' calibration the ladder plays by (asked-for Elo, internal strength): the
+/// one the weights and the rating map above were fitted with, kept here so that a new
+/// calibration of the playing levels (docs/levels.md) leaves every puzzle's rating as it
+/// was. Each rung plays the curves' parameters at its internal strength by this table.
+const LADDER_CALIBRATION: [(u32, f64); 4] =
+    [(800, 800.0), (1400, 1600.0), (1800, 2020.0), (2200, 2800.0)];
+
 /// The levels a puzzle is tried at, weakest first, with the tries at each: the weak levels
 /// choose with noise and need more tries to measure; from 2200 up a level plays the top of
 /// its curve without noise.
@@ -205,7 +212,11 @@ pub fn rating_seed(id: &str) -> u64 {
 /// Whether level `elo` plays every solver move of the puzzle (any mating move counts where
 /// the solution mates), with the puzzle's replies between. Each try starts on an empty table.
 fn solves_at(searcher: &mut Searcher, checked: &Checked, elo: u32, seed: u64) -> bool {
-    use crate::engine::levels::{self, Level, Rng};
+    use crate::engine::levels::{self, Level, Play, Rng, internal_elo_on};
+    let play = Play::on_curve(
+        internal_elo_on(&LADDER_CALIBRATION, elo),
+        elo > levels::MIN_ELO,
+    );
     let options = SearchOptions {
         own_book: false,
         hash_mb: 16,
@@ -216,10 +227,10 @@ fn solves_at(searcher: &mut Searcher, checked: &Checked, elo: u32, seed: u64) ->
     let mut b = checked.solver_start();
     for (i, &expected) in checked.moves[1..].iter().enumerate() {
         if i % 2 == 0 {
-            let chosen = levels::think(
+            let chosen = levels::think_with(
                 searcher,
                 &b,
-                Level::Elo(elo),
+                (Level::Elo(elo), play),
                 &Limits::default(),
                 &options,
                 &mut rng,
@@ -335,6 +346,19 @@ mod tests {
             ..quiet
         };
         assert_eq!(f64::from(calibrated(2400, &hardest)), hi.round());
+    }
+
+    #[test]
+    fn the_ladder_plays_the_budgets_its_weights_were_fitted_with() {
+        use crate::engine::levels::{Level, Play, internal_elo_on};
+        // The rungs keep the node budgets of the calibration the weights were fitted with
+        // (docs/puzzles.md), whatever the playing levels' calibration says now.
+        let nodes = |elo| Play::on_curve(internal_elo_on(&LADDER_CALIBRATION, elo), true).nodes;
+        assert_eq!(nodes(1400), Some(11_943));
+        assert_eq!(nodes(1600), Some(31_414));
+        assert_eq!(nodes(2200), Some(3_000_000));
+        // The playing level 1600 searches less since it measured too strong.
+        assert!(Level::Elo(1600).play().nodes < nodes(1600));
     }
 
     #[test]

@@ -10,6 +10,12 @@
 //! winning one, with the engine's best reply between, and ends on a mate or a won position.
 //! Each puzzle is then searched again, position by position, by a fresh engine with several
 //! times the budget; a solution that is not the only winning move there is dropped.
+//!
+//! A mate is a puzzle whoever stood better before: where the opponent's move lets in a mate
+//! in two or more that the first look did not see before it (once a game, as a won game
+//! holds many), the solution is
+//! asked only to be the only mating move at each of the solver's positions, lichess's rule
+//! for mates; the last move may be any mate.
 
 use super::difficulty::{self, estimate_rating, rating_seed};
 use super::themes::{self, Ending};
@@ -51,6 +57,8 @@ pub struct MineSettings {
     /// ([`difficulty::rate`]); without it, the quick estimate from the search that found it
     /// ([`estimate_rating`]).
     pub rate_by_levels: bool,
+    /// A puzzle with fewer of the solver's moves is dropped before it is verified and rated.
+    pub min_solver_moves: usize,
 }
 
 impl Default for MineSettings {
@@ -62,6 +70,7 @@ impl Default for MineSettings {
             hash_mb: 32,
             look_nodes: None,
             rate_by_levels: true,
+            min_solver_moves: 1,
         }
     }
 }
@@ -77,6 +86,8 @@ pub struct MineStats {
     pub found: u64,
     /// Of those, dropped because the deeper search did not keep the solution unique.
     pub dropped: u64,
+    /// Of those, dropped as shorter than [`MineSettings::min_solver_moves`].
+    pub short: u64,
 }
 
 /// One line of a multi-PV search.
@@ -144,6 +155,7 @@ impl Miner {
         let mut puzzles = Vec::new();
         // Moves before this ply belong to a puzzle already found.
         let mut covered = 0;
+        let mut won_mate_found = false;
         for i in 1..boards.len() {
             let (Some(before), Some(after)) = (scores[i - 1], scores[i]) else {
                 continue;
@@ -151,9 +163,16 @@ impl Miner {
             let solver_before = before.negate();
             let swing = is_winning(after, WIN - OTHERS_AT_MOST)
                 && !is_winning(solver_before, LEVEL_AT_MOST + 1);
-            if !swing || i - 1 < covered {
+            // A mate in two or more that the opponent's move let in, though the solver
+            // stood well before: lichess's mates.
+            let won_mate = !swing
+                && !won_mate_found
+                && matches!(after, Score::Mate(n) if n >= 2)
+                && matches!(solver_before, Score::Cp(_));
+            if !(swing || won_mate) || i - 1 < covered {
                 continue;
             }
+            let judge: Judge = if swing { only_winner } else { only_mate };
             self.stats.candidates += 1;
             // The puzzle as it will be served: from its FEN, without the game's earlier
             // positions (which a search would count for repetitions).
@@ -162,14 +181,22 @@ impl Miner {
                 continue;
             };
             start.make(opponent);
-            let Some(line) = self.solve(&start) else {
+            let Some(line) = self.solve(&start, judge) else {
                 continue;
             };
+            if won_mate && !ends_in_mate(&start, &line.moves) {
+                continue;
+            }
             self.stats.found += 1;
-            if !self.verify(&start, &line.moves) {
+            if line.moves.len().div_ceil(2) < self.settings.min_solver_moves {
+                self.stats.short += 1;
+                continue;
+            }
+            if !self.verify_by(&start, &line.moves, judge) {
                 self.stats.dropped += 1;
                 continue;
             }
+            won_mate_found |= won_mate;
             covered = i + line.moves.len();
             puzzles.push(self.puzzle(&boards[i - 1], opponent, &line, game, source));
         }
@@ -177,8 +204,9 @@ impl Miner {
     }
 
     /// The solution from the solver's first position, or `None` when no move is the only
-    /// winning one there.
-    fn solve(&mut self, start: &Board) -> Option<Solution> {
+    /// winning one there (`judge` names it). After the first move, a mate at once ends the
+    /// line whether or not another move mates too.
+    fn solve(&mut self, start: &Board, judge: Judge) -> Option<Solution> {
         let (nodes, hash) = (self.settings.nodes, self.settings.hash_mb);
         let mut b = start.clone();
         let mut moves: Vec<Move> = Vec::new();
@@ -186,7 +214,8 @@ impl Miner {
         let mut ending = Ending::Cp(0);
         for k in 0..self.settings.max_solver_moves {
             let a = analyze(&mut self.finder, &b, nodes, 2, hash)?;
-            let Some(mv) = only_winner(&a) else {
+            let mate_now = k > 0 && a.lines[0].score == Score::Mate(1);
+            let Some(mv) = judge(&a).or(mate_now.then_some(a.lines[0].mv)) else {
                 break;
             };
             if k == 0 {
@@ -223,25 +252,15 @@ impl Miner {
         })
     }
 
-    /// Searches each of the solver's positions again on the verifier with the larger
-    /// budget: the solution must be the only winning move at every one.
-    fn verify(&mut self, start: &Board, moves: &[Move]) -> bool {
-        self.verify_by(start, moves, only_winner)
-    }
-
     /// Searches each of the solver's positions on the fresh verifier at `nodes ×
-    /// verify_factor`; `judge` names the one right answer of each analysis, if any.
-    fn verify_by(
-        &mut self,
-        start: &Board,
-        moves: &[Move],
-        judge: fn(&Analysis) -> Option<Move>,
-    ) -> bool {
+    /// verify_factor`; `judge` names the one right answer of each analysis, if any. A last
+    /// move that mates at once needs no search: any mate solves it.
+    fn verify_by(&mut self, start: &Board, moves: &[Move], judge: Judge) -> bool {
         self.verifier.new_game();
         let nodes = self.settings.nodes * self.settings.verify_factor.max(1);
         let mut b = start.clone();
         for (k, &m) in moves.iter().enumerate() {
-            if k % 2 == 0 {
+            if k % 2 == 0 && !(k + 1 == moves.len() && k > 0 && mates(&b, m)) {
                 let Some(a) = analyze(&mut self.verifier, &b, nodes, 2, self.settings.hash_mb)
                 else {
                     return false;
@@ -256,10 +275,21 @@ impl Miner {
     }
 
     /// Checks a puzzle (from any file) the way a mined one is verified: on the fresh
-    /// verifier at `nodes × verify_factor`, every answer must be the only winning move.
+    /// verifier at `nodes × verify_factor`, every answer must be the only winning move (in
+    /// a solution that ends in mate, the only winning or the only mating one).
     pub fn verify_puzzle(&mut self, p: &Puzzle) -> Result<bool, super::PuzzleError> {
         let c = p.check()?;
-        Ok(self.verify(&c.solver_start(), &c.moves[1..]))
+        let start = c.solver_start();
+        let mut end = start.clone();
+        for &m in &c.moves[1..] {
+            end.make(m);
+        }
+        let judge: Judge = if end.in_check() && !end.has_legal_move() {
+            winner_or_mate
+        } else {
+            only_winner
+        };
+        Ok(self.verify_by(&start, &c.moves[1..], judge))
     }
 
     /// Whether a puzzle's solution is still unique on the fresh verifier at `nodes ×
@@ -397,6 +427,40 @@ fn is_winning(s: Score, cp: i32) -> bool {
         Score::Mate(n) => n > 0,
         Score::Cp(c) => c >= cp,
     }
+}
+
+/// A judge of a two-line analysis: the one right answer, if there is one.
+type Judge = fn(&Analysis) -> Option<Move>;
+
+/// Whether the moves from `start` end in checkmate.
+fn ends_in_mate(start: &Board, moves: &[Move]) -> bool {
+    let mut b = start.clone();
+    for &m in moves {
+        b.make(m);
+    }
+    b.in_check() && !b.has_legal_move()
+}
+
+/// Whether `mv` checkmates at once on `board`.
+fn mates(board: &Board, mv: Move) -> bool {
+    let mut after = board.clone();
+    after.make(mv);
+    after.in_check() && !after.has_legal_move()
+}
+
+/// The one mating move of a two-line analysis: the best mates and the next does not,
+/// however much it wins (lichess's rule for a mate's moves).
+fn only_mate(a: &Analysis) -> Option<Move> {
+    let best = a.lines.first()?;
+    let second = a.lines.get(1)?;
+    let alone = matches!(best.score, Score::Mate(n) if n > 0)
+        && !matches!(second.score, Score::Mate(m) if m > 0);
+    alone.then_some(best.mv)
+}
+
+/// [`only_winner`], or else [`only_mate`]: the judge of a finished puzzle that mates.
+fn winner_or_mate(a: &Analysis) -> Option<Move> {
+    only_winner(a).or_else(|| only_mate(a))
 }
 
 /// The one winning move of a two-line analysis, if there is exactly one.
@@ -591,6 +655,39 @@ mod tests {
         };
         assert!(only_winner(&forced).is_none());
         assert!(stands_alone(&forced).is_none());
+    }
+
+    #[test]
+    fn a_mate_is_the_only_mate_however_much_the_other_moves_win() {
+        let a = two_lines;
+        // Lichess's rule for a mate's moves: no other move mates, whatever else it wins.
+        assert!(only_mate(&a(Score::Mate(2), Score::Cp(900))).is_some());
+        assert!(only_winner(&a(Score::Mate(2), Score::Cp(900))).is_none());
+        assert!(only_mate(&a(Score::Mate(2), Score::Mate(9))).is_none());
+        assert!(only_mate(&a(Score::Mate(3), Score::Mate(-4))).is_some());
+        assert!(only_mate(&a(Score::Cp(900), Score::Cp(0))).is_none());
+        // A finished puzzle that mates passes either way.
+        assert!(winner_or_mate(&a(Score::Mate(2), Score::Cp(900))).is_some());
+        assert!(winner_or_mate(&a(Score::Cp(350), Score::Cp(20))).is_some());
+        assert!(winner_or_mate(&a(Score::Cp(350), Score::Cp(300))).is_none());
+    }
+
+    #[test]
+    fn a_last_move_that_mates_may_be_any_mate() {
+        // Two rooks: Ra8# and Rb8# both mate. As the last move of a longer solution the
+        // listed one needs no search (the verifier skips it); as the first it is judged.
+        let b = Board::from_fen("6k1/8/6K1/8/8/8/R7/1R6 w - - 0 1").unwrap();
+        let ra8 = b.parse_uci_move("a2a8").unwrap();
+        assert!(mates(&b, ra8));
+        assert!(ends_in_mate(&b, &[ra8]));
+        assert!(!mates(&b, b.parse_uci_move("a2a7").unwrap()));
+        let mut miner = Miner::new(MineSettings {
+            nodes: 2_000,
+            verify_factor: 1,
+            ..MineSettings::default()
+        });
+        // As a first move it must be the only winner: a two-mate position is no puzzle.
+        assert!(!miner.verify_by(&b, &[ra8], only_mate));
     }
 
     #[test]

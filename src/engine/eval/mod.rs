@@ -448,10 +448,27 @@ fn center_term(board: &Board, acc: &mut Acc) {
 /// docs/strength.md, "The side to move's bonus", has the games.
 pub const NET_TEMPO: i32 = 40;
 
-/// The `net` mode's E from the side to move's view: the network's output less [`NET_TEMPO`].
+/// Whether the search takes the network's even value (the mean of both sides' views, as E
+/// is shown, without [`NET_TEMPO`]) in place of the side to move's output less the tempo.
+/// A diagnostic for measuring the search on an evaluation that does not flatter the side
+/// to move: set by `OX88_SEARCH_EVAL=even` in the environment, read once; off by default.
+fn search_eval_even() -> bool {
+    static EVEN: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+        std::env::var("OX88_SEARCH_EVAL").is_ok_and(|v| v.eq_ignore_ascii_case("even"))
+    });
+    *EVEN
+}
+
+/// The `net` mode's E from the side to move's view: the network's output less [`NET_TEMPO`]
+/// (or the even value, see [`search_eval_even`]).
 #[inline]
 fn net_evaluate(board: &Board) -> i32 {
-    net::network().evaluate(board) - NET_TEMPO
+    let net = net::network();
+    if search_eval_even() {
+        net.evaluate_even(board) * board.side_to_move().sign()
+    } else {
+        net.evaluate(board) - NET_TEMPO
+    }
 }
 
 /// Static evaluation in centipawns from the side to move's point of view (what negamax wants).
@@ -471,8 +488,11 @@ pub(crate) fn evaluate_net_incremental(
     cfg: &EvalConfig,
     stack: &mut net::NetStack,
 ) -> Option<i32> {
-    (cfg.mode == EvalMode::Net)
-        .then(|| net::network().evaluate_incremental(board, stack) - NET_TEMPO)
+    (cfg.mode == EvalMode::Net).then(|| {
+        let even = search_eval_even();
+        let tempo = if even { 0 } else { NET_TEMPO };
+        net::network().evaluate_incremental(board, stack, even) - tempo
+    })
 }
 
 /// The seed's E: centipawns from White's point of view, the number people are shown. A

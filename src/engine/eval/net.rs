@@ -542,7 +542,10 @@ impl Network {
     /// Exactly [`Network::evaluate`], but the first layer's sums are kept in `stack` by the
     /// board's ply count and carried over from the position a few moves back when that one
     /// was evaluated (a move changes two to four inputs, not thirty).
-    pub fn evaluate_incremental(&self, board: &Board, stack: &mut NetStack) -> i32 {
+    ///
+    /// With `even` the value is [`Network::evaluate_even`]'s from the side to move's view:
+    /// the mean of both sides' outputs, without the bonus for having the move.
+    pub fn evaluate_incremental(&self, board: &Board, stack: &mut NetStack, even: bool) -> i32 {
         let h = self.hidden;
         let h2 = 2 * h;
         let n = board.ply_count();
@@ -650,7 +653,13 @@ impl Network {
                 }
             }
         }
-        self.output(&stack.entries[n].acc, board.side_to_move(), pieces(board))
+        let acc = &stack.entries[n].acc;
+        let (stm, n) = (board.side_to_move(), pieces(board));
+        if even {
+            (self.output(acc, stm, n) - self.output(acc, stm.flip(), n)) / 2
+        } else {
+            self.output(acc, stm, n)
+        }
     }
 }
 
