@@ -294,6 +294,17 @@ impl App {
             .into()),
             "engine" => self.toggle_room_engine(),
             "games" if arg.is_empty() => self.list_games(),
+            "key" if arg.eq_ignore_ascii_case("code") => self.with_viewer(|v| {
+                v.key_code().map(|code| {
+                    format!(
+                        "with the new key, within {} minutes: ssh {}{}{code}@HOST (once)",
+                        crate::club::identity::CODE_MINUTES,
+                        v.name(),
+                        crate::club::identity::CODE_MARK
+                    )
+                })
+            }),
+            "key" => Err(":key code: a one-time code that adds another key to your account".into()),
             "draw" if in_room => self.room_act(RoomAction::Draw),
             "resign" if in_room => self.room_act(RoomAction::Resign),
             "abort" => self.room_act(RoomAction::Abort),
