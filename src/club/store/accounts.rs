@@ -279,3 +279,138 @@ pub(super) fn keys_of(conn: &Connection, account: &str) -> rusqlite::Result<usiz
 fn stamp_of(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Micros, true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{SCHEMA_1, SqliteStore, Store, set_user_version, user_version};
+    use super::*;
+
+    /// A database as the first schema made it, with these players (id, name, first seen).
+    fn old_database(players: &[(&str, &str, &str)]) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(SCHEMA_1).unwrap();
+        set_user_version(&conn, 1).unwrap();
+        for (id, name, seen) in players {
+            conn.execute(
+                "INSERT INTO players (id, name, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)",
+                params![id, name, seen],
+            )
+            .unwrap();
+        }
+        conn
+    }
+
+    fn name_of(store: &SqliteStore, id: &str) -> String {
+        store.player_name(id).unwrap()
+    }
+
+    #[test]
+    fn an_old_database_with_two_of_one_name_keeps_it_for_the_first() {
+        let conn = old_database(&[
+            // Seen second, but inserted first: the first seen keeps the name.
+            ("key-b2", "bob", "2024-02-01T00:00:00.000000Z"),
+            ("key-b1", "bob", "2024-01-01T00:00:00.000000Z"),
+            ("key-b3", "BOB", "2024-03-01T00:00:00.000000Z"),
+            // Already named as a renamed bob would be: kept, so the renames go past it.
+            ("key-x", "bob-2", "2024-04-01T00:00:00.000000Z"),
+            ("key-j", "José Ruiz", "2024-05-01T00:00:00.000000Z"),
+            ("key-z", "\u{202E}\u{200B}", "2024-06-01T00:00:00.000000Z"),
+        ]);
+        let store = SqliteStore::prepared(conn, "the old database").unwrap();
+        assert_eq!(user_version(&store.lock().conn).unwrap(), 2);
+        assert_eq!(name_of(&store, "key-b1"), "bob");
+        assert_eq!(name_of(&store, "key-x"), "bob-2");
+        assert_eq!(name_of(&store, "key-b2"), "bob-3");
+        assert_eq!(name_of(&store, "key-b3"), "BOB-4");
+        assert_eq!(name_of(&store, "key-j"), "Jos-Ruiz");
+        assert_eq!(name_of(&store, "key-z"), "player");
+        // Every player's key reaches its account; the renamed are told once, at login.
+        let first = store.key_login("key-b1").unwrap().unwrap();
+        assert_eq!((first.name.as_str(), first.renamed_from), ("bob", None));
+        let renamed = store.key_login("key-b2").unwrap().unwrap();
+        assert_eq!(renamed.name, "bob-3");
+        assert_eq!(renamed.renamed_from.as_deref(), Some("bob"));
+        let again = store.key_login("key-b2").unwrap().unwrap();
+        assert_eq!(again.renamed_from, None, "told once");
+        assert_eq!(
+            store
+                .key_login("key-j")
+                .unwrap()
+                .unwrap()
+                .renamed_from
+                .as_deref(),
+            Some("José Ruiz")
+        );
+        // From now on a name is one account's: no second bob, in any case.
+        assert_eq!(store.new_account("key-new", "Bob").unwrap(), None);
+        assert!(store.new_account("key-new", "bobby").unwrap().is_some());
+        let dup = store
+            .lock()
+            .conn
+            .execute("UPDATE players SET name = 'BOBBY' WHERE id = 'key-b1'", [])
+            .unwrap_err();
+        assert!(dup.to_string().contains("UNIQUE"), "{dup}");
+    }
+
+    #[test]
+    fn an_old_database_keeps_its_games_and_ratings_under_the_same_ids() {
+        let conn = old_database(&[("key-a", "alice", "2024-01-01T00:00:00.000000Z")]);
+        conn.execute(
+            "INSERT INTO ratings (player, rating, deviation, volatility, games)
+             VALUES ('key-a', 1712.5, 80.0, 0.06, 9)",
+            [],
+        )
+        .unwrap();
+        let store = SqliteStore::prepared(conn, "the old database").unwrap();
+        let account = store.key_login("key-a").unwrap().unwrap();
+        assert_eq!(account.id, "key-a");
+        assert_eq!(store.rating(&account.id).unwrap().rating, 1712.5);
+        assert_eq!(store.keys_of("key-a").unwrap(), 1);
+    }
+
+    #[test]
+    fn fitting_names_are_names() {
+        for old in [
+            "José Ruiz",
+            "  ",
+            "-x",
+            "\u{430}lice",
+            "a b\tc",
+            &"n".repeat(40),
+            "é",
+        ] {
+            let fit = fitting_name(old);
+            assert_eq!(
+                text::member_name(&fit).as_deref(),
+                Ok(fit.as_str()),
+                "{old:?}"
+            );
+        }
+        let taken: HashSet<String> = ["nnnnnnnnnnnnnnnnnnnn".to_string()].into();
+        let free = free_name(&"n".repeat(20), &taken);
+        assert_eq!(free, format!("{}-2", "n".repeat(18)));
+    }
+
+    #[test]
+    fn an_expired_code_adds_no_key() {
+        let store = SqliteStore::in_memory().unwrap();
+        store.new_account("key-a", "alice").unwrap().unwrap();
+        let past = Utc::now() - chrono::TimeDelta::seconds(1);
+        store.put_key_code("key-a", "ABCDEFGH", past).unwrap();
+        assert_eq!(
+            store.add_key_by_code("alice", "ABCDEFGH", "key-2").unwrap(),
+            Err(CodeRefused::NoCode)
+        );
+        let later = Utc::now() + chrono::TimeDelta::minutes(1);
+        store.put_key_code("key-a", "ABCDEFGH", later).unwrap();
+        let added = store.add_key_by_code("ALICE", "abcdefgh", "key-2").unwrap();
+        assert_eq!(added.map(|a| a.id), Ok("key-a".to_string()));
+        assert_eq!(store.keys_of("key-a").unwrap(), 2);
+        store.new_account("key-b", "bob").unwrap().unwrap();
+        store.put_key_code("key-b", "ZZZZZZZZ", later).unwrap();
+        assert_eq!(
+            store.add_key_by_code("bob", "ZZZZZZZZ", "key-2").unwrap(),
+            Err(CodeRefused::KeyTaken("alice".into()))
+        );
+    }
+}

@@ -26,16 +26,21 @@ impl App {
     /// brings the screen up to date: into a room or out of it, the room's game copied, new
     /// chat lines and notices told.
     pub fn on_club_change(&mut self) {
+        self.club_changed(true);
+    }
+
+    /// The club read again; its notices told when `tell` (else they wait for the next
+    /// change: a session's first lines, written after the app is built, would cover them).
+    pub(super) fn club_changed(&mut self, tell: bool) {
         if !self.club.is_on() {
             return;
         }
         let now = Instant::now();
         self.club.refresh(now);
-        let notices = self
-            .club
-            .viewer()
-            .map(|v| v.take_notices())
-            .unwrap_or_default();
+        let notices = match self.club.viewer() {
+            Some(v) if tell => v.take_notices(),
+            _ => Vec::new(),
+        };
         for n in notices {
             self.log_line(LogKind::Info, n.clone());
             self.info(n);
