@@ -242,7 +242,7 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
-    use crate::club::store::{SqliteStore, Store};
+    use crate::club::store::SqliteStore;
 
     fn club() -> Arc<Club> {
         Club::new(Arc::new(SqliteStore::in_memory().expect("a database"))).expect("a club")
@@ -397,6 +397,53 @@ mod tests {
             told.iter().any(|t| t.contains("the code added nothing")),
             "{told:?}"
         );
+    }
+
+    /// Whatever a peer sends as its login name: refused with a clean line, or signed in
+    /// under a name that is a name, never alice's unless it is alice's key.
+    fn any_login(login: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        use proptest::prelude::*;
+        let club = club();
+        enter(&club, key("key-a", "alice"));
+        let clean = |line: &str| !line.chars().any(text::is_hidden);
+        for who in [
+            key("key-x", login),
+            Login::Open {
+                visitor: "open:1",
+                login,
+            },
+        ] {
+            match club.sign_in(who) {
+                Ok(member) => {
+                    let viewer = club.connect(member, Arc::new(|| {}));
+                    let told = viewer.take_notices();
+                    let name = viewer.name();
+                    prop_assert!(!text::same_name(&name, "alice"), "{name}");
+                    // A name, and for a visitor perhaps its mark and a number.
+                    let (plain, mark) = name.split_once(OPEN_MARK).unwrap_or((&name, ""));
+                    let cleaned = text::member_name(plain).ok();
+                    prop_assert_eq!(cleaned.as_deref(), Some(plain));
+                    prop_assert!(mark.chars().all(|c| c.is_ascii_digit()), "{name}");
+                    prop_assert!(told.iter().all(|t| clean(t)), "{told:?}");
+                }
+                Err(e) => prop_assert!(clean(&e.to_string()), "{e}"),
+            }
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_login_name_is_a_name_or_refused_cleanly(login in proptest::prelude::any::<String>()) {
+            any_login(&login)?;
+        }
+
+        #[test]
+        fn logins_near_a_taken_name_never_pass_for_it(
+            login in "(alice|ALICE|Al1ce|al)?[+ ~.\u{202E}\u{200B}\u{430}]{0,3}[A-Za-z0-9]{0,9}"
+        ) {
+            any_login(&login)?;
+        }
     }
 
     #[test]
