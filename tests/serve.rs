@@ -16,7 +16,12 @@ use tokio::time::Instant;
 
 /// Logs in with `key` (which must be let in) and starts the TUI on an 80×24 pty.
 async fn join(addr: SocketAddr, key: &PrivateKey) -> SshClient {
-    let (mut p, ok) = SshClient::login(addr, key).await;
+    join_as(addr, "player", key).await
+}
+
+/// As [`join`], logging in as `user` (a key's first login name is its name for good).
+async fn join_as(addr: SocketAddr, user: &str, key: &PrivateKey) -> SshClient {
+    let (mut p, ok) = SshClient::login_as(addr, user, key).await;
     assert!(ok, "the key is let in");
     p.open_shell(80, 24).await.unwrap();
     p
@@ -138,8 +143,8 @@ async fn two_players_at_once_play_their_own_games() {
     let (a, b) = (new_key(), new_key());
     let keys = vec![a.public_key().clone(), b.public_key().clone()];
     let server = TestServer::start(config(dir.path(), Access::Keys(keys))).await;
-    let mut pa = join(server.addr(), &a).await;
-    let mut pb = join(server.addr(), &b).await;
+    let mut pa = join_as(server.addr(), "anna", &a).await;
+    let mut pb = join_as(server.addr(), "bert", &b).await;
     pa.wait_for("A's start", |s| s.status().starts_with("White to move"))
         .await;
     pb.wait_for("B's start", |s| s.status().starts_with("White to move"))
@@ -192,9 +197,21 @@ async fn commands_subsystems_and_forwarding_are_refused() {
             break;
         }
     }
+    // The request is taken, so that the client shows what follows: a line saying why,
+    // exit status 2, the channel closed. Nothing runs.
     assert!(
-        answers.iter().any(|m| matches!(m, ChannelMsg::Failure)),
-        "exec is refused: {answers:?}"
+        !answers.iter().any(|m| matches!(m, ChannelMsg::Failure)),
+        "a failed request would hide the reason from OpenSSH: {answers:?}"
+    );
+    assert!(
+        answers
+            .iter()
+            .any(|m| matches!(m, ChannelMsg::ExitStatus { exit_status: 2 })),
+        "exit status 2: {answers:?}"
+    );
+    assert!(
+        matches!(answers.last(), Some(ChannelMsg::Close)),
+        "{answers:?}"
     );
     // The command would name a room: the answer says it is not one, and runs nothing.
     let said: Vec<u8> = answers

@@ -1,5 +1,6 @@
-//! `ox88 serve` with the real OpenSSH client in a pseudo-terminal: what a player does. The
-//! test is skipped (with a note) where `ssh` is not installed.
+//! `ox88 serve` with the real OpenSSH client in a pseudo-terminal: what a player does and
+//! what a player turned away reads. The tests are skipped (with a note) where `ssh` is not
+//! installed, unless `OX88_REQUIRE_SSH=1` (CI sets it) makes that a failure.
 
 mod common;
 
@@ -13,11 +14,28 @@ use portable_pty::CommandBuilder;
 use russh::keys::ssh_key::LineEnding;
 
 fn ssh_path() -> Option<PathBuf> {
-    std::env::var_os("PATH")?
-        .to_str()?
-        .split(':')
-        .map(|d| PathBuf::from(d).join("ssh"))
-        .find(|p| p.is_file())
+    let found = std::env::var_os("PATH").and_then(|path| {
+        path.to_str()?
+            .split(':')
+            .map(|d| PathBuf::from(d).join("ssh"))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() && std::env::var_os("OX88_REQUIRE_SSH").is_some_and(|v| v == "1") {
+        panic!("no `ssh` on PATH, and OX88_REQUIRE_SSH=1 requires the OpenSSH client");
+    }
+    found
+}
+
+/// `key` written where `ssh -i` takes it (mode 0600, or OpenSSH refuses it).
+fn key_file(dir: &std::path::Path, name: &str, key: &russh::keys::PrivateKey) -> PathBuf {
+    let file = dir.join(name);
+    std::fs::write(&file, key.to_openssh(LineEnding::LF).unwrap().as_bytes()).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    file
 }
 
 #[test]
@@ -28,17 +46,7 @@ fn the_openssh_client_plays_a_move_and_ctrl_c_ends_only_its_session() {
     };
     let dir = TempDir::new("serve-ssh");
     let key = new_key();
-    let key_file = dir.path().join("id_ed25519");
-    std::fs::write(
-        &key_file,
-        key.to_openssh(LineEnding::LF).unwrap().as_bytes(),
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    let key_file = key_file(dir.path(), "id_ed25519", &key);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -151,17 +159,11 @@ fn two_openssh_clients_play_fools_mate_in_a_room_while_a_third_watches() {
     };
     let dir = TempDir::new("serve-ssh-room");
     let keys: Vec<_> = (0..3).map(|_| new_key()).collect();
-    let mut files = Vec::new();
-    for (i, key) in keys.iter().enumerate() {
-        let file = dir.path().join(format!("id_{i}"));
-        std::fs::write(&file, key.to_openssh(LineEnding::LF).unwrap().as_bytes()).unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
-        }
-        files.push(file);
-    }
+    let files: Vec<PathBuf> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, key)| key_file(dir.path(), &format!("id_{i}"), key))
+        .collect();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -205,5 +207,108 @@ fn two_openssh_clients_play_fools_mate_in_a_room_while_a_third_watches() {
         t.send("\x03");
         assert!(t.wait_exit().success(), "the session ended normally");
     }
+    runtime.block_on(server.stop());
+}
+
+/// What the OpenSSH client shows a person turned away (`room`: `ssh -t HOST ROOM`): the
+/// terminal's text once `ssh` has exited, and its exit code.
+fn turned_away(
+    ssh: &PathBuf,
+    port: u16,
+    key_file: &std::path::Path,
+    home: &std::path::Path,
+    user: &str,
+    room: Option<&str>,
+) -> (String, u32) {
+    let mut term = Pty::spawn(ssh_command(ssh, port, key_file, home, user, room), 24, 80);
+    let status = term.wait_exit();
+    (term.screen().text(), status.exit_code())
+}
+
+#[test]
+fn the_openssh_client_shows_why_each_refusal_turns_it_away() {
+    let Some(ssh) = ssh_path() else {
+        eprintln!("note: no `ssh` on PATH; skipping the OpenSSH client test");
+        return;
+    };
+    let dir = TempDir::new("serve-ssh-refusals");
+    let (alice, mallory) = (new_key(), new_key());
+    let alice_file = key_file(dir.path(), "id_alice", &alice);
+    let mallory_file = key_file(dir.path(), "id_mallory", &mallory);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let listed = Access::Keys(vec![
+        alice.public_key().clone(),
+        mallory.public_key().clone(),
+    ]);
+    let server = runtime.block_on(TestServer::start(ServeConfig {
+        max_per_ip: 1,
+        ..config(&dir.path().join("one"), listed.clone())
+    }));
+    let port = server.addr().port();
+    let home = dir.path();
+    let says = |(text, code): (String, u32), why: &str| {
+        assert!(text.contains(&format!("ox88: {why}")), "{why}:\n{text}");
+        assert_eq!(code, 2, "{why}: exit status 2");
+    };
+    // A room name that is not one.
+    says(
+        turned_away(&ssh, port, &alice_file, home, "alice", Some("bad room!")),
+        "no commands here; the command names a room",
+    );
+    // A name that is not one.
+    says(
+        turned_away(&ssh, port, &alice_file, home, "al ice", None),
+        "a name holds only ASCII letters",
+    );
+    // Alice's name, once hers, under another key.
+    let mut first = Pty::spawn(
+        ssh_command(&ssh, port, &alice_file, home, "alice", None),
+        24,
+        80,
+    );
+    first.wait_for("alice's session", |s| s.text().contains("Lobby — alice"));
+    first.send("\x03");
+    assert!(first.wait_exit().success());
+    says(
+        turned_away(&ssh, port, &mallory_file, home, "alice", None),
+        "the name alice is another player's here",
+    );
+    // A second session from the one address that may have one.
+    let mut held = Pty::spawn(
+        ssh_command(&ssh, port, &alice_file, home, "alice", None),
+        24,
+        80,
+    );
+    held.wait_for("alice's session", |s| s.text().contains("Lobby — alice"));
+    says(
+        turned_away(&ssh, port, &mallory_file, home, "mallory", Some("den")),
+        "your address (127.0.0.1) already has the most sessions it may here (1)",
+    );
+    held.send("\x03");
+    assert!(held.wait_exit().success());
+    runtime.block_on(server.stop());
+
+    // A full server.
+    let server = runtime.block_on(TestServer::start(ServeConfig {
+        max_sessions: 1,
+        ..config(&dir.path().join("two"), listed)
+    }));
+    let port = server.addr().port();
+    let mut held = Pty::spawn(
+        ssh_command(&ssh, port, &alice_file, home, "alice", None),
+        24,
+        80,
+    );
+    held.wait_for("alice's session", |s| s.text().contains("Lobby — alice"));
+    says(
+        turned_away(&ssh, port, &mallory_file, home, "mallory", None),
+        "the server is full (1 sessions at once)",
+    );
+    held.send("\x03");
+    assert!(held.wait_exit().success());
     runtime.block_on(server.stop());
 }

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
+use super::identity::{self, OPEN_MARK};
 use super::room::{Action, Finished, Role, Room, RoomView};
 use super::store::{GameRecord, Store};
 use super::writer::{Report, Write, Writer};
@@ -117,6 +118,8 @@ struct State {
     challenges: Vec<Challenge>,
     /// Numbers for viewers, seeks, challenges and the rooms games are given.
     next: u64,
+    /// What a member who just signed in is told when their screen comes (by member id).
+    greetings: HashMap<String, Vec<String>>,
 }
 
 impl State {
@@ -253,10 +256,12 @@ impl Club {
     }
 
     /// A member comes online; `notify` wakes their screen. A player with a seat in a game
-    /// that goes on is put back in its room.
+    /// that goes on is put back in its room. The member is who [`Club::sign_in`] said
+    /// (an account's name, or an open visitor's own); what sign-in had to tell them comes
+    /// as their first notices.
     pub fn connect(self: &Arc<Self>, mut member: Member, notify: Notify) -> Viewer {
         // Cleaned before anything keeps it: the database and every screen see one name.
-        member.name = text::member_name(&member.name).unwrap_or_else(|_| "guest".into());
+        member.name = identity::clean_name(&member);
         let rating = if member.rated {
             self.store
                 .player(&member.id, &member.name)
@@ -269,6 +274,7 @@ impl Club {
         };
         let mut st = lock(&self.state);
         member.name = unique_name(&st, &member);
+        let greetings = st.greetings.remove(&member.id).unwrap_or_default();
         let id = st.number();
         let seated = st
             .rooms
@@ -282,7 +288,7 @@ impl Club {
                 notify,
                 room: None,
                 rating,
-                notices: Vec::new(),
+                notices: greetings,
             },
         );
         drop(st);
@@ -307,6 +313,17 @@ impl Club {
         }
         self.wake_lobby();
         viewer
+    }
+
+    /// Keeps `lines` for member `id` to read when their screen connects (in place of any
+    /// kept before: a sign-in that never got a screen leaves nothing behind it).
+    pub(super) fn greet(&self, id: &str, lines: Vec<String>) {
+        let mut st = lock(&self.state);
+        if lines.is_empty() {
+            st.greetings.remove(id);
+        } else {
+            st.greetings.insert(id.to_string(), lines);
+        }
     }
 
     fn wake_lobby(&self) {
@@ -552,8 +569,11 @@ impl Club {
     }
 }
 
-/// The member's (clean) name, or `name-2`, `name-3`… when another member online already
-/// shows that name, in any case.
+/// The member's (clean) name, or another when a different member online already shows it
+/// (in any case). An account's name is its own in the whole club, so only an open visitor
+/// ever needs another: `name~2`, `name~3`… (`~` is in no account's name, so an open
+/// visitor can never pass for a member). A member with a key who still meets their name
+/// online (a club made by hand, in tests) is `name-2`.
 fn unique_name(st: &State, member: &Member) -> String {
     let base = member.name.clone();
     let taken = |n: &str| {
@@ -564,8 +584,13 @@ fn unique_name(st: &State, member: &Member) -> String {
     if !taken(&base) {
         return base;
     }
+    let (stem, mark) = if member.rated {
+        (base.as_str(), '-')
+    } else {
+        (base.trim_end_matches(OPEN_MARK), OPEN_MARK)
+    };
     (2..)
-        .map(|i| format!("{base}-{i}"))
+        .map(|i| format!("{stem}{mark}{i}"))
         .find(|n| !taken(n))
         .expect("some suffix is free")
 }
@@ -1169,16 +1194,19 @@ mod tests {
     fn names_are_unique_online_and_a_dropped_player_comes_back_to_the_seat() {
         let club = club();
         let a = club.connect(member("a", "sam", true), Arc::new(|| {}));
-        let b = club.connect(member("b", "sam", true), Arc::new(|| {}));
+        let b = club.connect(member("b", "Sam", true), Arc::new(|| {}));
         assert_eq!(a.name(), "sam");
-        assert_eq!(b.name(), "sam-2");
-        let c = club.connect(member("c", "SAM", true), Arc::new(|| {}));
         assert_eq!(
-            c.name(),
-            "SAM-3",
+            b.name(),
+            "Sam-2",
             "names differing only in case are one name"
         );
-        drop(c);
+        // Open visitors who meet a name online are marked as visitors.
+        let c = club.connect(member("open:1", "SAM", false), Arc::new(|| {}));
+        assert_eq!(c.name(), "SAM~2");
+        let d = club.connect(member("open:2", "sam", false), Arc::new(|| {}));
+        assert_eq!(d.name(), "sam~3");
+        drop((c, d));
         a.join("den").unwrap();
         b.join("den").unwrap();
         a.act(Action::Move("e4".into())).unwrap();
@@ -1214,14 +1242,14 @@ mod tests {
     fn a_login_name_is_cleaned_before_the_database_and_the_screens_see_it() {
         let store = Arc::new(SqliteStore::in_memory().expect("a database"));
         let club = Club::new(Arc::clone(&store) as Arc<dyn Store>).expect("a club");
-        let v = club.connect(
-            member("k", "\u{202E}eve\u{200B}\x1b[2J", true),
-            Arc::new(|| {}),
-        );
-        assert_eq!(v.name(), "eve[2J");
-        assert_eq!(store.player_name("k").as_deref(), Some("eve[2J"));
+        let v = club.connect(member("k", "\u{202E}eve\u{200B}", true), Arc::new(|| {}));
+        assert_eq!(v.name(), "eve");
+        assert_eq!(store.player_name("k").as_deref(), Some("eve"));
         let lobby = v.lobby(Instant::now());
-        assert_eq!(lobby.me, "eve[2J");
+        assert_eq!(lobby.me, "eve");
+        // What is not a name at all is never kept or shown.
+        let w = club.connect(member("j", "\x1b[2J", false), Arc::new(|| {}));
+        assert_eq!(w.name(), "guest");
     }
 
     #[test]

@@ -9,19 +9,23 @@
 //!
 //! - `room/` one room: its seats, watchers, game under the server's clock, offers and chat
 //! - `text.rs` what a peer may type that the club keeps or shows: room names, chat lines
-//! - `store.rs` the storage trait and its SQLite implementation (players, games, ratings)
+//! - `identity.rs` who is who: a key's account and its name, an open visitor's name, the
+//!   one-time code that adds a key to an account
+//! - `store.rs` the storage trait and its SQLite implementation (accounts, games, ratings)
 //! - `writer.rs` the thread that writes to the store, so that play never waits for a disk
 //! - `lobby.rs` the club itself: viewers, rooms by name, seeks and challenges
 
+pub mod identity;
 pub mod lobby;
 pub mod room;
 pub mod store;
 pub mod text;
 pub mod writer;
 
+pub use identity::Login;
 pub use lobby::{Club, LobbyView, Viewer};
 pub use room::{Action, Role, Room, RoomView};
-pub use store::{GameRecord, SqliteStore, Store, StoreError};
+pub use store::{Account, CodeRefused, GameRecord, SqliteStore, Store, StoreError};
 
 use std::sync::Arc;
 
@@ -29,9 +33,11 @@ use std::sync::Arc;
 /// visitor (casual games only, a new player each time).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Member {
-    /// The key's SHA-256 fingerprint, or `open:N` for an open visitor.
+    /// The account's id (its first key's SHA-256 fingerprint), or `open:N` for an open
+    /// visitor.
     pub id: String,
-    /// The name shown (cleaned, unique among those online).
+    /// The name shown: an account's own, or an open visitor's (cleaned, unique among those
+    /// online, never an account's).
     pub name: String,
     /// May play rated games (has a key).
     pub rated: bool,

@@ -1,6 +1,7 @@
-//! Where the club keeps what outlives a connection: players (key fingerprint and name),
-//! games (PGN, result, time control, rated, the clocks of an unfinished one), ratings and
-//! their history, and each player's puzzle record. [`Store`] is what the club needs of a
+//! Where the club keeps what outlives a connection: players (accounts: their keys and their
+//! names, unique without case; `store/accounts.rs`), games (PGN, result, time control,
+//! rated, the clocks of an unfinished one), ratings and their history, and each player's
+//! puzzle record. [`Store`] is what the club needs of a
 //! database; [`SqliteStore`] is the one built in (an embedded SQLite file in WAL mode with
 //! versioned migrations). A second backend shared by several hosts would implement the same
 //! trait (docs/club.md).
@@ -16,6 +17,9 @@ use rusqlite::{
 };
 
 use crate::game::glicko::{Outcome, Rating};
+
+mod accounts;
+pub use accounts::{Account, CODE_TRIES, CodeRefused};
 
 /// A game as the database keeps it.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,9 +54,37 @@ pub struct StoreError(pub String);
 /// What the club keeps. Every method is one transaction; implementations are shared by
 /// all sessions' threads.
 pub trait Store: Send + Sync {
-    /// Notes a member at login (their name may have changed) and returns their rating
-    /// (a newcomer's default at first).
+    /// Notes a member at login and returns their rating (a newcomer's default at first).
+    /// A member not kept yet is added under `name`; a kept one keeps the name it has.
     fn player(&self, id: &str, name: &str) -> Result<Rating, StoreError>;
+    /// Notes a login with `key` (its id, see `serve::player_id`): the account the key
+    /// reaches, if any. A rename the store made that the account was not told of yet comes
+    /// in `renamed_from` this once.
+    fn key_login(&self, key: &str) -> Result<Option<Account>, StoreError>;
+    /// A new account for `key` named `name`, whose id is the key's; `None` when the name
+    /// (without case) is another account's. A key that has an account already gets it.
+    fn new_account(&self, key: &str, name: &str) -> Result<Option<Account>, StoreError>;
+    /// The account named `name`, compared without case.
+    fn account_named(&self, name: &str) -> Result<Option<Account>, StoreError>;
+    /// How many keys reach `account`.
+    fn keys_of(&self, account: &str) -> Result<usize, StoreError>;
+    /// Keeps `code` as the one code that adds a key to `account` until `expires`, in
+    /// place of any code it had.
+    fn put_key_code(
+        &self,
+        account: &str,
+        code: &str,
+        expires: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+    /// Adds `key` to the account named `name` when `code` is its live code; the code is
+    /// then used up. A wrong code counts against the live one, which goes after
+    /// [`CODE_TRIES`] wrong tries.
+    fn add_key_by_code(
+        &self,
+        name: &str,
+        code: &str,
+        key: &str,
+    ) -> Result<Result<Account, CodeRefused>, StoreError>;
     fn rating(&self, id: &str) -> Result<Rating, StoreError>;
     /// Saves a game, new or again (by its id): after every move, and when it ends.
     fn save_game(&self, game: &GameRecord) -> Result<(), StoreError>;
@@ -96,12 +128,24 @@ struct Inner {
     last_stamp: Option<DateTime<Utc>>,
 }
 
+/// One step of the schema: SQL, or code where the step must look at what the rows hold.
+enum Step {
+    Sql(&'static str),
+    Code(fn(&Transaction<'_>) -> rusqlite::Result<()>),
+}
+
 /// The schema, one step per version: step `i` takes a database from version `i` to `i + 1`
 /// (`PRAGMA user_version` holds the version). Steps are only ever appended: a database made
 /// by an older ox88 is brought up to date by the steps it has not had yet.
-const MIGRATIONS: &[&str] = &[
+const MIGRATIONS: &[Step] = &[
     // Version 1: players, their ratings and rating history, games, puzzle records.
-    "CREATE TABLE players (
+    Step::Sql(SCHEMA_1),
+    // Version 2: accounts reached by keys, names unique without case (accounts.rs).
+    Step::Code(accounts::names_and_keys),
+];
+
+/// The first schema.
+const SCHEMA_1: &str = "CREATE TABLE players (
         id TEXT PRIMARY KEY NOT NULL,
         name TEXT NOT NULL,
         first_seen TEXT NOT NULL,
@@ -148,8 +192,7 @@ const MIGRATIONS: &[&str] = &[
         player TEXT PRIMARY KEY NOT NULL,
         json TEXT NOT NULL,
         updated_at TEXT NOT NULL
-    );",
-];
+    );";
 
 /// How long a call waits for another process's write to finish before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -295,8 +338,11 @@ fn migrate(conn: &mut Connection, shown: &str) -> Result<(), StoreError> {
         .doing(doing)?;
     let version = check_version(&tx, shown)?;
     for (done, step) in MIGRATIONS.iter().enumerate().skip(version) {
-        tx.execute_batch(step)
-            .doing(|| format!("{} (schema {})", doing(), done + 1))?;
+        match step {
+            Step::Sql(sql) => tx.execute_batch(sql),
+            Step::Code(code) => code(&tx),
+        }
+        .doing(|| format!("{} (schema {})", doing(), done + 1))?;
     }
     if version < MIGRATIONS.len() {
         set_user_version(&tx, MIGRATIONS.len()).doing(doing)?;
@@ -463,13 +509,75 @@ impl Store for SqliteStore {
         let tx = inner.conn.transaction().doing(doing)?;
         tx.execute(
             "INSERT INTO players (id, name, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)
-             ON CONFLICT (id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen",
+             ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen",
             params![id, name, now],
         )
         .doing(doing)?;
         let rating = rating_in(&tx, id).doing(doing)?;
         tx.commit().doing(doing)?;
         Ok(rating)
+    }
+
+    fn key_login(&self, key: &str) -> Result<Option<Account>, StoreError> {
+        let mut inner = self.lock();
+        let now = inner.stamp();
+        let doing = || format!("noting a login with key {key}");
+        let tx = inner.conn.transaction().doing(doing)?;
+        let account = accounts::key_login(&tx, key, &now).doing(doing)?;
+        tx.commit().doing(doing)?;
+        Ok(account)
+    }
+
+    fn new_account(&self, key: &str, name: &str) -> Result<Option<Account>, StoreError> {
+        let mut inner = self.lock();
+        let now = inner.stamp();
+        let doing = || format!("making the account {name} for key {key}");
+        let tx = inner
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .doing(doing)?;
+        let account = accounts::new_account(&tx, key, name, &now).doing(doing)?;
+        tx.commit().doing(doing)?;
+        Ok(account)
+    }
+
+    fn account_named(&self, name: &str) -> Result<Option<Account>, StoreError> {
+        accounts::account_named(&self.lock().conn, name)
+            .doing(|| format!("looking up the account {name}"))
+    }
+
+    fn keys_of(&self, account: &str) -> Result<usize, StoreError> {
+        accounts::keys_of(&self.lock().conn, account)
+            .doing(|| format!("counting the keys of {account}"))
+    }
+
+    fn put_key_code(
+        &self,
+        account: &str,
+        code: &str,
+        expires: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        accounts::put_key_code(&self.lock().conn, account, code, expires)
+            .doing(|| format!("keeping a key code for {account}"))
+    }
+
+    fn add_key_by_code(
+        &self,
+        name: &str,
+        code: &str,
+        key: &str,
+    ) -> Result<Result<Account, CodeRefused>, StoreError> {
+        let mut inner = self.lock();
+        let now = inner.stamp();
+        let doing = || format!("adding key {key} to the account {name}");
+        let tx = inner
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .doing(doing)?;
+        let added = accounts::add_key_by_code(&tx, name, code, key, &now).doing(doing)?;
+        // A wrong try is counted too, so the transaction is kept whatever the answer.
+        tx.commit().doing(doing)?;
+        Ok(added)
     }
 
     fn rating(&self, id: &str) -> Result<Rating, StoreError> {
@@ -871,9 +979,10 @@ mod tests {
             .query_row(games, ["alice"], |row| row.get(0))
             .unwrap();
         assert_eq!(count, 2);
-        // A player never noted by `player` is added under the game's name.
+        // A player never noted by `player` is added under the game's name, and noting
+        // them later renames no one: a name is kept, whatever the login says.
         let name = "SELECT name FROM players WHERE id = ?1";
-        assert_eq!(text(&store, name, "bob"), "Bob");
+        assert_eq!(text(&store, name, "bob"), "bob the black");
         assert_eq!(text(&store, name, "alice"), "Alice");
     }
 

@@ -91,23 +91,44 @@ fn visible(text: &str, max: usize) -> (String, usize) {
     (clean, kept)
 }
 
-/// A member's name (the ssh login name) as every screen and the database will show it:
-/// what the name allowed before stays (any visible character, so `José` and `王` keep
-/// their names), but controls, bidi overrides and isolates, directional marks and
-/// zero-width characters go, a whitespace run becomes one space, and the name is cut to
-/// [`MEMBER_NAME_MAX`] characters. A name with nothing visible left is refused, saying why.
-/// Two names that differ only in case are one name (see [`same_name`]).
+/// The characters a name may hold besides ASCII letters and digits.
+pub const NAME_MARKS: [char; 3] = ['-', '_', '.'];
+
+/// A member's name (the ssh login name) as every screen and the database will show it.
+/// First cleaned as chat is: controls, bidi overrides and isolates, directional marks and
+/// zero-width characters go. What is left must be a name: ASCII letters, digits, `-`, `_`
+/// and `.`, starting with a letter or digit, at most [`MEMBER_NAME_MAX`] characters, so no
+/// two names can look alike (compared without case, see [`same_name`]). Anything else is
+/// refused with a message saying what was wrong; the message never carries the character
+/// itself, only its escape.
 pub fn member_name(text: &str) -> Result<String, ClubError> {
-    let (clean, _) = visible(text, MEMBER_NAME_MAX);
-    let cut: String = clean.chars().take(MEMBER_NAME_MAX).collect();
-    let name = cut.trim_end();
-    if name.is_empty() {
-        return Err(ClubError::new(
-            "the login name has no visible character: log in as a name of letters or digits \
-             (ssh NAME@HOST)",
-        ));
+    const HOW: &str = "log in as ssh NAME@HOST";
+    let (clean, kept) = visible(text, MEMBER_NAME_MAX);
+    if kept == 0 {
+        return Err(ClubError::new(format!(
+            "the login name has no visible character: {HOW}, NAME of letters or digits"
+        )));
     }
-    Ok(name.to_string())
+    if kept > MEMBER_NAME_MAX {
+        return Err(ClubError::new(format!(
+            "a name is at most {MEMBER_NAME_MAX} characters: {HOW} with a shorter NAME"
+        )));
+    }
+    if let Some(bad) = clean
+        .chars()
+        .find(|&c| !(c.is_ascii_alphanumeric() || NAME_MARKS.contains(&c)))
+    {
+        return Err(ClubError::new(format!(
+            "a name holds only ASCII letters, digits, '-', '_' and '.', not '{}': {HOW}",
+            bad.escape_default()
+        )));
+    }
+    if !clean.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return Err(ClubError::new(format!(
+            "a name starts with a letter or a digit: {HOW}"
+        )));
+    }
+    Ok(clean)
 }
 
 /// Whether two members' names are the same name: compared without case, so `Sam` cannot
@@ -210,18 +231,35 @@ mod tests {
             member_name("\u{2066}a\u{2069}\u{200E}b\u{200F}c\u{061C}d\u{FEFF}e\u{2060}").unwrap(),
             "abcde"
         );
-        assert_eq!(member_name("\x1b[31mred").unwrap(), "[31mred");
-        assert_eq!(member_name("  José \t Ruiz ").unwrap(), "José Ruiz");
-        assert_eq!(
-            member_name(&"n".repeat(100)).unwrap(),
-            "n".repeat(MEMBER_NAME_MAX)
-        );
-        // A cut never leaves a space at the end.
-        let spaced = format!("{} b", "a".repeat(MEMBER_NAME_MAX - 1));
-        assert_eq!(
-            member_name(&spaced).unwrap(),
-            "a".repeat(MEMBER_NAME_MAX - 1)
-        );
+        assert_eq!(member_name("  sam.o_k-2 \t").unwrap(), "sam.o_k-2");
+        let longest = "n".repeat(MEMBER_NAME_MAX);
+        assert_eq!(member_name(&longest).unwrap(), longest);
+    }
+
+    #[test]
+    fn names_that_could_pass_for_another_are_refused_saying_why() {
+        let err = |s: &str| member_name(s).unwrap_err().to_string();
+        // What an escape sequence leaves behind, a space, a letter from another script
+        // (Cyrillic a looks like Latin a), an accent: each refused, its escape named.
+        let esc = err("\x1b[31mred");
+        assert!(esc.contains("not '['"), "{esc}");
+        assert!(err("José Ruiz").contains("not '\\u{e9}'"));
+        assert!(err("Jose Ruiz").contains("not ' '"));
+        let cyrillic = err("\u{430}lice");
+        assert!(cyrillic.contains("not '\\u{430}'"), "{cyrillic}");
+        assert!(!cyrillic.contains('\u{430}'));
+        assert!(err("alice+CODE").contains("not '+'"));
+        assert!(err("-alice").contains("starts with a letter or a digit"));
+        assert!(err(".").contains("starts with a letter or a digit"));
+        let long = err(&"n".repeat(MEMBER_NAME_MAX + 1));
+        assert!(long.contains("at most 20"), "{long}");
+        assert!(err(&"x\u{202E}".repeat(5000)).contains("at most 20"));
+        for e in [esc, cyrillic, long] {
+            assert!(
+                e.contains("ssh NAME@HOST"),
+                "the refusal says what to do: {e}"
+            );
+        }
     }
 
     #[test]
@@ -248,12 +286,11 @@ mod tests {
 
     proptest! {
         #[test]
-        fn member_names_are_short_visible_and_clean(text in any::<String>()) {
+        fn member_names_are_short_ascii_and_clean(text in any::<String>()) {
             if let Ok(name) = member_name(&text) {
-                prop_assert!(name.chars().count() <= MEMBER_NAME_MAX);
-                prop_assert!(!name.chars().any(is_hidden));
-                prop_assert!(!name.starts_with(' ') && !name.ends_with(' '));
-                prop_assert!(!name.is_empty());
+                prop_assert!(!name.is_empty() && name.chars().count() <= MEMBER_NAME_MAX);
+                prop_assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || NAME_MARKS.contains(&c)));
+                prop_assert!(name.starts_with(|c: char| c.is_ascii_alphanumeric()));
             }
         }
 
@@ -264,9 +301,15 @@ mod tests {
             match member_name(&text) {
                 Ok(name) => {
                     prop_assert!(name.chars().count() <= MEMBER_NAME_MAX);
-                    prop_assert!(name.chars().all(|c| c.is_ascii_lowercase() || c == ' '));
+                    prop_assert!(name.chars().all(|c| c.is_ascii_lowercase()));
+                    // The name is the text's letters, nothing added or moved.
+                    let letters: String = text.chars().filter(char::is_ascii_lowercase).collect();
+                    prop_assert_eq!(name, letters);
                 }
-                Err(_) => prop_assert!(!text.chars().any(|c| c.is_ascii_lowercase())),
+                Err(e) => {
+                    let e = e.to_string();
+                    prop_assert!(!e.chars().any(is_hidden), "{:?}", e);
+                }
             }
         }
 
@@ -278,7 +321,7 @@ mod tests {
         }
 
         #[test]
-        fn clean_ascii_names_pass_unchanged(name in "[A-Za-z0-9._-]{1,20}") {
+        fn clean_ascii_names_pass_unchanged(name in "[A-Za-z0-9][A-Za-z0-9._-]{0,19}") {
             prop_assert_eq!(member_name(&name).unwrap(), name);
         }
 

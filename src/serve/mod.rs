@@ -10,9 +10,9 @@
 //!
 //! The data directory (`$OX88_DATA_DIR`, else `~/.local/share/ox88`) holds `serve/`:
 //! `host_key_ed25519` (made once, mode 0600) and `players/<id>/` per player: the autosave
-//! and the PGN files `:save` writes. `<id>` is the SHA-256 fingerprint of the player's key
-//! (so a returning player is offered their unfinished game), or in `--open` mode one per
-//! session.
+//! and the PGN files `:save` writes. `<id>` is the player's account: the SHA-256
+//! fingerprint of its first key (so a returning player, with any of the account's keys, is
+//! offered their unfinished game), or in `--open` mode one per session.
 
 pub mod input;
 mod keys;
@@ -32,7 +32,7 @@ use russh::server::{Auth, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId};
 use tokio::net::TcpListener;
 
-use crate::club::{Club, Member, SqliteStore};
+use crate::club::{Club, Login, Member, SqliteStore};
 use crate::game::autosave::Autosave;
 pub use keys::{load_or_make_host_key, parse_authorized_keys, player_id};
 use session::{ClubSeat, SessionEvent, SessionSpec};
@@ -336,6 +336,7 @@ impl Server {
                         started: Arc::clone(&started),
                         player: None,
                         login: None,
+                        number: None,
                         channel: None,
                     };
                     let ssh = Arc::clone(&self.ssh);
@@ -533,8 +534,10 @@ struct Connection {
     /// Set once the shell runs (the login watchdog reads it).
     started: Arc<AtomicBool>,
     player: Option<Player>,
-    /// The SSH login name: the player's name in the games' PGN headers.
+    /// The SSH login name, as typed: the club makes the name shown of it (see `sign_in`).
     login: Option<String>,
+    /// The session's number, once asked for (an open visitor's id is made of it).
+    number: Option<u64>,
     channel: Option<ChannelSetup>,
 }
 
@@ -560,17 +563,38 @@ impl Connection {
         self.channel.as_ref().is_some_and(|c| c.id == channel)
     }
 
-    /// The login name as the club will show it; one with nothing visible (only controls,
-    /// bidi or zero-width characters) is refused, with the reason to tell the person.
-    fn login_name(&self) -> Result<String, String> {
-        let login = self.login.as_deref().unwrap_or_default();
-        crate::club::text::member_name(login).map_err(|e| {
-            eprintln!(
-                "ox88 serve: {} refused the login name {login:?}: {e}",
-                self.peer
-            );
-            e.to_string()
+    /// This connection's session number (given out once).
+    fn number(&mut self) -> u64 {
+        let next = &self.shared.next_session;
+        *self
+            .number
+            .get_or_insert_with(|| next.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Who this login is in the club (a key's account, or an open visitor), or the line
+    /// that tells the person why not. The club reads its database, so this runs off the
+    /// connection's task.
+    async fn sign_in(&mut self) -> Result<Member, String> {
+        let login = self.login.clone().unwrap_or_default();
+        let player = self.player.clone();
+        let visitor = format!("open:{}", self.number());
+        let club = Arc::clone(&self.shared.club);
+        let peer = self.peer;
+        tokio::task::spawn_blocking(move || {
+            let who = match &player {
+                Some(Player::Key(key)) => Login::Key { key, login: &login },
+                Some(Player::Open) | None => Login::Open {
+                    visitor: &visitor,
+                    login: &login,
+                },
+            };
+            club.sign_in(who).map_err(|e| {
+                eprintln!("ox88 serve: {peer} refused as {login:?}: {e}");
+                e.to_string()
+            })
         })
+        .await
+        .unwrap_or_else(|e| Err(format!("cannot sign in: {e}")))
     }
 
     /// Why the session cannot start when the client asked for no terminal (`ssh HOST ROOM`
@@ -584,27 +608,36 @@ impl Connection {
         Some("the board needs a terminal: connect with ssh -t (ssh -t HOST, or ssh -t HOST ROOM)")
     }
 
-    /// Starts the session; `room`: the room the ssh command named.
-    fn start_session(&mut self, session: &mut Session, room: Option<String>) -> Result<(), String> {
+    /// Starts the session of `member` (as signed in); `room`: the room the ssh command
+    /// named.
+    fn start_session(
+        &mut self,
+        session: &mut Session,
+        room: Option<String>,
+        member: Member,
+    ) -> Result<(), String> {
         let shared = Arc::clone(&self.shared);
+        let number = self.number();
         let Some(setup) = self.channel.as_mut() else {
             return Err("no channel".into());
         };
         if setup.session.is_some() {
             return Err("the session is already running".into());
         }
-        let number = shared.next_session.fetch_add(1, Ordering::Relaxed);
-        let dir_name = match &self.player {
-            Some(Player::Key(id)) => id.clone(),
-            Some(Player::Open) | None => format!(
+        // A key's games live with its account, whichever of the account's keys logs in.
+        let dir_name = if member.rated {
+            member.id.clone()
+        } else {
+            format!(
                 "open-{}-{number}",
                 chrono::Local::now().format("%Y%m%d-%H%M%S")
-            ),
+            )
         };
         let mut env = setup.env.clone();
         if let Some(term) = &setup.term {
             env.push(("TERM".into(), term.clone()));
         }
+        let name = member.name.clone();
         let spec = SessionSpec {
             player_dir: shared.config.data_dir.join("players").join(&dir_name),
             size: setup.size,
@@ -612,19 +645,12 @@ impl Connection {
             hash_mb: shared.config.hash_mb,
             depth: shared.config.depth,
             idle_timeout: shared.config.idle_timeout,
-            login: self.login.clone().unwrap_or_default(),
-            open: !matches!(self.player, Some(Player::Key(_))),
+            login: member.name.clone(),
+            open: !member.rated,
             label: format!("{} session {number}", self.peer),
             club: Some(ClubSeat {
                 club: Arc::clone(&shared.club),
-                member: Member {
-                    id: match &self.player {
-                        Some(Player::Key(id)) => id.clone(),
-                        _ => format!("open:{number}"),
-                    },
-                    name: self.login.clone().unwrap_or_default(),
-                    rated: matches!(self.player, Some(Player::Key(_))),
-                },
+                member,
                 room,
             }),
         };
@@ -632,12 +658,32 @@ impl Connection {
             .map_err(|e| format!("cannot start a session: {e}"))?;
         setup.session = Some(number);
         self.started.store(true, Ordering::Relaxed);
-        eprintln!("ox88 serve: {} session {number} for {dir_name}", self.peer);
+        eprintln!(
+            "ox88 serve: {} session {number} for {dir_name} ({})",
+            self.peer, name
+        );
         let mut sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
         // Sessions that ended by themselves leave their handles here; drop them now.
         sessions.retain(|_, h| !h.is_finished());
         sessions.insert(number, handle);
         Ok(())
+    }
+
+    /// Starts `member`'s session on `channel`, or says on it why it could not start.
+    fn start(
+        &mut self,
+        channel: ChannelId,
+        session: &mut Session,
+        room: Option<String>,
+        member: Member,
+    ) -> Result<(), russh::Error> {
+        match self.start_session(session, room, member) {
+            Ok(()) => session.channel_success(channel),
+            Err(e) => {
+                eprintln!("ox88 serve: {}: {e}", self.peer);
+                refuse_saying(channel, session, &e)
+            }
+        }
     }
 }
 
@@ -773,20 +819,14 @@ impl russh::server::Handler for Connection {
         if let Seat::Refused { why, .. } = &self.seat {
             return refuse_saying(channel, session, why);
         }
-        if let Err(e) = self.login_name() {
-            return refuse_saying(channel, session, &e);
-        }
         if let Some(why) = self.without_terminal() {
             return refuse_saying(channel, session, why);
         }
-        match self.start_session(session, None) {
-            Ok(()) => session.channel_success(channel),
-            Err(e) => {
-                eprintln!("ox88 serve: {}: {e}", self.peer);
-                session.channel_failure(channel)?;
-                session.close(channel)
-            }
-        }
+        let member = match self.sign_in().await {
+            Ok(member) => member,
+            Err(why) => return refuse_saying(channel, session, &why),
+        };
+        self.start(channel, session, None, member)
     }
 
     /// `ssh -t HOST ROOM`: nothing is run; the command is the room to join. A name the
@@ -802,9 +842,6 @@ impl russh::server::Handler for Connection {
         }
         if let Seat::Refused { why, .. } = &self.seat {
             return refuse_saying(channel, session, why);
-        }
-        if let Err(e) = self.login_name() {
-            return refuse_saying(channel, session, &e);
         }
         let asked = String::from_utf8_lossy(&data[..data.len().min(256)])
             .trim()
@@ -824,14 +861,11 @@ impl russh::server::Handler for Connection {
         if let Some(why) = self.without_terminal() {
             return refuse_saying(channel, session, why);
         }
-        match self.start_session(session, Some(room)) {
-            Ok(()) => session.channel_success(channel),
-            Err(e) => {
-                eprintln!("ox88 serve: {}: {e}", self.peer);
-                session.channel_failure(channel)?;
-                session.close(channel)
-            }
-        }
+        let member = match self.sign_in().await {
+            Ok(member) => member,
+            Err(why) => return refuse_saying(channel, session, &why),
+        };
+        self.start(channel, session, Some(room), member)
     }
 
     async fn subsystem_request(
@@ -945,9 +979,12 @@ impl russh::server::Handler for Connection {
     }
 }
 
-/// Refuses the channel with a line on the person's terminal saying why, and exit status 2.
+/// Turns the request down with a line on the person's terminal saying why, exit status 2,
+/// and the channel closed. The request itself is accepted: OpenSSH answers a refused shell
+/// or command with only "shell request failed on channel 0" and drops what follows, while
+/// the line, the exit status and the close of an accepted one all reach the terminal.
 fn refuse_saying(channel: ChannelId, session: &mut Session, why: &str) -> Result<(), russh::Error> {
-    session.channel_failure(channel)?;
+    session.channel_success(channel)?;
     session.data(channel, format!("ox88: {why}\r\n").into_bytes())?;
     session.exit_status_request(channel, 2)?;
     session.eof(channel)?;

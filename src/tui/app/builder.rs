@@ -91,8 +91,10 @@ impl AppBuilder {
     pub fn build(mut self) -> App {
         let (fen, tc) = (self.fen.take(), self.tc.take());
         self.app.start(fen, tc);
-        // A viewer who came in with a room (or a seat to go back to) starts there.
-        self.app.on_club_change();
+        // A viewer who came in with a room (or a seat to go back to) starts there. What the
+        // club has to tell them (who they are here, a challenge) waits for the first wake-up
+        // (coming in woke them), so the session's opening lines do not cover it.
+        self.app.club_changed(false);
         self.app
     }
 }

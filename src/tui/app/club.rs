@@ -61,6 +61,11 @@ pub const CLUB_COMMANDS: &[(&str, &str, &str)] = &[
         "",
         "your stored games (:save NAME keeps the one on the board)",
     ),
+    (
+        "key code",
+        "",
+        "a one-time code: log in with a new key as NAME+CODE to add it",
+    ),
 ];
 
 /// Where a club viewer is.

@@ -26,16 +26,21 @@ impl App {
     /// brings the screen up to date: into a room or out of it, the room's game copied, new
     /// chat lines and notices told.
     pub fn on_club_change(&mut self) {
+        self.club_changed(true);
+    }
+
+    /// The club read again; its notices told when `tell` (else they wait for the next
+    /// change: a session's first lines, written after the app is built, would cover them).
+    pub(super) fn club_changed(&mut self, tell: bool) {
         if !self.club.is_on() {
             return;
         }
         let now = Instant::now();
         self.club.refresh(now);
-        let notices = self
-            .club
-            .viewer()
-            .map(|v| v.take_notices())
-            .unwrap_or_default();
+        let notices = match self.club.viewer() {
+            Some(v) if tell => v.take_notices(),
+            _ => Vec::new(),
+        };
         for n in notices {
             self.log_line(LogKind::Info, n.clone());
             self.info(n);
@@ -294,6 +299,17 @@ impl App {
             .into()),
             "engine" => self.toggle_room_engine(),
             "games" if arg.is_empty() => self.list_games(),
+            "key" if arg.eq_ignore_ascii_case("code") => self.with_viewer(|v| {
+                v.key_code().map(|code| {
+                    format!(
+                        "with the new key, within {} minutes: ssh {}{}{code}@HOST (once)",
+                        crate::club::identity::CODE_MINUTES,
+                        v.name(),
+                        crate::club::identity::CODE_MARK
+                    )
+                })
+            }),
+            "key" => Err(":key code: a one-time code that adds another key to your account".into()),
             "draw" if in_room => self.room_act(RoomAction::Draw),
             "resign" if in_room => self.room_act(RoomAction::Resign),
             "abort" => self.room_act(RoomAction::Abort),
