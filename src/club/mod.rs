@@ -11,7 +11,9 @@
 //! - `text.rs` what a peer may type that the club keeps or shows: room names, chat lines
 //! - `store.rs` the storage trait and its SQLite implementation (players, games, ratings)
 //! - `lobby.rs` the club itself: viewers, rooms by name, seeks and challenges
+//! - `analysis.rs` the engine's analysis of a watched game, one search shared by its watchers
 
+pub mod analysis;
 pub mod lobby;
 pub mod room;
 pub mod store;
