@@ -1001,6 +1001,25 @@ mod tests {
     }
 
     #[test]
+    fn one_analysis_for_watchers_by_default_and_a_bad_count_is_refused() {
+        use clap::Parser;
+        let dir = std::env::temp_dir().join(format!("ox88-serve-analysis-{}", std::process::id()));
+        let args = Cmd::try_parse_from(["serve", "--open"]).unwrap().serve;
+        assert_eq!(ServeConfig::from_args(&args, &dir).unwrap().analysis, 1);
+        let args = Cmd::try_parse_from(["serve", "--open", "--analysis", "0"])
+            .unwrap()
+            .serve;
+        assert_eq!(ServeConfig::from_args(&args, &dir).unwrap().analysis, 0);
+        for bad in ["--analysis=-1", "--analysis=many", "--analysis=100000"] {
+            let err = Cmd::try_parse_from(["serve", "--open", bad])
+                .err()
+                .expect("refused");
+            assert!(err.to_string().contains("--analysis"), "{err}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn durations_take_seconds_minutes_and_hours() {
         assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_duration("30m"), Ok(Duration::from_secs(1800)));
