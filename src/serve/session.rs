@@ -1,9 +1,9 @@
 //! One player's session: the TUI's `App` on its own thread, driven by the SSH channel.
 //!
 //! This file is the one adapter between the server and `tui::App` (its public surface only:
-//! `new`, `handle_key`, `handle_paste`, `on_engine_event`, `on_shared_analysis`, `on_tick`, `next_wakeup`, `quit`,
-//! `ui::draw`, `info`, `game`, plus the autosave, resume offer, theme directory and input
-//! line). When a session ends, the server's log gets a line saying how, after how long and
+//! `new`, `handle_key`, `handle_paste`, `on_engine_event`, `on_shared_analysis`, `on_tick`,
+//! `next_wakeup`, `quit`, `ui::draw`, `info`, `game`, plus the autosave, resume offer, theme
+//! directory and input line). When a session ends, the server's log gets a line saying how, after how long and
 //! with how many moves on the board. The loop is
 //! the local one's (tui/mod.rs): draw, wait for an event or the next tick, handle, repeat;
 //! the differences are where bytes come from and go to.
@@ -54,9 +54,12 @@ const REDRAW_RETRY: Duration = Duration::from_millis(100);
 /// Input bytes waiting for the session thread; beyond this a flood is dropped.
 const INPUT_BACKLOG: usize = 256 * 1024;
 
-/// The least time between two reads of the club by one session: a burst of changes (a busy
-/// lobby) is read, and drawn, once.
-const CLUB_FRAME: Duration = Duration::from_millis(50);
+/// The least time between two reads of the club by a session in the lobby: a burst of
+/// changes (seeks, games starting, moves in the listed games) is read, and drawn, once.
+const LOBBY_READ_GAP: Duration = Duration::from_millis(200);
+
+/// The same in a room, short: a move should reach the opponent's screen at once.
+const ROOM_READ_GAP: Duration = Duration::from_millis(20);
 
 /// What a session reacts to.
 #[derive(Debug)]
@@ -533,12 +536,13 @@ struct Channel {
 }
 
 /// When the session reads the club: after the events already queued (a burst is read
-/// once), and at most once a [`CLUB_FRAME`].
+/// once), and at most once a [`LOBBY_READ_GAP`] in the lobby, a [`ROOM_READ_GAP`] in a room.
 struct ClubReads {
     wake: ClubWake,
     /// The club woke the session and has not been read since.
     due: bool,
-    last: Option<Instant>,
+    /// The last read, and the gap before the next (by where the viewer was then).
+    last: Option<(Instant, Duration)>,
 }
 
 impl ClubReads {
@@ -553,12 +557,12 @@ impl ClubReads {
     /// The moment the club is to be read, if it woke the session.
     fn due_at(&self) -> Option<Instant> {
         self.due
-            .then(|| self.last.map_or_else(Instant::now, |t| t + CLUB_FRAME))
+            .then(|| self.last.map_or_else(Instant::now, |(t, gap)| t + gap))
     }
 
     /// Reads the club into `app` when due at `now`.
     fn read(&mut self, app: &mut App, now: Instant) {
-        if self.due && self.last.is_none_or(|t| now >= t + CLUB_FRAME) {
+        if self.due && self.last.is_none_or(|(t, gap)| now >= t + gap) {
             self.read_now(app, now);
         }
     }
@@ -568,9 +572,14 @@ impl ClubReads {
     fn read_now(&mut self, app: &mut App, now: Instant) {
         if self.due {
             self.due = false;
-            self.last = Some(now);
             self.wake.reading();
             app.on_club_change();
+            let gap = if app.club().in_room() {
+                ROOM_READ_GAP
+            } else {
+                LOBBY_READ_GAP
+            };
+            self.last = Some((now, gap));
         }
     }
 }
@@ -799,10 +808,10 @@ mod tests {
             "still queued from the last change"
         );
         reads.due = true;
-        reads.read(&mut app, t0 + CLUB_FRAME / 2);
+        reads.read(&mut app, t0 + LOBBY_READ_GAP / 2);
         assert!(reads.due, "not twice in one frame");
-        assert_eq!(reads.due_at(), Some(t0 + CLUB_FRAME));
-        reads.read(&mut app, t0 + CLUB_FRAME);
+        assert_eq!(reads.due_at(), Some(t0 + LOBBY_READ_GAP));
+        reads.read(&mut app, t0 + LOBBY_READ_GAP);
         assert!(!reads.due);
         assert_eq!(reads.due_at(), None);
     }
