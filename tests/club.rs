@@ -454,6 +454,112 @@ async fn a_game_going_on_when_the_server_stops_goes_on_after_the_restart() {
     club.server.stop().await;
 }
 
+/// Waits (bounded) until `done` holds of the server: what its analyses count is set by the
+/// sessions' threads a moment after their screens change.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + common::WAIT;
+    while !done() {
+        assert!(tokio::time::Instant::now() < deadline, "never: {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// An iteration of the engine's search on a screen (the log pane's line: `d3/5 … pv e2e4`).
+fn shows_iterations(s: &common::screen::Screen) -> bool {
+    s.text().contains(" n/s E") && s.text().contains(" pv ")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watchers_of_one_game_share_one_analysis_within_the_servers_cap() {
+    let club = Club::start("club-analysis", 7).await;
+    let addr = club.addr();
+    let mut alice = seated(addr, "alice", &club.keys[0], "den", "you: White").await;
+    let mut bob = seated(addr, "bob", &club.keys[1], "den", "you: Black").await;
+    let mut carol = seated(addr, "carol", &club.keys[2], "den", "watching").await;
+    let mut dave = seated(addr, "dave", &club.keys[3], "den", "watching").await;
+    play(&mut alice, "f2f3").await;
+    shows(&mut bob, "ply 1 ").await;
+    play(&mut bob, "e7e5").await;
+    for w in [&mut alice, &mut carol, &mut dave] {
+        shows(w, "ply 2 ").await;
+    }
+
+    // Two watchers open the engine's panes: one analysis, both screens show its iterations.
+    carol.send("\x16").await;
+    carol
+        .wait_for("carol's panes", |s| s.message().contains("engine's panes"))
+        .await;
+    dave.send("\x16").await;
+    until("dave shares carol's analysis", || {
+        club.server.analyses().watchers("den") == 2
+    })
+    .await;
+    assert_eq!(club.server.analyses().running(), 1, "one engine for den");
+    for w in [&mut carol, &mut dave] {
+        w.wait_for("the shared search's iterations", shows_iterations)
+            .await;
+    }
+
+    // A player never sees it, nor opens it.
+    alice.send("\x16").await;
+    alice
+        .wait_for("alice refused", |s| s.message().contains("you are playing"))
+        .await;
+    for p in [&alice, &bob] {
+        assert!(!shows_iterations(p.screen()), "{}", p.screen().text());
+    }
+    assert_eq!(club.server.analyses().running(), 1);
+
+    // The position changes: the one search starts again on it, and both watchers see that
+    // search (Black mates in one: only a search of the new position says `pv d8h4` first).
+    play(&mut alice, "g2g4").await;
+    for w in [&mut carol, &mut dave] {
+        w.wait_for("the new position's search", |s| {
+            s.text().contains(" pv d8h4")
+        })
+        .await;
+    }
+    assert_eq!(club.server.analyses().running(), 1);
+    for p in [&alice, &bob] {
+        assert!(!shows_iterations(p.screen()), "{}", p.screen().text());
+    }
+
+    // A watcher of another game, beyond `--analysis 1`, is told why.
+    let _eve = seated(addr, "eve", &club.keys[4], "hall", "you: White").await;
+    let _frank = seated(addr, "frank", &club.keys[5], "hall", "you: Black").await;
+    let mut gus = seated(addr, "gus", &club.keys[6], "hall", "watching").await;
+    gus.send("\x16").await;
+    gus.wait_for("the cap's line", |s| {
+        s.message().contains(
+            "the engine is busy on 1 other game (the server runs at most 1 analysis); try later",
+        )
+    })
+    .await;
+    assert_eq!(club.server.analyses().running(), 1);
+    assert_eq!(club.server.analyses().watchers("hall"), 0);
+
+    // Closing the panes and leaving the room: the last one out stops the analysis, and the
+    // slot is free for the other game.
+    carol.send("\x16").await;
+    until("carol gone from the analysis", || {
+        club.server.analyses().watchers("den") == 1
+    })
+    .await;
+    dave.send(":lobby\r").await;
+    until("den's analysis stopped", || {
+        club.server.analyses().running() == 0
+    })
+    .await;
+    gus.send("\x16").await;
+    until("hall analysed now", || {
+        club.server.analyses().watchers("hall") == 1
+    })
+    .await;
+    gus.wait_for("hall's iterations", shows_iterations).await;
+    assert_eq!(club.server.analyses().running(), 1);
+    club.server.stop().await;
+}
+
 /// A club viewer's app (as `ox88 serve` builds one for a session), in room `room`.
 fn viewer_app(
     club: &std::sync::Arc<ox88::club::Club>,
@@ -551,4 +657,51 @@ fn ctrl_g_and_games_in_a_room_say_what_they_do_there() {
         said.contains("1 games listed in the log, shown beside the engine's board: :lobby"),
         "{said}"
     );
+}
+
+#[test]
+fn a_watchers_panes_show_the_shared_analysis_not_their_own_engines() {
+    use common::app::{builder_with, ctrl, log_texts, message_text, test_settings};
+    use ox88::club::analysis::{Analyses, Sink};
+    use std::sync::{Arc, mpsc};
+    use std::time::{Duration, Instant};
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (_alice, _bob) = alice_and_bob_in_den(&club);
+    let analyses = Analyses::new(1, Box::new(|o| o.clone()));
+    let (tx, rx) = mpsc::channel();
+    let sink: Sink = Arc::new(move |ev| {
+        let _ = tx.send(ev);
+    });
+    let carol = club.connect(
+        ox88::club::Member {
+            id: "carol".into(),
+            name: "carol".into(),
+            rated: false,
+        },
+        Arc::new(|| {}),
+    );
+    let opts = ox88::tui::Options::of(test_settings());
+    let (builder, calls) = builder_with(&opts, "default", ox88::tui::theme::ColorDepth::TrueColor);
+    let mut carol = builder
+        .club(carol, Some("den"))
+        .club_analyses(Arc::clone(&analyses), sink)
+        .build();
+    carol.on_club_change();
+    ctrl(&mut carol, 'v');
+    assert!(
+        message_text(&carol).contains("engine's panes"),
+        "{}",
+        message_text(&carol)
+    );
+    assert_eq!(analyses.watchers("den"), 1);
+    let until = Instant::now() + Duration::from_secs(60);
+    while !log_texts(&carol).iter().any(|l| l.contains(" pv ")) {
+        let ev = rx
+            .recv_timeout(until.saturating_duration_since(Instant::now()))
+            .expect("the shared analysis reports");
+        carol.on_shared_analysis(ev);
+    }
+    assert!(calls.searches().is_empty(), "{:?}", calls.searches());
+    ctrl(&mut carol, 'v');
+    assert_eq!(analyses.running(), 0, "closed: the analysis stops");
 }

@@ -14,7 +14,9 @@
 //! - `store.rs` the storage trait and its SQLite implementation (accounts, games, ratings)
 //! - `writer.rs` the thread that writes to the store, so that play never waits for a disk
 //! - `lobby.rs` the club itself: viewers, rooms by name, seeks and challenges
+//! - `analysis.rs` the engine's analysis of a watched game, one search shared by its watchers
 
+pub mod analysis;
 pub mod identity;
 pub mod lobby;
 pub mod room;

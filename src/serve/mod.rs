@@ -32,6 +32,7 @@ use russh::server::{Auth, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId};
 use tokio::net::TcpListener;
 
+use crate::club::analysis::Analyses;
 use crate::club::{Club, Login, Member, SqliteStore};
 use crate::game::autosave::Autosave;
 pub use keys::{load_or_make_host_key, parse_authorized_keys, player_id};
@@ -84,6 +85,11 @@ pub struct ServeArgs {
     /// server's data directory.
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// Club games the engine analyses at once for their watchers (all who watch one game
+    /// share its search; each search takes a core). 1 leaves a 2-core server's other core
+    /// to the players' moves; 0 keeps the engine's panes shut for watchers.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=256))]
+    pub analysis: u32,
 }
 
 /// Who may log in.
@@ -110,6 +116,8 @@ pub struct ServeConfig {
     pub data_dir: PathBuf,
     /// The club's SQLite database.
     pub db: PathBuf,
+    /// Club games analysed at once for their watchers.
+    pub analysis: usize,
 }
 
 impl ServeConfig {
@@ -153,6 +161,7 @@ impl ServeConfig {
                 .db
                 .clone()
                 .unwrap_or_else(|| data_dir.join("club.sqlite")),
+            analysis: args.analysis as usize,
         })
     }
 }
@@ -215,6 +224,8 @@ struct Shared {
     turning_away: AtomicU64,
     /// Where visitors meet: rooms, the lobby, the database.
     club: Arc<Club>,
+    /// The engine's analyses of watched games, one per game.
+    analyses: Arc<Analyses>,
 }
 
 impl Shared {
@@ -268,6 +279,11 @@ impl Server {
         let store = SqliteStore::open(&config.db)
             .with_context(|| format!("cannot open the club's database {}", config.db.display()))?;
         let club = Club::new(Arc::new(store)).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let hash_mb = config.hash_mb;
+        let analyses = Analyses::new(
+            config.analysis,
+            Box::new(move |o| session::capped(o, hash_mb)),
+        );
         Ok(Server {
             listener,
             shared: Arc::new(Shared {
@@ -277,6 +293,7 @@ impl Server {
                 next_session: AtomicU64::new(1),
                 turning_away: AtomicU64::new(0),
                 club,
+                analyses,
             }),
             ssh: Arc::new(ssh),
         })
@@ -284,6 +301,11 @@ impl Server {
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()
+    }
+
+    /// The engine's analyses of watched games (how many run, who shares them).
+    pub fn analyses(&self) -> Arc<Analyses> {
+        Arc::clone(&self.shared.analyses)
     }
 
     /// Accepts connections until `shutdown` completes; then ends every session (each saves
@@ -652,6 +674,7 @@ impl Connection {
                 club: Arc::clone(&shared.club),
                 member,
                 room,
+                analyses: Arc::clone(&shared.analyses),
             }),
         };
         let handle = session::spawn(spec, session.handle(), setup.id)
@@ -1033,6 +1056,25 @@ mod tests {
             .err()
             .expect("--port and --listen together are refused");
         assert!(err.to_string().contains("--listen"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn one_analysis_for_watchers_by_default_and_a_bad_count_is_refused() {
+        use clap::Parser;
+        let dir = std::env::temp_dir().join(format!("ox88-serve-analysis-{}", std::process::id()));
+        let args = Cmd::try_parse_from(["serve", "--open"]).unwrap().serve;
+        assert_eq!(ServeConfig::from_args(&args, &dir).unwrap().analysis, 1);
+        let args = Cmd::try_parse_from(["serve", "--open", "--analysis", "0"])
+            .unwrap()
+            .serve;
+        assert_eq!(ServeConfig::from_args(&args, &dir).unwrap().analysis, 0);
+        for bad in ["--analysis=-1", "--analysis=many", "--analysis=100000"] {
+            let err = Cmd::try_parse_from(["serve", "--open", bad])
+                .err()
+                .expect("refused");
+            assert!(err.to_string().contains("--analysis"), "{err}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

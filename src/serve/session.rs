@@ -1,9 +1,9 @@
 //! One player's session: the TUI's `App` on its own thread, driven by the SSH channel.
 //!
 //! This file is the one adapter between the server and `tui::App` (its public surface only:
-//! `new`, `handle_key`, `handle_paste`, `on_engine_event`, `on_tick`, `next_wakeup`, `quit`,
-//! `ui::draw`, `info`, `game`, plus the autosave, resume offer, theme directory and input
-//! line). When a session ends, the server's log gets a line saying how, after how long and
+//! `new`, `handle_key`, `handle_paste`, `on_engine_event`, `on_shared_analysis`, `on_tick`,
+//! `next_wakeup`, `quit`, `ui::draw`, `info`, `game`, plus the autosave, resume offer, theme
+//! directory and input line). When a session ends, the server's log gets a line saying how, after how long and
 //! with how many moves on the board. The loop is
 //! the local one's (tui/mod.rs): draw, wait for an event or the next tick, handle, repeat;
 //! the differences are where bytes come from and go to.
@@ -17,7 +17,7 @@ use std::io;
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -33,6 +33,7 @@ use russh::server::Handle;
 
 use super::input::{ESC_TIMEOUT, Input, Parser};
 use crate::chess::Board;
+use crate::club::analysis::{Analyses, Shared, Sink};
 use crate::club::{Club, Member, Notify};
 use crate::engine::search::record::TreeLimits;
 use crate::engine::{Engine, Limits, SearchEvent, SearchOptions};
@@ -53,6 +54,13 @@ const REDRAW_RETRY: Duration = Duration::from_millis(100);
 /// Input bytes waiting for the session thread; beyond this a flood is dropped.
 const INPUT_BACKLOG: usize = 256 * 1024;
 
+/// The least time between two reads of the club by a session in the lobby: a burst of
+/// changes (seeks, games starting, moves in the listed games) is read, and drawn, once.
+const LOBBY_READ_GAP: Duration = Duration::from_millis(200);
+
+/// The same in a room, short: a move should reach the opponent's screen at once.
+const ROOM_READ_GAP: Duration = Duration::from_millis(20);
+
 /// What a session reacts to.
 #[derive(Debug)]
 pub enum SessionEvent {
@@ -61,9 +69,13 @@ pub enum SessionEvent {
     /// The client's window is now this many columns and rows.
     Resize(u16, u16),
     Engine(SearchEvent),
+    /// The club's analysis of the game this viewer watches (shared with the game's other
+    /// watchers; the session's own engine sends `Engine`).
+    Analysis(Shared),
     /// A background job's report (the lab, the review).
     Job(JobEvent),
-    /// Something this viewer shows in the club changed: read it again.
+    /// Something this viewer shows in the club changed: read it again (one such event is
+    /// queued at a time, however many changes it stands for).
     Club,
     /// The client went away (EOF, close, dropped connection).
     Closed,
@@ -101,6 +113,8 @@ pub struct ClubSeat {
     pub club: Arc<Club>,
     pub member: Member,
     pub room: Option<String>,
+    /// The server's analyses of watched games, shared by each game's watchers.
+    pub analyses: Arc<Analyses>,
 }
 
 impl std::fmt::Debug for ClubSeat {
@@ -193,7 +207,7 @@ struct CappedEngine {
 }
 
 /// `options` within the server's caps (at most `hash_mb` of table, one thread).
-fn capped(options: &SearchOptions, hash_mb: usize) -> SearchOptions {
+pub(super) fn capped(options: &SearchOptions, hash_mb: usize) -> SearchOptions {
     SearchOptions {
         hash_mb: options.hash_mb.min(hash_mb),
         threads: 1,
@@ -216,6 +230,30 @@ impl EngineControl for CappedEngine {
     }
     fn new_game(&mut self) {
         self.engine.new_game()
+    }
+}
+
+/// A session's wake-ups from the club, merged: however many changes come before the
+/// session reads the club again, one `SessionEvent::Club` is queued for them.
+#[derive(Clone, Default)]
+struct ClubWake {
+    queued: Arc<AtomicBool>,
+}
+
+impl ClubWake {
+    /// What the club calls on a change: queues an event unless one is waiting.
+    fn notify(&self, tx: mpsc::Sender<SessionEvent>) -> Notify {
+        let queued = Arc::clone(&self.queued);
+        Arc::new(move || {
+            if !queued.swap(true, Ordering::AcqRel) {
+                let _ = tx.send(SessionEvent::Club);
+            }
+        })
+    }
+
+    /// The session reads the club now: a change from here on wakes it again.
+    fn reading(&self) {
+        self.queued.store(false, Ordering::Release);
     }
 }
 
@@ -399,15 +437,19 @@ fn run(
         store.load_unfinished()
     };
     let mut builder = App::builder(&opts, Box::new(engine));
+    let club_wake = ClubWake::default();
     if let Some(seat) = &spec.club {
-        let notify: Notify = {
+        let notify = club_wake.notify(tx_club.clone());
+        let viewer = seat.club.connect(seat.member.clone(), notify);
+        let sink: Sink = {
             let tx = tx_club.clone();
-            Arc::new(move || {
-                let _ = tx.send(SessionEvent::Club);
+            Arc::new(move |ev| {
+                let _ = tx.send(SessionEvent::Analysis(ev));
             })
         };
-        let viewer = seat.club.connect(seat.member.clone(), notify);
-        builder = builder.club(viewer, seat.room.as_deref());
+        builder = builder
+            .club(viewer, seat.room.as_deref())
+            .club_analyses(Arc::clone(&seat.analyses), sink);
     }
     let mut app = builder
         .theme(theme, depth)
@@ -450,6 +492,7 @@ fn run(
         esc_deadline: None,
         idle_timeout: spec.idle_timeout,
         queued_input,
+        club: ClubReads::new(club_wake),
     };
     let end = driver::run(&mut app, &rx, &mut channel);
     eprintln!(
@@ -489,6 +532,56 @@ struct Channel {
     idle_timeout: Duration,
     /// Bytes received and not yet handled (the server refuses more past a cap).
     queued_input: Arc<AtomicUsize>,
+    club: ClubReads,
+}
+
+/// When the session reads the club: after the events already queued (a burst is read
+/// once), and at most once a [`LOBBY_READ_GAP`] in the lobby, a [`ROOM_READ_GAP`] in a room.
+struct ClubReads {
+    wake: ClubWake,
+    /// The club woke the session and has not been read since.
+    due: bool,
+    /// The last read, and the gap before the next (by where the viewer was then).
+    last: Option<(Instant, Duration)>,
+}
+
+impl ClubReads {
+    fn new(wake: ClubWake) -> ClubReads {
+        ClubReads {
+            wake,
+            due: false,
+            last: None,
+        }
+    }
+
+    /// The moment the club is to be read, if it woke the session.
+    fn due_at(&self) -> Option<Instant> {
+        self.due
+            .then(|| self.last.map_or_else(Instant::now, |(t, gap)| t + gap))
+    }
+
+    /// Reads the club into `app` when due at `now`.
+    fn read(&mut self, app: &mut App, now: Instant) {
+        if self.due && self.last.is_none_or(|(t, gap)| now >= t + gap) {
+            self.read_now(app, now);
+        }
+    }
+
+    /// Reads the club into `app` now if it woke the session: before a key is handled, so
+    /// the key acts on what was there when it was pressed (a lobby row, the room's turn).
+    fn read_now(&mut self, app: &mut App, now: Instant) {
+        if self.due {
+            self.due = false;
+            self.wake.reading();
+            app.on_club_change();
+            let gap = if app.club().in_room() {
+                ROOM_READ_GAP
+            } else {
+                LOBBY_READ_GAP
+            };
+            self.last = Some((now, gap));
+        }
+    }
 }
 
 impl driver::Front for Channel {
@@ -508,7 +601,10 @@ impl driver::Front for Channel {
 
     fn wake_at(&self) -> Option<Instant> {
         let idle_at = self.last_input + self.idle_timeout;
-        Some(self.esc_deadline.map_or(idle_at, |t| t.min(idle_at)))
+        [Some(idle_at), self.esc_deadline, self.club.due_at()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     fn handle(&mut self, app: &mut App, ev: SessionEvent) -> Option<End> {
@@ -516,6 +612,7 @@ impl driver::Front for Channel {
             SessionEvent::Bytes(bytes) => {
                 self.queued_input.fetch_sub(bytes.len(), Ordering::Relaxed);
                 self.last_input = Instant::now();
+                self.club.read_now(app, self.last_input);
                 for input in self.parser.feed(&bytes) {
                     apply(app, input);
                 }
@@ -529,8 +626,10 @@ impl driver::Front for Channel {
                 self.screen.whole = true;
             }
             SessionEvent::Engine(e) => app.on_engine_event(e),
+            SessionEvent::Analysis(e) => app.on_shared_analysis(e),
             SessionEvent::Job(j) => app.on_job_event(j),
-            SessionEvent::Club => app.on_club_change(),
+            // Read after the events already queued (in `tick`), not once per change.
+            SessionEvent::Club => self.club.due = true,
             SessionEvent::Closed => return Some(End::Closed),
             SessionEvent::Shutdown => return Some(End::Shutdown),
         }
@@ -538,6 +637,7 @@ impl driver::Front for Channel {
     }
 
     fn tick(&mut self, app: &mut App, now: Instant) -> Option<End> {
+        self.club.read(app, now);
         if self.esc_deadline.is_some_and(|t| now >= t) {
             self.esc_deadline = None;
             for input in self.parser.flush() {
@@ -674,6 +774,46 @@ mod tests {
             last.starts_with("White to move"),
             "status on row 40: {last:?}"
         );
+    }
+
+    #[test]
+    fn a_burst_of_club_changes_queues_one_wake_and_is_read_once_a_frame() {
+        let wake = ClubWake::default();
+        let (tx, rx) = mpsc::channel();
+        let notify = wake.notify(tx);
+        for _ in 0..100 {
+            notify();
+        }
+        assert_eq!(rx.try_iter().count(), 1, "a hundred changes, one wake-up");
+
+        let mut app = app();
+        let mut reads = ClubReads::new(wake);
+        reads.due = true;
+        let t0 = Instant::now();
+        reads.read(&mut app, t0);
+        assert!(!reads.due, "the first read is at once");
+        notify();
+        assert_eq!(
+            rx.try_iter().count(),
+            1,
+            "read: the next change wakes again"
+        );
+
+        // More changes within the frame: one wake, read when the frame is over.
+        notify();
+        notify();
+        assert_eq!(
+            rx.try_iter().count(),
+            0,
+            "still queued from the last change"
+        );
+        reads.due = true;
+        reads.read(&mut app, t0 + LOBBY_READ_GAP / 2);
+        assert!(reads.due, "not twice in one frame");
+        assert_eq!(reads.due_at(), Some(t0 + LOBBY_READ_GAP));
+        reads.read(&mut app, t0 + LOBBY_READ_GAP);
+        assert!(!reads.due);
+        assert_eq!(reads.due_at(), None);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use ox88::club::analysis::Analyses;
 use ox88::serve::{Access, ServeConfig, Server};
 use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
 use russh::{ChannelMsg, Disconnect, client};
@@ -24,7 +25,8 @@ pub fn new_key() -> PrivateKey {
 }
 
 /// A server on a free loopback port with a new host key, room for 8 sessions (8 from one
-/// address), a 10-minute idle timeout, a 4 MB hash and depth 3, keeping its data in `data_dir`.
+/// address), a 10-minute idle timeout, a 4 MB hash and depth 3, one analysis for watchers,
+/// keeping its data in `data_dir`.
 pub fn config(data_dir: &Path, access: Access) -> ServeConfig {
     ServeConfig {
         listen: "127.0.0.1:0".parse().unwrap(),
@@ -37,12 +39,14 @@ pub fn config(data_dir: &Path, access: Access) -> ServeConfig {
         depth: 3,
         data_dir: data_dir.to_path_buf(),
         db: data_dir.join("club.sqlite"),
+        analysis: 1,
     }
 }
 
 /// `ox88 serve` running as a task of the current tokio runtime.
 pub struct TestServer {
     addr: SocketAddr,
+    analyses: Arc<Analyses>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<anyhow::Result<()>>,
 }
@@ -52,12 +56,14 @@ impl TestServer {
     pub async fn start(config: ServeConfig) -> TestServer {
         let server = Server::bind(config).await.unwrap();
         let addr = server.local_addr().unwrap();
+        let analyses = server.analyses();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(server.run(async move {
             let _ = stopped.await;
         }));
         TestServer {
             addr,
+            analyses,
             stop: Some(stop),
             task,
         }
@@ -65,6 +71,11 @@ impl TestServer {
 
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The server's analyses for watchers (how many run).
+    pub fn analyses(&self) -> &Analyses {
+        &self.analyses
     }
 
     pub fn is_running(&self) -> bool {

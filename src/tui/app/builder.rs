@@ -80,6 +80,18 @@ impl AppBuilder {
         self
     }
 
+    /// A club viewer's engine panes, while watching, show the server's analysis of the
+    /// game shared by all its watchers; its events come through `sink` (to
+    /// [`App::on_shared_analysis`]). Given after [`AppBuilder::club`].
+    pub fn club_analyses(
+        mut self,
+        analyses: std::sync::Arc<crate::club::analysis::Analyses>,
+        sink: crate::club::analysis::Sink,
+    ) -> AppBuilder {
+        self.app.club.share_analyses(analyses, sink);
+        self
+    }
+
     /// The log's time stamps (tests use a fixed clock so lines compare exactly).
     pub fn wall_clock(mut self, clock: fn() -> String) -> AppBuilder {
         self.app.screen.set_wall_clock(clock);

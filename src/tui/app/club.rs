@@ -1,13 +1,18 @@
 //! The club part of a viewer's app (under `ox88 serve`): the viewer's hold on the club,
 //! where they are (the lobby, a room, or a game against the engine), what the club looked
 //! like when last read (drawing reads only this copy), and the viewer's own choices: chat
-//! muted, the engine's panes open while watching, the lobby row picked.
+//! muted, the engine's panes open while watching (and the share of the game's analysis
+//! they show), the lobby row picked.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::play::SetAside;
+use crate::chess::Board;
+use crate::club::analysis::{Analyses, Sink, Watch};
 use crate::club::lobby::LobbyView;
-use crate::club::{Role, RoomView, Viewer};
+use crate::club::{ClubError, Role, RoomView, Viewer};
+use crate::engine::SearchOptions;
 
 /// The club's commands: name, arguments, what it does. Listed by the help under `serve`.
 pub const CLUB_COMMANDS: &[(&str, &str, &str)] = &[
@@ -102,6 +107,11 @@ pub struct ClubView {
     muted: bool,
     /// A watcher has opened the engine's panes on the game.
     engine_open: bool,
+    /// The server's analyses for watchers, and where this screen receives their events
+    /// (without it a watcher's own engine analyses, as in the terminal).
+    analyses: Option<(Arc<Analyses>, Sink)>,
+    /// This watcher's share of the room's analysis while the panes are open.
+    watch: Option<Watch>,
     /// The newest chat line already told on the status line.
     chat_seen: u64,
     /// The room's version last copied into the app's game.
@@ -118,6 +128,11 @@ impl ClubView {
             viewer: Some(viewer),
             ..ClubView::default()
         }
+    }
+
+    /// Watchers' panes show the server's shared analysis of the game, received by `sink`.
+    pub fn share_analyses(&mut self, analyses: Arc<Analyses>, sink: Sink) {
+        self.analyses = Some((analyses, sink));
     }
 
     pub fn viewer(&self) -> Option<&Viewer> {
@@ -176,14 +191,14 @@ impl ClubView {
         self.place = Place::Room;
         self.synced_version = None;
         self.board_turned_for = None;
-        self.engine_open = false;
+        self.close_engine();
         self.chat_seen = 0;
     }
 
     /// Out of the room, into the lobby: the engine game to give back, if one was kept.
     pub fn leave_room(&mut self) -> Option<SetAside> {
         self.place = Place::Lobby;
-        self.engine_open = false;
+        self.close_engine();
         self.set_aside.take()
     }
 
@@ -243,10 +258,45 @@ impl ClubView {
         self.engine_open
     }
 
-    /// Ctrl+V: the engine's panes open or close; returns whether they are now open.
-    pub fn toggle_engine(&mut self) -> bool {
-        self.engine_open = !self.engine_open;
-        self.engine_open
+    /// The engine's panes open on the room's game: a share of its analysis, refused with
+    /// a sentence when the server runs as many analyses as it may.
+    pub fn open_engine(&mut self) -> Result<(), ClubError> {
+        if let Some((analyses, sink)) = &self.analyses {
+            let (view, _) = self
+                .room
+                .as_ref()
+                .ok_or_else(|| ClubError::new("not in a room"))?;
+            self.watch = Some(analyses.watch(&view.name, Arc::clone(sink))?);
+        }
+        self.engine_open = true;
+        Ok(())
+    }
+
+    /// The engine's panes closed: this watcher's share of the analysis is given back (the
+    /// last one out stops it).
+    pub fn close_engine(&mut self) {
+        self.engine_open = false;
+        self.watch = None;
+    }
+
+    /// The shared analysis searches `board` (see [`Watch::follow`]); `None` when this
+    /// watcher has no share of one (its own engine analyses).
+    pub fn follow_analysis(
+        &self,
+        board: &Board,
+        options: &SearchOptions,
+        following: Option<u64>,
+    ) -> Option<u64> {
+        self.watch
+            .as_ref()
+            .map(|w| w.follow(board, options, following))
+    }
+
+    /// The game is over: the shared analysis, if any, stops searching.
+    pub fn rest_analysis(&self) {
+        if let Some(w) = &self.watch {
+            w.rest();
+        }
     }
 
     /// From the lobby to the game against the engine (a move typed there, a game resumed).

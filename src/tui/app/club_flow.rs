@@ -55,6 +55,11 @@ impl App {
             _ => {}
         }
         if self.club.in_room() {
+            if self.club.playing() && self.club.engine_open() {
+                // A rematch seats this viewer again: the engine goes out of sight.
+                self.club.close_engine();
+                self.cancel_search();
+            }
             self.turn_board_for_role();
             self.sync_room_game();
             self.tell_chat();
@@ -394,15 +399,16 @@ impl App {
                 "you are playing: the engine stays out of sight until the game ends".into(),
             );
         }
-        if self.club.toggle_engine() {
-            self.play.set_mode(Mode::Analysis);
-            self.position_changed();
-            Ok("the engine's panes: it analyses the game's position".into())
-        } else {
+        if self.club.engine_open() {
+            self.club.close_engine();
             self.cancel_search();
             self.play.set_mode(Mode::HumanHuman);
-            Ok("engine's panes closed".into())
+            return Ok("engine's panes closed".into());
         }
+        self.club.open_engine().map_err(|e| e.to_string())?;
+        self.play.set_mode(Mode::Analysis);
+        self.position_changed();
+        Ok("the engine's panes: it analyses the game's position".into())
     }
 
     /// Why a command of the app's own may not run in a room (it would change the room's

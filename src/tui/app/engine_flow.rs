@@ -12,6 +12,7 @@ use super::sort::SortView;
 use super::text::iteration_line;
 use super::{App, FRAME, MoveSource, draws, prefs};
 use crate::chess::{Color, Move};
+use crate::club::analysis::Shared;
 use crate::engine::levels::Level;
 use crate::engine::{Limits, SearchEvent, SearchOptions};
 use crate::game::Clock;
@@ -80,6 +81,19 @@ impl App {
         let options = self.search_options(analysis);
         // The sort pane follows this search from its root.
         self.reset_sort_view();
+        if analysis
+            && let Some(id) = self.club.follow_analysis(
+                self.play.game().board(),
+                &options,
+                self.session.following(),
+            )
+        {
+            // A club game's analysis, shared with its other watchers.
+            if self.session.following() != Some(id) {
+                self.session.follow(id, self.play.game().board());
+            }
+            return;
+        }
         self.session
             .start(self.play.game().board(), limits, &options, analysis);
     }
@@ -104,6 +118,7 @@ impl App {
         }
         if self.play.game().is_over() {
             self.cancel_search();
+            self.club.rest_analysis();
             if let Some(c) = self.play.clock_mut() {
                 c.stop(Instant::now());
             }
@@ -136,7 +151,33 @@ impl App {
     /// An event from the search thread. The session drops the events of searches we no
     /// longer wait for, so a takeback or a new game never sees an old search's move.
     pub fn on_engine_event(&mut self, ev: SearchEvent) {
-        match self.session.accept(ev) {
+        let accepted = self.session.accept(ev);
+        self.on_accepted(accepted);
+    }
+
+    /// What comes of the analysis this watcher shares with the other watchers of a club
+    /// game (the club's engine, not this screen's own): its events, or word that it moved
+    /// to another position (followed when this screen shows that position).
+    pub fn on_shared_analysis(&mut self, shared: Shared) {
+        match shared {
+            Shared::Event(ev) => {
+                let accepted = self.session.accept_shared(ev);
+                self.on_accepted(accepted);
+            }
+            Shared::Searching { id, fen } => {
+                if self.club.engine_open()
+                    && !self.club.playing()
+                    && self.session.following() != Some(id)
+                    && self.play.game().board().to_fen() == fen
+                {
+                    self.start_search(true);
+                }
+            }
+        }
+    }
+
+    fn on_accepted(&mut self, accepted: Option<Accepted>) {
+        match accepted {
             // A newer tree never replaces the one being browsed (the browser says `r`).
             None | Some(Accepted::CurrentMove | Accepted::Tree(_)) => {}
             Some(Accepted::RootMoves { depth, rows }) => self.sort.on_root_rows(depth, rows),

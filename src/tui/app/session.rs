@@ -62,6 +62,9 @@ pub struct RunningSearch {
     pub current: Option<(u32, Move, u32)>,
     /// The searched position (the root of its trees; boxed, it is large).
     pub root: Box<Board>,
+    /// A search this screen follows but does not own: a club game's analysis shared by its
+    /// watchers (its events arrive apart from the own engine's, whose ids may be the same).
+    pub shared: bool,
 }
 
 /// The engine's state as the status bar names it.
@@ -198,8 +201,34 @@ impl Session {
             last: None,
             current: None,
             root: Box::new(board.clone()),
+            shared: false,
         });
         self.state = EngineState::Thinking;
+    }
+
+    /// Follows shared analysis `id` of `board` (a club game's, searched by the club's
+    /// engine): whatever ran before becomes stale, and only events taken by
+    /// [`Session::accept_shared`] belong to it.
+    pub fn follow(&mut self, id: u64, board: &Board) {
+        self.cancel();
+        self.search = Some(RunningSearch {
+            id,
+            started: Instant::now(),
+            analysis: true,
+            on_best: OnBest::Discard,
+            hash: board.hash(),
+            side: board.side_to_move(),
+            last: None,
+            current: None,
+            root: Box::new(board.clone()),
+            shared: true,
+        });
+        self.state = EngineState::Thinking;
+    }
+
+    /// The shared analysis followed, if any: its id.
+    pub fn following(&self) -> Option<u64> {
+        self.search.as_ref().filter(|s| s.shared).map(|s| s.id)
     }
 
     /// Asks the running search to stop and says what to do with its answer; false when
@@ -215,9 +244,10 @@ impl Session {
         }
     }
 
-    /// Forgets the running search (its events become stale) and asks the engine to stop.
+    /// Forgets the running search (its events become stale) and asks the engine to stop
+    /// (a shared analysis goes on for its other watchers).
     pub fn cancel(&mut self) {
-        if self.search.take().is_some() {
+        if self.search.take().is_some_and(|s| !s.shared) {
             self.engine.stop();
         }
         if self.state == EngineState::Thinking {
@@ -234,6 +264,15 @@ impl Session {
     /// Takes an event from the search thread: events of any search but the one we wait
     /// for are dropped here, so a takeback or a new game never sees an old search's move.
     pub fn accept(&mut self, ev: SearchEvent) -> Option<Accepted> {
+        self.accept_from(ev, false)
+    }
+
+    /// Takes an event of a shared analysis (see [`Session::follow`]).
+    pub fn accept_shared(&mut self, ev: SearchEvent) -> Option<Accepted> {
+        self.accept_from(ev, true)
+    }
+
+    fn accept_from(&mut self, ev: SearchEvent, shared: bool) -> Option<Accepted> {
         if let SearchEvent::Message { text, .. } = ev {
             // Engine messages (a book file that failed) matter whatever search sent them.
             return Some(Accepted::Message(text));
@@ -250,7 +289,11 @@ impl Session {
             | SearchEvent::Message { id, .. }
             | SearchEvent::LevelReport { id, .. } => *id,
         };
-        let Some(search) = self.search.as_mut().filter(|s| s.id == id) else {
+        let Some(search) = self
+            .search
+            .as_mut()
+            .filter(|s| s.id == id && s.shared == shared)
+        else {
             self.stale_dropped += 1;
             return None;
         };
