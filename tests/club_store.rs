@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use common::TempDir;
 use common::ssh::{SshClient, TestServer, config, new_key};
-use ox88::club::{Action, Club, GameRecord, Member, Notify, SqliteStore, Store, StoreError};
+use ox88::club::{
+    Account, Action, Club, CodeRefused, GameRecord, Member, Notify, SqliteStore, Store, StoreError,
+};
 use ox88::game::glicko::Rating;
 use ox88::serve::{Access, player_id};
 
@@ -103,6 +105,34 @@ impl TestStore {
 }
 
 impl Store for TestStore {
+    fn key_login(&self, key: &str) -> Result<Option<Account>, StoreError> {
+        self.inner.key_login(key)
+    }
+    fn new_account(&self, key: &str, name: &str) -> Result<Option<Account>, StoreError> {
+        self.inner.new_account(key, name)
+    }
+    fn account_named(&self, name: &str) -> Result<Option<Account>, StoreError> {
+        self.inner.account_named(name)
+    }
+    fn keys_of(&self, account: &str) -> Result<usize, StoreError> {
+        self.inner.keys_of(account)
+    }
+    fn put_key_code(
+        &self,
+        account: &str,
+        code: &str,
+        expires: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
+        self.inner.put_key_code(account, code, expires)
+    }
+    fn add_key_by_code(
+        &self,
+        name: &str,
+        code: &str,
+        key: &str,
+    ) -> Result<Result<Account, CodeRefused>, StoreError> {
+        self.inner.add_key_by_code(name, code, key)
+    }
     fn player(&self, id: &str, name: &str) -> Result<Rating, StoreError> {
         self.inner.player(id, name)
     }

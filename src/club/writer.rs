@@ -390,7 +390,7 @@ fn next_step(shared: &Shared) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::club::store::SqliteStore;
+    use crate::club::store::{Account, CodeRefused, SqliteStore};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     /// A store that records the saves it is asked for and fails while told to.
@@ -421,6 +421,34 @@ mod tests {
     }
 
     impl Store for Flaky {
+        fn key_login(&self, key: &str) -> Result<Option<Account>, StoreError> {
+            self.inner.key_login(key)
+        }
+        fn new_account(&self, key: &str, name: &str) -> Result<Option<Account>, StoreError> {
+            self.inner.new_account(key, name)
+        }
+        fn account_named(&self, name: &str) -> Result<Option<Account>, StoreError> {
+            self.inner.account_named(name)
+        }
+        fn keys_of(&self, account: &str) -> Result<usize, StoreError> {
+            self.inner.keys_of(account)
+        }
+        fn put_key_code(
+            &self,
+            account: &str,
+            code: &str,
+            expires: chrono::DateTime<chrono::Utc>,
+        ) -> Result<(), StoreError> {
+            self.inner.put_key_code(account, code, expires)
+        }
+        fn add_key_by_code(
+            &self,
+            name: &str,
+            code: &str,
+            key: &str,
+        ) -> Result<Result<Account, CodeRefused>, StoreError> {
+            self.inner.add_key_by_code(name, code, key)
+        }
         fn player(&self, id: &str, name: &str) -> Result<Rating, StoreError> {
             self.inner.player(id, name)
         }
