@@ -32,6 +32,7 @@ use russh::server::{Auth, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId};
 use tokio::net::TcpListener;
 
+use crate::club::lobby::Limits;
 use crate::club::{Club, Member, SqliteStore};
 use crate::game::autosave::Autosave;
 pub use keys::{load_or_make_host_key, parse_authorized_keys, player_id};
@@ -84,6 +85,14 @@ pub struct ServeArgs {
     /// server's data directory.
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// Rooms at once, however made (by name, a seek or challenge accepted, an adjourned
+    /// game resumed); past it a new room is refused, saying why.
+    #[arg(long, default_value_t = crate::club::lobby::MAX_ROOMS as u32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_rooms: u32,
+    /// A room whose two players have both been away this long closes: its game is
+    /// adjourned (kept, unfinished) and goes on when a player comes back. 90s, 10m, 2h.
+    #[arg(long, default_value = "10m", value_parser = parse_duration)]
+    pub abandon_after: Duration,
 }
 
 /// Who may log in.
@@ -110,6 +119,8 @@ pub struct ServeConfig {
     pub data_dir: PathBuf,
     /// The club's SQLite database.
     pub db: PathBuf,
+    /// The club's rooms, challenges and how long it waits for absent players.
+    pub club: Limits,
 }
 
 impl ServeConfig {
@@ -153,6 +164,11 @@ impl ServeConfig {
                 .db
                 .clone()
                 .unwrap_or_else(|| data_dir.join("club.sqlite")),
+            club: Limits {
+                max_rooms: args.max_rooms as usize,
+                abandon_after: args.abandon_after,
+                ..Limits::default()
+            },
         })
     }
 }
@@ -267,7 +283,8 @@ impl Server {
         };
         let store = SqliteStore::open(&config.db)
             .with_context(|| format!("cannot open the club's database {}", config.db.display()))?;
-        let club = Club::new(Arc::new(store)).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let club =
+            Club::with_limits(Arc::new(store), config.club).map_err(|e| anyhow::anyhow!("{e}"))?;
         Ok(Server {
             listener,
             shared: Arc::new(Shared {
@@ -598,7 +615,7 @@ impl Connection {
                 member: Member {
                     id: match &self.player {
                         Some(Player::Key(id)) => id.clone(),
-                        _ => format!("open:{number}"),
+                        _ => shared.club.visitor_id(number),
                     },
                     name: self.login.clone().unwrap_or_default(),
                     rated: matches!(self.player, Some(Player::Key(_))),

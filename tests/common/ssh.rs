@@ -37,6 +37,7 @@ pub fn config(data_dir: &Path, access: Access) -> ServeConfig {
         depth: 3,
         data_dir: data_dir.to_path_buf(),
         db: data_dir.join("club.sqlite"),
+        club: Default::default(),
     }
 }
 

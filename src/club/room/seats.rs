@@ -1,5 +1,6 @@
-//! Who is in a room: the two seats (who plays which colour, whether they are here, and how
-//! long an absent player has been away, which opens the opponent's claim) and the watchers.
+//! Who is in a room: the two seats (who plays which colour, whether they are here, how long
+//! an absent player has been away, which opens the opponent's claim, and whether a player
+//! of a restored game has been back at all) and the watchers.
 
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,9 @@ pub struct SeatView {
     pub connected: bool,
     /// Away for this long (a dropped connection), while the game goes on.
     pub away: Option<Duration>,
+    /// Has been here since the game was restored (always, in a game that was never
+    /// adjourned). A player who has not cannot lose by absence.
+    pub back: bool,
 }
 
 /// What a member who joins becomes.
@@ -52,6 +56,10 @@ struct Seat {
     away_since: Option<Instant>,
     /// The viewers were told that the opponent may now claim (they are told once).
     claim_announced: bool,
+    /// Has been here since the room was made. False for a player of a restored
+    /// (adjourned) game until they come back: until then a claim against them adjourns the
+    /// game again instead of winning it.
+    back: bool,
 }
 
 impl Seat {
@@ -62,6 +70,7 @@ impl Seat {
             connected: true,
             away_since: None,
             claim_announced: false,
+            back: true,
         }
     }
 
@@ -70,9 +79,11 @@ impl Seat {
         self.rating.map(|r| r.rating.round().max(0.0) as u32)
     }
 
-    /// Away long enough, by `now`, for the opponent to claim the game.
+    /// Away long enough, by `now`, for the opponent to claim the game (a player who has
+    /// not been back since the game was restored never is: that claim only adjourns).
     fn claimable(&self, now: Instant) -> bool {
         !self.connected
+            && self.back
             && self
                 .away_since
                 .is_some_and(|t| now.saturating_duration_since(t) >= CLAIM_AFTER)
@@ -93,6 +104,7 @@ impl Seats {
     pub(super) fn restored(white: Member, black: Member) -> Seats {
         let seat = |member: Member| Seat {
             connected: false,
+            back: false,
             ..Seat::new(&member, None)
         };
         Seats {
@@ -113,6 +125,7 @@ impl Seats {
                 seat.connected = true;
                 seat.away_since = None;
                 seat.claim_announced = false;
+                seat.back = true;
             }
             return Joined::Back(side);
         }
@@ -215,9 +228,47 @@ impl Seats {
             .all(|s| s.as_ref().is_some_and(|s| s.member.rated))
     }
 
+    /// Every seated player is a rated member (true with no one seated).
+    pub(super) fn seated_rated(&self) -> bool {
+        self.seats.iter().flatten().all(|s| s.member.rated)
+    }
+
+    /// How many watch.
+    pub(super) fn watcher_count(&self) -> usize {
+        self.watchers.len()
+    }
+
     /// Anyone is connected: a seated player or a watcher.
     pub(super) fn anyone_here(&self) -> bool {
         self.seats.iter().flatten().any(|s| s.connected) || !self.watchers.is_empty()
+    }
+
+    /// The player at `side` has been here since the room was made (a player of a restored
+    /// game who has not come back yet has not).
+    pub(super) fn been_back(&self, side: Color) -> bool {
+        self.seats[side.index()].as_ref().is_some_and(|s| s.back)
+    }
+
+    /// Both seats are taken and both players away: since the later of their leavings.
+    /// `None` while either is here, or away uncounted (a restored seat nobody waits for).
+    pub(super) fn both_away_since(&self) -> Option<Instant> {
+        let [Some(white), Some(black)] = &self.seats else {
+            return None;
+        };
+        if white.connected || black.connected {
+            return None;
+        }
+        Some(white.away_since?.max(black.away_since?))
+    }
+
+    /// A seat is held by an open visitor, who can never come back to it.
+    pub(super) fn holds_a_visitor(&self) -> bool {
+        self.seats.iter().flatten().any(|s| s.member.is_visitor())
+    }
+
+    /// No seated player is connected.
+    pub(super) fn nobody_seated_here(&self) -> bool {
+        self.seats.iter().flatten().all(|s| !s.connected)
     }
 
     /// Every seated player is connected.
@@ -275,7 +326,7 @@ impl Seats {
         self.seats
             .iter()
             .flatten()
-            .filter(|s| !s.connected && !s.claim_announced)
+            .filter(|s| !s.connected && s.back && !s.claim_announced)
             .filter_map(|s| s.away_since.map(|t| t + CLAIM_AFTER))
             .min()
     }
@@ -292,6 +343,7 @@ impl Seats {
                 .away_since
                 .filter(|_| going && !seat.connected)
                 .map(|t| now.saturating_duration_since(t)),
+            back: seat.back,
         };
         [
             self.seats[0].as_ref().map(view),

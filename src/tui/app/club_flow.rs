@@ -442,7 +442,7 @@ impl App {
     }
 
     /// The club's own keys: Ctrl+R hides the chat, Ctrl+V opens the engine's panes for a
-    /// watcher, and in the lobby ↑ / ↓ pick a row that Enter accepts or watches.
+    /// watcher, and in the lobby ↑ / ↓ pick a row that Enter accepts, joins or watches.
     pub(super) fn club_key(&mut self, key: &KeyEvent, input_empty: bool) -> bool {
         if !self.club.is_on() {
             return false;
@@ -473,6 +473,9 @@ impl App {
                     }
                     Some(LobbyRow::Game(n)) => {
                         self.with_viewer(|v| v.watch(n).map(|_| String::new()))
+                    }
+                    Some(LobbyRow::Waiting(room)) => {
+                        self.with_viewer(|v| v.join(&room).map(|_| String::new()))
                     }
                     None => Err("nothing to pick: :seek 5+3 waits for an opponent".into()),
                 };
