@@ -14,14 +14,16 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::room::{Action, Finished, Role, Room, RoomView};
-
-mod adjourned;
 use super::store::{GameRecord, Store};
 use super::{ClubError, Member, Notify, text};
 use crate::chess::Color;
 use crate::game::clock::TimeControl;
 use crate::game::glicko::Rating;
+
+mod adjourned;
+mod view;
 use adjourned::Adjourned;
+pub use view::{ChallengeView, GameView, LobbyView, OnlineView, SeekView, WaitingView};
 
 /// The time control of a room opened by name (its opener may not have said).
 pub const ROOM_TIME_CONTROL: &str = "10+5";
@@ -34,78 +36,6 @@ pub const ABANDON_AFTER: Duration = Duration::from_secs(600);
 pub const CHALLENGES_OUT: usize = 5;
 /// Notices waiting for one viewer (older ones go).
 const NOTICES_KEPT: usize = 20;
-
-/// A seek in the lobby: someone waiting for an opponent.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SeekView {
-    pub number: u32,
-    pub name: String,
-    pub rating: Option<u32>,
-    pub time_control: Option<TimeControl>,
-    /// The colour the seeker wants, if any.
-    pub color: Option<Color>,
-    pub rated: bool,
-}
-
-/// A challenge from one member to another.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ChallengeView {
-    pub number: u32,
-    pub from: String,
-    pub to: String,
-    pub time_control: Option<TimeControl>,
-    pub rated: bool,
-}
-
-/// A game being played, for the lobby's list.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameView {
-    pub number: u32,
-    pub room: String,
-    pub white: String,
-    pub black: String,
-    /// Time left for White and Black.
-    pub clocks: Option<[Duration; 2]>,
-    /// The move number being played.
-    pub move_number: u32,
-    pub watchers: usize,
-}
-
-/// A room with one player waiting for an opponent, for the lobby's list (`:join ROOM`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct WaitingView {
-    pub room: String,
-    pub name: String,
-    pub rating: Option<u32>,
-    pub time_control: Option<TimeControl>,
-    /// The colour the waiting player holds (the newcomer gets the other).
-    pub color: Color,
-    pub rated: bool,
-}
-
-/// Someone online, and where.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OnlineView {
-    pub name: String,
-    pub rating: Option<u32>,
-    /// The room they are in, if any.
-    pub room: Option<String>,
-}
-
-/// The lobby as a viewer draws it.
-#[derive(Clone, Debug, Default)]
-pub struct LobbyView {
-    pub online: Vec<OnlineView>,
-    pub seeks: Vec<SeekView>,
-    /// Challenges to or from the viewer.
-    pub challenges: Vec<ChallengeView>,
-    pub games: Vec<GameView>,
-    /// Rooms where one player waits for an opponent.
-    pub waiting: Vec<WaitingView>,
-    /// The viewer's own name and rating.
-    pub me: String,
-    pub my_rating: Option<u32>,
-}
 
 struct Entry {
     member: Member,
@@ -454,115 +384,6 @@ impl Club {
         };
         wake(in_room);
         wake(in_lobby);
-    }
-
-    fn lobby_view(&self, me: u64, now: Instant) -> LobbyView {
-        let st = lock(&self.state);
-        let name_of = |v: u64| {
-            st.viewers
-                .get(&v)
-                .map(|e| e.member.name.clone())
-                .unwrap_or_default()
-        };
-        let rating_of = |v: u64| {
-            st.viewers
-                .get(&v)
-                .filter(|e| e.member.rated)
-                .map(|e| shown(&e.rating))
-        };
-        let mut online: Vec<OnlineView> = st
-            .viewers
-            .values()
-            .map(|e| OnlineView {
-                name: e.member.name.clone(),
-                rating: e.member.rated.then(|| shown(&e.rating)),
-                room: e.room.clone(),
-            })
-            .collect();
-        online.sort_by(|a, b| a.name.cmp(&b.name));
-        let seeks = st
-            .seeks
-            .iter()
-            .map(|s| SeekView {
-                number: s.number,
-                name: name_of(s.viewer),
-                rating: rating_of(s.viewer),
-                time_control: s.time_control,
-                color: s.color,
-                rated: s.rated,
-            })
-            .collect();
-        let challenges = st
-            .challenges
-            .iter()
-            .filter(|c| c.from == me || c.to == me)
-            .map(|c| ChallengeView {
-                number: c.number,
-                from: name_of(c.from),
-                to: name_of(c.to),
-                time_control: c.time_control,
-                rated: c.rated,
-            })
-            .collect();
-        let rooms: Vec<_> = st.rooms.values().cloned().collect();
-        let (me_name, my_rating) = st
-            .viewers
-            .get(&me)
-            .map(|e| {
-                (
-                    e.member.name.clone(),
-                    e.member.rated.then(|| shown(&e.rating)),
-                )
-            })
-            .unwrap_or_default();
-        drop(st);
-        // A summary of each room (names, clocks, counts): no room's game is copied.
-        let mut games = Vec::new();
-        let mut waiting = Vec::new();
-        for room in rooms {
-            let s = lock(&room).summary(now);
-            let white_waits = s.players[0].is_some();
-            match s.players {
-                [Some((white, _)), Some((black, _))] if s.going => games.push(GameView {
-                    number: 0,
-                    room: s.name,
-                    white,
-                    black,
-                    clocks: s.clocks,
-                    move_number: s.move_number,
-                    watchers: s.watchers,
-                }),
-                [Some((name, rating)), None] | [None, Some((name, rating))] if !s.began => {
-                    waiting.push(WaitingView {
-                        color: if white_waits {
-                            Color::White
-                        } else {
-                            Color::Black
-                        },
-                        room: s.name,
-                        name,
-                        rating,
-                        time_control: s.time_control,
-                        rated: s.rated,
-                    });
-                }
-                _ => {}
-            }
-        }
-        games.sort_by(|a, b| a.room.cmp(&b.room));
-        for (i, g) in games.iter_mut().enumerate() {
-            g.number = i as u32 + 1;
-        }
-        waiting.sort_by(|a, b| a.room.cmp(&b.room));
-        LobbyView {
-            online,
-            seeks,
-            challenges,
-            games,
-            waiting,
-            me: me_name,
-            my_rating,
-        }
     }
 
     /// A fresh room name for a game made in the lobby.
@@ -1328,5 +1149,106 @@ mod tests {
         assert!(v.join("\u{1b}[2J").is_err());
         assert!(v.seek(None, None, true).is_err());
         assert!(v.seek(None, None, false).is_ok());
+    }
+
+    #[test]
+    fn the_room_cap_holds_on_every_path_that_makes_a_room() {
+        let limits = Limits {
+            max_rooms: 1,
+            ..Limits::default()
+        };
+        let club = Club::with_limits(
+            Arc::new(SqliteStore::in_memory().expect("a database")),
+            limits,
+        )
+        .expect("a club");
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        let carol = club.connect(member("c", "carol", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        let full = |e: ClubError| {
+            assert!(e.0.contains("as many rooms as it may (1)"), "{e}");
+        };
+        // A room by name.
+        full(carol.join("other").unwrap_err());
+        assert_eq!(carol.room_name(), None);
+        // A seek accepted: refused, and the seek stands.
+        let seek = bob.seek(None, None, true).unwrap();
+        full(carol.accept(seek).unwrap_err());
+        assert_eq!(carol.lobby(Instant::now()).seeks.len(), 1);
+        // A challenge accepted: refused, and the challenge stands.
+        let challenge = bob.challenge("carol", None, true).unwrap();
+        full(carol.accept(challenge).unwrap_err());
+        assert_eq!(carol.lobby(Instant::now()).challenges.len(), 1);
+        assert_eq!(club.lobby_view(carol.id, Instant::now()).waiting.len(), 1);
+        // The room already open is joined as ever; once it closes there is room again.
+        assert_eq!(carol.join("den").unwrap(), Role::Player(Color::Black));
+        carol.leave_room();
+        alice.leave_room();
+        assert!(club.room("den").is_none());
+        let room = carol.accept(challenge).unwrap();
+        assert_eq!(bob.room_name(), Some(room));
+    }
+
+    #[test]
+    fn a_room_waiting_for_an_opponent_is_in_the_lobby_until_one_comes() {
+        let club = club();
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        alice.act(Action::Color(Color::Black)).unwrap();
+        let lobby = bob.lobby(Instant::now());
+        assert!(lobby.games.is_empty());
+        assert_eq!(
+            lobby.waiting,
+            [WaitingView {
+                room: "den".into(),
+                name: "alice".into(),
+                rating: Some(1500),
+                time_control: ROOM_TIME_CONTROL.parse().ok(),
+                color: Color::Black,
+                rated: true,
+            }]
+        );
+        bob.join("den").unwrap();
+        let lobby = club
+            .connect(member("c", "carol", false), Arc::new(|| {}))
+            .lobby(Instant::now());
+        assert!(lobby.waiting.is_empty());
+        assert_eq!(lobby.games.len(), 1);
+        assert_eq!(lobby.games[0].white, "bob");
+    }
+
+    #[test]
+    fn a_member_has_a_few_challenges_out_at_most() {
+        let club = club();
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let names: Vec<String> = (0..=CHALLENGES_OUT).map(|i| format!("m{i}")).collect();
+        let _others: Vec<Viewer> = names
+            .iter()
+            .map(|n| club.connect(member(n, n, true), Arc::new(|| {})))
+            .collect();
+        for n in &names[..CHALLENGES_OUT] {
+            alice.challenge(n, None, true).unwrap();
+        }
+        let last = &names[CHALLENGES_OUT];
+        let err = alice.challenge(last, None, true).unwrap_err().to_string();
+        assert!(err.contains("5 challenges out"), "{err}");
+        assert!(err.contains(":challenge off NAME"), "{err}");
+        // A new challenge to one already challenged replaces it, within the cap.
+        alice
+            .challenge(&names[0], "5+0".parse().ok(), true)
+            .unwrap();
+        let out = |v: &Viewer| {
+            v.lobby(Instant::now())
+                .challenges
+                .iter()
+                .filter(|c| c.from == "alice")
+                .count()
+        };
+        assert_eq!(out(&alice), CHALLENGES_OUT);
+        alice.withdraw(&names[1]).unwrap();
+        alice.challenge(last, None, true).unwrap();
+        assert_eq!(out(&alice), CHALLENGES_OUT);
     }
 }

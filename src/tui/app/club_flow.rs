@@ -24,7 +24,8 @@ const CLOCK_REDRAW: Duration = Duration::from_millis(200);
 impl App {
     /// The club woke this viewer: something it shows changed. Reads the club again and
     /// brings the screen up to date: into a room or out of it, the room's game copied, new
-    /// chat lines and notices told.
+    /// chat lines and notices told (last, so that the newest notice stays on the status
+    /// line rather than the room's greeting).
     pub fn on_club_change(&mut self) {
         if !self.club.is_on() {
             return;
@@ -36,10 +37,6 @@ impl App {
             .viewer()
             .map(|v| v.take_notices())
             .unwrap_or_default();
-        for n in notices {
-            self.log_line(LogKind::Info, n.clone());
-            self.info(n);
-        }
         let in_room = self.club.room().is_some();
         match (self.club.place(), in_room) {
             (Place::Room, false) => {
@@ -53,6 +50,10 @@ impl App {
             self.turn_board_for_role();
             self.sync_room_game();
             self.tell_chat();
+        }
+        for n in notices {
+            self.log_line(LogKind::Info, n.clone());
+            self.info(n);
         }
     }
 
