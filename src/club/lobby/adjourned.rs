@@ -115,9 +115,9 @@ pub(super) fn back_note(opponent: &str, me: &str, room: &str) -> Vec<(String, St
 /// `d` in words: `10 min`, `90 s`, `2 h`.
 fn spoken(d: Duration) -> String {
     let s = d.as_secs();
-    if s >= 3600 && s % 3600 == 0 {
+    if s >= 3600 && s.is_multiple_of(3600) {
         format!("{} h", s / 3600)
-    } else if s >= 60 && s % 60 == 0 {
+    } else if s >= 60 && s.is_multiple_of(60) {
         format!("{} min", s / 60)
     } else {
         format!("{s} s")
@@ -259,7 +259,7 @@ mod tests {
         assert!(told[0].contains("the server restarted at"), "{told:?}");
         let (view, _) = alice.room(Instant::now()).unwrap();
         assert!(view.waiting && view.running.is_none());
-        assert!(!view.seats[1].as_ref().unwrap().back);
+        assert!(!view.seats[1].as_ref().unwrap().resumed);
         let said = alice.act(Action::ClaimWin).unwrap();
         assert!(said.contains("adjourned"), "{said}");
         assert_eq!(

@@ -1,9 +1,9 @@
 //! A game that stops without a result and goes on later, and a game that cannot.
 //!
 //! A game the server kept when it stopped (a restart) is restored adjourned: its clocks
-//! stay stopped until both players are back, and a player who has not been back since
-//! cannot lose by absence — the opponent's `:claim` adjourns the game again instead of
-//! winning it. A game whose players have both been away too long is adjourned as well (the
+//! stay stopped until both players are back, and until the game has gone on with both
+//! here neither can lose it by absence — the opponent's `:claim` adjourns the game again
+//! instead of winning it (leaving a game that waits abandons nothing). A game whose players have both been away too long is adjourned as well (the
 //! club closes the room and keeps the game; it is restored when a player comes back). What
 //! happened while a player was away is held for them and told when they are back.
 //!
@@ -79,9 +79,9 @@ impl Room {
         self.notes.extend::<Vec<_>>(theirs);
     }
 
-    /// A claim against `them`, who has not been back since the game was restored: nobody
-    /// wins by the absence of someone who never saw the game again. The game is adjourned
-    /// (no result, nothing rated) and `them` is told when they are back.
+    /// A claim against `them`, who has not played on since the game was restored: nobody
+    /// wins by the absence of someone who never saw the game go on again. The game is
+    /// adjourned (no result, nothing rated) and `them` is told when they are back.
     pub(super) fn adjourn_by_claim(
         &mut self,
         me: Color,
@@ -101,7 +101,7 @@ impl Room {
             self.held.push((absent.id.clone(), text));
         }
         Ok(format!(
-            "{theirs} has not been back since the game stopped, so it is not won by absence: \
+            "the game has not gone on since it stopped, so {theirs}'s absence wins nothing: \
              it is adjourned (kept, nothing rated) and goes on when you are both here"
         ))
     }
@@ -148,7 +148,7 @@ mod tests {
         let later = t1 + CLAIM_AFTER * 10;
         assert!(!room.tick(later), "no claim opens against her");
         let said = room.act("bob", Action::ClaimWin, later).unwrap();
-        assert!(said.contains("alice-name has not been back"), "{said}");
+        assert!(said.contains("alice-name's absence wins nothing"), "{said}");
         assert!(said.contains("adjourned"), "{said}");
         assert!(room.is_adjourned());
         let v = room.view(later);
@@ -206,6 +206,20 @@ mod tests {
         room.act("bob", Action::ClaimWin, t0 + secs(90)).unwrap();
         assert_eq!(room.view(t0).result.unwrap().result(), "0-1");
         assert!(!room.is_adjourned());
+    }
+
+    #[test]
+    fn leaving_a_restored_game_that_waits_for_the_opponent_abandons_nothing() {
+        let t0 = Instant::now();
+        let mut room = restored(t0);
+        room.join(&member("alice", true), None, t0 + secs(10));
+        room.leave("alice", t0 + secs(20));
+        room.join(&member("bob", true), None, t0 + secs(30));
+        assert!(!room.tick(t0 + secs(300)), "no claim opens against alice");
+        let said = room.act("bob", Action::ClaimWin, t0 + secs(300)).unwrap();
+        assert!(said.contains("adjourned"), "{said}");
+        assert_eq!(room.view(t0).result, None);
+        assert!(room.take_finished(t0).is_none());
     }
 
     #[test]

@@ -65,7 +65,7 @@ pub enum Action {
     /// After the game: offer a rematch (colours swapped), or accept one.
     Rematch,
     /// Win a game whose opponent has been away for [`CLAIM_AFTER`]; against an opponent
-    /// who has not been back since the game was restored, adjourn it instead.
+    /// who has not played on since the game was restored, adjourn it instead.
     ClaimWin,
     /// The room's opener picks a colour before the second player joins.
     Color(Color),

@@ -143,8 +143,8 @@ impl Room {
         Ok("the game is aborted: no result, nothing rated".to_string())
     }
 
-    /// Win a game whose opponent has been away for [`CLAIM_AFTER`]; an opponent who has
-    /// not been back since the game was restored is not lost to: the game is adjourned.
+    /// Win a game whose opponent has been away for [`CLAIM_AFTER`]; against an opponent who
+    /// has not played on since the game was restored, adjourn it instead.
     pub(super) fn claim(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
         self.require_going()?;
         let them = me.flip();
@@ -158,7 +158,7 @@ impl Room {
             }
             Some(Presence::Away(away)) => away,
         };
-        if !self.seats.been_back(them) {
+        if !self.seats.resumed(them) {
             return self.adjourn_by_claim(me, now);
         }
         if away < CLAIM_AFTER {

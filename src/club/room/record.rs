@@ -120,9 +120,9 @@ impl Room {
     /// the room waits, clocks stopped, until both players are back, then goes on where it
     /// was.
     ///
-    /// Both seats are away and neither has been back: once one player is back, the other
-    /// counts as away from then, but a claim against them adjourns the game again rather
-    /// than winning it, until they have been back themselves.
+    /// Both seats are away: once one player is back, the other counts as away from then,
+    /// but a claim against them adjourns the game again rather than winning it, until
+    /// both have been back and the game has gone on.
     pub fn restore(record: &GameRecord) -> Result<Room, ClubError> {
         let bad = |why: String| ClubError::new(format!("game {}: {why}", record.id));
         if record.result.is_some() || record.termination.as_deref() == Some("aborted") {
@@ -169,6 +169,7 @@ impl Room {
         self.seats.start_waiting_for_the_absent(now);
         if self.seats.players_here() {
             self.waiting = false;
+            self.seats.resume();
             if self.in_progress() && !self.game.is_empty() {
                 self.clock.start(self.game.board().side_to_move(), now);
             }

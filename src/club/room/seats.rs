@@ -1,6 +1,6 @@
 //! Who is in a room: the two seats (who plays which colour, whether they are here, how long
 //! an absent player has been away, which opens the opponent's claim, and whether a player
-//! of a restored game has been back at all) and the watchers.
+//! of a restored game has played on since) and the watchers.
 
 use std::time::{Duration, Instant};
 
@@ -22,9 +22,9 @@ pub struct SeatView {
     pub connected: bool,
     /// Away for this long (a dropped connection), while the game goes on.
     pub away: Option<Duration>,
-    /// Has been here since the game was restored (always, in a game that was never
-    /// adjourned). A player who has not cannot lose by absence.
-    pub back: bool,
+    /// Has played on since the game was restored, both players here (always, in a game
+    /// that was never adjourned). A player who has not cannot lose by absence.
+    pub resumed: bool,
 }
 
 /// What a member who joins becomes.
@@ -56,10 +56,11 @@ struct Seat {
     away_since: Option<Instant>,
     /// The viewers were told that the opponent may now claim (they are told once).
     claim_announced: bool,
-    /// Has been here since the room was made. False for a player of a restored
-    /// (adjourned) game until they come back: until then a claim against them adjourns the
-    /// game again instead of winning it.
-    back: bool,
+    /// Has played on in this room's game: true from the start of a new game; for a
+    /// restored (adjourned) one, once both players are back and its clocks run again.
+    /// Until then a claim against the player adjourns the game again instead of winning
+    /// it: leaving a game that waits for the opponent abandons nothing.
+    resumed: bool,
 }
 
 impl Seat {
@@ -70,7 +71,7 @@ impl Seat {
             connected: true,
             away_since: None,
             claim_announced: false,
-            back: true,
+            resumed: true,
         }
     }
 
@@ -80,10 +81,10 @@ impl Seat {
     }
 
     /// Away long enough, by `now`, for the opponent to claim the game (a player who has
-    /// not been back since the game was restored never is: that claim only adjourns).
+    /// not played on since the game was restored never is: that claim only adjourns).
     fn claimable(&self, now: Instant) -> bool {
         !self.connected
-            && self.back
+            && self.resumed
             && self
                 .away_since
                 .is_some_and(|t| now.saturating_duration_since(t) >= CLAIM_AFTER)
@@ -104,7 +105,7 @@ impl Seats {
     pub(super) fn restored(white: Member, black: Member) -> Seats {
         let seat = |member: Member| Seat {
             connected: false,
-            back: false,
+            resumed: false,
             ..Seat::new(&member, None)
         };
         Seats {
@@ -125,7 +126,6 @@ impl Seats {
                 seat.connected = true;
                 seat.away_since = None;
                 seat.claim_announced = false;
-                seat.back = true;
             }
             return Joined::Back(side);
         }
@@ -243,10 +243,18 @@ impl Seats {
         self.seats.iter().flatten().any(|s| s.connected) || !self.watchers.is_empty()
     }
 
-    /// The player at `side` has been here since the room was made (a player of a restored
-    /// game who has not come back yet has not).
-    pub(super) fn been_back(&self, side: Color) -> bool {
-        self.seats[side.index()].as_ref().is_some_and(|s| s.back)
+    /// The player at `side` has played on in this room's game (a player of a restored game
+    /// has not until both were back).
+    pub(super) fn resumed(&self, side: Color) -> bool {
+        self.seats[side.index()].as_ref().is_some_and(|s| s.resumed)
+    }
+
+    /// Both players are back in a restored game: it goes on, and from now on either may
+    /// lose it by leaving.
+    pub(super) fn resume(&mut self) {
+        for seat in self.seats.iter_mut().flatten() {
+            seat.resumed = true;
+        }
     }
 
     /// Both seats are taken and both players away: since the later of their leavings.
@@ -326,7 +334,7 @@ impl Seats {
         self.seats
             .iter()
             .flatten()
-            .filter(|s| !s.connected && s.back && !s.claim_announced)
+            .filter(|s| !s.connected && s.resumed && !s.claim_announced)
             .filter_map(|s| s.away_since.map(|t| t + CLAIM_AFTER))
             .min()
     }
@@ -343,7 +351,7 @@ impl Seats {
                 .away_since
                 .filter(|_| going && !seat.connected)
                 .map(|t| now.saturating_duration_since(t)),
-            back: seat.back,
+            resumed: seat.resumed,
         };
         [
             self.seats[0].as_ref().map(view),

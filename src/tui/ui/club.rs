@@ -195,9 +195,13 @@ fn seat_line<'a>(app: &App, v: &RoomView, color: Color, seat: Option<&'a SeatVie
     }
     if let Some(s) = seat
         && !s.connected
-        && !s.back
+        && !s.resumed
     {
-        spans.push(Span::styled("  not back yet", theme.error()));
+        // A player of a restored game: away, and not to be claimed against.
+        spans.push(Span::styled(
+            "  away (the game has not resumed)",
+            theme.error(),
+        ));
     } else if let Some(s) = seat
         && !s.connected
     {
