@@ -181,10 +181,6 @@ impl Club {
         super::visitor_id(&self.run, n)
     }
 
-    pub fn limits(&self) -> Limits {
-        self.limits
-    }
-
     /// One more room may be made, or why not.
     fn room_for_one_more(&self, st: &State) -> Result<(), ClubError> {
         if st.rooms.len() >= self.limits.max_rooms {

@@ -57,7 +57,7 @@ impl Member {
     /// An open visitor (no key): a player of this session only, who can never come back to
     /// a seat, and whose games are never kept as going on.
     pub fn is_visitor(&self) -> bool {
-        self.id.starts_with(VISITOR)
+        is_visitor_id(&self.id)
     }
 }
 

@@ -995,6 +995,24 @@ mod tests {
     }
 
     #[test]
+    fn the_club_limits_come_from_the_command_line() {
+        use clap::Parser;
+        let dir = std::env::temp_dir().join(format!("ox88-serve-limits-{}", std::process::id()));
+        let limits = |extra: &[&str]| {
+            let line = ["serve", "--open"].iter().chain(extra).copied();
+            let args = Cmd::try_parse_from(line).map(|c| c.serve);
+            args.map(|a| ServeConfig::from_args(&a, &dir).unwrap().club)
+        };
+        assert_eq!(limits(&[]).unwrap(), Limits::default());
+        let set = limits(&["--abandon-after", "90s", "--max-rooms", "3"]).unwrap();
+        assert_eq!(set.abandon_after, Duration::from_secs(90));
+        assert_eq!(set.max_rooms, 3);
+        assert!(limits(&["--abandon-after", "0s"]).is_err());
+        assert!(limits(&["--max-rooms", "0"]).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn durations_take_seconds_minutes_and_hours() {
         assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_duration("30m"), Ok(Duration::from_secs(1800)));
