@@ -560,11 +560,133 @@ async fn watchers_of_one_game_share_one_analysis_within_the_servers_cap() {
     club.server.stop().await;
 }
 
-/// A club viewer's app (as `ox88 serve` builds one for a session), in room `room`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_a_claim_adjourns_unrated_and_the_absent_player_is_told() {
+    let club = Club::start("club-restart-claim", 2).await;
+    let mut a = seated(club.addr(), "alice", &club.keys[0], "den", "you: White").await;
+    let mut b = seated(club.addr(), "bob", &club.keys[1], "den", "you: Black").await;
+    play(&mut a, "e2e4").await;
+    shows(&mut b, "ply 1 ").await;
+    play(&mut b, "e7e5").await;
+    shows(&mut a, "ply 2 ").await;
+    let Club { dir, keys, server } = club;
+    server.stop().await;
+    let server = Club::serve(&dir, &keys).await;
+    let club = Club { dir, keys, server };
+    // Alice is back first: seated, told of the restart, the clocks stopped.
+    let mut a = enter(club.addr(), "alice", &club.keys[0], None).await;
+    a.wait_for("alice seated and told", |s| {
+        s.status().contains("room den · ply 2 · you: White")
+            && s.message().contains("the server restarted at")
+            && s.text().contains("the game waits for bob to come back")
+    })
+    .await;
+    // Her claim against bob, who has not been back, wins nothing: the game is adjourned.
+    a.send(":claim\r").await;
+    a.wait_for("the game adjourned, alice in the lobby", |s| {
+        s.message().contains("the game in room den is adjourned")
+            && !s.status().contains("room den")
+    })
+    .await;
+    let store = club.store();
+    for n in 0..2 {
+        assert!(store.rating_history(&club.id(n)).unwrap().is_empty());
+        assert_eq!(store.rating(&club.id(n)).unwrap().rating, 1500.0);
+    }
+    let kept = store.unfinished().unwrap();
+    assert_eq!(kept.len(), 1, "kept as going on: {kept:?}");
+    assert_eq!(kept[0].result, None);
+    // Bob, back, finds the game and is told what happened while he was away; alice is
+    // told he is back.
+    let mut b = enter(club.addr(), "bob", &club.keys[1], None).await;
+    b.wait_for("bob seated and told", |s| {
+        s.status().contains("room den · ply 2 · you: Black")
+            && s.message().contains("alice adjourned your game")
+    })
+    .await;
+    a.wait_for("alice told", |s| {
+        s.message().contains("bob is back in room den")
+    })
+    .await;
+    a.send(":join den\r").await;
+    shows(&mut a, "room den · ply 2 · you: White").await;
+    play(&mut a, "g1f3").await;
+    b.wait_for("the game goes on", |s| {
+        s.status().contains("ply 3 ") && s.text().contains("Nf3")
+    })
+    .await;
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_restart_seats_no_new_visitor_in_an_old_game() {
+    let dir = TempDir::new("club-open-restart");
+    let open = || config(dir.path(), Access::Open);
+    let server = TestServer::start(open()).await;
+    let mut v1 = enter(server.addr(), "v1", &new_key(), Some("den")).await;
+    shows(&mut v1, "you: White").await;
+    let mut v2 = enter(server.addr(), "v2", &new_key(), Some("den")).await;
+    shows(&mut v2, "you: Black").await;
+    play(&mut v1, "e2e4").await;
+    shows(&mut v2, "ply 1 ").await;
+    server.stop().await;
+    let db = dir.path().join("club.sqlite");
+    let store = SqliteStore::open(&db).unwrap();
+    assert!(
+        store.unfinished().unwrap().is_empty(),
+        "the visitors' game ended with them"
+    );
+    // A visitors' game left going on, under the ids every run used to start again from.
+    let old = ox88::club::GameRecord {
+        id: "den-old".into(),
+        room: "den".into(),
+        white: "open:1".into(),
+        black: "open:2".into(),
+        white_name: "v1".into(),
+        black_name: "v2".into(),
+        pgn: "1. e4 e5 *".into(),
+        result: None,
+        termination: None,
+        time_control: None,
+        rated: false,
+        clocks_ms: None,
+    };
+    store.save_game(&old).unwrap();
+    drop(store);
+    let server = TestServer::start(open()).await;
+    let mut fresh = enter(server.addr(), "v3", &new_key(), None).await;
+    fresh
+        .wait_for("the lobby", |s| s.text().contains("Lobby — v3"))
+        .await;
+    assert!(
+        !fresh.screen().status().contains("room den"),
+        "{}",
+        fresh.screen().status()
+    );
+    assert!(
+        SqliteStore::open(&db)
+            .unwrap()
+            .unfinished()
+            .unwrap()
+            .is_empty()
+    );
+    // Room den is a new one: nobody's game in it.
+    fresh.send(":join den\r").await;
+    fresh
+        .wait_for("a room of its own", |s| {
+            s.status().contains("room den · ply 0 · you: White")
+                && s.text().contains("waiting for an opponent")
+        })
+        .await;
+    server.stop().await;
+}
+
+/// A club viewer's app (as `ox88 serve` builds one for a session), in room `room` or the
+/// lobby.
 fn viewer_app(
     club: &std::sync::Arc<ox88::club::Club>,
     id: &str,
-    room: &str,
+    room: Option<&str>,
 ) -> ox88::tui::app::App {
     use common::app::{builder_with, test_settings};
     let member = ox88::club::Member {
@@ -575,14 +697,14 @@ fn viewer_app(
     let viewer = club.connect(member, std::sync::Arc::new(|| {}));
     let opts = ox88::tui::Options::of(test_settings());
     let (builder, _) = builder_with(&opts, "default", ox88::tui::theme::ColorDepth::TrueColor);
-    builder.club(viewer, Some(room)).build()
+    builder.club(viewer, room).build()
 }
 
 /// Alice's app in room `den` of `club` and Bob seated across from her (Alice White).
 fn alice_and_bob_in_den(
     club: &std::sync::Arc<ox88::club::Club>,
 ) -> (ox88::tui::App, ox88::club::Viewer) {
-    let mut alice = viewer_app(club, "alice", "den");
+    let mut alice = viewer_app(club, "alice", Some("den"));
     alice.on_club_change();
     let bob = club.connect(
         ox88::club::Member {
@@ -642,7 +764,7 @@ fn ctrl_g_and_games_in_a_room_say_what_they_do_there() {
     let said = message_text(&alice);
     assert!(said.contains("you play your own moves"), "{said}");
     assert!(!said.contains("not in a room"), "{said}");
-    let mut carol = viewer_app(&club, "carol", "den");
+    let mut carol = viewer_app(&club, "carol", Some("den"));
     carol.on_club_change();
     ctrl(&mut carol, 'g');
     let said = message_text(&carol);
@@ -704,4 +826,32 @@ fn a_watchers_panes_show_the_shared_analysis_not_their_own_engines() {
     assert!(calls.searches().is_empty(), "{:?}", calls.searches());
     ctrl(&mut carol, 'v');
     assert_eq!(analyses.running(), 0, "closed: the analysis stops");
+}
+
+#[test]
+fn a_room_waiting_in_the_lobby_is_joined_and_a_failed_accept_stays_on_the_line() {
+    use common::app::{enter, message_text, press, screen};
+    use crossterm::event::KeyCode;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let mut alice = viewer_app(&club, "alice", Some("den"));
+    alice.on_club_change();
+    let mut bob = viewer_app(&club, "bob", None);
+    bob.on_club_change();
+    let shown = screen(&mut bob, 120, 40).join("\n");
+    assert!(shown.contains("Waiting for an opponent"), "{shown}");
+    assert!(shown.contains("den: alice (White)"), "{shown}");
+    // A refused :accept stays on the input line, to be corrected.
+    enter(&mut bob, ":accept 99");
+    assert!(message_text(&bob).contains("no seek or challenge 99"));
+    assert_eq!(bob.input().value(), ":accept 99");
+    assert!(bob.input().is_refused());
+    press(&mut bob, KeyCode::Esc);
+    assert!(bob.input().is_empty());
+    // Enter on the waiting room's row takes the free seat.
+    press(&mut bob, KeyCode::Enter);
+    bob.on_club_change();
+    let (view, role) = bob.club().room().unwrap();
+    assert_eq!(view.name, "den");
+    assert_eq!(*role, ox88::club::Role::Player(ox88::chess::Color::Black));
 }

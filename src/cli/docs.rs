@@ -52,14 +52,17 @@ const MAN_SECTIONS: &[(&str, &[&str])] = &[(
          not a room name is refused with a message.",
         "The lobby: with no room, the lobby is shown beside the board: who is online and \
          where, seeks (:seek 5+3 [white|black] [rated|casual]), challenges (:challenge NAME \
-         10+0, answered with :accept N or :decline N), and the games being played (:watch N). \
-         Up, Down and Enter pick a row and accept or watch it; :join ROOM opens a room; a move \
-         typed plays the engine as without the club.",
+         10+0, answered with :accept N or :decline N; 5 out at most), rooms where someone \
+         waits for an opponent, and the games being played (:watch N). Up, Down and Enter \
+         pick a row and accept, join or watch it; :join ROOM opens a room; a move typed plays \
+         the engine as without the club.",
         "Games between people run on the server's clocks (Fischer increment; 200 ms of \
          network lag credited a move; a flag ends the game, drawn when the other side cannot \
          mate): :draw, :takeback, :no, :resign, :abort (before one's first move), :rematch \
          (colours swapped), :claim (the opponent away 60 s). A player whose connection drops \
-         keeps the seat while the clock runs; the same key logging in again is seated again.",
+         keeps the seat while the clock runs; the same key logging in again is seated again. \
+         A room whose two players are both away --abandon-after (10m) closes, its game \
+         adjourned; --max-rooms (1000) caps the rooms.",
         "Watching: watchers see the board and clocks live; Ctrl+V opens the engine's panes \
          on the game's position. Players never see the engine during their game. A chat \
          line per room: 'TEXT or :say TEXT (cleaned of control characters, at most 200 \
@@ -71,7 +74,9 @@ const MAN_SECTIONS: &[(&str, &[&str])] = &[(
         "What is kept: the club's SQLite database (serve/club.sqlite in the data directory, \
          or --db PATH) holds players (key fingerprint, name, first and last seen), games \
          (PGN with names, ratings, time control, clocks, result and termination), games going \
-         on (with their clocks, resumed after a restart when both players are back), ratings \
+         on (with their clocks; after a restart a game waits, clocks stopped, for both \
+         players, and nobody loses it by absence until it has gone on with both there: \
+         :claim then adjourns it, unrated), ratings \
          and their history, and each key's puzzle record. Games against the engine are kept \
          per key under serve/players/. Nothing else is exposed: no shell, no subsystems, no \
          forwarding, no file named by a client.",

@@ -1,6 +1,9 @@
 //! The club itself: who is online, the rooms by name, the seeks and challenges, and the
 //! store behind them.
 //!
+//! Games without a room (adjourned: the server restarted, or both players were away too
+//! long) wait in `adjourned.rs` until a player of theirs comes back.
+//!
 //! Locks: the club's own state (viewers, room names, seeks) sits behind one mutex held for
 //! a few lookups at a time; each room has a mutex of its own, so a move in one room never
 //! waits for another room. The club's lock is never taken while a room's is held. After a
@@ -19,72 +22,24 @@ use crate::chess::Color;
 use crate::game::clock::TimeControl;
 use crate::game::glicko::Rating;
 
+mod adjourned;
+mod view;
+use adjourned::Adjourned;
+pub use view::{ChallengeView, GameView, LobbyView, OnlineView, SeekView, WaitingView};
+
 /// The time control of a room opened by name (its opener may not have said).
 pub const ROOM_TIME_CONTROL: &str = "10+5";
-/// Rooms at once; beyond this a new room is refused.
+/// Rooms at once by default (`--max-rooms`); beyond this a new room is refused.
 pub const MAX_ROOMS: usize = 1000;
+/// How long both players of a game may be away before its room closes, by default
+/// (`--abandon-after`): the game is adjourned, kept, and goes on when they are back.
+pub const ABANDON_AFTER: Duration = Duration::from_secs(600);
+/// Challenges one member may have out at once (one per opponent).
+pub const CHALLENGES_OUT: usize = 5;
 /// Notices waiting for one viewer (older ones go).
 const NOTICES_KEPT: usize = 20;
 /// How long `:games` waits for the viewer's last games to be written before reading.
 const GAMES_WAIT: Duration = Duration::from_secs(1);
-
-/// A seek in the lobby: someone waiting for an opponent.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SeekView {
-    pub number: u32,
-    pub name: String,
-    pub rating: Option<u32>,
-    pub time_control: Option<TimeControl>,
-    /// The colour the seeker wants, if any.
-    pub color: Option<Color>,
-    pub rated: bool,
-}
-
-/// A challenge from one member to another.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ChallengeView {
-    pub number: u32,
-    pub from: String,
-    pub to: String,
-    pub time_control: Option<TimeControl>,
-    pub rated: bool,
-}
-
-/// A game being played, for the lobby's list.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameView {
-    pub number: u32,
-    pub room: String,
-    pub white: String,
-    pub black: String,
-    /// Time left for White and Black.
-    pub clocks: Option<[Duration; 2]>,
-    /// The move number being played.
-    pub move_number: u32,
-    pub watchers: usize,
-}
-
-/// Someone online, and where.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OnlineView {
-    pub name: String,
-    pub rating: Option<u32>,
-    /// The room they are in, if any.
-    pub room: Option<String>,
-}
-
-/// The lobby as a viewer draws it.
-#[derive(Clone, Debug, Default)]
-pub struct LobbyView {
-    pub online: Vec<OnlineView>,
-    pub seeks: Vec<SeekView>,
-    /// Challenges to or from the viewer.
-    pub challenges: Vec<ChallengeView>,
-    pub games: Vec<GameView>,
-    /// The viewer's own name and rating.
-    pub me: String,
-    pub my_rating: Option<u32>,
-}
 
 struct Entry {
     member: Member,
@@ -116,6 +71,8 @@ struct State {
     rooms: HashMap<String, Arc<Mutex<Room>>>,
     seeks: Vec<Seek>,
     challenges: Vec<Challenge>,
+    /// Games kept without a room until a player of theirs comes back.
+    adjourned: Vec<Adjourned>,
     /// Numbers for viewers, seeks, challenges and the rooms games are given.
     next: u64,
     /// What a member who just signed in is told when their screen comes (by member id).
@@ -156,12 +113,38 @@ impl State {
     }
 }
 
+/// What the club holds at most, and how long it waits (the server's flags set them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Rooms at once, however they are made (by name, a seek or challenge accepted, an
+    /// adjourned game resumed).
+    pub max_rooms: usize,
+    /// Both players away this long: the game is adjourned and its room closes.
+    pub abandon_after: Duration,
+    /// Challenges one member may have out at once.
+    pub challenges: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_rooms: MAX_ROOMS,
+            abandon_after: ABANDON_AFTER,
+            challenges: CHALLENGES_OUT,
+        }
+    }
+}
+
 /// The club.
 pub struct Club {
     state: Mutex<State>,
     /// Read here; written only through `writer`, on its own thread.
     store: Arc<dyn Store>,
     writer: Writer,
+    limits: Limits,
+    /// This run of the server, as a token of its own: open visitors' ids carry it, so no
+    /// id is ever given out twice.
+    run: String,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -179,23 +162,20 @@ fn shown(r: &Rating) -> u32 {
 }
 
 impl Club {
-    /// A club on `store`: the games that were going on when the server last stopped wait
-    /// in their rooms for their players.
+    /// A club on `store` with the default [`Limits`].
     pub fn new(store: Arc<dyn Store>) -> Result<Arc<Club>, ClubError> {
-        let mut state = State::default();
-        let unfinished = store
-            .unfinished()
-            .map_err(|e| ClubError::new(e.to_string()))?;
-        for record in unfinished {
-            match Room::restore(&record) {
-                Ok(room) => {
-                    state
-                        .rooms
-                        .insert(record.room.clone(), Arc::new(Mutex::new(room)));
-                }
-                Err(e) => eprintln!("ox88 serve: game {} cannot go on: {e}", record.id),
-            }
-        }
+        Club::with_limits(store, Limits::default())
+    }
+
+    /// A club on `store`: the games that were going on when the server last stopped are
+    /// adjourned, each waiting for a player of its own to come back (its room is made
+    /// then); open visitors' games end there, as they can never come back.
+    pub fn with_limits(store: Arc<dyn Store>, limits: Limits) -> Result<Arc<Club>, ClubError> {
+        let started = chrono::Utc::now();
+        let state = State {
+            adjourned: adjourned::at_start(store.as_ref(), started)?,
+            ..State::default()
+        };
         // The writer tells the club of ratings and failures; it starts before the club
         // exists, so it finds it through a slot filled just below.
         let club_slot: Arc<OnceLock<Weak<Club>>> = Arc::new(OnceLock::new());
@@ -210,9 +190,28 @@ impl Club {
             state: Mutex::new(state),
             store,
             writer,
+            limits,
+            run: format!("{:x}{:04x}", started.timestamp(), rand::random::<u16>()),
         });
         let _ = club_slot.set(Arc::downgrade(&club));
         Ok(club)
+    }
+
+    /// The member id of this run's `n`th open visitor (never one of an earlier run's).
+    pub fn visitor_id(&self, n: u64) -> String {
+        super::visitor_id(&self.run, n)
+    }
+
+    /// One more room may be made, or why not.
+    fn room_for_one_more(&self, st: &State) -> Result<(), ClubError> {
+        if st.rooms.len() >= self.limits.max_rooms {
+            return Err(ClubError::new(format!(
+                "the server holds as many rooms as it may ({}): join one that is open, or \
+                 try again when a game ends",
+                self.limits.max_rooms
+            )));
+        }
+        Ok(())
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
@@ -298,19 +297,7 @@ impl Club {
             member: member.clone(),
         };
         // Back to a seat the member holds (a dropped connection, a restarted server).
-        for (name, room) in seated {
-            let holds = {
-                let r = lock(&room);
-                let v = r.view(Instant::now());
-                matches!(r.role(&member.id), Some(Role::Player(_)))
-                    && v.result.is_none()
-                    && !v.aborted
-            };
-            if holds {
-                let _ = viewer.join(&name);
-                break;
-            }
-        }
+        viewer.seat_back(seated);
         self.wake_lobby();
         viewer
     }
@@ -335,8 +322,9 @@ impl Club {
         lock(&self.state).rooms.get(name).cloned()
     }
 
-    /// Time passes in every room: flags fall. Call it often (the server does, ten times a
-    /// second); a room with nothing due costs a lock.
+    /// Time passes in every room: flags fall, and a room whose players have both been
+    /// away for [`Limits::abandon_after`] closes (its game adjourned). Call it often (the
+    /// server does, ten times a second); a room with nothing due costs a lock.
     pub fn tick(&self, now: Instant) {
         let rooms: Vec<_> = lock(&self.state)
             .rooms
@@ -344,14 +332,18 @@ impl Club {
             .map(|(n, r)| (n.clone(), Arc::clone(r)))
             .collect();
         for (name, room) in rooms {
-            let (changed, finished, record) = {
+            let (finished, record, abandoned) = {
                 let mut r = lock(&room);
-                if !r.tick(now) {
+                let changed = r.tick(now);
+                let abandoned = self.adjourn_if_abandoned(&mut r, now);
+                if !changed && !abandoned {
                     continue;
                 }
-                (true, r.take_finished(now), r.record(now))
+                (r.take_finished(now), r.record(now), abandoned)
             };
-            if changed {
+            if abandoned {
+                self.close_adjourned(&name, &room, now);
+            } else {
                 self.after_change(&name, record, finished);
             }
         }
@@ -455,105 +447,6 @@ impl Club {
                 let text = format!("room {room}: the game is saved again");
                 self.tell(players.into_iter().map(|p| (p, text.clone())).collect());
             }
-        }
-    }
-
-    fn lobby_view(&self, me: u64, now: Instant) -> LobbyView {
-        let st = lock(&self.state);
-        let name_of = |v: u64| {
-            st.viewers
-                .get(&v)
-                .map(|e| e.member.name.clone())
-                .unwrap_or_default()
-        };
-        let rating_of = |v: u64| {
-            st.viewers
-                .get(&v)
-                .filter(|e| e.member.rated)
-                .map(|e| shown(&e.rating))
-        };
-        let mut online: Vec<OnlineView> = st
-            .viewers
-            .values()
-            .map(|e| OnlineView {
-                name: e.member.name.clone(),
-                rating: e.member.rated.then(|| shown(&e.rating)),
-                room: e.room.clone(),
-            })
-            .collect();
-        online.sort_by(|a, b| a.name.cmp(&b.name));
-        let seeks = st
-            .seeks
-            .iter()
-            .map(|s| SeekView {
-                number: s.number,
-                name: name_of(s.viewer),
-                rating: rating_of(s.viewer),
-                time_control: s.time_control,
-                color: s.color,
-                rated: s.rated,
-            })
-            .collect();
-        let challenges = st
-            .challenges
-            .iter()
-            .filter(|c| c.from == me || c.to == me)
-            .map(|c| ChallengeView {
-                number: c.number,
-                from: name_of(c.from),
-                to: name_of(c.to),
-                time_control: c.time_control,
-                rated: c.rated,
-            })
-            .collect();
-        let rooms: Vec<_> = st
-            .rooms
-            .iter()
-            .map(|(n, r)| (n.clone(), Arc::clone(r)))
-            .collect();
-        let (me_name, my_rating) = st
-            .viewers
-            .get(&me)
-            .map(|e| {
-                (
-                    e.member.name.clone(),
-                    e.member.rated.then(|| shown(&e.rating)),
-                )
-            })
-            .unwrap_or_default();
-        drop(st);
-        let mut games: Vec<GameView> = rooms
-            .into_iter()
-            .filter_map(|(name, room)| {
-                let v = lock(&room).view(now);
-                let [Some(w), Some(b)] = &v.seats else {
-                    return None;
-                };
-                if v.result.is_some() || v.aborted {
-                    return None;
-                }
-                Some(GameView {
-                    number: 0,
-                    room: name,
-                    white: w.name.clone(),
-                    black: b.name.clone(),
-                    clocks: v.clocks,
-                    move_number: v.game.board().fullmove_number(),
-                    watchers: v.watchers.len(),
-                })
-            })
-            .collect();
-        games.sort_by(|a, b| a.room.cmp(&b.room));
-        for (i, g) in games.iter_mut().enumerate() {
-            g.number = i as u32 + 1;
-        }
-        LobbyView {
-            online,
-            seeks,
-            challenges,
-            games,
-            me: me_name,
-            my_rating,
         }
     }
 
@@ -699,26 +592,67 @@ impl Viewer {
             }
             self.leave_room();
         }
-        let (room, rating) = {
+        let (room, remade) = {
             let mut st = lock(&self.club.state);
-            if !st.rooms.contains_key(&name) && st.rooms.len() >= MAX_ROOMS {
-                return Err(ClubError::new(
-                    "the server has as many rooms as it holds: join one that is open",
-                ));
+            match st.rooms.get(&name) {
+                Some(room) => (Arc::clone(room), None),
+                None => {
+                    self.club.room_for_one_more(&st)?;
+                    // This member's own adjourned game of that room, else a new room.
+                    match adjourned::reopen(&mut st, &self.member.id, Some(&name)) {
+                        Some((_, room, opponent)) => (room, Some(opponent)),
+                        None => {
+                            let tc = ROOM_TIME_CONTROL.parse().ok();
+                            let room = Arc::new(Mutex::new(Room::new(&name, tc, true)));
+                            st.rooms.insert(name.clone(), Arc::clone(&room));
+                            (room, None)
+                        }
+                    }
+                }
             }
-            let tc = ROOM_TIME_CONTROL.parse().ok();
-            let room = Arc::clone(
-                st.rooms
-                    .entry(name.clone())
-                    .or_insert_with(|| Arc::new(Mutex::new(Room::new(&name, tc, true)))),
-            );
-            let e = st.viewers.get_mut(&self.id).expect("a viewer is listed");
-            e.room = Some(name.clone());
-            (room, e.member.rated.then_some(e.rating))
         };
-        let role = lock(&room).join(&self.member, rating, now);
-        self.club.after_change(&name, None, None);
-        Ok(role)
+        Ok(self.enter(&name, &room, remade, now))
+    }
+
+    /// Into room `name`: seated or watching. `remade`: the room of an adjourned game was
+    /// just made again, and this is the opponent of the one coming back.
+    fn enter(
+        &self,
+        name: &str,
+        room: &Arc<Mutex<Room>>,
+        remade: Option<String>,
+        now: Instant,
+    ) -> Role {
+        let rating = {
+            let mut st = lock(&self.club.state);
+            let e = st.viewers.get_mut(&self.id).expect("a viewer is listed");
+            e.room = Some(name.to_string());
+            e.member.rated.then_some(e.rating)
+        };
+        let (role, notes) = {
+            let mut r = lock(room);
+            (r.join(&self.member, rating, now), r.take_notes())
+        };
+        // What happened while they were away, and the opponent told they are back.
+        self.club.tell(notes);
+        if let Some(opponent) = remade {
+            self.club
+                .tell(adjourned::back_note(&opponent, &self.name(), name));
+        }
+        self.club.after_change(name, None, None);
+        role
+    }
+
+    /// At login: back to the seat this member holds in a game going on, or to their
+    /// adjourned game (its room made again).
+    fn seat_back(&self, rooms: Vec<(String, Arc<Mutex<Room>>)>) {
+        for (name, room) in rooms {
+            if lock(&room).plays_here(&self.member.id) {
+                let _ = self.join(&name);
+                return;
+            }
+        }
+        self.resume_adjourned();
     }
 
     /// Back to the lobby: a player keeps the seat of a game that goes on.
@@ -736,11 +670,19 @@ impl Viewer {
         let Some(room) = self.club.room(name) else {
             return;
         };
-        let idle = {
+        let (idle, ended) = {
             let mut r = lock(&room);
+            let was_aborted = r.is_aborted();
             r.leave(&self.member.id, Instant::now());
-            r.is_idle()
+            // A visitors' game that no player is left in ends, and nothing of it is kept.
+            let ended = (!was_aborted && r.is_aborted()).then(|| r.game_id().to_string());
+            (r.is_idle(), ended)
         };
+        if let Some(id) = ended
+            && let Err(e) = self.club.store.forget_unplayed(&id)
+        {
+            eprintln!("ox88 serve: {e}");
+        }
         if idle {
             let mut st = lock(&self.club.state);
             // Still idle and nobody joined it since.
@@ -762,8 +704,9 @@ impl Viewer {
             .ok_or_else(|| ClubError::new("the room is gone"))?;
         let now = Instant::now();
         let moved = matches!(action, Action::Move(_) | Action::Takeback);
-        let (said, record, finished, aborted, notes) = {
+        let (said, record, finished, aborted, notes, adjourned) = {
             let mut r = lock(&room);
+            let was_adjourned = r.is_adjourned();
             let said = r.act(&self.member.id, action, now)?;
             let record = if moved { r.record(now) } else { None };
             // An aborted game that was saved is forgotten (one never saved has no record).
@@ -776,8 +719,22 @@ impl Viewer {
                     room: g.room,
                     players: [g.white, g.black],
                 });
-            (said, record, r.take_finished(now), aborted, r.take_notes())
+            let adjourned = !was_adjourned && r.is_adjourned();
+            (
+                said,
+                record,
+                r.take_finished(now),
+                aborted,
+                r.take_notes(),
+                adjourned,
+            )
         };
+        if adjourned {
+            // A claim against a player not back since the game was restored.
+            self.club.tell(notes);
+            self.club.close_adjourned(&name, &room, now);
+            return Ok(said);
+        }
         // The room's lock is let go first: the club's is never taken under it.
         self.club.tell(notes);
         self.club.after_change(&name, record, finished);
@@ -889,6 +846,13 @@ impl Viewer {
             }
             let rated = rated && target.member.rated;
             st.challenges.retain(|c| !(c.from == self.id && c.to == to));
+            let out = st.challenges.iter().filter(|c| c.from == self.id).count();
+            if out >= self.club.limits.challenges {
+                return Err(ClubError::new(format!(
+                    "you have {out} challenges out, the most one may: \
+                     :challenge off NAME withdraws one"
+                )));
+            }
             let number = st.number() as u32;
             st.challenges.push(Challenge {
                 number,
@@ -939,6 +903,15 @@ impl Viewer {
     pub fn accept(&self, number: u32) -> Result<String, ClubError> {
         let (other, tc, rated, my_color) = {
             let mut st = lock(&self.club.state);
+            let listed = st.seeks.iter().any(|s| s.number == number)
+                || st
+                    .challenges
+                    .iter()
+                    .any(|c| c.number == number && c.to == self.id);
+            // Refused before the seek or challenge is taken: it stands for later.
+            if listed {
+                self.club.room_for_one_more(&st)?;
+            }
             if let Some(i) = st.seeks.iter().position(|s| s.number == number) {
                 let s = &st.seeks[i];
                 if s.viewer == self.id {
@@ -981,6 +954,7 @@ impl Viewer {
             if !st.viewers.contains_key(&other) {
                 return Err(ClubError::new("your opponent has left"));
             }
+            self.club.room_for_one_more(&st)?;
             let name = Club::new_room_name(&mut st);
             let room = Arc::new(Mutex::new(Room::new(&name, tc, rated)));
             st.rooms.insert(name.clone(), Arc::clone(&room));
@@ -1260,5 +1234,106 @@ mod tests {
         assert!(v.join("\u{1b}[2J").is_err());
         assert!(v.seek(None, None, true).is_err());
         assert!(v.seek(None, None, false).is_ok());
+    }
+
+    #[test]
+    fn the_room_cap_holds_on_every_path_that_makes_a_room() {
+        let limits = Limits {
+            max_rooms: 1,
+            ..Limits::default()
+        };
+        let club = Club::with_limits(
+            Arc::new(SqliteStore::in_memory().expect("a database")),
+            limits,
+        )
+        .expect("a club");
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        let carol = club.connect(member("c", "carol", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        let full = |e: ClubError| {
+            assert!(e.0.contains("as many rooms as it may (1)"), "{e}");
+        };
+        // A room by name.
+        full(carol.join("other").unwrap_err());
+        assert_eq!(carol.room_name(), None);
+        // A seek accepted: refused, and the seek stands.
+        let seek = bob.seek(None, None, true).unwrap();
+        full(carol.accept(seek).unwrap_err());
+        assert_eq!(carol.lobby(Instant::now()).seeks.len(), 1);
+        // A challenge accepted: refused, and the challenge stands.
+        let challenge = bob.challenge("carol", None, true).unwrap();
+        full(carol.accept(challenge).unwrap_err());
+        assert_eq!(carol.lobby(Instant::now()).challenges.len(), 1);
+        assert_eq!(club.lobby_view(carol.id, Instant::now()).waiting.len(), 1);
+        // The room already open is joined as ever; once it closes there is room again.
+        assert_eq!(carol.join("den").unwrap(), Role::Player(Color::Black));
+        carol.leave_room();
+        alice.leave_room();
+        assert!(club.room("den").is_none());
+        let room = carol.accept(challenge).unwrap();
+        assert_eq!(bob.room_name(), Some(room));
+    }
+
+    #[test]
+    fn a_room_waiting_for_an_opponent_is_in_the_lobby_until_one_comes() {
+        let club = club();
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        alice.act(Action::Color(Color::Black)).unwrap();
+        let lobby = bob.lobby(Instant::now());
+        assert!(lobby.games.is_empty());
+        assert_eq!(
+            lobby.waiting,
+            [WaitingView {
+                room: "den".into(),
+                name: "alice".into(),
+                rating: Some(1500),
+                time_control: ROOM_TIME_CONTROL.parse().ok(),
+                color: Color::Black,
+                rated: true,
+            }]
+        );
+        bob.join("den").unwrap();
+        let lobby = club
+            .connect(member("c", "carol", false), Arc::new(|| {}))
+            .lobby(Instant::now());
+        assert!(lobby.waiting.is_empty());
+        assert_eq!(lobby.games.len(), 1);
+        assert_eq!(lobby.games[0].white, "bob");
+    }
+
+    #[test]
+    fn a_member_has_a_few_challenges_out_at_most() {
+        let club = club();
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let names: Vec<String> = (0..=CHALLENGES_OUT).map(|i| format!("m{i}")).collect();
+        let _others: Vec<Viewer> = names
+            .iter()
+            .map(|n| club.connect(member(n, n, true), Arc::new(|| {})))
+            .collect();
+        for n in &names[..CHALLENGES_OUT] {
+            alice.challenge(n, None, true).unwrap();
+        }
+        let last = &names[CHALLENGES_OUT];
+        let err = alice.challenge(last, None, true).unwrap_err().to_string();
+        assert!(err.contains("5 challenges out"), "{err}");
+        assert!(err.contains(":challenge off NAME"), "{err}");
+        // A new challenge to one already challenged replaces it, within the cap.
+        alice
+            .challenge(&names[0], "5+0".parse().ok(), true)
+            .unwrap();
+        let out = |v: &Viewer| {
+            v.lobby(Instant::now())
+                .challenges
+                .iter()
+                .filter(|c| c.from == "alice")
+                .count()
+        };
+        assert_eq!(out(&alice), CHALLENGES_OUT);
+        alice.withdraw(&names[1]).unwrap();
+        alice.challenge(last, None, true).unwrap();
+        assert_eq!(out(&alice), CHALLENGES_OUT);
     }
 }

@@ -35,8 +35,8 @@ use std::sync::Arc;
 /// visitor (casual games only, a new player each time).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Member {
-    /// The account's id (its first key's SHA-256 fingerprint), or `open:N` for an open
-    /// visitor.
+    /// The account's id (its first key's SHA-256 fingerprint), or `open:<run>-<n>` for an
+    /// open visitor.
     pub id: String,
     /// The name shown: an account's own, or an open visitor's (cleaned, unique among those
     /// online, never an account's).
@@ -58,4 +58,26 @@ impl ClubError {
     pub fn new(text: impl Into<String>) -> ClubError {
         ClubError(text.into())
     }
+}
+
+/// How an open visitor's member id begins (`open:<run>-<n>`).
+const VISITOR: &str = "open:";
+
+impl Member {
+    /// An open visitor (no key): a player of this session only, who can never come back to
+    /// a seat, and whose games are never kept as going on.
+    pub fn is_visitor(&self) -> bool {
+        is_visitor_id(&self.id)
+    }
+}
+
+/// The member id of the `n`th open visitor of the server run `run` (a token of the run's
+/// own, so that no id is ever given out twice, across restarts too).
+pub fn visitor_id(run: &str, n: u64) -> String {
+    format!("{VISITOR}{run}-{n}")
+}
+
+/// Is `id` an open visitor's member id?
+pub fn is_visitor_id(id: &str) -> bool {
+    id.starts_with(VISITOR)
 }

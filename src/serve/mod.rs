@@ -33,6 +33,7 @@ use russh::{Channel, ChannelId};
 use tokio::net::TcpListener;
 
 use crate::club::analysis::Analyses;
+use crate::club::lobby::Limits;
 use crate::club::{Club, Login, Member, SqliteStore};
 use crate::game::autosave::Autosave;
 pub use keys::{load_or_make_host_key, parse_authorized_keys, player_id};
@@ -90,6 +91,14 @@ pub struct ServeArgs {
     /// to the players' moves; 0 keeps the engine's panes shut for watchers.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=256))]
     pub analysis: u32,
+    /// Rooms at once, however made (by name, a seek or challenge accepted, an adjourned
+    /// game resumed); past it a new room is refused, saying why.
+    #[arg(long, default_value_t = crate::club::lobby::MAX_ROOMS as u32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_rooms: u32,
+    /// A room whose two players have both been away this long closes: its game is
+    /// adjourned (kept, unfinished) and goes on when a player comes back. 90s, 10m, 2h.
+    #[arg(long, default_value = "10m", value_parser = parse_duration)]
+    pub abandon_after: Duration,
 }
 
 /// Who may log in.
@@ -118,6 +127,8 @@ pub struct ServeConfig {
     pub db: PathBuf,
     /// Club games analysed at once for their watchers.
     pub analysis: usize,
+    /// The club's rooms, challenges and how long it waits for absent players.
+    pub club: Limits,
 }
 
 impl ServeConfig {
@@ -162,6 +173,11 @@ impl ServeConfig {
                 .clone()
                 .unwrap_or_else(|| data_dir.join("club.sqlite")),
             analysis: args.analysis as usize,
+            club: Limits {
+                max_rooms: args.max_rooms as usize,
+                abandon_after: args.abandon_after,
+                ..Limits::default()
+            },
         })
     }
 }
@@ -278,7 +294,8 @@ impl Server {
         };
         let store = SqliteStore::open(&config.db)
             .with_context(|| format!("cannot open the club's database {}", config.db.display()))?;
-        let club = Club::new(Arc::new(store)).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let club =
+            Club::with_limits(Arc::new(store), config.club).map_err(|e| anyhow::anyhow!("{e}"))?;
         let hash_mb = config.hash_mb;
         let analyses = Analyses::new(
             config.analysis,
@@ -599,7 +616,8 @@ impl Connection {
     async fn sign_in(&mut self) -> Result<Member, String> {
         let login = self.login.clone().unwrap_or_default();
         let player = self.player.clone();
-        let visitor = format!("open:{}", self.number());
+        let number = self.number();
+        let visitor = self.shared.club.visitor_id(number);
         let club = Arc::clone(&self.shared.club);
         let peer = self.peer;
         tokio::task::spawn_blocking(move || {
@@ -1075,6 +1093,24 @@ mod tests {
                 .expect("refused");
             assert!(err.to_string().contains("--analysis"), "{err}");
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_club_limits_come_from_the_command_line() {
+        use clap::Parser;
+        let dir = std::env::temp_dir().join(format!("ox88-serve-limits-{}", std::process::id()));
+        let limits = |extra: &[&str]| {
+            let line = ["serve", "--open"].iter().chain(extra).copied();
+            let args = Cmd::try_parse_from(line).map(|c| c.serve);
+            args.map(|a| ServeConfig::from_args(&a, &dir).unwrap().club)
+        };
+        assert_eq!(limits(&[]).unwrap(), Limits::default());
+        let set = limits(&["--abandon-after", "90s", "--max-rooms", "3"]).unwrap();
+        assert_eq!(set.abandon_after, Duration::from_secs(90));
+        assert_eq!(set.max_rooms, 3);
+        assert!(limits(&["--abandon-after", "0s"]).is_err());
+        assert!(limits(&["--max-rooms", "0"]).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -40,6 +40,7 @@ pub fn config(data_dir: &Path, access: Access) -> ServeConfig {
         data_dir: data_dir.to_path_buf(),
         db: data_dir.join("club.sqlite"),
         analysis: 1,
+        club: Default::default(),
     }
 }
 

@@ -7,6 +7,8 @@
 //! answers each [`Action`]. The parts, each in its own file:
 //!
 //! - `seats.rs` who sits where and who watches; a player's absence and the claim it opens
+//! - `adjourn.rs` a game that stops without a result and goes on later: a claim against a
+//!   player not back since a restart, both players away too long, visitors who left
 //! - `clock.rs` the server's clock: the lag credit on each move, when a flag falls
 //! - `play.rs` moves, and each way a game ends (flag, resignation, abort, claim)
 //! - `offers.rs` draw, takeback and rematch offers, and when they lapse
@@ -22,6 +24,7 @@ use crate::game::clock::TimeControl;
 use crate::game::glicko::Rating;
 use crate::game::{Game, GameEnd};
 
+mod adjourn;
 mod chat;
 mod clock;
 mod offers;
@@ -61,7 +64,8 @@ pub enum Action {
     Decline,
     /// After the game: offer a rematch (colours swapped), or accept one.
     Rematch,
-    /// Win a game whose opponent has been away for [`CLAIM_AFTER`].
+    /// Win a game whose opponent has been away for [`CLAIM_AFTER`]; against an opponent
+    /// who has not played on since the game was restored, adjourn it instead.
     ClaimWin,
     /// The room's opener picks a colour before the second player joins.
     Color(Color),
@@ -98,6 +102,26 @@ pub struct RoomView {
     pub waiting: bool,
 }
 
+/// A room as the lobby lists it (read under the room's lock without copying its game).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoomSummary {
+    pub name: String,
+    /// White's and Black's names, with the rating shown beside each.
+    pub players: [Option<(String, Option<u32>)>; 2],
+    pub time_control: Option<TimeControl>,
+    /// Rated if the game is (or, before it, would be with a rated opponent).
+    pub rated: bool,
+    /// Both seats were taken and the game began.
+    pub began: bool,
+    /// The game goes on: begun, not over, not aborted or adjourned.
+    pub going: bool,
+    /// Time left for White and Black.
+    pub clocks: Option<[Duration; 2]>,
+    /// The move number being played.
+    pub move_number: u32,
+    pub watchers: usize,
+}
+
 /// One room.
 #[derive(Debug)]
 pub struct Room {
@@ -115,6 +139,9 @@ pub struct Room {
     clock: ServerClock,
     /// A restored game whose clock waits for both players to be back.
     waiting: bool,
+    /// The game stopped without a result, to go on later: the club closes the room and
+    /// keeps the game (see `adjourn.rs`).
+    adjourned: bool,
     offer: Option<Offer>,
     aborted: bool,
     /// Games that ended and were not yet taken (a rematch may end before the club takes
@@ -124,6 +151,9 @@ pub struct Room {
     /// What a member is to be told once, by id: an answer to their offer they did not give
     /// themselves (a declined draw). The club takes them and passes them on as notices.
     notes: Vec<(String, String)>,
+    /// What a player who is away is to be told when they are back, by id (what happened
+    /// while they were gone); it becomes a note when they come back.
+    held: Vec<(String, String)>,
     version: u64,
 }
 
@@ -146,11 +176,13 @@ impl Room {
             began: false,
             clock: ServerClock::new(None),
             waiting: false,
+            adjourned: false,
             offer: None,
             aborted: false,
             finished: VecDeque::new(),
             chat: Chat::default(),
             notes: Vec::new(),
+            held: Vec::new(),
             version: 0,
         };
         room.fresh_game();
@@ -171,7 +203,8 @@ impl Room {
         self.version += 1;
         match self.seats.join(member, rating) {
             Joined::Back(side) => {
-                self.player_returned(now);
+                self.give_held_news(&member.id);
+                self.player_returned(side, now);
                 Role::Player(side)
             }
             Joined::Seated(side) => {
@@ -188,10 +221,12 @@ impl Room {
     /// [`CLAIM_AFTER`] the opponent may claim); a watcher leaves.
     ///
     /// Before the game has begun (no opponent yet) a player who leaves gives the seat up,
-    /// so a stranger arriving later does not face an empty chair.
+    /// so a stranger arriving later does not face an empty chair. A game of an open
+    /// visitor, who can never come back, is aborted once neither player is here.
     pub fn leave(&mut self, id: &str, now: Instant) {
         if self.seats.leave(id, self.began, now) {
             self.version += 1;
+            self.abort_if_strangers_left(now);
         }
     }
 
@@ -309,6 +344,39 @@ impl Room {
         self.aborted
     }
 
+    /// The id the game is stored under.
+    pub fn game_id(&self) -> &str {
+        &self.game_id
+    }
+
+    /// `id` plays in this room's game, which is not over (or has not begun).
+    pub fn plays_here(&self, id: &str) -> bool {
+        matches!(self.role(id), Some(Role::Player(_)))
+            && !self.aborted
+            && !self.adjourned
+            && self.result().is_none()
+    }
+
+    /// The room as the lobby lists it, at `now`: cheap (no copy of the game).
+    pub fn summary(&self, now: Instant) -> RoomSummary {
+        let seat = |side: Color| {
+            self.seats
+                .member(side)
+                .map(|m| (m.name.clone(), self.seats.rating(side)))
+        };
+        RoomSummary {
+            name: self.name.clone(),
+            players: [seat(Color::White), seat(Color::Black)],
+            time_control: self.tc,
+            rated: self.rated && self.seats.seated_rated(),
+            began: self.began,
+            going: self.in_progress(),
+            clocks: self.clock.remaining(now),
+            move_number: self.game.board().fullmove_number(),
+            watchers: self.seats.watcher_count(),
+        }
+    }
+
     /// Nobody connected and no game going on: the club may forget the room. A game with
     /// moves that goes on, or an ended one not yet taken, keeps the room.
     pub fn is_idle(&self) -> bool {
@@ -345,7 +413,7 @@ impl Room {
     }
 
     fn in_progress(&self) -> bool {
-        self.began && !self.aborted && self.game.result().is_none()
+        self.began && !self.aborted && !self.adjourned && self.game.result().is_none()
     }
 
     fn player(&self, id: &str) -> Result<Color, ClubError> {

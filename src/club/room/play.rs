@@ -21,6 +21,11 @@ impl Room {
         if self.aborted {
             return Err(ClubError::new("the game was aborted"));
         }
+        if self.adjourned {
+            return Err(ClubError::new(
+                "the game is adjourned: it goes on when both players are back",
+            ));
+        }
         if let Some(end) = self.game.result() {
             return Err(ClubError::new(format!("the game is over: {end}")));
         }
@@ -138,7 +143,8 @@ impl Room {
         Ok("the game is aborted: no result, nothing rated".to_string())
     }
 
-    /// Win a game whose opponent has been away for [`CLAIM_AFTER`].
+    /// Win a game whose opponent has been away for [`CLAIM_AFTER`]; against an opponent who
+    /// has not played on since the game was restored, adjourn it instead.
     pub(super) fn claim(&mut self, me: Color, now: Instant) -> Result<String, ClubError> {
         self.require_going()?;
         let them = me.flip();
@@ -152,6 +158,9 @@ impl Room {
             }
             Some(Presence::Away(away)) => away,
         };
+        if !self.seats.resumed(them) {
+            return self.adjourn_by_claim(me, now);
+        }
         if away < CLAIM_AFTER {
             return Err(ClubError::new(format!(
                 "{name} has been away {} s: you may claim the win in {} s",

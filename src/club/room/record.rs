@@ -116,11 +116,13 @@ impl Room {
         tags.set("Termination", termination);
     }
 
-    /// A game the database kept unfinished (the server stopped): the room waits, clocks
-    /// stopped, until both players are back, then goes on where it was.
+    /// A game the database kept unfinished (the server stopped, or the game was adjourned):
+    /// the room waits, clocks stopped, until both players are back, then goes on where it
+    /// was.
     ///
-    /// Both seats are away; once one player is back, the other counts as away from then
-    /// (so a player who never returns can be claimed against).
+    /// Both seats are away: once one player is back, the other counts as away from then,
+    /// but a claim against them adjourns the game again rather than winning it, until
+    /// both have been back and the game has gone on.
     pub fn restore(record: &GameRecord) -> Result<Room, ClubError> {
         let bad = |why: String| ClubError::new(format!("game {}: {why}", record.id));
         if record.result.is_some() || record.termination.as_deref() == Some("aborted") {
@@ -157,17 +159,26 @@ impl Room {
         Ok(room)
     }
 
-    /// A player is back: in a restored game, the opponent who is not counts as away from
-    /// now, and once both are here the clock runs for the side to move.
-    pub(super) fn player_returned(&mut self, now: Instant) {
+    /// The player at `side` is back: in a restored game, the opponent who is not counts as
+    /// away from now, and once both are here the clock runs for the side to move (and the
+    /// one who waited is told).
+    pub(super) fn player_returned(&mut self, side: Color, now: Instant) {
         if !self.waiting {
             return;
         }
         self.seats.start_waiting_for_the_absent(now);
         if self.seats.players_here() {
             self.waiting = false;
+            self.seats.resume();
             if self.in_progress() && !self.game.is_empty() {
                 self.clock.start(self.game.board().side_to_move(), now);
+            }
+            if let Some(waited) = self.seats.member(side.flip()) {
+                let text = format!(
+                    "{} is back: the game goes on, the clocks run",
+                    self.seats.name(side)
+                );
+                self.notes.push((waited.id.clone(), text));
             }
         }
     }
@@ -302,19 +313,6 @@ mod tests {
         assert_eq!(done.record.id, record.id);
         assert_eq!(done.white_score, 0.0);
         assert!(done.record.pgn.contains("Qh4#"));
-    }
-
-    #[test]
-    fn a_restored_game_can_be_claimed_from_a_player_who_never_returns() {
-        let t0 = Instant::now();
-        let mut room = room_of_two(None, t0);
-        mv(&mut room, "alice", "e4", t0);
-        let mut back = Room::restore(&room.record(t0).unwrap()).unwrap();
-        back.join(&member("bob", false), None, t0 + secs(10));
-        let err = refused(&mut back, "bob", Action::ClaimWin, t0 + secs(20));
-        assert!(err.contains("in 50 s"), "{err}");
-        back.act("bob", Action::ClaimWin, t0 + secs(70)).unwrap();
-        assert_eq!(back.view(t0).result.unwrap().result(), "0-1");
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Who is in a room: the two seats (who plays which colour, whether they are here, and how
-//! long an absent player has been away, which opens the opponent's claim) and the watchers.
+//! Who is in a room: the two seats (who plays which colour, whether they are here, how long
+//! an absent player has been away, which opens the opponent's claim, and whether a player
+//! of a restored game has played on since) and the watchers.
 
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,9 @@ pub struct SeatView {
     pub connected: bool,
     /// Away for this long (a dropped connection), while the game goes on.
     pub away: Option<Duration>,
+    /// Has played on since the game was restored, both players here (always, in a game
+    /// that was never adjourned). A player who has not cannot lose by absence.
+    pub resumed: bool,
 }
 
 /// What a member who joins becomes.
@@ -52,6 +56,11 @@ struct Seat {
     away_since: Option<Instant>,
     /// The viewers were told that the opponent may now claim (they are told once).
     claim_announced: bool,
+    /// Has played on in this room's game: true from the start of a new game; for a
+    /// restored (adjourned) one, once both players are back and its clocks run again.
+    /// Until then a claim against the player adjourns the game again instead of winning
+    /// it: leaving a game that waits for the opponent abandons nothing.
+    resumed: bool,
 }
 
 impl Seat {
@@ -62,6 +71,7 @@ impl Seat {
             connected: true,
             away_since: None,
             claim_announced: false,
+            resumed: true,
         }
     }
 
@@ -70,9 +80,11 @@ impl Seat {
         self.rating.map(|r| r.rating.round().max(0.0) as u32)
     }
 
-    /// Away long enough, by `now`, for the opponent to claim the game.
+    /// Away long enough, by `now`, for the opponent to claim the game (a player who has
+    /// not played on since the game was restored never is: that claim only adjourns).
     fn claimable(&self, now: Instant) -> bool {
         !self.connected
+            && self.resumed
             && self
                 .away_since
                 .is_some_and(|t| now.saturating_duration_since(t) >= CLAIM_AFTER)
@@ -93,6 +105,7 @@ impl Seats {
     pub(super) fn restored(white: Member, black: Member) -> Seats {
         let seat = |member: Member| Seat {
             connected: false,
+            resumed: false,
             ..Seat::new(&member, None)
         };
         Seats {
@@ -215,9 +228,55 @@ impl Seats {
             .all(|s| s.as_ref().is_some_and(|s| s.member.rated))
     }
 
+    /// Every seated player is a rated member (true with no one seated).
+    pub(super) fn seated_rated(&self) -> bool {
+        self.seats.iter().flatten().all(|s| s.member.rated)
+    }
+
+    /// How many watch.
+    pub(super) fn watcher_count(&self) -> usize {
+        self.watchers.len()
+    }
+
     /// Anyone is connected: a seated player or a watcher.
     pub(super) fn anyone_here(&self) -> bool {
         self.seats.iter().flatten().any(|s| s.connected) || !self.watchers.is_empty()
+    }
+
+    /// The player at `side` has played on in this room's game (a player of a restored game
+    /// has not until both were back).
+    pub(super) fn resumed(&self, side: Color) -> bool {
+        self.seats[side.index()].as_ref().is_some_and(|s| s.resumed)
+    }
+
+    /// Both players are back in a restored game: it goes on, and from now on either may
+    /// lose it by leaving.
+    pub(super) fn resume(&mut self) {
+        for seat in self.seats.iter_mut().flatten() {
+            seat.resumed = true;
+        }
+    }
+
+    /// Both seats are taken and both players away: since the later of their leavings.
+    /// `None` while either is here, or away uncounted (a restored seat nobody waits for).
+    pub(super) fn both_away_since(&self) -> Option<Instant> {
+        let [Some(white), Some(black)] = &self.seats else {
+            return None;
+        };
+        if white.connected || black.connected {
+            return None;
+        }
+        Some(white.away_since?.max(black.away_since?))
+    }
+
+    /// A seat is held by an open visitor, who can never come back to it.
+    pub(super) fn holds_a_visitor(&self) -> bool {
+        self.seats.iter().flatten().any(|s| s.member.is_visitor())
+    }
+
+    /// No seated player is connected.
+    pub(super) fn nobody_seated_here(&self) -> bool {
+        self.seats.iter().flatten().all(|s| !s.connected)
     }
 
     /// Every seated player is connected.
@@ -275,7 +334,7 @@ impl Seats {
         self.seats
             .iter()
             .flatten()
-            .filter(|s| !s.connected && !s.claim_announced)
+            .filter(|s| !s.connected && s.resumed && !s.claim_announced)
             .filter_map(|s| s.away_since.map(|t| t + CLAIM_AFTER))
             .min()
     }
@@ -292,6 +351,7 @@ impl Seats {
                 .away_since
                 .filter(|_| going && !seat.connected)
                 .map(|t| now.saturating_duration_since(t)),
+            resumed: seat.resumed,
         };
         [
             self.seats[0].as_ref().map(view),

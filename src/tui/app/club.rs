@@ -33,7 +33,7 @@ pub const CLUB_COMMANDS: &[(&str, &str, &str)] = &[
     (
         "challenge",
         "NAME [10+0] [rated|casual]",
-        "challenge someone online (one challenge each)",
+        "challenge someone online (one each, 5 out at most)",
     ),
     ("challenge off", "NAME", "withdraw your challenge to NAME"),
     (
@@ -49,7 +49,11 @@ pub const CLUB_COMMANDS: &[(&str, &str, &str)] = &[
     ("takeback", "", "ask to take back, or accept the request"),
     ("no", "", "turn down the opponent's offer"),
     ("rematch", "", "after the game: offer or accept a rematch"),
-    ("claim", "", "win when the opponent has been away for 60 s"),
+    (
+        "claim",
+        "",
+        "win when the opponent has been away 60 s (adjourns if they were not back since a restart)",
+    ),
     (
         "color",
         "white|black",
@@ -91,6 +95,8 @@ pub enum LobbyRow {
     Seek(u32),
     Challenge(u32),
     Game(u32),
+    /// A room where a player waits for an opponent, by name.
+    Waiting(String),
 }
 
 /// The club as one viewer sees it.
@@ -363,6 +369,7 @@ impl ClubView {
             .filter(|c| c.to == l.me)
             .map(|c| LobbyRow::Challenge(c.number))
             .chain(l.seeks.iter().map(|s| LobbyRow::Seek(s.number)))
+            .chain(l.waiting.iter().map(|w| LobbyRow::Waiting(w.room.clone())))
             .chain(l.games.iter().map(|g| LobbyRow::Game(g.number)))
             .collect()
     }

@@ -24,7 +24,8 @@ const CLOCK_REDRAW: Duration = Duration::from_millis(200);
 impl App {
     /// The club woke this viewer: something it shows changed. Reads the club again and
     /// brings the screen up to date: into a room or out of it, the room's game copied, new
-    /// chat lines and notices told.
+    /// chat lines and notices told (last, so that the newest notice stays on the status
+    /// line rather than the room's greeting).
     pub fn on_club_change(&mut self) {
         self.club_changed(true);
     }
@@ -41,10 +42,6 @@ impl App {
             Some(v) if tell => v.take_notices(),
             _ => Vec::new(),
         };
-        for n in notices {
-            self.log_line(LogKind::Info, n.clone());
-            self.info(n);
-        }
         let in_room = self.club.room().is_some();
         match (self.club.place(), in_room) {
             (Place::Room, false) => {
@@ -63,6 +60,10 @@ impl App {
             self.turn_board_for_role();
             self.sync_room_game();
             self.tell_chat();
+        }
+        for n in notices {
+            self.log_line(LogKind::Info, n.clone());
+            self.info(n);
         }
     }
 
@@ -464,7 +465,7 @@ impl App {
     }
 
     /// The club's own keys: Ctrl+R hides the chat, Ctrl+V opens the engine's panes for a
-    /// watcher, and in the lobby ↑ / ↓ pick a row that Enter accepts or watches.
+    /// watcher, and in the lobby ↑ / ↓ pick a row that Enter accepts, joins or watches.
     pub(super) fn club_key(&mut self, key: &KeyEvent, input_empty: bool) -> bool {
         if !self.club.is_on() {
             return false;
@@ -495,6 +496,9 @@ impl App {
                     }
                     Some(LobbyRow::Game(n)) => {
                         self.with_viewer(|v| v.watch(n).map(|_| String::new()))
+                    }
+                    Some(LobbyRow::Waiting(room)) => {
+                        self.with_viewer(|v| v.join(&room).map(|_| String::new()))
                     }
                     None => Err("nothing to pick: :seek 5+3 waits for an opponent".into()),
                 };

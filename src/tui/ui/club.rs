@@ -108,6 +108,24 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
             )),
         ]));
     }
+    if !l.waiting.is_empty() {
+        lines.push(head("Waiting for an opponent"));
+    }
+    for w in &l.waiting {
+        lines.push(Line::from(vec![
+            mark(LobbyRow::Waiting(w.room.clone())),
+            Span::raw(format!(
+                "     {}: {}{} ({})  {}  {}  (:join {})",
+                w.room,
+                w.name,
+                rated(w.rating),
+                w.color.name(),
+                tc_text(w.time_control),
+                if w.rated { "rated" } else { "casual" },
+                w.room
+            )),
+        ]));
+    }
     lines.push(head("Games"));
     if l.games.is_empty() {
         lines.push(Line::from(Span::styled(
@@ -138,7 +156,7 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
     }
     lines.push(Line::default());
     lines.push(Line::from(Span::styled(
-        "↑↓ Enter accepts or watches · :seek 5+3 · :challenge NAME 10+0 · :watch N · \
+        "↑↓ Enter accepts, joins or watches · :seek 5+3 · :challenge NAME 10+0 · :watch N · \
          :join ROOM · :play (the engine)",
         theme.dim(),
     )));
@@ -176,6 +194,15 @@ fn seat_line<'a>(app: &App, v: &RoomView, color: Color, seat: Option<&'a SeatVie
         spans.push(Span::styled(" ◀", theme.accent()));
     }
     if let Some(s) = seat
+        && !s.connected
+        && !s.resumed
+    {
+        // A player of a restored game: away, and not to be claimed against.
+        spans.push(Span::styled(
+            "  away (the game has not resumed)",
+            theme.error(),
+        ));
+    } else if let Some(s) = seat
         && !s.connected
     {
         let away = s.away.map_or(0, |d| d.as_secs());
@@ -223,6 +250,21 @@ pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
                 end.reason()
             ),
             theme.ok(),
+        ))
+    } else if v.waiting {
+        let absent: Vec<&str> = v
+            .seats
+            .iter()
+            .flatten()
+            .filter(|s| !s.connected)
+            .map(|s| s.name.as_str())
+            .collect();
+        Some((
+            format!(
+                "the game waits for {} to come back: clocks stopped",
+                absent.join(" and ")
+            ),
+            theme.accent(),
         ))
     } else if v.seats.iter().any(Option::is_none) {
         Some((
