@@ -11,11 +11,8 @@ use rand::RngExt;
 
 use super::lobby::{Club, Viewer};
 use super::store::{Account, CODE_TRIES, CodeRefused, StoreError};
+use super::text::OPEN_MARK;
 use super::{ClubError, Member, text};
-
-/// What marks an open visitor's name that had to differ from a member's or another
-/// visitor's: never in an account's name, so a visitor never passes for a member.
-pub const OPEN_MARK: char = '~';
 
 /// What joins a name and a one-time code in a login name (`alice+K7QX2MPA`): never in a
 /// name, so the login name says both.
@@ -179,20 +176,6 @@ impl Viewer {
             .put_key_code(&member.id, &code, expires)
             .map_err(failed)?;
         Ok(code)
-    }
-}
-
-/// The name `member` is shown under, cleaned again whoever made it: a name, an open
-/// visitor's name with its mark, or `guest` when nothing of it is a name.
-pub(super) fn clean_name(member: &Member) -> String {
-    let (stem, marked) = match member.name.strip_suffix(OPEN_MARK) {
-        Some(stem) if !member.rated => (stem, true),
-        _ => (member.name.as_str(), false),
-    };
-    match text::member_name(stem) {
-        Ok(name) if marked => format!("{name}{OPEN_MARK}"),
-        Ok(name) => name,
-        Err(_) => "guest".into(),
     }
 }
 

@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
-use super::identity::{self, OPEN_MARK};
 use super::room::{Action, Finished, Role, Room, RoomView};
 use super::store::{GameRecord, Store};
+use super::text::OPEN_MARK;
 use super::writer::{Report, Write, Writer};
 use super::{ClubError, Member, Notify, text};
 use crate::chess::Color;
@@ -260,7 +260,7 @@ impl Club {
     /// as their first notices.
     pub fn connect(self: &Arc<Self>, mut member: Member, notify: Notify) -> Viewer {
         // Cleaned before anything keeps it: the database and every screen see one name.
-        member.name = identity::clean_name(&member);
+        member.name = text::clean_name(&member);
         let rating = if member.rated {
             self.store
                 .player(&member.id, &member.name)

@@ -2,7 +2,7 @@
 //! and chat lines. Control characters, escape sequences, bidi overrides and zero-width
 //! characters never reach another player's terminal or the database.
 
-use super::ClubError;
+use super::{ClubError, Member};
 
 /// The longest room name.
 pub const ROOM_NAME_MAX: usize = 24;
@@ -157,6 +157,24 @@ pub fn chat_line(text: &str) -> Result<String, ClubError> {
         return Ok(cut);
     }
     Ok(clean)
+}
+
+/// What marks an open visitor's name that had to differ from a member's or another
+/// visitor's: never in an account's name, so a visitor never passes for a member.
+pub const OPEN_MARK: char = '~';
+
+/// The name `member` is shown under, cleaned again whoever made it: a name, an open
+/// visitor's name with its mark, or `guest` when nothing of it is a name.
+pub(super) fn clean_name(member: &Member) -> String {
+    let (stem, marked) = match member.name.strip_suffix(OPEN_MARK) {
+        Some(stem) if !member.rated => (stem, true),
+        _ => (member.name.as_str(), false),
+    };
+    match member_name(stem) {
+        Ok(name) if marked => format!("{name}{OPEN_MARK}"),
+        Ok(name) => name,
+        Err(_) => "guest".into(),
+    }
 }
 
 #[cfg(test)]

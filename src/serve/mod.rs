@@ -14,6 +14,7 @@
 //! fingerprint of its first key (so a returning player, with any of the account's keys, is
 //! offered their unfinished game), or in `--open` mode one per session.
 
+mod config;
 pub mod input;
 mod keys;
 pub mod session;
@@ -21,188 +22,27 @@ pub mod session;
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
-use std::path::{Path, PathBuf};
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::{Context, bail};
-use russh::keys::{HashAlg, PrivateKey, PublicKey};
+use anyhow::Context;
+use russh::keys::{HashAlg, PublicKey};
 use russh::server::{Auth, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId};
 use tokio::net::TcpListener;
 
 use crate::club::analysis::Analyses;
-use crate::club::lobby::Limits;
+
 use crate::club::{Club, Login, Member, SqliteStore};
 use crate::game::autosave::Autosave;
+pub use config::{Access, ServeArgs, ServeConfig, parse_duration};
 pub use keys::{load_or_make_host_key, parse_authorized_keys, player_id};
 use session::{ClubSeat, SessionEvent, SessionSpec};
 
 /// How often the rooms' clocks are looked at.
 const CLUB_TICK: Duration = Duration::from_millis(100);
-
-/// The command line of `ox88 serve`.
-#[derive(clap::Args, Debug, Clone)]
-#[command(group(clap::ArgGroup::new("access").required(true).args(["authorized_keys", "open"])))]
-pub struct ServeArgs {
-    /// Address and port to listen on. Loopback by default: listening elsewhere is a choice.
-    #[arg(long, default_value = "127.0.0.1:2222")]
-    pub listen: SocketAddr,
-    /// Port to listen on, on loopback (the same as --listen 127.0.0.1:PORT).
-    #[arg(long, conflicts_with = "listen")]
-    pub port: Option<u16>,
-    /// The server's private key (OpenSSH format). Default: made once in the data directory.
-    #[arg(long)]
-    pub host_key: Option<PathBuf>,
-    /// Let in only the public keys listed in this OpenSSH authorized_keys file.
-    #[arg(long)]
-    pub authorized_keys: Option<PathBuf>,
-    /// Let anyone in (every login is logged); each session is its own player, whose game
-    /// ends with the session.
-    #[arg(long)]
-    pub open: bool,
-    /// Sessions at once, in all.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub max_sessions: u32,
-    /// Sessions at once from one IP address (a club behind one NAT shares an address, so
-    /// by default it is as many as the server takes).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub max_per_ip: u32,
-    /// Close a session after this long without a key press: 90s, 30m, 2h.
-    #[arg(long, default_value = "30m", value_parser = parse_duration)]
-    pub idle_timeout: Duration,
-    /// Engine threads per session. Sessions share the server's cores, so each searches on
-    /// one thread whatever is given here.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Transposition table size per session, in MB (the most one session's engine may use).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub hash: u32,
-    /// The search depth a session starts with (players change it with + and -).
-    #[arg(long, default_value_t = crate::tui::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub depth: u32,
-    /// The club's database (SQLite): players, games, ratings. Default: `club.sqlite` in the
-    /// server's data directory.
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<PathBuf>,
-    /// Club games the engine analyses at once for their watchers (all who watch one game
-    /// share its search; each search takes a core). 1 leaves a 2-core server's other core
-    /// to the players' moves; 0 keeps the engine's panes shut for watchers.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=256))]
-    pub analysis: u32,
-    /// Rooms at once, however made (by name, a seek or challenge accepted, an adjourned
-    /// game resumed); past it a new room is refused, saying why.
-    #[arg(long, default_value_t = crate::club::lobby::MAX_ROOMS as u32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub max_rooms: u32,
-    /// A room whose two players have both been away this long closes: its game is
-    /// adjourned (kept, unfinished) and goes on when a player comes back. 90s, 10m, 2h.
-    #[arg(long, default_value = "10m", value_parser = parse_duration)]
-    pub abandon_after: Duration,
-}
-
-/// Who may log in.
-#[derive(Clone, Debug)]
-pub enum Access {
-    /// Only these keys.
-    Keys(Vec<PublicKey>),
-    /// Anyone.
-    Open,
-}
-
-/// Everything the server needs, resolved (files read, defaults applied).
-#[derive(Clone, Debug)]
-pub struct ServeConfig {
-    pub listen: SocketAddr,
-    pub host_key: PrivateKey,
-    pub access: Access,
-    pub max_sessions: usize,
-    pub max_per_ip: usize,
-    pub idle_timeout: Duration,
-    pub hash_mb: usize,
-    pub depth: u32,
-    /// `serve/` inside the data directory: players' games live under it.
-    pub data_dir: PathBuf,
-    /// The club's SQLite database.
-    pub db: PathBuf,
-    /// Club games analysed at once for their watchers.
-    pub analysis: usize,
-    /// The club's rooms, challenges and how long it waits for absent players.
-    pub club: Limits,
-}
-
-impl ServeConfig {
-    /// Resolves the command line: reads the authorized keys, loads or makes the host key.
-    pub fn from_args(args: &ServeArgs, data_dir: &Path) -> anyhow::Result<ServeConfig> {
-        let access = match (&args.authorized_keys, args.open) {
-            (Some(path), false) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                let keys = parse_authorized_keys(&text)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-                Access::Keys(keys)
-            }
-            (None, true) => Access::Open,
-            _ => bail!("give either --authorized-keys FILE or --open"),
-        };
-        if args.threads > 1 {
-            eprintln!(
-                "ox88 serve: --threads {}: sessions share the server's cores, so each searches on one thread",
-                args.threads
-            );
-        }
-        let key_path = args
-            .host_key
-            .clone()
-            .unwrap_or_else(|| data_dir.join("host_key_ed25519"));
-        let host_key = load_or_make_host_key(&key_path)?;
-        Ok(ServeConfig {
-            listen: args
-                .port
-                .map_or(args.listen, |port| SocketAddr::new(args.listen.ip(), port)),
-            host_key,
-            access,
-            max_sessions: args.max_sessions as usize,
-            max_per_ip: args.max_per_ip as usize,
-            idle_timeout: args.idle_timeout,
-            hash_mb: args.hash as usize,
-            depth: args.depth,
-            data_dir: data_dir.to_path_buf(),
-            db: args
-                .db
-                .clone()
-                .unwrap_or_else(|| data_dir.join("club.sqlite")),
-            analysis: args.analysis as usize,
-            club: Limits {
-                max_rooms: args.max_rooms as usize,
-                abandon_after: args.abandon_after,
-                ..Limits::default()
-            },
-        })
-    }
-}
-
-/// `90s`, `30m`, `2h`, or plain seconds.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => s.split_at(i),
-        None => (s, "s"),
-    };
-    let n: u64 = num
-        .parse()
-        .map_err(|_| format!("{s}: not a duration (like 90s, 30m or 2h)"))?;
-    let secs = match unit {
-        "s" => n,
-        "m" => n.saturating_mul(60),
-        "h" => n.saturating_mul(3600),
-        _ => return Err(format!("{s}: unknown unit {unit:?} (s, m or h)")),
-    };
-    if secs == 0 {
-        return Err(format!("{s}: must be longer than zero"));
-    }
-    Ok(Duration::from_secs(secs))
-}
 
 /// Connections now: in all and per address. A `Slot` holds one and gives it back on drop.
 #[derive(Default)]
@@ -1050,7 +890,8 @@ fn clamp_size(n: u32, default: u16) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use russh::keys::Algorithm;
+    use crate::club::lobby::Limits;
+    use russh::keys::{Algorithm, PrivateKey};
 
     #[derive(clap::Parser)]
     struct Cmd {

@@ -144,7 +144,7 @@ impl Legend {
     /// The entries this pane shows (the tree's begin with the help's notes on reading it).
     pub fn entries(self) -> Vec<Entry> {
         let notes: &[Entry] = match self {
-            Legend::Tree => &super::layout::TREE_NOTES[..2],
+            Legend::Tree => &TREE_NOTES[..2],
             _ => &[],
         };
         let named = self
@@ -186,6 +186,26 @@ pub struct LegendRow {
     pub name: usize,
     pub text: String,
 }
+
+/// How to read the tree browser (F10), under the commands.
+pub const TREE_NOTES: [(&str, &str); 4] = [
+    (
+        "tree scores",
+        "the side to move's at the node shown: a child's result is turned round, so the child that cut off reads ≥ β; E is White's view; mates (#3, #-3) count from the node",
+    ),
+    (
+        "tree marks",
+        "✂cut: the child that reached β (cut at #N); R2: searched 2 plies shallower first; tt, null-move, multi-cut, razor, reverse-futility, futility, lmp, see, stand-pat, delta, …: why a move was skipped or a node ended early; — not searched",
+    ),
+    (
+        "tree updates",
+        "the browser keeps its tree: a newer iteration, a new search or the engine's move never replaces it; its last line says when a newer one is ready and r loads it (at the same moves when it has them); a move you play closes the browser",
+    ),
+    (
+        "tree recording",
+        "searches at level max (and analysis and hints at any level) record 4 plies of each iteration; levels below max record none; :set explorer off stops recording",
+    ),
+];
 
 #[cfg(test)]
 mod tests {
