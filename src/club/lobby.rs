@@ -674,14 +674,20 @@ impl Viewer {
             let mut r = lock(&room);
             let was_aborted = r.is_aborted();
             r.leave(&self.member.id, Instant::now());
-            // A visitors' game that no player is left in ends, and nothing of it is kept.
-            let ended = (!was_aborted && r.is_aborted()).then(|| r.game_id().to_string());
+            // A visitors' game that no player is left in ends, and nothing of it is kept:
+            // forgotten through the writer, after the saves queued before it.
+            let ended = (!was_aborted && r.is_aborted())
+                .then(|| r.record(Instant::now()))
+                .flatten()
+                .map(|g| Write::Forget {
+                    game: g.id,
+                    room: g.room,
+                    players: [g.white, g.black],
+                });
             (r.is_idle(), ended)
         };
-        if let Some(id) = ended
-            && let Err(e) = self.club.store.forget_unplayed(&id)
-        {
-            eprintln!("ox88 serve: {e}");
+        if let Some(forget) = ended {
+            self.club.writer.send(forget);
         }
         if idle {
             let mut st = lock(&self.club.state);

@@ -272,6 +272,7 @@ mod tests {
         let id = alice.member().id.clone();
         assert!(store.rating_history(&id).unwrap().is_empty());
         assert_eq!(store.rating(&id).unwrap().rating, 1500.0);
+        assert!(club.flush(Duration::from_secs(10)));
         let kept = store.unfinished().unwrap();
         assert_eq!(kept.len(), 1);
         assert!(kept[0].result.is_none() && kept[0].pgn.contains("e5"));
@@ -329,6 +330,7 @@ mod tests {
         assert_eq!(carol.room_name(), None, "the watcher is sent to the lobby");
         assert!(carol.take_notices()[0].contains("the game in room den is adjourned"));
         assert!(club.room("den").is_none(), "the room is gone");
+        assert!(club.flush(Duration::from_secs(10)));
         assert_eq!(store.unfinished().unwrap().len(), 1, "the game is kept");
         // A player back: the room again, the game where it was, and the reason told.
         let alice = connect(&club, "alice");
@@ -389,6 +391,7 @@ mod tests {
             .unwrap();
         assert_eq!(store.unfinished().unwrap().len(), 1);
         let club = club_on(&store, Limits::default());
+        assert!(club.flush(Duration::from_secs(10)));
         assert!(
             store.unfinished().unwrap().is_empty(),
             "it ended at the start"
@@ -414,11 +417,13 @@ mod tests {
         a.join("den").unwrap();
         b.join("den").unwrap();
         a.act(Action::Move("e4".into())).unwrap();
+        assert!(club.flush(Duration::from_secs(10)));
         assert_eq!(store.unfinished().unwrap().len(), 1);
         drop(a);
         assert!(club.room("den").is_some(), "one player is still there");
         drop(b);
         assert!(club.room("den").is_none(), "the room is gone");
+        assert!(club.flush(Duration::from_secs(10)));
         assert!(
             store.unfinished().unwrap().is_empty(),
             "not kept as going on"
