@@ -374,7 +374,10 @@ fn stopping_with_a_failing_store_says_what_was_not_written() {
     store.failing.store(true, Ordering::SeqCst);
     w.act(Action::Move("d4".into())).unwrap();
     assert!(!club.save_all(Instant::now(), Duration::from_millis(300)));
-    assert_eq!(club.unsaved(), 1, "one save of the game, kept");
+    // The game's save, kept: one, or two where the writer was trying the first again at
+    // the moment the stop queued the next (a save being tried is not replaced).
+    let kept = club.unsaved();
+    assert!((1..=2).contains(&kept), "the game's save kept: {kept}");
 }
 
 #[test]
