@@ -18,7 +18,7 @@ use common::TempDir;
 use common::served::{Served, env_or};
 use common::ssh::{SshClient, new_key};
 use ox88::chess::Board;
-use ox88::club::{GameRecord, SqliteStore, Store};
+use ox88::club::{SqliteStore, Store};
 use ox88::game::Game;
 use tokio::time::Instant;
 
@@ -265,8 +265,12 @@ fn forty_sessions_keep_every_move_in_order() {
         }
         (screens, answers, peak, elapsed)
     });
-    // Stopped first: it writes what is still queued before it ends.
-    server.stop();
+    let sent: Vec<(String, Vec<String>)> = shared
+        .iter()
+        .enumerate()
+        .map(|(g, s)| (format!("load-{g}"), s.lock().unwrap().moves.clone()))
+        .collect();
+    wait_until_stored(&db, &sent);
     let store = SqliteStore::open(&db).unwrap();
     let mut moves_total = 0;
     let mut latencies = Vec::new();
@@ -340,6 +344,41 @@ fn forty_sessions_keep_every_move_in_order() {
     );
     assert!(problems.is_empty(), "{problems:#?}");
     assert!(moves_total > games, "the games moved");
+}
+
+/// The moves stored for each room's games (UCI, one list per game row), read while the
+/// server runs (its database is in WAL mode, so a reader never blocks it).
+fn stored_games(db: &std::path::Path, room: &str) -> Vec<Vec<String>> {
+    let Ok(conn) = rusqlite::Connection::open(db) else {
+        return Vec::new();
+    };
+    let Ok(mut q) = conn.prepare("SELECT pgn FROM games WHERE room = ?1") else {
+        return Vec::new();
+    };
+    let pgns: Vec<String> = q
+        .query_map([room], |r| r.get(0))
+        .map(|rows| rows.filter_map(Result::ok).collect())
+        .unwrap_or_default();
+    pgns.iter()
+        .filter_map(|p| Game::from_pgn(p).ok())
+        .map(|g| g.moves().iter().map(|m| m.mv.uci()).collect())
+        .collect()
+}
+
+/// Waits (up to 15 s) until every room's game is stored once with the moves sent: writes
+/// are queued behind the screens, so the database may trail them by a write or two. The
+/// server must still run (a visitors' game is forgotten once its players have left).
+fn wait_until_stored(db: &std::path::Path, rooms: &[(String, Vec<String>)]) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while std::time::Instant::now() < deadline {
+        if rooms
+            .iter()
+            .all(|(room, sent)| stored_games(db, room) == [sent.clone()])
+        {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// Reads a session's screen (as a terminal would) until `until`, typing each of `lines` in
@@ -568,9 +607,12 @@ fn a_hundred_sessions_on_two_cores() {
     });
     let (screens, refused, engine_lines, typed, peak_rss, elapsed) = outcome;
     let cpu = server.cpu_secs().unwrap_or(0.0) - cpu_before;
-    // Stopped first: it writes what is still queued before it ends.
-    server.stop();
-    let store = SqliteStore::open(&db).unwrap();
+    let sent: Vec<(String, Vec<String>)> = shared
+        .iter()
+        .enumerate()
+        .map(|(g, s)| (format!("eve-{g}"), s.lock().unwrap().moves.clone()))
+        .collect();
+    wait_until_stored(&db, &sent);
     let mut problems = refused;
     let mut moves_total = 0;
     let mut latencies = Vec::new();
@@ -582,26 +624,13 @@ fn a_hundred_sessions_on_two_cores() {
             problems.push(format!("game {g}: {e}"));
         }
         let room = format!("eve-{g}");
-        let stored: Vec<GameRecord> = {
-            let db = rusqlite::Connection::open(&db).unwrap();
-            let mut q = db.prepare("SELECT id FROM games WHERE room = ?1").unwrap();
-            let ids: Vec<String> = q
-                .query_map([&room], |r| r.get(0))
-                .unwrap()
-                .map(Result::unwrap)
-                .collect();
-            ids.iter()
-                .filter_map(|id| store.game(id).unwrap())
-                .collect()
-        };
         // Once: one game record for the room, holding the moves sent, in order.
-        let [record] = stored.as_slice() else {
+        let stored = stored_games(&db, &room);
+        let [uci] = stored.as_slice() else {
             problems.push(format!("room {room}: {} games stored", stored.len()));
             continue;
         };
-        let played = Game::from_pgn(&record.pgn).expect("the stored PGN reads");
-        let uci: Vec<String> = played.moves().iter().map(|m| m.mv.uci()).collect();
-        if uci != s.moves {
+        if *uci != s.moves {
             problems.push(format!("game {g}: stored {uci:?}, sent {:?}", s.moves));
         }
     }
