@@ -855,3 +855,65 @@ fn a_room_waiting_in_the_lobby_is_joined_and_a_failed_accept_stays_on_the_line()
     assert_eq!(view.name, "den");
     assert_eq!(*role, ox88::club::Role::Player(ox88::chess::Color::Black));
 }
+
+/// Through SSH, with `--max-rooms 1 --abandon-after 2s`: a second room is refused with the
+/// reason while the first holds a game; when both its players have been away past the limit
+/// the room closes (its game kept, unfinished), and the room cap lets the next one in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_room_closes_and_the_room_cap_holds_over_ssh() {
+    let dir = TempDir::new("club-abandon");
+    let keys: Vec<PrivateKey> = (0..4).map(|_| new_key()).collect();
+    let listed = keys.iter().map(|k| k.public_key().clone()).collect();
+    let mut cfg = config(dir.path(), Access::Keys(listed));
+    cfg.club = ox88::club::lobby::Limits {
+        max_rooms: 1,
+        abandon_after: std::time::Duration::from_secs(2),
+        ..Default::default()
+    };
+    let server = TestServer::start(cfg).await;
+    let addr = server.addr();
+    let mut a = seated(addr, "alice", &keys[0], "den", "you: White").await;
+    let mut b = seated(addr, "bob", &keys[1], "den", "you: Black").await;
+    let mut carol = seated(addr, "carol", &keys[2], "den", "watching").await;
+    play(&mut a, "e2e4").await;
+    shows(&mut b, "ply 1 ").await;
+    play(&mut b, "e7e5").await;
+    shows(&mut a, "ply 2 ").await;
+    // The cap: a second room is refused, saying why, on dave's own terminal.
+    let (mut d, ok) = SshClient::login_as(addr, "dave", &keys[3]).await;
+    assert!(ok);
+    d.open_room(COLS, ROWS, b"hall").await.unwrap();
+    d.wait_for("the room cap's reason", |s| {
+        s.text().contains("as many rooms as it may (1)")
+    })
+    .await;
+    d.disconnect().await;
+    // Both players leave while carol watches; past the limit the room closes (carol is
+    // sent to the lobby, told why) and its game is kept.
+    let left = tokio::time::Instant::now();
+    a.disconnect().await;
+    b.disconnect().await;
+    carol
+        .wait_for("the watcher told of the adjournment", |s| {
+            s.text().contains("adjourned")
+        })
+        .await;
+    assert!(
+        left.elapsed() >= std::time::Duration::from_secs(2),
+        "not before the limit"
+    );
+    let (mut d, ok) = SshClient::login_as(addr, "dave", &keys[3]).await;
+    assert!(ok);
+    d.open_room(COLS, ROWS, b"hall").await.unwrap();
+    shows(&mut d, "you: White").await;
+    let kept = SqliteStore::open(&dir.path().join("club.sqlite"))
+        .unwrap()
+        .unfinished()
+        .unwrap();
+    assert!(
+        kept.iter()
+            .any(|g| g.room == "den" && g.pgn.contains("e4") && g.pgn.contains("e5")),
+        "the abandoned game is kept, unfinished"
+    );
+    server.stop().await;
+}
