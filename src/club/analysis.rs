@@ -98,19 +98,6 @@ fn line_of(ev: &SearchEvent) -> u32 {
     }
 }
 
-/// The search an event belongs to.
-fn search_of(ev: &SearchEvent) -> u64 {
-    match ev {
-        SearchEvent::Iteration { id, .. }
-        | SearchEvent::CurrentMove { id, .. }
-        | SearchEvent::BestMove { id, .. }
-        | SearchEvent::Tree { id, .. }
-        | SearchEvent::RootMoves { id, .. }
-        | SearchEvent::Message { id, .. }
-        | SearchEvent::LevelReport { id, .. } => *id,
-    }
-}
-
 /// One analysis's watchers and what its current search has sent.
 #[derive(Default)]
 struct Fanout {
@@ -124,7 +111,7 @@ impl Fanout {
     fn send(&mut self, ev: SearchEvent) {
         // A superseded search's last events matter to nobody: every screen follows the
         // newest one.
-        if search_of(&ev) != self.search {
+        if ev.id() != self.search {
             return;
         }
         self.replay.keep(&ev);

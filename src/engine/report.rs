@@ -263,6 +263,21 @@ pub enum SearchEvent {
     },
 }
 
+impl SearchEvent {
+    /// The search this event belongs to (searches are numbered by the engine that runs them).
+    pub fn id(&self) -> u64 {
+        match self {
+            SearchEvent::Iteration { id, .. }
+            | SearchEvent::CurrentMove { id, .. }
+            | SearchEvent::BestMove { id, .. }
+            | SearchEvent::Tree { id, .. }
+            | SearchEvent::RootMoves { id, .. }
+            | SearchEvent::Message { id, .. }
+            | SearchEvent::LevelReport { id, .. } => *id,
+        }
+    }
+}
+
 /// What a level's move weighed: the budget it searched with, what the search found, each
 /// candidate with the value weighed (noise included) and its chance, and the one played.
 /// [`LevelReport::lines`] gives it as the log shows it (and UCI as `info string` lines).

@@ -280,15 +280,7 @@ impl Session {
         if let SearchEvent::LevelReport { report, .. } = ev {
             return Some(Accepted::LevelReport(report));
         }
-        let id = match &ev {
-            SearchEvent::Iteration { id, .. }
-            | SearchEvent::CurrentMove { id, .. }
-            | SearchEvent::BestMove { id, .. }
-            | SearchEvent::Tree { id, .. }
-            | SearchEvent::RootMoves { id, .. }
-            | SearchEvent::Message { id, .. }
-            | SearchEvent::LevelReport { id, .. } => *id,
-        };
+        let id = ev.id();
         let Some(search) = self
             .search
             .as_mut()
