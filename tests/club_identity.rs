@@ -135,10 +135,13 @@ async fn a_key_under_another_login_name_plays_under_its_own_and_is_told() {
     alice.send("e2e4\r").await;
     bob.wait_for("the move", |s| s.status().contains("ply 1 "))
         .await;
+    // Read once the server has stopped: its queued writes are all done by then, and the
+    // unfinished game is kept (adjourned) for its players.
+    server.stop().await;
     let games = store(&dir)
         .games_of(&player_id(keys[0].public_key()), 5)
         .unwrap();
-    assert_eq!(games.len(), 1);
+    assert_eq!(games.len(), 1, "{games:?}");
     assert_eq!(
         (games[0].white_name.as_str(), games[0].black_name.as_str()),
         ("alice", "bob")
@@ -148,7 +151,6 @@ async fn a_key_under_another_login_name_plays_under_its_own_and_is_told() {
         "{}",
         games[0].pgn
     );
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -39,19 +39,37 @@ pub enum Login<'a> {
     Open { visitor: &'a str, login: &'a str },
 }
 
+/// Who signed in, and what their screen tells them first. The lines travel with the
+/// session that signed in: another session of the same member, starting at that moment,
+/// never takes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignedIn {
+    pub member: Member,
+    pub told: Vec<String>,
+}
+
+impl From<Member> for SignedIn {
+    /// A member with nothing to be told.
+    fn from(member: Member) -> SignedIn {
+        SignedIn {
+            member,
+            told: Vec::new(),
+        }
+    }
+}
+
 impl Club {
     /// Who this login is here: the key's account (made at its first login, with the login
     /// name), or an open visitor under a name of the session's own. Refused, with the line
     /// to say to the person, when the name cannot be one, is another account's, or a code
     /// adds no key. What the person must be told (another name than the one they typed, a
-    /// rename, a key added) waits for their screen: see [`Club::connect`].
-    pub fn sign_in(&self, login: Login<'_>) -> Result<Member, ClubError> {
-        let (member, lines) = match login {
+    /// rename, a key added) comes with the member, for their screen: see [`Club::connect`].
+    pub fn sign_in(&self, login: Login<'_>) -> Result<SignedIn, ClubError> {
+        let (member, told) = match login {
             Login::Key { key, login } => self.key_sign_in(key, login),
             Login::Open { visitor, login } => self.open_sign_in(visitor, login),
         }?;
-        self.greet(&member.id, lines);
-        Ok(member)
+        Ok(SignedIn { member, told })
     }
 
     fn key_sign_in(&self, key: &str, login: &str) -> Result<(Member, Vec<String>), ClubError> {
@@ -237,8 +255,8 @@ mod tests {
 
     /// Signs in and connects: the member and what their screen is told first.
     fn enter(club: &Arc<Club>, login: Login<'_>) -> (Viewer, Vec<String>) {
-        let member = club.sign_in(login).expect("signed in");
-        let viewer = club.connect(member, Arc::new(|| {}));
+        let who = club.sign_in(login).expect("signed in");
+        let viewer = club.connect(who, Arc::new(|| {}));
         let told = viewer.take_notices();
         (viewer, told)
     }
@@ -293,6 +311,24 @@ mod tests {
         let err = club.sign_in(key("key-j", "José")).unwrap_err().to_string();
         assert!(err.contains("not '\\u{e9}'"), "{err}");
         assert!(club.store().key_login("key-j").unwrap().is_none());
+    }
+
+    #[test]
+    fn what_a_sign_in_tells_goes_to_its_own_session() {
+        let club = club();
+        enter(&club, key("key-a", "alice"));
+        // Two logins of one key, signed in before either screen connects: the one under
+        // another name is told, whichever screen comes first.
+        let plain = club.sign_in(key("key-a", "alice")).expect("signed in");
+        let other = club.sign_in(key("key-a", "bob")).expect("signed in");
+        let first = club.connect(plain, Arc::new(|| {}));
+        let second = club.connect(other, Arc::new(|| {}));
+        assert_eq!(first.take_notices(), Vec::<String>::new());
+        let told = second.take_notices();
+        assert!(
+            told.len() == 1 && told[0].contains("you are alice here"),
+            "{told:?}"
+        );
     }
 
     #[test]
@@ -397,8 +433,8 @@ mod tests {
             },
         ] {
             match club.sign_in(who) {
-                Ok(member) => {
-                    let viewer = club.connect(member, Arc::new(|| {}));
+                Ok(who) => {
+                    let viewer = club.connect(who, Arc::new(|| {}));
                     let told = viewer.take_notices();
                     let name = viewer.name();
                     prop_assert!(!text::same_name(&name, "alice"), "{name}");

@@ -17,7 +17,7 @@ use super::room::{Action, Finished, Role, Room, RoomView};
 use super::store::{GameRecord, Store};
 use super::text::OPEN_MARK;
 use super::writer::{Report, Write, Writer};
-use super::{ClubError, Member, Notify, text};
+use super::{ClubError, Member, Notify, SignedIn, text};
 use crate::chess::Color;
 use crate::game::clock::TimeControl;
 use crate::game::glicko::Rating;
@@ -75,8 +75,6 @@ struct State {
     adjourned: Vec<Adjourned>,
     /// Numbers for viewers, seeks, challenges and the rooms games are given.
     next: u64,
-    /// What a member who just signed in is told when their screen comes (by member id).
-    greetings: HashMap<String, Vec<String>>,
 }
 
 impl State {
@@ -258,7 +256,11 @@ impl Club {
     /// that goes on is put back in its room. The member is who [`Club::sign_in`] said
     /// (an account's name, or an open visitor's own); what sign-in had to tell them comes
     /// as their first notices.
-    pub fn connect(self: &Arc<Self>, mut member: Member, notify: Notify) -> Viewer {
+    pub fn connect(self: &Arc<Self>, who: impl Into<SignedIn>, notify: Notify) -> Viewer {
+        let SignedIn {
+            mut member,
+            told: greetings,
+        } = who.into();
         // Cleaned before anything keeps it: the database and every screen see one name.
         member.name = text::clean_name(&member);
         let rating = if member.rated {
@@ -273,7 +275,6 @@ impl Club {
         };
         let mut st = lock(&self.state);
         member.name = unique_name(&st, &member);
-        let greetings = st.greetings.remove(&member.id).unwrap_or_default();
         let id = st.number();
         let seated = st
             .rooms
@@ -300,17 +301,6 @@ impl Club {
         viewer.seat_back(seated);
         self.wake_lobby();
         viewer
-    }
-
-    /// Keeps `lines` for member `id` to read when their screen connects (in place of any
-    /// kept before: a sign-in that never got a screen leaves nothing behind it).
-    pub(super) fn greet(&self, id: &str, lines: Vec<String>) {
-        let mut st = lock(&self.state);
-        if lines.is_empty() {
-            st.greetings.remove(id);
-        } else {
-            st.greetings.insert(id.to_string(), lines);
-        }
     }
 
     fn wake_lobby(&self) {
@@ -670,6 +660,15 @@ impl Viewer {
         let Some(room) = self.club.room(name) else {
             return;
         };
+        // Another session of the same member still in the room keeps their seat there.
+        let still_here = lock(&self.club.state)
+            .viewers
+            .values()
+            .any(|e| e.member.id == self.member.id && e.room.as_deref() == Some(name));
+        if still_here {
+            self.club.after_change(name, None, None);
+            return;
+        }
         let (idle, ended) = {
             let mut r = lock(&room);
             let was_aborted = r.is_aborted();
@@ -1135,6 +1134,20 @@ mod tests {
         );
         let room = bob.accept(n).unwrap();
         assert_eq!(alice.room_name(), Some(room));
+    }
+
+    #[test]
+    fn a_player_keeps_the_seat_while_another_session_of_theirs_is_in_the_room() {
+        let club = club();
+        let laptop = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        assert_eq!(laptop.join("den").unwrap(), Role::Player(Color::White));
+        // Her phone comes in too (a login is put back in the room of its seat), then goes.
+        let phone = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        assert_eq!(phone.room_name().as_deref(), Some("den"));
+        drop(phone);
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        assert_eq!(bob.join("den").unwrap(), Role::Player(Color::Black));
+        assert_eq!(laptop.room_name().as_deref(), Some("den"));
     }
 
     #[test]

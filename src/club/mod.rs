@@ -24,7 +24,7 @@ pub mod store;
 pub mod text;
 pub mod writer;
 
-pub use identity::Login;
+pub use identity::{Login, SignedIn};
 pub use lobby::{Club, LobbyView, Viewer};
 pub use room::{Action, Role, Room, RoomView};
 pub use store::{Account, CodeRefused, GameRecord, SqliteStore, Store, StoreError};

@@ -35,7 +35,7 @@ use tokio::net::TcpListener;
 
 use crate::club::analysis::Analyses;
 
-use crate::club::{Club, Login, Member, SqliteStore};
+use crate::club::{Club, Login, SignedIn, SqliteStore};
 use crate::game::autosave::Autosave;
 pub use config::{Access, ServeArgs, ServeConfig, parse_duration};
 pub use keys::{load_or_make_host_key, parse_authorized_keys, player_id};
@@ -453,7 +453,7 @@ impl Connection {
     /// Who this login is in the club (a key's account, or an open visitor), or the line
     /// that tells the person why not. The club reads its database, so this runs off the
     /// connection's task.
-    async fn sign_in(&mut self) -> Result<Member, String> {
+    async fn sign_in(&mut self) -> Result<SignedIn, String> {
         let login = self.login.clone().unwrap_or_default();
         let player = self.player.clone();
         let number = self.number();
@@ -488,14 +488,14 @@ impl Connection {
         Some("the board needs a terminal: connect with ssh -t (ssh -t HOST, or ssh -t HOST ROOM)")
     }
 
-    /// Starts the session of `member` (as signed in); `room`: the room the ssh command
-    /// named.
+    /// Starts the session of `who` signed in; `room`: the room the ssh command named.
     fn start_session(
         &mut self,
         session: &mut Session,
         room: Option<String>,
-        member: Member,
+        who: SignedIn,
     ) -> Result<(), String> {
+        let member = &who.member;
         let shared = Arc::clone(&self.shared);
         let number = self.number();
         let Some(setup) = self.channel.as_mut() else {
@@ -530,7 +530,7 @@ impl Connection {
             label: format!("{} session {number}", self.peer),
             club: Some(ClubSeat {
                 club: Arc::clone(&shared.club),
-                member,
+                who,
                 room,
                 analyses: Arc::clone(&shared.analyses),
             }),
@@ -550,15 +550,15 @@ impl Connection {
         Ok(())
     }
 
-    /// Starts `member`'s session on `channel`, or says on it why it could not start.
+    /// Starts the session of `who` on `channel`, or says on it why it could not start.
     fn start(
         &mut self,
         channel: ChannelId,
         session: &mut Session,
         room: Option<String>,
-        member: Member,
+        who: SignedIn,
     ) -> Result<(), russh::Error> {
-        match self.start_session(session, room, member) {
+        match self.start_session(session, room, who) {
             Ok(()) => session.channel_success(channel),
             Err(e) => {
                 eprintln!("ox88 serve: {}: {e}", self.peer);
@@ -703,11 +703,11 @@ impl russh::server::Handler for Connection {
         if let Some(why) = self.without_terminal() {
             return refuse_saying(channel, session, why);
         }
-        let member = match self.sign_in().await {
-            Ok(member) => member,
+        let who = match self.sign_in().await {
+            Ok(who) => who,
             Err(why) => return refuse_saying(channel, session, &why),
         };
-        self.start(channel, session, None, member)
+        self.start(channel, session, None, who)
     }
 
     /// `ssh -t HOST ROOM`: nothing is run; the command is the room to join. A name the
@@ -742,11 +742,11 @@ impl russh::server::Handler for Connection {
         if let Some(why) = self.without_terminal() {
             return refuse_saying(channel, session, why);
         }
-        let member = match self.sign_in().await {
-            Ok(member) => member,
+        let who = match self.sign_in().await {
+            Ok(who) => who,
             Err(why) => return refuse_saying(channel, session, &why),
         };
-        self.start(channel, session, Some(room), member)
+        self.start(channel, session, Some(room), who)
     }
 
     async fn subsystem_request(

@@ -34,7 +34,7 @@ use russh::server::Handle;
 use super::input::{ESC_TIMEOUT, Input, Parser};
 use crate::chess::Board;
 use crate::club::analysis::{Analyses, Shared, Sink};
-use crate::club::{Club, Member, Notify};
+use crate::club::{Club, Notify, SignedIn};
 use crate::engine::search::record::TreeLimits;
 use crate::engine::{Engine, Limits, SearchEvent, SearchOptions};
 use crate::game::autosave::Autosave;
@@ -111,7 +111,8 @@ pub struct SessionSpec {
 #[derive(Clone)]
 pub struct ClubSeat {
     pub club: Arc<Club>,
-    pub member: Member,
+    /// Who signed in, with what their screen tells them first.
+    pub who: SignedIn,
     pub room: Option<String>,
     /// The server's analyses of watched games, shared by each game's watchers.
     pub analyses: Arc<Analyses>,
@@ -120,7 +121,7 @@ pub struct ClubSeat {
 impl std::fmt::Debug for ClubSeat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClubSeat")
-            .field("member", &self.member)
+            .field("member", &self.who.member)
             .field("room", &self.room)
             .finish()
     }
@@ -440,7 +441,7 @@ fn run(
     let club_wake = ClubWake::default();
     if let Some(seat) = &spec.club {
         let notify = club_wake.notify(tx_club.clone());
-        let viewer = seat.club.connect(seat.member.clone(), notify);
+        let viewer = seat.club.connect(seat.who.clone(), notify);
         let sink: Sink = {
             let tx = tx_club.clone();
             Arc::new(move |ev| {
@@ -471,6 +472,9 @@ fn run(
     if spec.open {
         app.info("open server: the game ends when you leave (nothing is kept)");
     }
+    // What the club has to tell this person (who they are here, a game adjourned) comes
+    // last, so it is the line they see; nothing else is sure to wake the session for it.
+    app.on_club_change();
 
     let mut start = Vec::new();
     let _ = queue!(

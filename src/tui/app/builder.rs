@@ -104,8 +104,9 @@ impl AppBuilder {
         let (fen, tc) = (self.fen.take(), self.tc.take());
         self.app.start(fen, tc);
         // A viewer who came in with a room (or a seat to go back to) starts there. What the
-        // club has to tell them (who they are here, a challenge) waits for the first wake-up
-        // (coming in woke them), so the session's opening lines do not cover it.
+        // club has to tell them (who they are here, a challenge) waits until the front end
+        // has written its own opening lines and calls `on_club_change`, so they do not
+        // cover it.
         self.app.club_changed(false);
         self.app
     }
