@@ -16,6 +16,9 @@ is the drop in those chances. A mark counts as false when the loss is below
 and, as a stricter second count, when it is below the mark's own threshold on the same scale
 (0.1, 0.2, 0.3: the strong engine would have given a milder mark or none). It prints the
 marks, the false ones by kind, the rates, and each review's time, nodes and second looks.
+
+`scale` fits the factor that puts ox88's search centipawns on Stockfish's scale (the
+review applies lichess's curve, fitted to Stockfish's centipawns, to k times its own).
 Stockfish runs at nice 10 on one thread; its evaluations are cached by position and depth in
 `--cache` so a second run (another ox88 binary on the same games) costs little.
 
@@ -188,6 +191,42 @@ def measure(args: argparse.Namespace) -> None:
               f"{nps}, {total_looks:.0f} second looks")
 
 
+def scale(args: argparse.Namespace) -> None:
+    """Fits the factor that puts ox88's search centipawns on Stockfish's scale: the k for
+    which lichess's curve at k * ox88's score is nearest (least squares in winning chances)
+    to the curve at Stockfish's score, over every position of the games the review scored
+    (its `[%eval]` after each move) and Stockfish at `--depth` scored too."""
+    judge = Judge(args.depth, Path(args.cache))
+    pairs = []
+    try:
+        for path in args.pgn:
+            for number in range(1, count_games(path) + 1):
+                cmd = [args.ox88, "review", path, "--game", str(number), *args.review_arg]
+                run = subprocess.run(cmd, capture_output=True, text=True, check=True)
+                game = chess.pgn.read_game(io.StringIO(run.stdout))
+                board = game.board()
+                for node in game.mainline():
+                    board.push(node.move)
+                    found = re.search(r"\[%eval (-?[\d.]+)\]", node.comment or "")
+                    if not found or board.is_game_over():
+                        continue
+                    ours = round(100 * float(found.group(1)))
+                    theirs = judge.cp(board) * (1 if board.turn == chess.WHITE else -1)
+                    if abs(ours) < 1000 and abs(theirs) < 1000:
+                        pairs.append((ours, theirs))
+    finally:
+        judge.close()
+
+    def error(k: float) -> float:
+        return sum((chances(round(k * o)) - chances(t)) ** 2 for o, t in pairs)
+
+    best = min((k / 100 for k in range(20, 161)), key=error)
+    mean_ours = sum(abs(o) for o, _ in pairs) / len(pairs)
+    mean_theirs = sum(abs(t) for _, t in pairs) / len(pairs)
+    print(f"positions {len(pairs)}; mean |cp| ox88 {mean_ours:.0f}, Stockfish {mean_theirs:.0f}")
+    print(f"k = {best:.2f} (squared error {error(best):.2f}; at k = 1: {error(1.0):.2f})")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -208,8 +247,14 @@ def main() -> None:
     r.add_argument("--depth", type=int, default=16, help="Stockfish's depth")
     r.add_argument("--cache", default="target/review-false-marks-cache.json")
     r.add_argument("--verbose", action="store_true", help="every mark, not only false ones")
+    f = sub.add_parser("scale", help="fit the factor from ox88's centipawns to Stockfish's")
+    f.add_argument("pgn", nargs="+")
+    f.add_argument("--ox88", default="target/release/ox88")
+    f.add_argument("--review-arg", action="append", default=[])
+    f.add_argument("--depth", type=int, default=12, help="Stockfish's depth")
+    f.add_argument("--cache", default="target/review-false-marks-cache.json")
     args = p.parse_args()
-    {"make": make, "measure": measure}[args.command](args)
+    {"make": make, "measure": measure, "scale": scale}[args.command](args)
 
 
 if __name__ == "__main__":

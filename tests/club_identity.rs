@@ -117,7 +117,11 @@ async fn a_key_under_another_login_name_plays_under_its_own_and_is_told() {
     let keys: Vec<PrivateKey> = (0..2).map(|_| new_key()).collect();
     let server = keys_server(&dir, &keys).await;
     let addr = server.addr();
-    let first = enter(addr, "alice", &keys[0], None).await;
+    let mut first = enter(addr, "alice", &keys[0], None).await;
+    // Quit, not only gone: the session has ended (and let go of her saved game) once the
+    // channel closes.
+    first.send(":quit\r").await;
+    first.wait_closed("alice's first session to end").await;
     first.disconnect().await;
     // Alice's key says it is bob: it is alice, and she is told so.
     let mut alice = enter(addr, "bob", &keys[0], Some("den")).await;

@@ -560,3 +560,26 @@ fn a_focused_pane_explains_its_numbers_in_place_and_the_help_lists_them_all() {
         .1;
     assert!(full.contains("full") && full.contains("mean"), "{full}");
 }
+
+#[test]
+fn an_error_no_frame_has_shown_is_not_covered_by_information() {
+    let mut app = app();
+    app.error("the room is full");
+    app.info("welcome back");
+    assert_eq!(
+        app.screen().message().map(|m| (m.kind, m.text.as_str())),
+        Some((MessageKind::Error, "the room is full"))
+    );
+    assert!(
+        log_texts(&app).iter().any(|l| l == "welcome back"),
+        "the information is kept in the log: {:?}",
+        log_texts(&app)
+    );
+    // Once drawn, the next message takes the line as usual.
+    app.frame_drawn();
+    app.info("your move");
+    assert_eq!(
+        app.screen().message().map(|m| m.text.as_str()),
+        Some("your move")
+    );
+}

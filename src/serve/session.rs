@@ -462,7 +462,11 @@ fn run(
         .jobs(jobs)
         .build();
     if locked_out {
-        app.error("another session of yours is keeping its game: this one is not saved (:save NAME keeps it)");
+        // Two sessions of one player are nothing wrong (a laptop and a phone): said, and
+        // logged, but not as an error, so what the club tells on arrival is seen after it.
+        let line = "another session of yours is keeping its game: this one is not saved (:save NAME keeps it)";
+        app.log_line(crate::tui::app::LogKind::Info, line);
+        app.info(line);
     }
     match unfinished {
         Ok(Some(game)) => app.offer_resume(game),

@@ -51,6 +51,7 @@ pub fn run<F: Front>(app: &mut App, rx: &Receiver<F::Event>, front: &mut F) -> F
             Ok(t) => t,
             Err(end) => return end,
         };
+        app.frame_drawn();
         let now = Instant::now();
         let wake = [app.next_wakeup(now), front.wake_at(), redraw_at]
             .into_iter()

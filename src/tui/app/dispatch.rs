@@ -62,6 +62,8 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return;
         }
+        // A key is pressed at what the screen showed: its message has been seen.
+        self.screen.frame_drawn();
         if key.code == KeyCode::Char('c') && key.modifiers == KeyModifiers::CONTROL {
             self.screen.request_quit();
             return;

@@ -209,6 +209,13 @@ impl App {
 
     fn say(&mut self, kind: MessageKind, text: String) {
         let text = self.private_paths(text);
+        // An error no frame has shown yet keeps the status line: what is only information,
+        // coming at the same moment (a session's opening lines, a notice in the same tick),
+        // goes to the log instead of covering it.
+        if kind == MessageKind::Info && self.screen.unseen_error() {
+            self.log_line(LogKind::Info, text);
+            return;
+        }
         self.screen.set_message(Message { kind, text });
         self.keep_message_whole();
     }
@@ -305,6 +312,12 @@ impl App {
     /// The status line's message.
     pub fn message(&self) -> Option<&Message> {
         self.screen.message()
+    }
+
+    /// A driver drew a frame: the status line's message has been shown (so it may now be
+    /// covered by any other).
+    pub fn frame_drawn(&mut self) {
+        self.screen.frame_drawn();
     }
 
     /// The user asked to leave (a driver ends its loop).

@@ -26,6 +26,8 @@ pub struct Screen {
     message: Option<Message>,
     /// The last message put into the log whole (so a redraw does not log it again).
     message_logged: Option<String>,
+    /// A frame has shown the message since it was set.
+    message_seen: bool,
     quit: bool,
     /// Black at the bottom.
     flipped: bool,
@@ -48,6 +50,7 @@ impl Screen {
             evalview: EvalView::default(),
             message: None,
             message_logged: None,
+            message_seen: false,
             quit: false,
             flipped,
             pv_lines: Vec::new(),
@@ -193,6 +196,21 @@ impl Screen {
 
     pub fn set_message(&mut self, message: Message) {
         self.message = Some(message);
+        self.message_seen = false;
+    }
+
+    /// A frame was drawn: the message on the status line has been shown.
+    pub fn frame_drawn(&mut self) {
+        self.message_seen = true;
+    }
+
+    /// An error is on the status line that no frame has shown yet.
+    pub fn unseen_error(&self) -> bool {
+        !self.message_seen
+            && self
+                .message
+                .as_ref()
+                .is_some_and(|m| m.kind == MessageKind::Error)
     }
 
     pub fn clear_message(&mut self) {
