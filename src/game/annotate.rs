@@ -17,10 +17,10 @@
 //!   0.2 a mistake (`?`, `$2`), by 0.3 a blunder (`??`, `$4`);
 //! - mates are judged on their own as well, and the harsher verdict stands: a move that
 //!   lets a forced mate go (before: mate for the mover, after: none) is a blunder unless
-//!   the mover is still winning big (after ≥ +7 pawns a mistake, ≥ +10 an inaccuracy); a
-//!   move that walks into a forced mate is a blunder unless the game was already lost
-//!   (before ≤ −7 pawns a mistake, ≤ −10 an inaccuracy). A mate that merely takes longer
-//!   is not judged;
+//!   the mover is still winning big (after ≥ +7 pawns a mistake, ≥ +10 no mark: the
+//!   winning chances have not moved); a move that walks into a forced mate is a blunder
+//!   unless the game was already lost (before ≤ −7 pawns a mistake, ≤ −10 no mark). A mate
+//!   that merely takes longer is not judged;
 //! - the engine's own choice is never judged: a drop there is the search disagreeing with
 //!   itself one ply later; nor is a move the built-in opening book plays;
 //! - a move the first look would mark gets a second look when the analysis has one
@@ -132,24 +132,25 @@ fn win_percent(score: Score) -> f64 {
 fn mate_judgement(before: Score, after: Score) -> Option<Judgement> {
     let mate_for = |s: Score| matches!(s, Score::Mate(n) if n > 0);
     let mated = |s: Score| matches!(s, Score::Mate(n) if n <= 0);
+    // Still ten pawns up (or down) either way, the winning chances have not moved: no mark.
     let graded = |cp: i32| {
         if cp >= CP_CEILING {
-            Judgement::Inaccuracy
+            None
         } else if cp >= 700 {
-            Judgement::Mistake
+            Some(Judgement::Mistake)
         } else {
-            Judgement::Blunder
+            Some(Judgement::Blunder)
         }
     };
     if mate_for(before) && !mate_for(after) {
-        return Some(if mated(after) {
-            Judgement::Blunder
+        return if mated(after) {
+            Some(Judgement::Blunder)
         } else {
             graded(curve_cp(after))
-        });
+        };
     }
     if !mated(before) && mated(after) {
-        return Some(graded(-curve_cp(before)));
+        return graded(-curve_cp(before));
     }
     None
 }
@@ -461,18 +462,14 @@ mod tests {
             judge(Score::Mate(2), Score::Cp(800)),
             Some(Judgement::Mistake)
         );
-        assert_eq!(
-            judge(Score::Mate(2), Score::Cp(1500)),
-            Some(Judgement::Inaccuracy)
-        );
+        // Letting a mate go ten pawns up, or walking into one ten pawns down, loses none
+        // of the winning chances: no mark.
+        assert_eq!(judge(Score::Mate(2), Score::Cp(1500)), None);
         assert_eq!(
             judge(Score::Cp(50), Score::Mate(-3)),
             Some(Judgement::Blunder)
         );
-        assert_eq!(
-            judge(Score::Cp(-1200), Score::Mate(-3)),
-            Some(Judgement::Inaccuracy)
-        );
+        assert_eq!(judge(Score::Cp(-1200), Score::Mate(-3)), None);
         assert_eq!(judge(Score::Mate(2), Score::Mate(4)), None);
         assert_eq!(judge(Score::Mate(-5), Score::Mate(-2)), None);
     }
