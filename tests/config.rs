@@ -319,7 +319,7 @@ fn key_overrides_replace_an_actions_keys_and_win_over_other_actions() {
             &table,
             &crossterm::event::KeyEvent::new(code, mods),
             empty,
-            Focus::Input,
+            Focus::INPUT,
         )
     };
     assert_eq!(
@@ -355,7 +355,7 @@ fn key_overrides_replace_an_actions_keys_and_win_over_other_actions() {
         &table,
         &crossterm::event::KeyEvent::new(KeyCode::End, KeyModifiers::NONE),
         true,
-        Focus::Sort,
+        ox88::tui::pane::sort::FOCUS,
     );
     assert_eq!(in_sort, Some(Action::PvForward));
 }

@@ -12,7 +12,7 @@ use ox88::chess::Board;
 use ox88::engine::SearchEvent;
 use ox88::engine::eval::evaluate_white;
 use ox88::serve::input::{Input, Parser};
-use ox88::tui::app::{App, MessageKind, Pane, e_text};
+use ox88::tui::app::{App, Focus, MessageKind, e_text};
 use ox88::tui::{Mode, Options};
 
 fn app_in(mode: Mode, fen: Option<&str>) -> (App, Calls) {
@@ -170,7 +170,7 @@ fn a_focused_pane_keeps_its_arrows_and_a_takeback_below_the_view_ends_it() {
     // With the sort pane focused, ← steps its PV (there is none yet), not the game.
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.screen().focus(), Pane::Sort);
+    assert_eq!(app.screen().focus(), ox88::tui::pane::sort::FOCUS);
     press(&mut app, KeyCode::Left);
     assert_eq!(viewing(&mut app), None);
     assert!(
@@ -179,7 +179,7 @@ fn a_focused_pane_keeps_its_arrows_and_a_takeback_below_the_view_ends_it() {
         message_text(&app)
     );
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.screen().focus(), Pane::Input);
+    assert_eq!(app.screen().focus(), Focus::INPUT);
     press(&mut app, KeyCode::Left);
     assert_eq!(viewing(&mut app).as_deref(), Some("viewing after 1. e4"));
     // Taking both moves back leaves nothing before the position on show: back to the game.

@@ -19,7 +19,7 @@ use ox88::engine::search::{Profile, Searcher};
 use ox88::engine::{Bound, Engine, Limits, Score, SearchEvent, SearchOptions};
 use ox88::tui::app::command::Command;
 use ox88::tui::app::explorer::TUI_LIMITS;
-use ox88::tui::app::{App, MessageKind, Pane, thousands};
+use ox88::tui::app::{App, Focus, MessageKind, thousands};
 use ox88::tui::layout;
 use ox88::tui::settings::{Config, Settings};
 use ox88::tui::theme::{ColorDepth, Theme};
@@ -153,7 +153,7 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
     for (w, h) in [(80u16, 24u16), (120, 40)] {
         press(&mut app, KeyCode::F(10));
         assert!(app.explorer().is_open(), "F10 opens at {w}×{h}");
-        assert_eq!(app.screen().focus(), Pane::Tree);
+        assert_eq!(app.screen().focus(), ox88::tui::pane::tree::FOCUS);
         let shown = app.explorer().shown().unwrap().clone();
         assert_eq!(shown.root.to_fen(), FEN, "the tree is the engine's search");
         assert_eq!(shown.depth, 4, "the last complete iteration");
@@ -165,7 +165,7 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
         assert!(all.contains("root"), "the path starts at the root:\n{all}");
         assert_board_shows(&lines, w, h, &shown.root);
         // The rows on screen, in the order tried, with the recorded numbers.
-        let rows = layout::tree_list_rows(layout::layout(Rect::new(0, 0, w, h)).right);
+        let rows = ox88::tui::pane::tree::list_rows(layout::layout(Rect::new(0, 0, w, h)).right);
         let visible = root.children.len().min(rows);
         let mut at = Vec::new();
         for i in 0..visible {
@@ -230,7 +230,7 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
         // Esc closes: the game's board and the log again.
         press(&mut app, KeyCode::Esc);
         assert!(!app.explorer().is_open());
-        assert_eq!(app.screen().focus(), Pane::Input);
+        assert_eq!(app.screen().focus(), Focus::INPUT);
         let lines = screen(&mut app, w, h);
         assert_board_shows(&lines, w, h, &game_board);
         assert!(lines.join("\n").contains(" Log "));
@@ -247,7 +247,7 @@ fn opening_the_tree_shows_the_root_with_its_children_in_order_and_enter_backspac
     enter(&mut app, &m.to_string());
     assert_eq!(app.game().ply(), 2);
     assert!(!app.explorer().is_open());
-    assert_eq!(app.screen().focus(), Pane::Input);
+    assert_eq!(app.screen().focus(), Focus::INPUT);
 }
 
 #[test]
@@ -269,7 +269,7 @@ fn with_no_tree_yet_the_keys_do_nothing_and_say_why() {
     press(&mut app, KeyCode::Backspace);
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.game().board().to_fen(), before);
-    assert_eq!(app.screen().focus(), Pane::Input);
+    assert_eq!(app.screen().focus(), Focus::INPUT);
     for (w, h) in [(80, 24), (120, 40)] {
         let all = screen(&mut app, w, h).join("\n");
         assert!(!all.contains(" Tree "), "{all}");
@@ -347,7 +347,7 @@ fn a_newer_tree_waits_for_r_and_r_keeps_the_place() {
     });
     enter(&mut app, ":tree");
     assert!(app.explorer().is_open());
-    assert_eq!(app.screen().focus(), Pane::Tree);
+    assert_eq!(app.screen().focus(), ox88::tui::pane::tree::FOCUS);
     let said = app.message().cloned().unwrap().text;
     assert!(
         said.contains("depth 2") && said.contains("last complete"),
@@ -389,7 +389,7 @@ fn a_newer_tree_waits_for_r_and_r_keeps_the_place() {
     assert!(screen(&mut app, 80, 24).join("\n").contains(" Tree d3 "));
     // Typing gives the keys back to the input line: 'r' is a letter again.
     press(&mut app, KeyCode::Char(':'));
-    assert_eq!(app.screen().focus(), Pane::Input);
+    assert_eq!(app.screen().focus(), Focus::INPUT);
     press(&mut app, KeyCode::Char('r'));
     assert_eq!(app.input().value(), ":r");
     press(&mut app, KeyCode::Esc);

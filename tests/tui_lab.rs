@@ -15,9 +15,9 @@ use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent, SearchOptio
 use ox88::game::Game;
 use ox88::tui::Mode;
 use ox88::tui::app::App;
-use ox88::tui::app::lab::View;
 use ox88::tui::app::text::e_text;
 use ox88::tui::ui::chart::{EChart, Mark};
+use ox88::tui::view::View;
 
 fn app() -> App {
     common::app::app_of(&options_in(Mode::HumanHuman)).0

@@ -16,11 +16,11 @@ use ox88::chess::{Board, Move, Square};
 use ox88::engine::levels::{Level, Reason};
 use ox88::engine::report::{LevelChoice, LevelReport, WeighedLine};
 use ox88::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
-use ox88::tui::app::lab::View;
 use ox88::tui::app::{App, JobEvent, MessageKind};
 use ox88::tui::settings::Config;
 use ox88::tui::settings::Settings;
 use ox88::tui::theme::{ColorDepth, Theme};
+use ox88::tui::view::View;
 use ox88::tui::{Mode, Options};
 
 use common::app::Calls;

@@ -272,6 +272,7 @@ fn with_two_lines_the_star_marks_the_move_the_engine_played() {
     assert_eq!(best, vec![played]);
     // The pane keeps the engine's rows after its move: `*` is on the move played.
     let kept: Vec<Move> = app
+        .panes()
         .sort()
         .root_rows()
         .iter()

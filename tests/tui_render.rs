@@ -14,7 +14,7 @@ use ox88::chess::{Board, Move};
 use ox88::engine::eval::{EvalConfig, evaluate_white};
 use ox88::engine::order::{Reason, ReasonKind, ScoredMove};
 use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent};
-use ox88::tui::app::{App, MessageKind, Pane};
+use ox88::tui::app::{App, Focus, MessageKind};
 use ox88::tui::settings::Settings;
 use ox88::tui::theme::{ColorDepth, Theme};
 use ox88::tui::{Mode, Options, ui};
@@ -222,9 +222,10 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
     let first = &lines[sort_top + 4];
     assert!(first.ends_with("│ 1 e7e5   10000 PV+10000│"), "{first}");
     // Generator order lists all 20 replies; the searched scores are carried over.
-    assert_eq!(app.sort().generated().len(), 20);
+    assert_eq!(app.panes().sort().generated().len(), 20);
     assert_eq!(
-        app.sort()
+        app.panes()
+            .sort()
             .generated()
             .iter()
             .find(|m| m.mv == mv(&board, "g8f6"))
@@ -616,7 +617,7 @@ fn log_scrolls_and_keeps_the_whole_session() {
     );
     // Scroll to the top of the log: the greeting appears, the result line does not.
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.screen().focus(), Pane::Log);
+    assert_eq!(app.screen().focus(), ox88::tui::pane::log::FOCUS);
     for _ in 0..10 {
         press(&mut app, KeyCode::PageUp);
         let _ = screen(&mut app, 80, 24);
@@ -1082,7 +1083,11 @@ fn engine_against_engine_waits_its_delay_and_can_be_paused() {
         app.session().search().is_none(),
         "waits before Black's search"
     );
-    let due = app.play().next_engine_start().expect("a pending start");
+    let due = app
+        .play()
+        .series()
+        .next_engine_start()
+        .expect("a pending start");
     let now = std::time::Instant::now();
     assert!(app.next_wakeup(now).unwrap() <= due);
     app.on_tick(due + Duration::from_millis(1));
@@ -1156,7 +1161,7 @@ fn frame_cost() {
     let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
     app.resize(ratatui::layout::Rect::new(0, 0, 120, 40));
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.screen().focus(), Pane::Log);
+    assert_eq!(app.screen().focus(), ox88::tui::pane::log::FOCUS);
     for scrolled in [false, true] {
         // Scrolled back to the oldest line: the most rows to walk past.
         press(
@@ -1280,15 +1285,19 @@ fn games_in_a_row_start_a_new_game_after_each_end() {
         });
     }
     assert_eq!(app.game().result().map(|r| r.result()), Some("0-1"));
-    let due = app.play().next_game_start().expect("the next game is due");
+    let due = app
+        .play()
+        .series()
+        .next_game_start()
+        .expect("the next game is due");
     app.on_tick(due);
     assert_eq!(app.game().ply(), 0, "a new game started");
     assert!(app.session().search().is_some(), "and the engine plays it");
     assert!(calls.contains(&Call::NewGame));
     // The second game ends by resignation: the series is over, nothing more starts.
     enter(&mut app, ":resign");
-    assert!(app.play().next_game_start().is_none());
-    assert_eq!(app.play().games_to_play(), 0);
+    assert!(app.play().series().next_game_start().is_none());
+    assert_eq!(app.play().series().games_to_play(), 0);
     assert!(
         app.log_buffer()
             .lines()
@@ -1530,7 +1539,7 @@ fn the_log_follows_again_after_end_or_a_new_game() {
     press(&mut app, KeyCode::PageUp);
     assert!(app.log_buffer().scroll() > 0);
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.screen().focus(), Pane::Input);
+    assert_eq!(app.screen().focus(), Focus::INPUT);
     // End on the empty input line: the log follows again.
     press(&mut app, KeyCode::End);
     assert_eq!(app.log_buffer().scroll(), 0);

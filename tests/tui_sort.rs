@@ -9,8 +9,8 @@ use ox88::engine::search::Searcher;
 use ox88::engine::{Bound, IterationInfo, Limits, SearchEvent, SearchOptions};
 use ox88::tui::Options;
 use ox88::tui::app::App;
+use ox88::tui::pane::sort::draw::{compact, root_row_text, stats_text};
 use ox88::tui::settings::Settings;
-use ox88::tui::ui::sort::{compact, root_row_text, stats_text};
 
 /// An app where White played e2e4 and the engine (Black) thinks; the events of a real
 /// depth-`depth` search of that position, retagged with the app's search id.

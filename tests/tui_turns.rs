@@ -348,7 +348,7 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
     let asked = calls.searches().len();
     enter(&mut app, "Nf3");
     assert_eq!(app.input().value(), "", "the premove is taken");
-    assert_eq!(app.play().premove(), Some("Nf3"));
+    assert_eq!(app.play().assist().premove(), Some("Nf3"));
     assert_eq!(app.game().sans(), vec!["e4"], "not played yet");
     for (w, h) in [(80, 24), (120, 40)] {
         let (rows, _) = common::render(&mut app, w, h);
@@ -360,7 +360,7 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
     }
     engine_search(&mut app, &calls, Score::Cp(-20), Some("e5"), true);
     assert_eq!(app.game().sans(), vec!["e4", "e5", "Nf3"]);
-    assert_eq!(app.play().premove(), None);
+    assert_eq!(app.play().assist().premove(), None);
     assert_eq!(message_text(&app), "premove Nf3 played");
     assert_eq!(
         calls.searches().len(),
@@ -370,7 +370,7 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
 
     // Not legal after the engine's move (its bishop stands on b4): dropped, with the reason.
     enter(&mut app, "b4");
-    assert_eq!(app.play().premove(), Some("b4"));
+    assert_eq!(app.play().assist().premove(), Some("b4"));
     engine_search(&mut app, &calls, Score::Cp(-20), Some("Bb4"), true);
     assert_eq!(app.game().sans(), vec!["e4", "e5", "Nf3", "Bb4"]);
     assert!(
@@ -378,19 +378,19 @@ fn a_move_typed_while_the_engine_thinks_is_played_after_its_move() {
         "{}",
         message_text(&app)
     );
-    assert_eq!(app.play().premove(), None);
+    assert_eq!(app.play().assist().premove(), None);
 
     // Esc cancels it.
     enter(&mut app, "Bc4");
     enter(&mut app, "d3");
     enter(&mut app, "d4");
     assert_eq!(
-        app.play().premove(),
+        app.play().assist().premove(),
         Some("d4"),
         "a later premove replaces one"
     );
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.play().premove(), None);
+    assert_eq!(app.play().assist().premove(), None);
     assert_eq!(message_text(&app), "premove d4 cancelled");
     engine_search(&mut app, &calls, Score::Cp(-20), Some("Nf6"), true);
     assert_eq!(app.game().sans().len(), 6, "nothing played for White");

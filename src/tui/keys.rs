@@ -148,25 +148,34 @@ pub enum When {
     Always,
     /// Only while the input line is empty (the key is also a character one could type).
     InputEmpty,
-    /// Only while the sort pane has the focus.
-    SortFocused,
-    /// Only while the log or the sort pane has the focus (not the input line).
+    /// Only while a pane (not the input line) has the focus.
     PaneFocused,
-    /// Only while the tree browser has the focus (typing a character gives it to the input
-    /// line, so these never fight a move or a command being typed).
-    TreeFocused,
+    /// Only while this pane has the focus: a pane's own keys (typing a character gives the
+    /// focus to the input line, so these never fight a move or a command being typed).
+    Focused(Focus),
     /// Only while the input line has the focus and is empty (a focused pane keeps its own
     /// meaning for the key: ← and → step the sort pane's PV, and the tree browser).
     InputIdle,
 }
 
-/// Which part of the screen has the keyboard, as far as bindings care.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Focus {
-    Input,
-    Log,
-    Sort,
-    Tree,
+/// Which part of the screen has the keyboard: the input line, or a pane by its name. Each
+/// pane names its own (`pane::sort::FOCUS` is `sort pane`), so a new pane needs no entry
+/// here; the help writes a pane's own keys with its name (`← (sort pane)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Focus(&'static str);
+
+impl Focus {
+    /// The input line.
+    pub const INPUT: Focus = Focus("input line");
+
+    /// A pane's focus, by the name the help calls it.
+    pub const fn named(name: &'static str) -> Focus {
+        Focus(name)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0
+    }
 }
 
 /// One key (code plus exact modifiers) bound to an action.
@@ -178,7 +187,7 @@ pub struct Binding {
     pub action: Action,
 }
 
-const fn bind(code: KeyCode, mods: KeyModifiers, when: When, action: Action) -> Binding {
+pub const fn bind(code: KeyCode, mods: KeyModifiers, when: When, action: Action) -> Binding {
     Binding {
         code,
         mods,
@@ -187,30 +196,17 @@ const fn bind(code: KeyCode, mods: KeyModifiers, when: When, action: Action) -> 
     }
 }
 
-const NONE: KeyModifiers = KeyModifiers::NONE;
-const CTRL: KeyModifiers = KeyModifiers::CONTROL;
-const SHIFT: KeyModifiers = KeyModifiers::SHIFT;
-const ALT: KeyModifiers = KeyModifiers::ALT;
+pub const NONE: KeyModifiers = KeyModifiers::NONE;
+pub const CTRL: KeyModifiers = KeyModifiers::CONTROL;
+pub const SHIFT: KeyModifiers = KeyModifiers::SHIFT;
+pub const ALT: KeyModifiers = KeyModifiers::ALT;
 
-/// The key table. Order matters only for the help overlay (first key of an action first).
+/// The key table of the whole screen; each pane adds its own keys (`pane::key_table` puts
+/// them first, so that they win over a key's usual meaning while the pane is focused).
+/// Order matters only for the help overlay (first key of an action first).
 /// Ctrl keys are chosen to avoid the terminal's and tmux/screen's own (Ctrl-B, Ctrl-A) and
 /// flow control (Ctrl-S, Ctrl-Q).
 pub const DEFAULT_KEYS: &[Binding] = &[
-    bind(KeyCode::Enter, NONE, When::TreeFocused, Action::TreeInto),
-    bind(KeyCode::Right, NONE, When::TreeFocused, Action::TreeInto),
-    bind(
-        KeyCode::Backspace,
-        NONE,
-        When::TreeFocused,
-        Action::TreeBack,
-    ),
-    bind(KeyCode::Left, NONE, When::TreeFocused, Action::TreeBack),
-    bind(
-        KeyCode::Char('r'),
-        NONE,
-        When::TreeFocused,
-        Action::TreeReload,
-    ),
     bind(KeyCode::Enter, NONE, When::Always, Action::Submit),
     bind(KeyCode::F(1), NONE, When::Always, Action::Help),
     bind(KeyCode::Char('?'), NONE, When::PaneFocused, Action::Legend),
@@ -246,8 +242,6 @@ pub const DEFAULT_KEYS: &[Binding] = &[
     bind(KeyCode::PageDown, NONE, When::Always, Action::PageDown),
     bind(KeyCode::Home, NONE, When::PaneFocused, Action::Top),
     bind(KeyCode::End, NONE, When::PaneFocused, Action::Bottom),
-    bind(KeyCode::Left, NONE, When::SortFocused, Action::PvBack),
-    bind(KeyCode::Right, NONE, When::SortFocused, Action::PvForward),
     bind(KeyCode::Left, ALT, When::Always, Action::PvBack),
     bind(KeyCode::Right, ALT, When::Always, Action::PvForward),
     bind(KeyCode::Left, NONE, When::InputIdle, Action::StepBack),
@@ -287,10 +281,9 @@ pub fn action_for(
                 && match b.when {
                     When::Always => true,
                     When::InputEmpty => input_empty,
-                    When::SortFocused => focus == Focus::Sort,
-                    When::PaneFocused => focus != Focus::Input,
-                    When::TreeFocused => focus == Focus::Tree,
-                    When::InputIdle => input_empty && focus == Focus::Input,
+                    When::PaneFocused => focus != Focus::INPUT,
+                    When::Focused(pane) => focus == pane,
+                    When::InputIdle => input_empty && focus == Focus::INPUT,
                 }
         })
         .map(|b| b.action)
@@ -329,8 +322,9 @@ pub fn key_name(code: KeyCode, mods: KeyModifiers) -> String {
 }
 
 /// One help row per action: the action's keys (with a note for the conditional ones) and
-/// its description, in table order, the tree browser's own keys last (they come first in
-/// the table only so that they win over Enter's and Backspace's usual meaning).
+/// its description, in the order of the action's first key that is not a pane's own; the
+/// actions only a pane has come last (the panes' keys come first in the table only so that
+/// they win over a key's usual meaning).
 pub fn help_rows(table: &[Binding]) -> Vec<(String, &'static str)> {
     let mut rows: Vec<(Action, Vec<String>)> = Vec::new();
     for b in table {
@@ -341,9 +335,8 @@ pub fn help_rows(table: &[Binding]) -> Vec<(String, &'static str)> {
         let mut name = key_name(b.code, b.mods);
         match b.when {
             When::InputEmpty => name.push_str(" (empty input)"),
-            When::SortFocused => name.push_str(" (sort pane)"),
+            When::Focused(pane) => name.push_str(&format!(" ({})", pane.name())),
             When::PaneFocused => name.push_str(" (log/sort/tree)"),
-            When::TreeFocused => name.push_str(" (tree)"),
             When::InputIdle => name.push_str(" (empty input)"),
             When::Always => {}
         }
@@ -352,176 +345,15 @@ pub fn help_rows(table: &[Binding]) -> Vec<(String, &'static str)> {
             None => rows.push((b.action, vec![name])),
         }
     }
-    rows.sort_by_key(|(a, _)| {
+    let shared_at = |a: Action| {
         table
             .iter()
-            .filter(|b| b.action == *a)
-            .all(|b| b.when == When::TreeFocused)
-    });
+            .filter(|b| !matches!(b.when, When::Focused(_)))
+            .position(|b| b.action == a)
+            .unwrap_or(usize::MAX)
+    };
+    rows.sort_by_key(|(a, _)| shared_at(*a));
     rows.into_iter()
         .map(|(a, keys)| (keys.join(", "), a.describe()))
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
-        KeyEvent::new(code, mods)
-    }
-
-    #[test]
-    fn character_keys_act_only_on_an_empty_input() {
-        let plus = key(KeyCode::Char('+'), NONE);
-        assert_eq!(
-            action_for(DEFAULT_KEYS, &plus, true, Focus::Input),
-            Some(Action::DepthUp)
-        );
-        assert_eq!(action_for(DEFAULT_KEYS, &plus, false, Focus::Input), None);
-        let f6 = key(KeyCode::F(6), NONE);
-        assert_eq!(
-            action_for(DEFAULT_KEYS, &f6, false, Focus::Input),
-            Some(Action::DepthUp)
-        );
-        let ctrl_down = key(KeyCode::Down, CTRL);
-        assert_eq!(
-            action_for(DEFAULT_KEYS, &ctrl_down, false, Focus::Input),
-            Some(Action::DepthDown)
-        );
-        assert_eq!(
-            action_for(
-                DEFAULT_KEYS,
-                &key(KeyCode::Char('e'), NONE),
-                true,
-                Focus::Input
-            ),
-            None
-        );
-    }
-
-    #[test]
-    fn ctrl_c_always_quits_and_releases_do_nothing() {
-        let c = key(KeyCode::Char('c'), CTRL);
-        assert_eq!(
-            action_for(DEFAULT_KEYS, &c, false, Focus::Sort),
-            Some(Action::Quit)
-        );
-        let mut release = c;
-        release.kind = KeyEventKind::Release;
-        assert_eq!(action_for(DEFAULT_KEYS, &release, false, Focus::Sort), None);
-    }
-
-    #[test]
-    fn arrows_step_the_pv_only_in_the_sort_pane() {
-        let left = key(KeyCode::Left, NONE);
-        assert_eq!(
-            action_for(DEFAULT_KEYS, &left, true, Focus::Sort),
-            Some(Action::PvBack)
-        );
-        assert_eq!(action_for(DEFAULT_KEYS, &left, true, Focus::Log), None);
-    }
-
-    #[test]
-    fn arrows_step_through_the_game_only_from_an_empty_input_line() {
-        let left = key(KeyCode::Left, NONE);
-        assert_eq!(
-            action_for(DEFAULT_KEYS, &left, true, Focus::Input),
-            Some(Action::StepBack)
-        );
-        assert_eq!(
-            action_for(DEFAULT_KEYS, &left, false, Focus::Input),
-            None,
-            "a text being typed keeps ← for its cursor"
-        );
-        assert_eq!(
-            action_for(DEFAULT_KEYS, &left, true, Focus::Sort),
-            Some(Action::PvBack),
-            "the focused sort pane keeps ← for its PV"
-        );
-        assert_eq!(
-            action_for(DEFAULT_KEYS, &left, true, Focus::Tree),
-            Some(Action::TreeBack)
-        );
-        assert_eq!(action_for(DEFAULT_KEYS, &left, true, Focus::Log), None);
-        let ctrl_p = key(KeyCode::Char('p'), CTRL);
-        assert_eq!(
-            action_for(DEFAULT_KEYS, &ctrl_p, false, Focus::Sort),
-            Some(Action::BoardCursor)
-        );
-        // No other binding shares a key with the new ones.
-        for b in DEFAULT_KEYS.iter().filter(|b| {
-            matches!(
-                b.action,
-                Action::StepBack | Action::StepForward | Action::BoardCursor
-            )
-        }) {
-            let same = DEFAULT_KEYS
-                .iter()
-                .filter(|o| o.code == b.code && o.mods == b.mods && o.when == b.when)
-                .count();
-            assert_eq!(same, 1, "{:?}", b.code);
-        }
-    }
-
-    #[test]
-    fn the_tree_browsers_keys_act_only_while_it_has_the_focus() {
-        for (code, action) in [
-            (KeyCode::Enter, Action::TreeInto),
-            (KeyCode::Backspace, Action::TreeBack),
-            (KeyCode::Char('r'), Action::TreeReload),
-            (KeyCode::Left, Action::TreeBack),
-        ] {
-            let k = key(code, NONE);
-            assert_eq!(
-                action_for(DEFAULT_KEYS, &k, true, Focus::Tree),
-                Some(action)
-            );
-            for focus in [Focus::Input, Focus::Log, Focus::Sort] {
-                assert_ne!(action_for(DEFAULT_KEYS, &k, true, focus), Some(action));
-            }
-        }
-        assert_eq!(
-            action_for(
-                DEFAULT_KEYS,
-                &key(KeyCode::Enter, NONE),
-                false,
-                Focus::Input
-            ),
-            Some(Action::Submit)
-        );
-        assert_eq!(
-            action_for(
-                DEFAULT_KEYS,
-                &key(KeyCode::Backspace, NONE),
-                true,
-                Focus::Input
-            ),
-            None,
-            "Backspace edits the input line"
-        );
-        let rows = help_rows(DEFAULT_KEYS);
-        assert_eq!(rows[0].1, Action::Submit.describe(), "tree keys last");
-        assert_eq!(rows.last().unwrap().1, Action::TreeReload.describe());
-    }
-
-    #[test]
-    fn help_lists_every_action_once_with_all_its_keys() {
-        let rows = help_rows(DEFAULT_KEYS);
-        let depth = rows
-            .iter()
-            .find(|(_, d)| *d == Action::DepthUp.describe())
-            .unwrap();
-        assert_eq!(depth.0, "F6, Ctrl+↑, + (empty input)");
-        let quit = rows
-            .iter()
-            .find(|(_, d)| *d == Action::Quit.describe())
-            .unwrap();
-        assert_eq!(quit.0, "Ctrl+C, Ctrl+D (empty input)");
-        let mut seen = std::collections::HashSet::new();
-        for b in DEFAULT_KEYS {
-            seen.insert(b.action);
-        }
-        assert_eq!(rows.len(), seen.len());
-    }
 }

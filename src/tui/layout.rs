@@ -1,14 +1,11 @@
-//! Where everything goes on the screen: the panes' rectangles for a terminal's size, the
-//! board's square size, and the rows each scrolling list shows. The app pages and scrolls
-//! by these numbers and `ui` draws into the same rectangles, so both agree without either
-//! asking the other.
+//! Where everything goes on the screen: the places for a terminal's size and what shares
+//! the right-hand side, and the board's square size. The app pages and scrolls each pane
+//! by the rows of the rectangle computed here and `ui` draws it into the same rectangle, so
+//! both agree without either asking the other.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use super::app::command::COMMANDS;
-use super::app::log::{STAMP_WIDTH, wrap_text};
-use super::keys;
-use super::settings::Setting;
+use super::view::View;
 
 /// From this size on, the evaluation pane and the E chart have places of their own.
 pub const WIDE_WIDTH: u16 = 120;
@@ -24,24 +21,87 @@ pub fn too_small(area: Rect) -> bool {
     area.width < MIN_WIDTH || area.height < MIN_HEIGHT
 }
 
-/// Where each pane goes for a terminal of `area`'s size.
+/// What shares the right-hand side besides the terminal's size: the tree browser, the
+/// view chosen, the club's lobby or room.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// A pane that takes the whole engine area is open (the tree browser).
+    pub whole: bool,
+    pub view: View,
+    pub club: ClubShape,
+}
+
+/// Where a club viewer is, as far as the layout cares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClubShape {
+    /// Not in the club, or playing the engine there: the usual panes.
+    #[default]
+    Off,
+    /// The lobby's list takes the right-hand side.
+    Lobby,
+    /// A room takes the right-hand side.
+    Room,
+    /// A watcher with the engine's panes open: they go above the room.
+    RoomWithEngine,
+}
+
+/// Where each pane goes for a terminal of `area`'s size and a screen of `shape`. The app
+/// pages and scrolls a pane by the rows of the rectangle given here, and `ui` draws it in
+/// the same rectangle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Areas {
     pub board: Rect,
-    pub log: Rect,
-    pub sort: Rect,
     pub input: Rect,
     pub message: Rect,
     pub status: Rect,
     pub scale: Scale,
     /// The whole right-hand side: a view other than the log takes it at small sizes.
     pub right: Rect,
-    /// On large screens: the evaluation pane and the E chart (the lab view takes both).
+    /// The engine panes' places, where shown: the upper one (the log's), the lower one (the
+    /// sort pane's), or the whole engine area (a pane that takes it, the tree browser).
+    pub upper: Option<Rect>,
+    pub lower: Option<Rect>,
+    pub whole: Option<Rect>,
+    /// The evaluation pane, the E chart and the lab view, where shown.
     pub eval: Option<Rect>,
     pub chart: Option<Rect>,
+    pub lab: Option<Rect>,
+    /// The club's lobby or room, where shown.
+    pub club: Option<Rect>,
+    /// The large layout: the evaluation pane and the chart have places of their own.
+    pub large: bool,
 }
 
+/// A place for a pane on the right-hand side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// The upper part of the engine area (the log's).
+    Upper,
+    /// The lower part (the sort pane's).
+    Lower,
+    /// The whole engine area, while the pane is open (the tree browser's).
+    Whole,
+}
+
+impl Areas {
+    /// The rectangle of a place, if it is on screen.
+    pub fn slot(&self, slot: Slot) -> Option<Rect> {
+        match slot {
+            Slot::Upper => self.upper,
+            Slot::Lower => self.lower,
+            Slot::Whole => self.whole,
+        }
+    }
+}
+
+/// The layout of a screen without the tree browser, a view or the club (the panes' usual
+/// places).
 pub fn layout(area: Rect) -> Areas {
+    layout_for(area, Shape::default())
+}
+
+/// Where each pane goes on a screen of `area` and `shape`.
+pub fn layout_for(area: Rect, shape: Shape) -> Areas {
     let [main, input, message, status] = Layout::vertical([
         Constraint::Fill(1),
         Constraint::Length(1),
@@ -54,33 +114,83 @@ pub fn layout(area: Rect) -> Areas {
         Layout::horizontal([Constraint::Length(scale.pane_width()), Constraint::Fill(1)])
             .areas(main);
     let large = area.width >= WIDE_WIDTH && area.height >= TALL_HEIGHT;
-    let (log, sort, eval, chart) = if large {
-        let [log, middle, sort] = Layout::vertical([
-            Constraint::Percentage(30),
-            Constraint::Length(19),
-            Constraint::Fill(1),
-        ])
-        .areas(right);
-        let [eval, chart] =
-            Layout::horizontal([Constraint::Length(44), Constraint::Fill(1)]).areas(middle);
-        (log, sort, Some(eval), Some(chart))
-    } else {
-        let [log, sort] =
-            Layout::vertical([Constraint::Percentage(45), Constraint::Fill(1)]).areas(right);
-        (log, sort, None, None)
-    };
-    Areas {
+    let mut a = Areas {
         board: left,
-        log,
-        sort,
         input,
         message,
         status,
         scale,
         right,
-        eval,
-        chart,
+        upper: None,
+        lower: None,
+        whole: None,
+        eval: None,
+        chart: None,
+        lab: None,
+        club: None,
+        large,
+    };
+    // The part of the right-hand side the engine's panes have.
+    let engine = match shape.club {
+        ClubShape::Lobby | ClubShape::Room => {
+            a.club = Some(right);
+            return a;
+        }
+        ClubShape::RoomWithEngine => {
+            let [top, bottom] =
+                Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)])
+                    .areas(right);
+            a.club = Some(bottom);
+            if shape.whole {
+                a.whole = Some(top);
+            } else {
+                let [upper, lower] =
+                    Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)])
+                        .areas(top);
+                a.upper = Some(upper);
+                a.lower = Some(lower);
+            }
+            return a;
+        }
+        ClubShape::Off => right,
+    };
+    if shape.whole {
+        // The browser takes the whole right-hand side (its rows need the width).
+        a.whole = Some(engine);
+        return a;
     }
+    if large {
+        let [log, middle, sort] = Layout::vertical([
+            Constraint::Percentage(30),
+            Constraint::Length(19),
+            Constraint::Fill(1),
+        ])
+        .areas(engine);
+        let [eval, chart] =
+            Layout::horizontal([Constraint::Length(44), Constraint::Fill(1)]).areas(middle);
+        a.upper = Some(log);
+        a.lower = Some(sort);
+        if shape.view == View::Lab {
+            a.lab = Some(middle);
+        } else {
+            a.eval = Some(eval);
+            a.chart = Some(chart);
+        }
+        return a;
+    }
+    match shape.view {
+        View::Log => {
+            let [log, sort] =
+                Layout::vertical([Constraint::Percentage(45), Constraint::Fill(1)]).areas(engine);
+            a.upper = Some(log);
+            a.lower = Some(sort);
+        }
+        // The table needs the width: the lab takes the board's place too while open.
+        View::Lab => a.lab = Some(left.union(engine)),
+        View::Eval => a.eval = Some(engine),
+        View::Chart => a.chart = Some(engine),
+    }
+    a
 }
 
 /// Columns and rows of one square.
@@ -120,69 +230,6 @@ impl Scale {
     }
 }
 
-/// The columns a log line's text wraps at in a pane of `area` (the stamp takes the rest).
-pub fn log_text_width(area: Rect) -> usize {
-    (area.width.saturating_sub(2) as usize)
-        .saturating_sub(STAMP_WIDTH)
-        .max(8)
-}
-
-/// The rows of text a log pane of `area` shows.
-pub fn log_rows(area: Rect) -> usize {
-    area.height.saturating_sub(2) as usize
-}
-
-/// The list rows a sort pane of `area` shows under `header` lines.
-pub fn sort_list_rows(area: Rect, header: usize) -> usize {
-    (area.height.saturating_sub(2) as usize).saturating_sub(header)
-}
-
-/// Lines above the tree browser's child list (path, node, result, column heads) and below
-/// it (the selected child's details, the newer-tree notice).
-pub const TREE_HEAD: u16 = 4;
-pub const TREE_FOOT: u16 = 2;
-
-/// Rows of the tree browser's child list in a pane of `area`.
-pub fn tree_list_rows(area: Rect) -> usize {
-    area.height.saturating_sub(2 + TREE_HEAD + TREE_FOOT).max(1) as usize
-}
-
-/// The help text as plain rows (keys, commands, settings), for the overlay and the README.
-pub fn help_rows() -> Vec<(String, String)> {
-    let mut rows: Vec<(String, String)> = keys::help_rows(keys::DEFAULT_KEYS)
-        .into_iter()
-        .map(|(k, d)| (k, d.to_string()))
-        .collect();
-    // What each number on the screen is (each pane's legend, `?`, shows its own).
-    rows.push((String::new(), String::new()));
-    rows.extend(
-        super::legend::NUMBERS
-            .iter()
-            .map(|(k, d)| (k.to_string(), d.to_string())),
-    );
-    rows.push((String::new(), String::new()));
-    for c in COMMANDS {
-        let name = if c.args.is_empty() {
-            format!(":{}", c.name)
-        } else {
-            format!(":{} {}", c.name, c.args)
-        };
-        rows.push((name, c.help.to_string()));
-    }
-    // The settings `:set` takes, with what each allows (the same words as its errors).
-    rows.push((String::new(), String::new()));
-    for setting in <Setting as strum::VariantArray>::VARIANTS {
-        rows.push((format!(":set {setting}"), setting.allowed()));
-    }
-    rows.push((String::new(), String::new()));
-    rows.extend(
-        super::legend::TREE_NOTES
-            .iter()
-            .map(|(k, d)| (k.to_string(), d.to_string())),
-    );
-    rows
-}
-
 /// Where the overlay goes on a screen of `area`.
 pub fn help_overlay(area: Rect) -> Rect {
     let w = area.width.saturating_sub(4).min(100);
@@ -204,103 +251,4 @@ pub fn help_inner(area: Rect) -> Rect {
         rect.width.saturating_sub(2),
         rect.height.saturating_sub(2),
     )
-}
-
-/// The help rows laid out for an overlay inside of `width` columns: (key column, one row
-/// of its description); descriptions wrap beneath their key.
-pub fn help_lines(width: u16, club: bool) -> Vec<(String, String)> {
-    // In the club its own keys and commands come first: they are what a visitor needs,
-    // and the engine's help runs to a hundred rows.
-    let mut rows = Vec::new();
-    if club {
-        rows.push(("Ctrl+R".into(), "club: hide or show the chat".into()));
-        rows.push((
-            "Ctrl+V".into(),
-            "club: the engine's panes while watching".into(),
-        ));
-        rows.push(("'TEXT".into(), "club: chat in the room".into()));
-        for (name, args, help) in super::app::club::CLUB_COMMANDS {
-            let name = if args.is_empty() {
-                format!(":{name}")
-            } else {
-                format!(":{name} {args}")
-            };
-            rows.push((name, help.to_string()));
-        }
-        rows.push((String::new(), String::new()));
-    }
-    rows.extend(help_rows());
-    // The club's rows, the keys and the commands each get their own column width.
-    let mut splits: Vec<usize> = rows
-        .iter()
-        .enumerate()
-        .filter(|(_, (k, _))| k.is_empty())
-        .map(|(i, _)| i)
-        .take(1 + usize::from(club))
-        .collect();
-    splits.push(rows.len());
-    let width_of = |part: &[(String, String)]| {
-        part.iter()
-            .map(|(k, _)| k.chars().count())
-            .max()
-            .unwrap_or(0)
-            .min(width as usize / 2)
-    };
-    let mut start = 0;
-    let widths: Vec<usize> = splits
-        .iter()
-        .map(|&end| {
-            let w = width_of(&rows[start..end]);
-            start = end;
-            w
-        })
-        .collect();
-    let mut out = Vec::new();
-    for (i, (k, d)) in rows.iter().enumerate() {
-        let key_w = widths[splits.iter().filter(|&&end| i >= end).count()];
-        let desc_w = (width as usize).saturating_sub(key_w + 2).max(10);
-        let k: String = k.chars().take(key_w).collect();
-        for (j, part) in wrap_text(d, desc_w).into_iter().enumerate() {
-            let lead = if j == 0 {
-                format!("{k:<key_w$}  ")
-            } else {
-                " ".repeat(key_w + 2)
-            };
-            out.push((lead, part));
-        }
-    }
-    out
-}
-
-/// How far the overlay scrolls on a screen of `area`.
-pub fn help_max_scroll(area: Rect, club: bool) -> usize {
-    let inner = help_inner(area);
-    help_lines(inner.width, club)
-        .len()
-        .saturating_sub(inner.height as usize)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn in_the_club_its_commands_open_the_help() {
-        let at = |lines: &[(String, String)], what: &str| {
-            lines
-                .iter()
-                .position(|(k, d)| k.contains(what) || d.contains(what))
-        };
-        let club = help_lines(96, true);
-        assert!(club[0].0.starts_with("Ctrl+R"), "{:?}", club[0]);
-        let seek_off = at(&club, ":seek off").expect(":seek off is in the help");
-        let deeper = at(&club, "search one ply deeper").expect("the engine's keys too");
-        assert!(seek_off < deeper, "{seek_off} {deeper}");
-        // The club's column is as wide as its own keys, not the engine's.
-        let seek = &club[at(&club, ":seek off").unwrap()].0;
-        assert!(seek.starts_with(":seek off "), "{seek:?}");
-        let plain = help_lines(96, false);
-        assert_eq!(at(&plain, ":seek"), None);
-        assert!(plain[0].0.trim_end().len() < 40, "{:?}", plain[0]);
-    }
 }

@@ -85,73 +85,64 @@ pub const NUMBERS: &[Entry] = &[
     ),
 ];
 
-/// The panes (and views) that explain their numbers in place.
+/// What a pane (or view) explains in place: its name in the legend's title, the names of
+/// the [`NUMBERS`] entries it shows, and notes on reading it that come first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Legend {
-    Log,
-    Review,
-    Sort,
-    Tree,
-    Eval,
-    Chart,
-    Lab,
+pub struct Legend {
+    name: &'static str,
+    names: &'static [&'static str],
+    notes: &'static [Entry],
 }
 
 impl Legend {
-    /// The pane's name in the legend's title.
-    pub fn name(self) -> &'static str {
-        match self {
-            Legend::Log => "Log",
-            Legend::Review => "Review",
-            Legend::Sort => "Sort",
-            Legend::Tree => "Tree",
-            Legend::Eval => "Eval",
-            Legend::Chart => "E chart",
-            Legend::Lab => "Lab",
+    pub const REVIEW: Legend = Legend::of("Review", &["review", "search"]);
+    pub const EVAL: Legend = Legend::of("Eval", &["eval pane", "E, static E", "Material"]);
+    pub const CHART: Legend = Legend::of("E chart", &["chart", "E, static E", "search"]);
+    pub const LAB: Legend = Legend::of(
+        "Lab",
+        &[
+            "lab columns",
+            "nodes, n/s",
+            "1st, 1st-cut, 1stcut",
+            "ebf, branch, EBF",
+            "cut@, cut index, idx",
+        ],
+    );
+
+    /// The legends of the views that take a pane's place (each pane has its own).
+    pub const VIEWS: [Legend; 4] = [Legend::REVIEW, Legend::EVAL, Legend::CHART, Legend::LAB];
+
+    /// A legend of the entries named `names`, without notes.
+    pub const fn of(name: &'static str, names: &'static [&'static str]) -> Legend {
+        Legend {
+            name,
+            names,
+            notes: &[],
         }
     }
 
+    /// The pane's name in the legend's title.
+    pub fn name(self) -> &'static str {
+        self.name
+    }
+
+    /// A legend whose entries begin with `notes` on reading the pane.
+    pub const fn with_notes(self, notes: &'static [Entry]) -> Legend {
+        Legend { notes, ..self }
+    }
+
     /// The names of the [`NUMBERS`] entries this pane shows.
-    fn names(self) -> &'static [&'static str] {
-        match self {
-            Legend::Log => &["E, static E", "search", "d7/12 … E", "nodes, n/s"],
-            Legend::Review => &["review", "search"],
-            Legend::Sort => &[
-                "sort columns",
-                "order",
-                "root table",
-                "1st, 1st-cut, 1stcut",
-                "ebf, branch, EBF",
-                "cut@, cut index, idx",
-                "tt, TT hits",
-                "null, null cuts",
-                "re, re-search",
-                "q, qsearch",
-            ],
-            Legend::Tree => &["order"],
-            Legend::Eval => &["eval pane", "E, static E", "Material"],
-            Legend::Chart => &["chart", "E, static E", "search"],
-            Legend::Lab => &[
-                "lab columns",
-                "nodes, n/s",
-                "1st, 1st-cut, 1stcut",
-                "ebf, branch, EBF",
-                "cut@, cut index, idx",
-            ],
-        }
+    pub fn names(self) -> &'static [&'static str] {
+        self.names
     }
 
     /// The entries this pane shows (the tree's begin with the help's notes on reading it).
     pub fn entries(self) -> Vec<Entry> {
-        let notes: &[Entry] = match self {
-            Legend::Tree => &TREE_NOTES[..2],
-            _ => &[],
-        };
         let named = self
             .names()
             .iter()
             .filter_map(|name| NUMBERS.iter().copied().find(|(n, _)| n == name));
-        notes.iter().copied().chain(named).collect()
+        self.notes.iter().copied().chain(named).collect()
     }
 }
 
@@ -211,40 +202,14 @@ pub const TREE_NOTES: [(&str, &str); 4] = [
 mod tests {
     use super::*;
 
-    const ALL: [Legend; 7] = [
-        Legend::Log,
-        Legend::Review,
-        Legend::Sort,
-        Legend::Tree,
-        Legend::Eval,
-        Legend::Chart,
-        Legend::Lab,
-    ];
-
-    #[test]
-    fn every_pane_names_entries_that_exist_and_every_entry_is_some_panes() {
-        for legend in ALL {
-            for name in legend.names() {
-                assert!(
-                    NUMBERS.iter().any(|(n, _)| n == name),
-                    "{legend:?}: no entry {name}"
-                );
-            }
-            let entries = legend.entries();
-            assert!(entries.len() >= legend.names().len(), "{legend:?}");
-        }
-        for (name, _) in NUMBERS {
-            assert!(
-                ALL.iter().any(|l| l.names().contains(name)),
-                "{name} is in no pane's legend"
-            );
-        }
-    }
-
     #[test]
     fn a_legend_wraps_within_its_width_and_names_start_their_entries() {
+        let legend = Legend::of(
+            "Test",
+            &["sort columns", "order", "root table", "tt, TT hits"],
+        );
         for width in [30, 49, 73] {
-            let rows = rows(Legend::Sort, width);
+            let rows = rows(legend, width);
             assert!(
                 rows.iter().all(|r| r.text.chars().count() <= width),
                 "{width}"
@@ -254,7 +219,7 @@ mod tests {
                 .filter(|r| r.name > 0)
                 .map(|r| r.text.chars().take(r.name).collect())
                 .collect();
-            let names: Vec<&str> = Legend::Sort.entries().iter().map(|e| e.0).collect();
+            let names: Vec<&str> = legend.entries().iter().map(|e| e.0).collect();
             assert_eq!(named, names, "{width}");
         }
     }

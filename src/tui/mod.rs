@@ -6,13 +6,16 @@
 pub mod app;
 pub mod driver;
 pub mod event;
+pub mod help;
 pub mod keys;
 pub mod layout;
 pub mod legend;
+pub mod pane;
 pub mod settings;
 pub mod sgr16;
 pub mod theme;
 pub mod ui;
+pub mod view;
 
 use std::fmt;
 use std::io::{self, Stdout};

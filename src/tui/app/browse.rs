@@ -1,21 +1,17 @@
 //! Looking back through the game without taking moves back: which earlier position the
 //! board shows (← and → on an empty input line), kept apart from the game so that the
 //! engine, the clocks and the autosave go on with the position actually reached. Drawing
-//! reads the viewed position through the hub (`App::shown_board`, `App::sort`).
+//! reads the viewed position through the hub (`App::shown_board`); the sort pane is told
+//! of it and shows its moves.
 
 use crate::chess::Board;
-use crate::engine::order::Scheme;
 use crate::game::Game;
 
-use super::sort::SortView;
-
-/// An earlier position on show: how many moves of the game lead to it, the position, and the
-/// sort pane's lists for it (generator order: no search ran there).
+/// An earlier position on show: how many moves of the game lead to it, and the position.
 #[derive(Clone, Debug)]
 struct Viewed {
     ply: usize,
     board: Board,
-    sort: SortView,
 }
 
 /// The position being looked at, if not the game's own.
@@ -43,17 +39,13 @@ impl Browse {
         self.viewed.as_ref().map(|v| &v.board)
     }
 
-    pub fn sort(&self) -> Option<&SortView> {
-        self.viewed.as_ref().map(|v| &v.sort)
-    }
-
     pub fn is_viewing(&self) -> bool {
         self.viewed.is_some()
     }
 
     /// One move back (or forward) from the position on show, within the moves played so far
     /// (the game's cursor). A step forward onto the game's own position ends the viewing.
-    pub fn step(&mut self, game: &Game, forward: bool, scheme: Scheme) -> Result<(), StepEnd> {
+    pub fn step(&mut self, game: &Game, forward: bool) -> Result<(), StepEnd> {
         let live = game.ply();
         let now = self.ply().unwrap_or(live).min(live);
         let to = if forward {
@@ -72,12 +64,7 @@ impl Browse {
             return Ok(());
         }
         let board = game.position_at(to).ok_or(StepEnd::AtLive)?;
-        let sort = SortView::of(&board, scheme);
-        self.viewed = Some(Viewed {
-            ply: to,
-            board,
-            sort,
-        });
+        self.viewed = Some(Viewed { ply: to, board });
         Ok(())
     }
 
@@ -120,19 +107,16 @@ mod tests {
     fn steps_stay_within_the_moves_played_and_end_at_the_game() {
         let game = game_of(&["e4", "e5", "Nf3"]);
         let mut b = Browse::default();
-        assert_eq!(b.step(&game, true, Scheme::default()), Err(StepEnd::AtLive));
-        b.step(&game, false, Scheme::default()).unwrap();
+        assert_eq!(b.step(&game, true), Err(StepEnd::AtLive));
+        b.step(&game, false).unwrap();
         assert_eq!(b.ply(), Some(2));
-        b.step(&game, false, Scheme::default()).unwrap();
-        b.step(&game, false, Scheme::default()).unwrap();
+        b.step(&game, false).unwrap();
+        b.step(&game, false).unwrap();
         assert_eq!(b.ply(), Some(0));
         assert_eq!(b.board(), Some(&Board::startpos()));
-        assert_eq!(
-            b.step(&game, false, Scheme::default()),
-            Err(StepEnd::AtStart)
-        );
+        assert_eq!(b.step(&game, false), Err(StepEnd::AtStart));
         for _ in 0..3 {
-            b.step(&game, true, Scheme::default()).unwrap();
+            b.step(&game, true).unwrap();
         }
         assert!(!b.is_viewing(), "the last step forward is the game itself");
     }
@@ -141,7 +125,7 @@ mod tests {
     fn a_takeback_below_the_position_on_show_ends_the_viewing() {
         let mut game = game_of(&["e4", "e5", "Nf3"]);
         let mut b = Browse::default();
-        b.step(&game, false, Scheme::default()).unwrap();
+        b.step(&game, false).unwrap();
         game.play_text("Nc6").ok();
         assert!(!b.follow(&game), "a move after it keeps the view");
         assert_eq!(b.ply(), Some(2));

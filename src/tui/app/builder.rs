@@ -10,16 +10,14 @@ use ratatui::layout::Rect;
 
 use super::command::MAX_DEPTH;
 use super::input::InputLine;
-use super::log::{LogBuffer, LogKind};
+use super::log::LogKind;
 use super::notice::JobSink;
 use super::session::{EngineControl, Session};
-use super::sort::SortView;
-use super::{
-    App, Play, Prefs, Screen, browse, club, cursor, explorer, lab, notice, puzzles, review,
-};
+use super::{App, Play, Prefs, Screen, browse, club, cursor, lab, notice, puzzles, review};
 use crate::engine::search::Profile;
 use crate::game::autosave::Autosave;
 use crate::game::{Game, TimeControl};
+use crate::tui::pane::Panes;
 use crate::tui::theme::{ColorDepth, Theme};
 use crate::tui::{Mode, Options, layout};
 
@@ -127,8 +125,11 @@ impl App {
     pub fn builder(opts: &Options, engine: Box<dyn EngineControl>) -> AppBuilder {
         let mut settings = opts.settings.clone();
         settings.depth = settings.depth.clamp(1, MAX_DEPTH);
-        let mut explorer = explorer::Explorer::default();
-        explorer.set_recording(settings.explorer);
+        let mut panes = Panes::default();
+        panes
+            .tree_mut()
+            .explorer_mut()
+            .set_recording(settings.explorer);
         let app = App {
             session: Session::new(engine),
             play: Play::new(opts.mode, Duration::from_millis(opts.delay_ms)),
@@ -138,9 +139,7 @@ impl App {
                 Rect::new(0, 0, layout::MIN_WIDTH, layout::MIN_HEIGHT),
             ),
             input: InputLine::default(),
-            log: LogBuffer::default(),
-            sort: SortView::default(),
-            explorer,
+            panes,
             lab: lab::LabView::default(),
             review: review::ReviewView::default(),
             puzzles: puzzles::Puzzles::from_file(opts.puzzles.clone()),

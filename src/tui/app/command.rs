@@ -219,7 +219,7 @@ pub enum Command {
     Set(SetArg),
     /// The ordering lab to this depth (the search depth setting when `None`).
     Lab(Option<u32>),
-    View(super::lab::View),
+    View(crate::tui::view::View),
     /// Open the tree browser.
     Tree,
     Help,
@@ -406,7 +406,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(Command::Lab(Some(d))),
             _ => Err(bad()),
         },
-        "view" => super::lab::View::parse(arg)
+        "view" => crate::tui::view::View::parse(arg)
             .map(Command::View)
             .map_err(because),
         "save" if arg.is_empty() => Err(bad()),
@@ -484,7 +484,7 @@ fn argument_choices(command: &str, session: &dyn Fn(&str) -> Vec<String>) -> Vec
                     .map(|k| k.to_string()),
             )
             .collect(),
-        "view" => super::lab::View::ALL
+        "view" => crate::tui::view::View::ALL
             .iter()
             .map(|v| v.name().to_string())
             .collect(),
@@ -709,7 +709,7 @@ mod tests {
         assert_eq!(complete(":view ch", &lists).text, ":view chart");
         assert_eq!(complete(":vi l", &lists).candidates, vec!["log", "lab"]);
         let all = complete(":view ", &lists).candidates;
-        for v in super::super::lab::View::ALL {
+        for v in crate::tui::view::View::ALL {
             assert!(all.contains(&v.name().to_string()), "{all:?}");
         }
         assert_eq!(complete(":puzzle mi", &lists).text, ":puzzle mine");

@@ -3,9 +3,11 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::{App, Pane};
+use super::App;
 use crate::chess::{Move, PieceKind, Square};
-use crate::tui::keys::Action;
+use crate::tui::keys::{Action, Focus};
+use crate::tui::pane;
+use crate::tui::pane::Reply;
 use crate::tui::{keys, layout, theme};
 
 impl App {
@@ -15,9 +17,9 @@ impl App {
     /// that kind that can move and where (`N` → both knights).
     pub fn typed_squares(&self) -> Option<(Vec<Square>, Vec<Square>)> {
         let text = self.input.value().trim();
-        if self.explorer.is_open() {
+        if self.panes.tree().explorer().is_open() {
             // The browser's board: the selected child's move.
-            let m = self.explorer.selected_move()?;
+            let m = self.panes.tree().explorer().selected_move()?;
             return Some((vec![m.from()], vec![m.to()]));
         }
         if text.is_empty()
@@ -70,7 +72,7 @@ impl App {
         }
         if layout::too_small(self.screen.area()) {
             // Nothing on screen says what a key would do: only quitting acts.
-            let focus = keys::Focus::Input;
+            let focus = Focus::INPUT;
             if keys::action_for(self.prefs.keys(), &key, self.input.is_empty(), focus)
                 == Some(Action::Quit)
             {
@@ -105,34 +107,28 @@ impl App {
                 return;
             }
             if self.review.visible()
-                && self.screen.focus() == Pane::Input
+                && self.screen.focus() == Focus::INPUT
                 && self.review_key(key.code)
             {
                 return;
             }
         }
-        let focus = match self.screen.focus() {
-            Pane::Input => keys::Focus::Input,
-            Pane::Log => keys::Focus::Log,
-            Pane::Sort => keys::Focus::Sort,
-            Pane::Tree => keys::Focus::Tree,
-        };
+        let focus = self.screen.focus();
         match keys::action_for(self.prefs.keys(), &key, input_empty, focus) {
             Some(action) => self.act(action),
             // End on an empty input line: the log follows its newest line again.
             None if key.code == KeyCode::End
                 && input_empty
-                && self.screen.focus() == Pane::Input =>
+                && self.screen.focus() == Focus::INPUT =>
             {
-                let rows = self.log_rows();
-                self.log.scroll_to(false, rows);
+                self.pane_act(pane::log::FOCUS, Action::Bottom);
             }
             None => self.type_key(key),
         }
     }
 
     pub(super) fn help_key(&mut self, key: KeyEvent) {
-        let max = layout::help_max_scroll(self.screen.area(), self.club.is_on());
+        let max = crate::tui::help::help_max_scroll(self.screen.area(), self.club.is_on());
         match key.code {
             KeyCode::Up => self.screen.scroll_help(1, true, max),
             KeyCode::Down => self.screen.scroll_help(1, false, max),
@@ -144,14 +140,14 @@ impl App {
 
     /// Keys the table does not claim edit the input line (and bring the focus back to it).
     pub(super) fn type_key(&mut self, key: KeyEvent) {
-        if self.screen.focus() != Pane::Input {
+        if self.screen.focus() != Focus::INPUT {
             if !matches!(
                 key.code,
                 KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete
             ) {
                 return;
             }
-            self.screen.focus_on(Pane::Input);
+            self.screen.focus_on(Focus::INPUT);
         }
         self.input.handle_key(key);
     }
@@ -168,7 +164,7 @@ impl App {
         for c in line.chars().filter(|c| !c.is_control()) {
             self.input.insert_char(c);
         }
-        self.screen.focus_on(Pane::Input);
+        self.screen.focus_on(Focus::INPUT);
     }
 
     pub fn act(&mut self, action: Action) {
@@ -213,50 +209,42 @@ impl App {
             Action::Tab => {
                 if self.input.value().starts_with(':') {
                     self.complete();
-                } else if self.explorer.is_open() {
-                    // The log and the sort pane are hidden behind the browser.
-                    self.screen.toggle_tree_focus();
                 } else {
-                    self.screen.focus_next();
+                    self.cycle_focus(true);
                 }
             }
-            Action::FocusPrev if self.explorer.is_open() => {
-                self.screen.toggle_tree_focus();
+            Action::FocusPrev => self.cycle_focus(false),
+            Action::Up | Action::Down if self.screen.focus() == Focus::INPUT => {
+                self.input.recall(action == Action::Up)
             }
-            Action::FocusPrev => self.screen.focus_prev(),
-            Action::Up => match self.screen.focus() {
-                Pane::Input => self.input.recall(true),
-                _ => self.scroll(1, true),
-            },
-            Action::Down => match self.screen.focus() {
-                Pane::Input => self.input.recall(false),
-                _ => self.scroll(1, false),
-            },
-            Action::PageUp => self.scroll(self.page(), true),
-            Action::PageDown => self.scroll(self.page(), false),
-            Action::Top => self.scroll_to(true),
-            Action::Bottom => self.scroll_to(false),
-            Action::PvBack => self.step_pv(false),
-            Action::PvForward => self.step_pv(true),
+            // The scrolling keys go to the focused pane (the log's from the input line).
+            Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom => {
+                let focus = match self.screen.focus() {
+                    Focus::INPUT => pane::log::FOCUS,
+                    f => f,
+                };
+                self.pane_act(focus, action);
+            }
+            // A pane's own actions from anywhere (Alt+← / Alt+→ step the sort pane's PV).
+            Action::PvBack | Action::PvForward | Action::TreeInto | Action::TreeBack => {
+                self.any_pane_act(action)
+            }
             Action::Submit => self.submit(),
             Action::View => {
                 self.close_tree();
                 self.set_view(self.screen.view().next());
             }
             Action::Tree => {
-                if self.explorer.is_open() {
+                if self.panes.tree().explorer().is_open() {
                     self.close_tree();
                 } else {
                     self.open_tree();
                 }
-            }
-            Action::TreeInto => {
-                let r = self.explorer.enter();
-                self.tree_result(r);
-            }
-            Action::TreeBack => {
-                let r = self.explorer.back();
-                self.tree_result(r);
             }
             Action::TreeReload => self.reload_tree(),
             Action::StepBack => self.step_game(false),
@@ -273,17 +261,17 @@ impl App {
             Action::Cancel => {
                 if !self.input.is_empty() {
                     self.input.clear();
-                } else if let Some(text) = self.play.take_premove() {
+                } else if let Some(text) = self.play.assist_mut().take_premove() {
                     self.info(format!("premove {text} cancelled"));
-                } else if self.explorer.is_open() {
+                } else if self.panes.tree().explorer().is_open() {
                     self.close_tree();
                 } else if self.lab.cancel() {
                     self.info("lab: stopping");
-                } else if self.screen.focus() != Pane::Input {
-                    self.screen.focus_on(Pane::Input);
+                } else if self.screen.focus() != Focus::INPUT {
+                    self.screen.focus_on(Focus::INPUT);
                 } else if self.session.is_searching()
-                    || self.play.next_engine_start().is_some()
-                    || self.play.next_game_start().is_some()
+                    || self.play.series().next_engine_start().is_some()
+                    || self.play.series().next_game_start().is_some()
                 {
                     self.stop_engine();
                 } else {
@@ -293,49 +281,60 @@ impl App {
         }
     }
 
-    pub(super) fn page(&self) -> usize {
-        let rows = match self.screen.focus() {
-            Pane::Sort => self.sort_rows(),
-            Pane::Tree => self.tree_rows(),
-            _ => self.log_rows(),
+    /// A key's action for the pane with this focus, with the rows it has on screen; what
+    /// it says goes to the status line.
+    pub(super) fn pane_act(&mut self, focus: Focus, action: Action) {
+        let rows = self.rows_of(focus);
+        let Some(pane) = self.panes.get_mut(focus) else {
+            return;
         };
-        rows.saturating_sub(1).max(1)
-    }
-
-    /// Scrolls the focused pane (the log when the input has the focus).
-    pub(super) fn scroll(&mut self, by: usize, up: bool) {
-        match self.screen.focus() {
-            Pane::Tree => {
-                let rows = self.tree_rows();
-                let by = by as isize;
-                self.explorer.select_by(if up { -by } else { by }, rows);
-            }
-            Pane::Sort => {
-                let rows = self.sort_rows();
-                self.sort.scroll_by(by, up, rows);
-            }
-            _ => {
-                let rows = self.log_rows();
-                self.log.scroll_by(by, up, rows);
-            }
+        match pane.act(action, rows) {
+            Reply::Done | Reply::Ignored => {}
+            Reply::Say(text) => self.info(text),
+            Reply::Error(text) => self.error(text),
         }
     }
 
-    pub(super) fn scroll_to(&mut self, top: bool) {
-        match self.screen.focus() {
-            Pane::Tree => {
-                let rows = self.tree_rows();
-                self.explorer.select_end(top, rows);
+    /// A pane's own action, whichever pane has the focus: the focused pane first, then the
+    /// first pane that takes it.
+    fn any_pane_act(&mut self, action: Action) {
+        let focused = self.screen.focus();
+        let mut order = vec![focused];
+        order.extend(self.panes.all().iter().map(|p| p.focus()));
+        for focus in order {
+            let rows = self.rows_of(focus);
+            let Some(pane) = self.panes.get_mut(focus) else {
+                continue;
+            };
+            match pane.act(action, rows) {
+                Reply::Ignored => continue,
+                Reply::Done => {}
+                Reply::Say(text) => self.info(text),
+                Reply::Error(text) => self.error(text),
             }
-            Pane::Sort => {
-                let rows = self.sort_rows();
-                self.sort.scroll_to(top, rows);
-            }
-            _ => {
-                let rows = self.log_rows();
-                self.log.scroll_to(top, rows);
-            }
+            return;
         }
+    }
+
+    /// Tab (or Shift+Tab): the next (previous) pane on screen has the keyboard, the input
+    /// line between the last and the first.
+    fn cycle_focus(&mut self, forward: bool) {
+        let areas = self.areas();
+        let mut order = vec![Focus::INPUT];
+        order.extend(
+            self.panes
+                .all()
+                .iter()
+                .map(|p| p.focus())
+                .filter(|&f| self.panes.rect(f, &areas).is_some()),
+        );
+        let at = order
+            .iter()
+            .position(|&f| f == self.screen.focus())
+            .unwrap_or(0);
+        let n = order.len();
+        let next = if forward { at + 1 } else { at + n - 1 } % n;
+        self.screen.focus_on(order[next]);
     }
 
     /// Tab on the input line. The colour themes are read from their folder each time; the

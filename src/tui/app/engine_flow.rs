@@ -8,7 +8,6 @@ use super::command::MAX_DEPTH;
 use super::log::LogKind;
 use super::moves::SearchScore;
 use super::session::{Accepted, OnBest};
-use super::sort::SortView;
 use super::text::iteration_line;
 use super::{App, FRAME, MoveSource, draws, prefs};
 use crate::chess::{Color, Move};
@@ -17,6 +16,7 @@ use crate::engine::levels::Level;
 use crate::engine::{Limits, SearchEvent, SearchOptions};
 use crate::game::Clock;
 use crate::tui::Mode;
+use crate::tui::pane::PaneEvent;
 
 /// The depth above which a search without a clock is likely to take minutes a move.
 const SLOW_DEPTH: u32 = 20;
@@ -45,7 +45,7 @@ impl App {
             profile: self.prefs.profile(),
             // The tree browser's trees (levels below max search through the level
             // driver, which records none).
-            record_tree: self.explorer.record_limits(),
+            record_tree: self.panes.tree().explorer().record_limits(),
             syzygy: self.prefs.tables().search_options(),
             ..SearchOptions::default()
         }
@@ -68,7 +68,7 @@ impl App {
     /// Starts a search of the current position. `analysis`: think without end and play
     /// nothing; otherwise search to the depth setting (and within the clock) and play.
     pub(super) fn start_search(&mut self, analysis: bool) {
-        self.play.engine_started();
+        self.play.series_mut().engine_started();
         let mut limits = if analysis {
             Limits::infinite()
         } else {
@@ -80,7 +80,11 @@ impl App {
         }
         let options = self.search_options(analysis);
         // The sort pane follows this search from its root.
-        self.reset_sort_view();
+        let scheme = self.prefs.settings().order;
+        self.panes.tell(PaneEvent::SearchStarted {
+            board: self.play.game().board(),
+            scheme,
+        });
         if analysis
             && let Some(id) = self.club.follow_analysis(
                 self.play.game().board(),
@@ -101,18 +105,19 @@ impl App {
     /// Forgets the running search (its events become stale) and asks the engine to stop.
     pub(super) fn cancel_search(&mut self) {
         self.session.cancel();
-        self.play.engine_started();
+        self.play.series_mut().engine_started();
     }
 
     /// After any change of position: refresh the opening name and the sort pane, run the
     /// clock, and set the engine going if it is its turn.
     pub(super) fn position_changed(&mut self) {
         if self.browse.follow(self.play.game()) {
+            self.tell_viewing();
             self.info("the game changed: back to its position");
         }
         self.cursor.drop_pick();
         self.play.refresh_opening();
-        self.reset_sort_view();
+        self.tell_position();
         if self.play.prompt().is_some() {
             return;
         }
@@ -133,13 +138,13 @@ impl App {
         }
         if self.play.mode() == Mode::Analysis {
             self.start_search(true);
-        } else if self.engine_plays(side) && !self.play.is_paused() {
+        } else if self.engine_plays(side) && !self.play.series().is_paused() {
             if self.play.mode() == Mode::EngineEngine
-                && !self.play.delay().is_zero()
+                && !self.play.series().delay().is_zero()
                 && self.play.game().ply() > 0
             {
                 self.cancel_search();
-                self.play.schedule_engine_start(Instant::now());
+                self.play.series_mut().schedule_engine_start(Instant::now());
             } else {
                 self.start_search(false);
             }
@@ -180,7 +185,9 @@ impl App {
         match accepted {
             // A newer tree never replaces the one being browsed (the browser says `r`).
             None | Some(Accepted::CurrentMove | Accepted::Tree(_)) => {}
-            Some(Accepted::RootMoves { depth, rows }) => self.sort.on_root_rows(depth, rows),
+            Some(Accepted::RootMoves { depth, rows }) => {
+                self.panes.tell(PaneEvent::RootRows { depth, rows: &rows })
+            }
             Some(Accepted::LevelReport(report)) => {
                 for line in report.lines() {
                     self.log_line(LogKind::Info, line);
@@ -205,7 +212,11 @@ impl App {
                     LogKind::Iteration,
                     format!("{prefix}{}", iteration_line(&info, side)),
                 );
-                self.sort.from_iteration(&info, self.prefs.settings().order);
+                let scheme = self.prefs.settings().order;
+                self.panes.tell(PaneEvent::Iteration {
+                    info: &info,
+                    scheme,
+                });
                 self.screen.on_iteration(self.play.game().board(), info);
             }
             Some(Accepted::Finished { search, best, book }) => {
@@ -273,16 +284,16 @@ impl App {
             self.flag_fell(loser);
             return true;
         }
-        if self.play.next_game_due(now) {
-            if self.play.games_to_play() > 0 && self.play.mode() == Mode::EngineEngine {
+        if self.play.series_mut().next_game_due(now) {
+            if self.play.series().games_to_play() > 0 && self.play.mode() == Mode::EngineEngine {
                 self.new_game(None);
             }
             return true;
         }
-        if self.play.engine_start_due(now) {
+        if self.play.series_mut().engine_start_due(now) {
             if !self.play.game().is_over()
                 && self.engine_plays(self.side_to_move())
-                && !self.play.is_paused()
+                && !self.play.series().is_paused()
             {
                 self.start_search(false);
             }
@@ -310,8 +321,8 @@ impl App {
             thinking,
             lab,
             clock,
-            self.play.next_engine_start(),
-            self.play.next_game_start(),
+            self.play.series().next_engine_start(),
+            self.play.series().next_game_start(),
         ]
         .into_iter()
         .flatten()
@@ -346,22 +357,13 @@ impl App {
         })
     }
 
-    pub(super) fn reset_sort_view(&mut self) {
-        self.sort = SortView::of(self.play.game().board(), self.prefs.settings().order);
-    }
-
-    pub(super) fn step_pv(&mut self, forward: bool) {
-        let root_moves = self
-            .session
-            .search()
-            .and_then(|s| s.last.as_ref())
-            .map(|i| i.root_moves.clone());
-        if let Err(why) = self
-            .sort
-            .step_pv(forward, root_moves, self.prefs.settings().order)
-        {
-            self.info(why.message());
-        }
+    /// The panes follow the game's position (after a move, a new position, a new scheme).
+    pub(super) fn tell_position(&mut self) {
+        let scheme = self.prefs.settings().order;
+        self.panes.tell(PaneEvent::Position {
+            board: self.play.game().board(),
+            scheme,
+        });
     }
 
     pub(super) fn set_depth(&mut self, d: u32) {
@@ -405,7 +407,7 @@ impl App {
             ));
             return;
         }
-        self.play.resume();
+        self.play.series_mut().resume();
         // Stop and play what the search has found so far.
         if self.session.stop(OnBest::Play) {
             self.info("the engine moves now");
@@ -430,11 +432,11 @@ impl App {
 
     pub(super) fn stop_engine(&mut self) {
         if self.play.mode() == Mode::EngineEngine {
-            self.play.pause();
+            self.play.series_mut().pause();
         }
         if self.session.stop(OnBest::Discard) {
             self.info("engine stopped (Ctrl+G: let it move)");
-        } else if self.play.cancel_pending() {
+        } else if self.play.series_mut().cancel_pending() {
             self.info("engine paused (Ctrl+G: go on)");
         } else {
             self.info("the engine is not thinking");

@@ -56,7 +56,7 @@ impl App {
             Command::Order(s) => {
                 self.prefs.set_order(s);
                 self.info(format!("move ordering: {s}"));
-                self.reset_sort_view();
+                self.tell_position();
             }
             Command::Mode(m) => {
                 self.play.choose_mode(m);
@@ -69,7 +69,7 @@ impl App {
                 self.position_changed();
             }
             Command::Delay(d) => {
-                self.play.set_delay(d);
+                self.play.series_mut().set_delay(d);
                 self.info(format!(
                     "engine vs engine: {} ms between moves",
                     d.as_millis()
@@ -175,7 +175,7 @@ impl App {
             eval: self.prefs.eval(),
             scheme: self.prefs.settings().order,
             hash_mb: self.prefs.settings().hash_mb,
-            record_tree: self.explorer.record_limits(),
+            record_tree: self.panes.tree().explorer().record_limits(),
             threads: self.prefs.settings().threads,
             syzygy: self.prefs.tables().search_options(),
             ..SearchOptions::default()
@@ -186,7 +186,7 @@ impl App {
         };
         // The pane follows the hint's search from this position (it may still show the
         // engine's search of the position before its move).
-        self.reset_sort_view();
+        self.tell_position();
         self.session
             .start_hint(self.play.game().board(), limits, &options);
         self.info("hint: thinking…");
@@ -205,7 +205,7 @@ impl App {
             "hint: {} (marked on the board; not played)",
             hint.san
         ));
-        self.play.set_hint(hint);
+        self.play.assist_mut().set_hint(hint);
         // Analysis goes on where the hint interrupted it.
         if self.play.mode() == Mode::Analysis {
             self.position_changed();
@@ -215,6 +215,7 @@ impl App {
     /// The hint for the position on the board, if one was asked for here.
     pub fn current_hint(&self) -> Option<&Hint> {
         self.play
+            .assist()
             .hint()
             .filter(|h| h.hash == self.play.game().board().hash())
     }
@@ -222,7 +223,7 @@ impl App {
     /// After a human move: when a hint was shown for the position it was played in, the
     /// move's PGN comment says so (`{hint: Nf3}`).
     pub(super) fn note_hint(&mut self, source: &MoveSource) {
-        let Some(hint) = self.play.take_hint() else {
+        let Some(hint) = self.play.assist_mut().take_hint() else {
             return;
         };
         let Some(index) = self.play.game().ply().checked_sub(1) else {
@@ -253,7 +254,10 @@ impl App {
         if let Some(p) = config.problems().first() {
             self.error(format!("settings: {p} (:set lists the settings)"));
         }
-        self.explorer.set_recording(config.settings().explorer);
+        self.panes
+            .tree_mut()
+            .explorer_mut()
+            .set_recording(config.settings().explorer);
         self.prefs.set_config(config);
     }
 
@@ -262,7 +266,7 @@ impl App {
     pub fn live_settings(&self) -> Settings {
         let mut s = self.prefs.settings().clone();
         s.tc = self.play.game().time_control.map(|tc| tc.to_string());
-        s.explorer = self.explorer.recording();
+        s.explorer = self.panes.tree().explorer().recording();
         s
     }
 
@@ -345,10 +349,12 @@ impl App {
             self.prefs.set_tables(tables);
         }
         match parsed {
-            settings::Key::Setting(Setting::Order) if order_changed => self.reset_sort_view(),
-            settings::Key::Setting(Setting::Explorer) => {
-                self.explorer.set_recording(self.prefs.settings().explorer)
-            }
+            settings::Key::Setting(Setting::Order) if order_changed => self.tell_position(),
+            settings::Key::Setting(Setting::Explorer) => self
+                .panes
+                .tree_mut()
+                .explorer_mut()
+                .set_recording(self.prefs.settings().explorer),
             settings::Key::Setting(Setting::Tc) => {
                 if let Some(tc) = tc {
                     self.set_time_control(tc);
@@ -382,8 +388,8 @@ impl App {
         self.info(format!("the engine plays {n} games in a row (Esc pauses)"));
         if self.play.start_series(n, Instant::now()) {
             self.position_changed();
-        } else if !self.play.game().is_over() && self.play.is_paused() {
-            self.play.resume();
+        } else if !self.play.game().is_over() && self.play.series().is_paused() {
+            self.play.series_mut().resume();
             self.position_changed();
         }
     }

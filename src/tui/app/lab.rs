@@ -9,44 +9,6 @@ use super::notice::{JobEvent, JobSink, OnEnd};
 use crate::chess::Board;
 use crate::engine::jobs::lab::{LabJob, LabOutcome, LabProgress, LabRun, LabSettings};
 
-/// Which view the screen gives the right-hand side (at 80×24 it replaces the log and sort
-/// panes; on larger screens the evaluation and the chart have panes of their own).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum View {
-    #[default]
-    Log,
-    Lab,
-    Eval,
-    Chart,
-}
-
-impl View {
-    pub const ALL: [View; 4] = [View::Log, View::Eval, View::Chart, View::Lab];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            View::Log => "log",
-            View::Lab => "lab",
-            View::Eval => "eval",
-            View::Chart => "chart",
-        }
-    }
-
-    /// The next view in the cycle of the view key.
-    pub fn next(self) -> View {
-        let i = View::ALL.iter().position(|v| *v == self).unwrap_or(0);
-        View::ALL[(i + 1) % View::ALL.len()]
-    }
-
-    pub fn parse(text: &str) -> Result<View, String> {
-        let t = text.trim().to_ascii_lowercase();
-        View::ALL
-            .into_iter()
-            .find(|v| v.name() == t)
-            .ok_or_else(|| format!("{text}: not a view (log, eval, chart, lab)"))
-    }
-}
-
 /// The lab as the TUI runs it.
 #[derive(Default)]
 pub struct LabView {

@@ -5,43 +5,43 @@
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 
-use super::lab::View;
-use super::{App, Pane};
-use crate::tui::layout;
+use super::App;
 use crate::tui::legend::{self, Legend};
+use crate::tui::pane;
+use crate::tui::view::View;
 
 impl App {
     /// The legend the focused pane would show and where it goes, if it has one (the
-    /// club's lobby and room have none).
+    /// club's lobby and room have none). The focused pane's own, over the right-hand side
+    /// where it is; at small sizes a view that took the panes' place explains itself.
     pub fn legend(&self) -> Option<(Legend, Rect)> {
-        use super::club::Place;
-        if self.club.is_on() && matches!(self.club.place(), Place::Lobby | Place::Room) {
+        let a = self.areas();
+        if a.club.is_some() {
             return None;
         }
-        let a = layout::layout(self.screen.area());
-        if self.explorer.is_open() {
-            return Some((Legend::Tree, a.right));
+        if let Some(whole) = self
+            .panes
+            .all()
+            .into_iter()
+            .find(|p| p.slot() == crate::tui::layout::Slot::Whole && p.is_open())
+        {
+            return Some((whole.legend(), a.right));
         }
-        let log = if self.review.visible() {
-            Legend::Review
-        } else {
-            Legend::Log
+        let focused = self.screen.focus();
+        let pane = match self.panes.get(focused) {
+            Some(_) if focused == pane::log::FOCUS && self.review.visible() => Legend::REVIEW,
+            Some(p) => p.legend(),
+            None => return None,
         };
-        let pane = match self.screen.focus() {
-            Pane::Input => return None,
-            Pane::Tree => Legend::Tree,
-            Pane::Sort => Legend::Sort,
-            Pane::Log => log,
-        };
-        if a.eval.is_some() {
-            // The large layout: the log and the sort pane are always there.
+        if a.large || a.upper.is_some() {
+            // The log and the sort pane are on screen.
             return Some((pane, a.right));
         }
         Some(match self.screen.view() {
             View::Log => (pane, a.right),
-            View::Eval => (Legend::Eval, a.right),
-            View::Chart => (Legend::Chart, a.right),
-            View::Lab => (Legend::Lab, a.board.union(a.right)),
+            View::Eval => (Legend::EVAL, a.right),
+            View::Chart => (Legend::CHART, a.right),
+            View::Lab => (Legend::LAB, a.board.union(a.right)),
         })
     }
 

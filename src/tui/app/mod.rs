@@ -11,36 +11,39 @@
 //! move it gets a copy of the position and answers later through `on_engine_event`, tagged
 //! with the id `go` returned. Events of an id we no longer wait for are dropped.
 
-mod board_keys;
+mod assist_hub;
 mod browse;
+mod browse_hub;
 mod builder;
 pub mod club;
 mod club_flow;
 pub mod command;
 mod cursor;
+mod cursor_hub;
 mod dispatch;
 mod draws;
+mod draws_hub;
 mod engine_flow;
 pub mod evalview;
 mod execute;
 pub mod explorer;
 pub mod input;
 pub mod lab;
+mod lab_hub;
 mod legends;
 pub mod log;
 mod moves;
 mod notice;
 mod play;
 mod prefs;
-mod puzzle_flow;
 mod puzzles;
+mod puzzles_hub;
 pub mod review;
+mod review_hub;
 mod screen;
 pub mod session;
-pub mod sort;
 pub mod text;
-mod turns;
-mod views;
+mod tree_hub;
 
 pub use notice::{JobEvent, JobSink};
 pub use play::{Hint, Play, Prompt};
@@ -49,7 +52,10 @@ pub use screen::Screen;
 
 use ratatui::layout::Rect;
 
-use super::layout;
+pub use super::keys::Focus;
+use super::layout::{self, Areas, ClubShape, Shape};
+use super::pane;
+use super::pane::Panes;
 use super::theme::Theme;
 use crate::chess::{Board, Color};
 use crate::engine::IterationInfo;
@@ -59,39 +65,10 @@ pub use execute::confined_pgn_path;
 pub use input::InputLine;
 pub use log::{LOG_CAP, LogBuffer, LogKind, LogLine};
 pub use session::{Accepted, EngineControl, EngineState, OnBest, RunningSearch, Session};
-pub use sort::SortView;
 pub use text::{
     bounded_score, clock_time, e_text, iteration_line, moves_text, position_text, search_time,
     static_e_text, thousands,
 };
-
-/// The panes that can have the keyboard focus.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pane {
-    Input,
-    Log,
-    Sort,
-    /// The tree browser (it takes the log's and the sort pane's place while open).
-    Tree,
-}
-
-impl Pane {
-    fn next(self) -> Pane {
-        match self {
-            Pane::Input => Pane::Log,
-            Pane::Log => Pane::Sort,
-            Pane::Sort | Pane::Tree => Pane::Input,
-        }
-    }
-    fn prev(self) -> Pane {
-        match self {
-            Pane::Input => Pane::Sort,
-            Pane::Log => Pane::Input,
-            Pane::Sort => Pane::Log,
-            Pane::Tree => Pane::Input,
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageKind {
@@ -137,9 +114,8 @@ pub struct App {
     prefs: Prefs,
     screen: Screen,
     input: InputLine,
-    log: LogBuffer,
-    sort: SortView,
-    explorer: explorer::Explorer,
+    /// The panes that take the keyboard: the log, the sort pane, the tree browser.
+    panes: Panes,
     lab: lab::LabView,
     review: review::ReviewView,
     puzzles: puzzles::Puzzles,
@@ -161,28 +137,71 @@ impl App {
     /// new width (once per width) and page sizes follow. Call before drawing.
     pub fn resize(&mut self, area: Rect) {
         self.screen.set_area(area);
-        let log_width = layout::log_text_width(layout::layout(area).log);
-        self.log.set_wrap_width(log_width);
+        let log = self.rect_of(pane::log::FOCUS);
+        let log_width = log.map_or(8, pane::log::text_width);
+        self.panes.log_mut().buffer_mut().set_wrap_width(log_width);
         // A narrower screen may cut the message on show: the log gets it whole.
         self.keep_message_whole();
     }
 
-    /// Rows of the log pane on screen.
-    fn log_rows(&self) -> usize {
-        layout::log_rows(layout::layout(self.screen.area()).log)
+    /// What shares the right-hand side now: the tree browser, the view, the club.
+    fn shape(&self) -> Shape {
+        use club::Place;
+        let club = if !self.club.is_on() {
+            ClubShape::Off
+        } else {
+            match self.club.place() {
+                Place::Lobby => ClubShape::Lobby,
+                Place::Room if self.club.in_room() => {
+                    if self.club.engine_open() && !self.club.playing() {
+                        ClubShape::RoomWithEngine
+                    } else {
+                        ClubShape::Room
+                    }
+                }
+                _ => ClubShape::Off,
+            }
+        };
+        Shape {
+            whole: self.panes.whole_taken(),
+            view: self.screen.view(),
+            club,
+        }
     }
 
-    /// Rows of the sort pane's lists on screen.
-    fn sort_rows(&self) -> usize {
-        layout::sort_list_rows(
-            layout::layout(self.screen.area()).sort,
-            self.sort.header_lines(),
-        )
+    /// Where everything is on screen: the one layout drawing and scrolling both read.
+    pub fn areas(&self) -> Areas {
+        self.areas_in(self.screen.area())
+    }
+
+    /// Where everything goes on a screen of `area` (drawing's frame, which `resize` makes
+    /// the app's own before each draw).
+    pub fn areas_in(&self, area: Rect) -> Areas {
+        layout::layout_for(area, self.shape())
+    }
+
+    /// Where the pane with this focus is on screen, or would be in the usual layout when
+    /// a view or the club has its place (PgUp/PgDn from the input line scroll the log
+    /// wherever it is).
+    pub fn rect_of(&self, focus: Focus) -> Option<Rect> {
+        let usual = || {
+            let areas = layout::layout(self.screen.area());
+            self.panes.rect(focus, &areas)
+        };
+        self.panes.rect(focus, &self.areas()).or_else(usual)
+    }
+
+    /// The list rows on screen of the pane with this focus.
+    fn rows_of(&self, focus: Focus) -> usize {
+        let Some(pane) = self.panes.get(focus) else {
+            return 0;
+        };
+        pane.rows_in(self.rect_of(focus).unwrap_or_default())
     }
 
     /// Rows of the tree browser's child list on screen.
     fn tree_rows(&self) -> usize {
-        layout::tree_list_rows(layout::layout(self.screen.area()).right)
+        self.rows_of(pane::tree::FOCUS)
     }
 
     // ---- messages and log --------------------------------------------------------------
@@ -190,7 +209,7 @@ impl App {
     /// Adds a line to the log, stamped with the wall clock.
     pub fn log_line(&mut self, kind: LogKind, text: impl Into<String>) {
         let text = self.private_paths(text.into());
-        self.log.push(LogLine {
+        self.panes.log_mut().buffer_mut().push(LogLine {
             stamp: self.screen.stamp(),
             kind,
             text,
@@ -234,7 +253,15 @@ impl App {
         };
         let text = m.text.clone();
         // Said already (the caller logged it, as a failed autosave does).
-        if self.log.lines().rev().take(3).any(|l| l.text == text) {
+        if self
+            .panes
+            .log()
+            .buffer()
+            .lines()
+            .rev()
+            .take(3)
+            .any(|l| l.text == text)
+        {
             return;
         }
         self.log_line(kind, text);
@@ -289,16 +316,16 @@ impl App {
     }
 
     pub fn log_buffer(&self) -> &LogBuffer {
-        &self.log
+        self.panes.log().buffer()
     }
 
-    /// The sort pane's lists: the game's, or the earlier position's on show.
-    pub fn sort(&self) -> &SortView {
-        self.browse.sort().unwrap_or(&self.sort)
+    /// The panes that take the keyboard.
+    pub fn panes(&self) -> &Panes {
+        &self.panes
     }
 
     pub fn explorer(&self) -> &explorer::Explorer {
-        &self.explorer
+        self.panes.tree().explorer()
     }
 
     pub fn lab(&self) -> &lab::LabView {

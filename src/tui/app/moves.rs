@@ -8,7 +8,6 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::log::LogKind;
 use super::session::EngineState;
-use super::sort::SortView;
 use super::text::{moves_text, score_after_move, search_note, static_e_text};
 use super::{App, Message, MessageKind, MoveSource, Prompt};
 use crate::chess::{Board, Color, Move};
@@ -16,6 +15,9 @@ use crate::engine::{Bound, Score};
 use crate::game::autosave::Autosave;
 use crate::game::{EngineNote, Game, GameEnd, GameError, TimeControl};
 use crate::tui::Mode;
+use crate::tui::keys::Action;
+use crate::tui::pane;
+use crate::tui::pane::PaneEvent;
 
 /// What a search said of a move before it was played: its score at the root from White's
 /// view, the bound (the mover's, as the engine reports it) and the iteration's depth.
@@ -226,18 +228,10 @@ impl App {
         }
         // After an engine move the sort pane keeps showing how the engine ordered its
         // choices (until something newer): the reason to have the pane at all.
-        let searched = if engine_move {
-            let mut kept = std::mem::take(&mut self.sort);
-            kept.mark_played(m);
-            kept
-        } else {
-            SortView::default()
-        };
-        self.position_changed();
-        if searched.depth().is_some() && !self.session.is_searching() && self.sort.depth().is_none()
-        {
-            self.sort = searched;
+        if engine_move {
+            self.panes.tell(PaneEvent::EnginePlayed(m));
         }
+        self.position_changed();
     }
 
     pub(super) fn flag_fell(&mut self, loser: Color) {
@@ -257,8 +251,7 @@ impl App {
         let kept = self.keep_previous_game();
         self.session.new_game();
         // A new game's lines are what the reader wants: the log follows them again.
-        let rows = self.log_rows();
-        self.log.scroll_to(false, rows);
+        self.pane_act(pane::log::FOCUS, Action::Bottom);
         let fen = start.as_ref().map(Board::to_fen);
         self.play.begin(start);
         self.session.set_state(EngineState::Idle);
@@ -389,5 +382,36 @@ impl App {
                 false
             }
         }
+    }
+
+    /// Before a new game replaces the one on the board: an unfinished game is kept as
+    /// abandoned in the archive, and the message says where the game went (relative to the
+    /// data directory, never a server's absolute path). `None`: no moves to keep.
+    pub(super) fn keep_previous_game(&mut self) -> Option<String> {
+        if self.play.game().ply() == 0 {
+            return None;
+        }
+        let Some(store) = self.play.autosave().cloned() else {
+            return Some(
+                "the previous game is not kept (no autosave here; :save FILE keeps a game)"
+                    .to_string(),
+            );
+        };
+        if self.play.game().result().is_none() {
+            self.play
+                .stamp_tags(&self.prefs.settings().name, self.prefs.settings().level);
+            self.play.game_mut().tags.set("Termination", "abandoned");
+            if let Some(e) = self.play.save() {
+                self.log_line(LogKind::Error, e.clone());
+                return Some(format!("the previous game could not be kept: {e}"));
+            }
+            match store.set_aside() {
+                Ok(path) => self.play.set_last_saved(path),
+                Err(e) => return Some(format!("the previous game could not be set aside: {e}")),
+            }
+        }
+        let path = self.play.last_saved()?.to_path_buf();
+        let shown = path.strip_prefix(store.dir()).unwrap_or(&path);
+        Some(format!("previous game kept in {}", shown.display()))
     }
 }

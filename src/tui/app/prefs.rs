@@ -12,7 +12,8 @@ use crate::engine::eval::{EvalConfig, EvalMode};
 use crate::engine::levels::Level;
 use crate::engine::order::Scheme;
 use crate::engine::search::Profile;
-use crate::tui::keys::{Binding, DEFAULT_KEYS};
+use crate::tui::keys::Binding;
+use crate::tui::pane::key_table;
 use crate::tui::settings::{Config, Settings};
 use crate::tui::theme::{self, ColorDepth, PieceStyle, Theme};
 
@@ -125,7 +126,7 @@ impl Prefs {
     /// key table they make, one line, the default profile and look, and no tables yet.
     pub fn new(settings: Settings) -> Prefs {
         Prefs {
-            keys: settings.key_table(DEFAULT_KEYS),
+            keys: settings.key_table(&key_table()),
             settings,
             multipv: 1,
             profile: Profile::default(),
@@ -272,6 +273,6 @@ impl Prefs {
             self.theme = theme;
             self.color_depth = depth;
         }
-        self.keys = self.settings.key_table(DEFAULT_KEYS);
+        self.keys = self.settings.key_table(&key_table());
     }
 }

@@ -1,6 +1,6 @@
 //! The puzzle part: the set served (the shipped one or `--puzzles FILE`), the player's
 //! record (rating, streak, own mistakes) and where it is kept, the puzzle being solved, and
-//! the game set aside while puzzles are on the board. The hub (`puzzle_flow.rs`) decides
+//! the game set aside while puzzles are on the board. The hub's side (`puzzles_hub.rs`) decides
 //! what a typed move does while a puzzle is on.
 
 use std::path::PathBuf;

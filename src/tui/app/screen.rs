@@ -7,14 +7,15 @@ use std::time::Duration;
 use ratatui::layout::Rect;
 
 use super::evalview::EvalView;
-use super::lab::View;
-use super::{Message, MessageKind, Pane, text};
+use super::{Message, MessageKind, text};
 use crate::chess::Color;
 use crate::engine::IterationInfo;
+use crate::tui::keys::Focus;
+use crate::tui::view::View;
 
 /// The view's state.
 pub struct Screen {
-    focus: Pane,
+    focus: Focus,
     help_visible: bool,
     help_scroll: usize,
     /// The focused pane's legend is open, scrolled this many rows.
@@ -42,7 +43,7 @@ pub struct Screen {
 impl Screen {
     pub fn new(flipped: bool, area: Rect) -> Screen {
         Screen {
-            focus: Pane::Input,
+            focus: Focus::INPUT,
             help_visible: false,
             help_scroll: 0,
             legend: None,
@@ -61,32 +62,12 @@ impl Screen {
 
     // ---- the keyboard's focus ----------------------------------------------------------
 
-    pub fn focus(&self) -> Pane {
+    pub fn focus(&self) -> Focus {
         self.focus
     }
 
-    pub fn focus_on(&mut self, pane: Pane) {
-        self.focus = pane;
-    }
-
-    /// Tab: the next pane has the keyboard (the tree browser stands in for the log and the
-    /// sort pane while open).
-    pub fn focus_next(&mut self) {
-        self.focus = self.focus.next();
-    }
-
-    pub fn focus_prev(&mut self) {
-        self.focus = self.focus.prev();
-    }
-
-    /// With the tree browser open, Tab goes between the browser and the input line only
-    /// (the log and the sort pane are hidden behind it).
-    pub fn toggle_tree_focus(&mut self) {
-        self.focus = if self.focus == Pane::Tree {
-            Pane::Input
-        } else {
-            Pane::Tree
-        };
+    pub fn focus_on(&mut self, focus: Focus) {
+        self.focus = focus;
     }
 
     // ---- the help overlay ----------------------------------------------------------------

@@ -133,7 +133,7 @@ impl Settings {
                         .collect::<Vec<_>>()
                         .join(", "),
                     // Not overridden: the default keys.
-                    None => keys::DEFAULT_KEYS
+                    None => crate::tui::pane::key_table()
                         .iter()
                         .filter(|b| b.action == action)
                         .map(|b| keys::key_name(b.code, b.mods))
@@ -324,10 +324,11 @@ impl Settings {
 /// When a bound key acts: as in the table if the table has it, else by what the key does on
 /// the input line.
 fn key_condition(table: &[Binding], k: &KeyName) -> When {
-    // The tree browser's own uses of Enter, Backspace or `r` say nothing about the key.
+    // A pane's own use of a key (the tree browser's Enter, the sort pane's ←) says nothing
+    // about what the key does elsewhere.
     if let Some(b) = table
         .iter()
-        .find(|b| b.code == k.code && b.mods == k.mods && b.when != When::TreeFocused)
+        .find(|b| b.code == k.code && b.mods == k.mods && !matches!(b.when, When::Focused(_)))
     {
         return b.when;
     }

@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::tui::app::App;
+pub use crate::tui::help::help_rows;
 use crate::tui::layout;
-pub use crate::tui::layout::help_rows;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
@@ -21,7 +21,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         true,
     );
     let inner = block.inner(rect);
-    let lines: Vec<Line> = layout::help_lines(inner.width, app.club().is_on())
+    let lines: Vec<Line> = crate::tui::help::help_lines(inner.width, app.club().is_on())
         .into_iter()
         .map(|(lead, part)| {
             Line::from(vec![
@@ -33,7 +33,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let scroll = app
         .screen()
         .help_scroll()
-        .min(layout::help_max_scroll(area, app.club().is_on()));
+        .min(crate::tui::help::help_max_scroll(area, app.club().is_on()));
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)

@@ -7,14 +7,15 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::tui::app::{App, Pane};
+use crate::tui::app::App;
+use crate::tui::keys::Focus;
 
 pub const PROMPT: &str = "› ";
 pub const ASCII_PROMPT: &str = "> ";
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
-    let focused = app.screen().focus() == Pane::Input;
+    let focused = app.screen().focus() == Focus::INPUT;
     let prompt = if app.prefs().settings().ascii {
         ASCII_PROMPT
     } else {
@@ -38,7 +39,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             t.dim()
         },
     )];
-    if let (true, Some(premove)) = (value.is_empty(), app.play().premove()) {
+    if let (true, Some(premove)) = (value.is_empty(), app.play().assist().premove()) {
         // The move typed while the engine thinks, kept for when it has moved.
         spans.push(Span::styled(
             format!("premove {premove}: played after the engine's move (Esc cancels)"),

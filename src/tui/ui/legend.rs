@@ -36,13 +36,3 @@ pub fn draw(frame: &mut Frame, app: &App) {
     frame.render_widget(Clear, rect);
     frame.render_widget(Paragraph::new(lines).block(block).style(t.text()), rect);
 }
-
-/// A focusable pane's title: `title` as given, and while the pane has the focus, the key
-/// that explains its numbers (` Sort · ? legend `).
-pub fn titled(title: &str, focused: bool) -> String {
-    if focused {
-        format!("{} · ? legend ", title.trim_end())
-    } else {
-        title.to_string()
-    }
-}

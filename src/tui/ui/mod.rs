@@ -21,11 +21,8 @@ pub mod help;
 pub mod input;
 pub mod lab;
 pub mod legend;
-pub mod log;
 pub mod review;
-pub mod sort;
 pub mod status;
-pub mod tree;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
@@ -33,17 +30,13 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::app::App;
-use super::app::lab::View;
-use super::layout::{Areas, MIN_HEIGHT, MIN_WIDTH, layout};
+use super::layout::{Areas, MIN_HEIGHT, MIN_WIDTH};
+use super::pane::DrawCtx;
+use crate::tui::pane;
 
 /// A pane's frame: its title and border in the theme's style for its focus.
 pub fn pane_block<'a>(app: &App, title: &'a str, focused: bool) -> Block<'a> {
-    Block::bordered()
-        .title(ratatui::text::Span::styled(
-            title,
-            app.theme().title(focused),
-        ))
-        .border_style(app.theme().border(focused))
+    super::pane::block(app.theme(), title, focused)
 }
 
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -52,15 +45,24 @@ pub fn draw(frame: &mut Frame, app: &App) {
         too_small(frame, area, app);
         return;
     }
-    let a = layout(area);
+    let a = app.areas_in(area);
     board::draw(frame, a.board, a.scale, app);
-    if draw_club(frame, &a, app) {
-        // The club's pane took the right-hand side.
-    } else if app.explorer().is_open() {
-        // The browser takes the whole right-hand side (its rows need the width).
-        tree::draw(frame, a.right, app);
-    } else {
-        draw_right(frame, &a, app);
+    if let Some(rect) = a.club {
+        if app.club().place() == crate::tui::app::club::Place::Lobby {
+            club::draw_lobby(frame, rect, app);
+        } else {
+            club::draw_room(frame, rect, app);
+        }
+    }
+    draw_panes(frame, &a, app);
+    if let Some(rect) = a.eval {
+        eval::draw(frame, rect, app);
+    }
+    if let Some(rect) = a.chart {
+        chart::draw(frame, rect, app);
+    }
+    if let Some(rect) = a.lab {
+        lab::draw(frame, rect, app);
     }
     input::draw(frame, a.input, app);
     status::draw_message(frame, a.message, app);
@@ -71,71 +73,26 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
 }
 
-/// The club's panes on the right-hand side: the lobby, or a room (a watcher who opened the
-/// engine's panes gets them above the room). False when the app is not in the club's
-/// lobby or a room.
-fn draw_club(frame: &mut Frame, a: &Areas, app: &App) -> bool {
-    use crate::tui::app::club::Place;
-    let club = app.club();
-    if !club.is_on() {
-        return false;
-    }
-    match club.place() {
-        Place::Lobby => {
-            club::draw_lobby(frame, a.right, app);
-            true
+/// Each pane on screen draws itself in the rectangle the layout gave it (the review takes
+/// the log's place while it is open).
+fn draw_panes(frame: &mut Frame, a: &Areas, app: &App) {
+    for pane in app.panes().all() {
+        let focus = pane.focus();
+        let Some(rect) = app.panes().rect(focus, a) else {
+            continue;
+        };
+        if focus == pane::log::FOCUS && app.review().visible() {
+            review::draw(frame, rect, app);
+            continue;
         }
-        Place::Room if club.in_room() => {
-            if club.engine_open() && !club.playing() {
-                let [top, bottom] = ratatui::layout::Layout::vertical([
-                    ratatui::layout::Constraint::Percentage(60),
-                    ratatui::layout::Constraint::Percentage(40),
-                ])
-                .areas(a.right);
-                if app.explorer().is_open() {
-                    tree::draw(frame, top, app);
-                } else {
-                    let [log, sort] = ratatui::layout::Layout::vertical([
-                        ratatui::layout::Constraint::Percentage(50),
-                        ratatui::layout::Constraint::Percentage(50),
-                    ])
-                    .areas(top);
-                    draw_log(frame, log, app);
-                    sort::draw(frame, sort, app);
-                }
-                club::draw_room(frame, bottom, app);
-            } else {
-                club::draw_room(frame, a.right, app);
-            }
-            true
-        }
-        _ => false,
-    }
-}
-
-/// The right-hand side: log and sort pane, and the views that take their place.
-fn draw_right(frame: &mut Frame, a: &Areas, app: &App) {
-    match (a.eval, a.chart) {
-        (Some(eval_area), Some(chart_area)) => {
-            draw_log(frame, a.log, app);
-            sort::draw(frame, a.sort, app);
-            if app.screen().view() == View::Lab {
-                lab::draw(frame, eval_area.union(chart_area), app);
-            } else {
-                eval::draw(frame, eval_area, app);
-                chart::draw(frame, chart_area, app);
-            }
-        }
-        _ => match app.screen().view() {
-            View::Log => {
-                draw_log(frame, a.log, app);
-                sort::draw(frame, a.sort, app);
-            }
-            // The table needs the width: the lab takes the board's place too while open.
-            View::Lab => lab::draw(frame, a.board.union(a.right), app),
-            View::Eval => eval::draw(frame, a.right, app),
-            View::Chart => chart::draw(frame, a.right, app),
-        },
+        let ctx = DrawCtx {
+            theme: app.theme(),
+            focused: app.screen().focus() == focus,
+            order: app.prefs().settings().order,
+            searching: app.session().is_searching(),
+            latest_tree: app.session().last_tree(),
+        };
+        pane.draw(frame, rect, &ctx);
     }
 }
 
@@ -162,13 +119,4 @@ fn too_small(frame: &mut Frame, area: Rect, app: &App) {
             .wrap(Wrap { trim: true }),
         rect,
     );
-}
-
-/// The log pane, or the review view in its place while that is open.
-fn draw_log(frame: &mut Frame, area: ratatui::layout::Rect, app: &App) {
-    if app.review().visible() {
-        review::draw(frame, area, app);
-    } else {
-        log::draw(frame, area, app);
-    }
 }

@@ -54,12 +54,12 @@ pub fn engine_text(app: &App, brief: bool) -> String {
         }
         (None, EngineState::Book(_)) => "book".into(),
         (None, _)
-            if app.play().next_engine_start().is_some()
-                || app.play().next_game_start().is_some() =>
+            if app.play().series().next_engine_start().is_some()
+                || app.play().series().next_game_start().is_some() =>
         {
             "waiting".into()
         }
-        (None, _) if app.play().is_paused() => "paused".into(),
+        (None, _) if app.play().series().is_paused() => "paused".into(),
         (None, _) => "idle".into(),
     }
 }

@@ -1,15 +1,23 @@
 //! The game flow: the game on the board, its clock and where it is kept, who plays which
-//! side, the engine-vs-engine timers and series, the last hint, a premove, the question that
-//! holds the keyboard, and the game set aside while puzzles or a club room use the board.
-//! The hub (`App`) decides when the engine moves; this part keeps what those decisions read
-//! and changes it only through its methods, so its fields stay consistent (a replaced game
-//! brings its own clock, a new one drops the old game's offers and timers).
+//! side, the headers it is saved with, the question that holds the keyboard, and the game
+//! set aside while puzzles or a club room use the board. Its sub-parts, each in its own
+//! file: the engine-vs-engine timers and series (`series.rs`), the hint and the premove
+//! (`assist.rs`), the draw offers (`../draws.rs`). The hub (`App`) decides when the engine
+//! moves; this part keeps what those decisions read and changes it only through its
+//! methods, so its fields stay consistent (a replaced game brings its own clock, a new one
+//! drops the old game's offers, premove and timers).
+
+mod assist;
+mod series;
+
+pub use assist::{Assist, Hint};
+pub use series::Series;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::draws::Draws;
-use crate::chess::{Board, Color, Move};
+use crate::chess::{Board, Color};
 use crate::engine::book::Book;
 use crate::engine::levels::Level;
 use crate::game::autosave::Autosave;
@@ -21,14 +29,6 @@ use crate::tui::Mode;
 pub enum Prompt {
     /// An unfinished game was found in the data directory: resume it (y) or set it aside (n).
     Resume(Box<Game>),
-}
-
-/// The engine's suggestion for the position `hash`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hint {
-    pub hash: u64,
-    pub mv: Move,
-    pub san: String,
 }
 
 /// What was on the board before puzzles or a club room took it, given back as it was.
@@ -52,25 +52,15 @@ pub struct Play {
     /// A question that takes the keyboard until answered.
     prompt: Option<Prompt>,
     mode: Mode,
-    /// Engine vs engine: the pause between moves and between games.
-    delay: Duration,
     /// The built-in opening book (names the opening on the status line).
     book: Book,
     opening: Option<String>,
-    /// Engine vs engine waits for this moment before the next search.
-    next_engine_start: Option<Instant>,
-    /// Engine vs engine paused by Stop.
-    paused: bool,
-    /// `:games N`: games still to finish in this series (0: no series).
-    games_to_play: u32,
-    /// When the series' next game starts (after the delay).
-    next_game_start: Option<Instant>,
-    /// The last hint: shown while its position is on the board.
-    hint: Option<Hint>,
+    /// Engine vs engine: the timers, the pause, the series of games.
+    series: Series,
+    /// The last hint and a premove.
+    assist: Assist,
     /// The draw offer that stands and the engine's run of level or lost scores.
     draws: Draws,
-    /// A move typed while the engine thinks: played when the engine has moved, if legal.
-    premove: Option<String>,
     /// The game names its players itself (loaded from a PGN that names them): the
     /// `White`/`Black` headers are not filled from the mode.
     keep_players: bool,
@@ -87,16 +77,11 @@ impl Play {
             autosave_error: None,
             prompt: None,
             mode,
-            delay,
             book: Book::builtin(),
             opening: None,
-            next_engine_start: None,
-            paused: false,
-            games_to_play: 0,
-            next_game_start: None,
-            hint: None,
+            series: Series::new(delay),
+            assist: Assist::default(),
             draws: Draws::default(),
-            premove: None,
             keep_players: false,
             last_saved: None,
         }
@@ -117,11 +102,6 @@ impl Play {
         self.mode
     }
 
-    /// Engine vs engine: the pause between moves and between games.
-    pub fn delay(&self) -> Duration {
-        self.delay
-    }
-
     /// The opening's name for the position on the board (from the built-in book).
     pub fn opening(&self) -> Option<&str> {
         self.opening.as_deref()
@@ -132,39 +112,27 @@ impl Play {
         self.prompt.as_ref()
     }
 
-    /// When engine vs engine starts its next search (after the delay).
-    pub fn next_engine_start(&self) -> Option<Instant> {
-        self.next_engine_start
-    }
-
-    /// When the series' next game starts (after the delay).
-    pub fn next_game_start(&self) -> Option<Instant> {
-        self.next_game_start
-    }
-
-    /// Engine vs engine paused by Stop (or while a review looks at the game).
-    pub fn is_paused(&self) -> bool {
-        self.paused
-    }
-
-    /// `:games N`: games still to finish in this series (0: no series).
-    pub fn games_to_play(&self) -> u32 {
-        self.games_to_play
-    }
-
-    /// The last hint (shown while its position is on the board).
-    pub fn hint(&self) -> Option<&Hint> {
-        self.hint.as_ref()
-    }
-
     /// The draw offer that stands and the engine's run of level or lost scores.
     pub fn draws(&self) -> &Draws {
         &self.draws
     }
 
-    /// A move typed while the engine thinks.
-    pub fn premove(&self) -> Option<&str> {
-        self.premove.as_deref()
+    /// Engine vs engine: the timers, the pause, the series of games.
+    pub fn series(&self) -> &Series {
+        &self.series
+    }
+
+    pub fn series_mut(&mut self) -> &mut Series {
+        &mut self.series
+    }
+
+    /// The last hint and a premove.
+    pub fn assist(&self) -> &Assist {
+        &self.assist
+    }
+
+    pub fn assist_mut(&mut self) -> &mut Assist {
+        &mut self.assist
     }
 
     /// The file the last autosave wrote (the game's archive file once it is over).
@@ -194,8 +162,7 @@ impl Play {
     /// its last `[%clk]` readings, nothing of the old game's flow (timers, offers, a
     /// premove) carries over, and a game that names its players keeps them.
     pub fn replace_game(&mut self, game: Game) {
-        self.next_engine_start = None;
-        self.paused = false;
+        self.series.game_replaced();
         self.game = game;
         self.clock = self.game.time_control.map(Clock::new);
         if let Some(clock) = &mut self.clock {
@@ -207,7 +174,7 @@ impl Play {
             }
         }
         self.draws.reset();
-        self.premove = None;
+        self.assist.take_premove();
         let known = |v: &str| !v.trim().is_empty() && v != "?";
         let tags = &self.game.tags;
         self.keep_players = known(&tags.white) || known(&tags.black);
@@ -216,14 +183,12 @@ impl Play {
     /// A new game from `start` (the initial position when `None`) under the same time
     /// control, in the same mode; the old game's timers, offers and file are forgotten.
     pub fn begin(&mut self, start: Option<Board>) {
-        self.next_engine_start = None;
-        self.next_game_start = None;
-        self.paused = false;
+        self.series.game_begun();
         let tc = self.game.time_control;
         self.game = start.map_or_else(Game::new, Game::from_board);
         self.set_time_control(tc);
         self.draws.reset();
-        self.premove = None;
+        self.assist.take_premove();
         self.keep_players = false;
         self.last_saved = None;
     }
@@ -232,9 +197,9 @@ impl Play {
     /// pauses so the player can look.
     pub fn took_back(&mut self) {
         self.draws.reset();
-        self.premove = None;
+        self.assist.take_premove();
         if self.mode == Mode::EngineEngine {
-            self.paused = true;
+            self.series.pause();
         }
     }
 
@@ -255,7 +220,7 @@ impl Play {
     /// engine game stands.
     pub fn between_people(&mut self) {
         self.mode = Mode::HumanHuman;
-        self.premove = None;
+        self.assist.take_premove();
         self.draws.reset();
     }
 
@@ -283,12 +248,11 @@ impl Play {
     /// lapses, and a series of engine games ends unless the engine still plays both sides.
     pub fn choose_mode(&mut self, mode: Mode) {
         self.mode = mode;
-        self.paused = false;
+        self.series.resume();
         self.keep_players = false;
         self.draws.lapse();
         if mode != Mode::EngineEngine {
-            self.games_to_play = 0;
-            self.next_game_start = None;
+            self.series.end();
         }
     }
 
@@ -297,10 +261,6 @@ impl Play {
     pub fn swap_sides(&mut self, mode: Mode) {
         self.mode = mode;
         self.keep_players = false;
-    }
-
-    pub fn set_delay(&mut self, delay: Duration) {
-        self.delay = delay;
     }
 
     /// Keeps the game in `store` after every move (`None`: not kept).
@@ -318,7 +278,7 @@ impl Play {
         self.opening = self.book.opening_name(self.game.board());
     }
 
-    // ---- the prompt, the hint, the premove, the draw offer --------------------------------
+    // ---- the prompt, the draw offer ---------------------------------------------------------
 
     /// `prompt` takes the keyboard until answered.
     pub fn ask(&mut self, prompt: Prompt) {
@@ -330,105 +290,30 @@ impl Play {
         self.prompt.take()
     }
 
-    pub fn set_hint(&mut self, hint: Hint) {
-        self.hint = Some(hint);
-    }
-
-    /// The last hint, once: the next human move's comment names it.
-    pub fn take_hint(&mut self) -> Option<Hint> {
-        self.hint.take()
-    }
-
-    /// Keeps `text` to play when the engine has moved; returns the premove it replaced.
-    pub fn set_premove(&mut self, text: String) -> Option<String> {
-        self.premove.replace(text)
-    }
-
-    pub fn take_premove(&mut self) -> Option<String> {
-        self.premove.take()
-    }
-
     /// The draw offers and the engine's runs of scores, to record an offer or a search.
     pub fn draws_mut(&mut self) -> &mut Draws {
         &mut self.draws
     }
 
-    // ---- engine vs engine: timers, pauses and series ---------------------------------------
-
-    /// The engine's next search starts after the delay (engine vs engine).
-    pub fn schedule_engine_start(&mut self, now: Instant) {
-        self.next_engine_start = Some(now + self.delay);
-    }
-
-    /// A search starts now: no pending start stands.
-    pub fn engine_started(&mut self) {
-        self.next_engine_start = None;
-    }
-
-    /// Whether the pending engine start is due at `now` (then it is cleared).
-    pub fn engine_start_due(&mut self, now: Instant) -> bool {
-        match self.next_engine_start {
-            Some(t) if now >= t => {
-                self.next_engine_start = None;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether the series' next game is due at `now` (then it is cleared).
-    pub fn next_game_due(&mut self, now: Instant) -> bool {
-        match self.next_game_start {
-            Some(t) if now >= t => {
-                self.next_game_start = None;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Drops a pending engine start, else a pending next game; whether one was pending.
-    pub fn cancel_pending(&mut self) -> bool {
-        self.next_engine_start.take().is_some() || self.next_game_start.take().is_some()
-    }
-
-    pub fn pause(&mut self) {
-        self.paused = true;
-    }
-
-    pub fn resume(&mut self) {
-        self.paused = false;
-    }
+    // ---- engine vs engine: the series ----------------------------------------------------
 
     /// `:games N`: the engine plays both sides for `n` games; the next starts at once when
     /// the current one is over. Returns whether the mode changed to engine vs engine.
     pub fn start_series(&mut self, n: u32, now: Instant) -> bool {
-        self.games_to_play = n;
         let changed = self.mode != Mode::EngineEngine;
         if changed {
             self.mode = Mode::EngineEngine;
-            self.paused = false;
+            self.series.resume();
         }
-        if self.game.is_over() {
-            self.next_game_start = Some(now);
-        }
+        self.series.start(n, self.game.is_over().then_some(now));
         changed
     }
 
     /// A game of the series ended at `now`: the next is scheduled after the delay. Returns
     /// `true` when the series is over with it (or cannot go on outside engine vs engine).
     pub fn series_game_over(&mut self, now: Instant) -> bool {
-        if self.games_to_play == 0 {
-            return false;
-        }
-        self.games_to_play -= 1;
-        if self.games_to_play > 0 && self.mode == Mode::EngineEngine {
-            self.next_game_start = Some(now + self.delay);
-            false
-        } else {
-            self.games_to_play = 0;
-            true
-        }
+        let going_on = self.mode == Mode::EngineEngine;
+        self.series.game_over(now, going_on)
     }
 
     /// Does the engine play `side` in the current mode?

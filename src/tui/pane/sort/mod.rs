@@ -1,10 +1,135 @@
-//! The sort view's state: the moves of one position in generator order and in the order
-//! the search tried them (or sorted by score), the PV to step along, and the list's scroll.
+//! The sort pane (seed 000), the pane the program is named for: the moves of one position
+//! in generator order and in the order the search tried them (or sorted by score), the PV
+//! to step along (← / → while focused), and the list's scroll. It follows the game and the
+//! search through [`PaneEvent`]s; `draw.rs` draws it.
 
+pub mod draw;
+
+use crossterm::event::KeyCode;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use super::{Component, DrawCtx, PaneEvent, Reply, Scroll, scroll_of};
 use crate::chess::{Board, Color, Move};
 use crate::engine::order::{self, History, OrderContext, Scheme, ScoredMove};
 use crate::engine::search::SearchStats;
 use crate::engine::{IterationInfo, RootMoveRow};
+use crate::tui::keys::{Action, Binding, Focus, NONE, When, bind};
+use crate::tui::layout::Slot;
+use crate::tui::legend::Legend;
+
+/// The sort pane's focus.
+pub const FOCUS: Focus = Focus::named("sort pane");
+
+/// Its own keys while focused (Alt+← and Alt+→ step the PV from anywhere).
+pub const KEYS: &[Binding] = &[
+    bind(KeyCode::Left, NONE, When::Focused(FOCUS), Action::PvBack),
+    bind(
+        KeyCode::Right,
+        NONE,
+        When::Focused(FOCUS),
+        Action::PvForward,
+    ),
+];
+
+/// What its numbers are.
+const LEGEND: Legend = Legend::of(
+    "Sort",
+    &[
+        "sort columns",
+        "order",
+        "root table",
+        "1st, 1st-cut, 1stcut",
+        "ebf, branch, EBF",
+        "cut@, cut index, idx",
+        "tt, TT hits",
+        "null, null cuts",
+        "re, re-search",
+        "q, qsearch",
+    ],
+);
+
+/// The sort pane: the lists of the game's position (or of the search's root), and those
+/// of an earlier position while the board shows one.
+#[derive(Clone, Debug, Default)]
+pub struct SortPane {
+    live: SortView,
+    /// The lists of an earlier position on show (generator order: no search ran there).
+    viewing: Option<SortView>,
+    /// The engine's lists for the move it just played, kept on show (with the move marked)
+    /// until something newer: how the engine ordered its choices is the pane's reason to be.
+    played: Option<SortView>,
+}
+
+impl SortPane {
+    /// The lists on show.
+    pub fn shown(&self) -> &SortView {
+        self.viewing.as_ref().unwrap_or(&self.live)
+    }
+}
+
+impl Component for SortPane {
+    fn focus(&self) -> Focus {
+        FOCUS
+    }
+
+    fn legend(&self) -> Legend {
+        LEGEND
+    }
+
+    fn slot(&self) -> Slot {
+        Slot::Lower
+    }
+
+    fn rows_in(&self, area: Rect) -> usize {
+        (area.height.saturating_sub(2) as usize).saturating_sub(self.shown().header_lines())
+    }
+
+    fn act(&mut self, action: Action, rows: usize) -> Reply {
+        if let Some(scroll) = scroll_of(action, rows) {
+            self.live.scroll_by(scroll, rows);
+            return Reply::Done;
+        }
+        let forward = match action {
+            Action::PvForward => true,
+            Action::PvBack => false,
+            _ => return Reply::Ignored,
+        };
+        match self.live.step_pv(forward) {
+            Ok(()) => Reply::Done,
+            Err(why) => Reply::Say(why.message().to_string()),
+        }
+    }
+
+    fn on_event(&mut self, event: PaneEvent) {
+        match event {
+            PaneEvent::Position { board, scheme } => {
+                self.live = SortView::of(board, scheme);
+                if let Some(kept) = self.played.take() {
+                    self.live = kept;
+                }
+            }
+            PaneEvent::SearchStarted { board, scheme } => {
+                self.played = None;
+                self.live = SortView::of(board, scheme);
+            }
+            PaneEvent::EnginePlayed(m) => {
+                let mut kept = std::mem::take(&mut self.live);
+                kept.mark_played(m);
+                self.played = kept.depth().is_some().then_some(kept);
+            }
+            PaneEvent::Iteration { info, scheme } => self.live.from_iteration(info, scheme),
+            PaneEvent::RootRows { depth, rows } => self.live.on_root_rows(depth, rows.to_vec()),
+            PaneEvent::Viewing { board, scheme } => {
+                self.viewing = board.map(|b| SortView::of(b, scheme));
+            }
+        }
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &DrawCtx) {
+        draw::draw(frame, area, self.shown(), ctx);
+    }
+}
 
 /// What the sort pane shows: the moves of one position in generator order and sorted.
 #[derive(Clone, Debug, Default)]
@@ -36,6 +161,11 @@ pub struct SortView {
     ply_label: String,
     /// The first list row shown.
     scroll: usize,
+    /// The search's own order and scores at the root (its last iteration's), for the lists
+    /// when the PV is stepped back to the root.
+    root_moves: Vec<ScoredMove>,
+    /// The ordering scheme the lists are scored with.
+    scheme: Scheme,
 }
 
 /// Why the PV cannot be stepped further.
@@ -145,9 +275,10 @@ impl SortView {
     pub fn of(root: &Board, scheme: Scheme) -> SortView {
         let mut v = SortView {
             root: root.clone(),
+            scheme,
             ..SortView::default()
         };
-        v.fill(None, scheme);
+        v.fill();
         v
     }
 
@@ -193,17 +324,13 @@ impl SortView {
             self.rows_depth = Some(info.depth);
         }
         self.step = self.step.min(self.pv.len());
-        let root_moves = Some(info.root_moves.clone()).filter(|r| !r.is_empty());
-        self.fill(root_moves, scheme);
+        self.root_moves = info.root_moves.clone();
+        self.scheme = scheme;
+        self.fill();
     }
 
-    /// Steps along the PV; `root_moves` are the search's at the root (if it reported them).
-    pub fn step_pv(
-        &mut self,
-        forward: bool,
-        root_moves: Option<Vec<ScoredMove>>,
-        scheme: Scheme,
-    ) -> Result<(), StepRefused> {
+    /// Steps along the PV.
+    pub fn step_pv(&mut self, forward: bool) -> Result<(), StepRefused> {
         let max = self.pv.len();
         if forward && self.step < max {
             self.step += 1;
@@ -217,32 +344,26 @@ impl SortView {
             return Err(StepRefused::AtRoot);
         }
         self.scroll = 0;
-        self.fill(root_moves.filter(|r| !r.is_empty()), scheme);
+        self.fill();
         Ok(())
     }
 
-    /// Scrolls the lists by `by` rows within a pane showing `visible` of them.
-    pub fn scroll_by(&mut self, by: usize, up: bool, visible: usize) {
+    /// Scrolls the lists within a pane showing `visible` of them.
+    fn scroll_by(&mut self, scroll: Scroll, visible: usize) {
         let max = self.rows().saturating_sub(visible);
-        self.scroll = if up {
-            self.scroll.saturating_sub(by)
-        } else {
-            (self.scroll + by).min(max)
-        };
-    }
-
-    pub fn scroll_to(&mut self, top: bool, visible: usize) {
-        self.scroll = if top {
-            0
-        } else {
-            self.rows().saturating_sub(visible)
+        self.scroll = match scroll {
+            Scroll::By(by) => self.scroll.saturating_add_signed(by).min(max),
+            Scroll::Top => 0,
+            Scroll::Bottom => max,
         };
     }
 
     /// Fills both lists for the position `step` PV moves from the root: at the root during
     /// a search, the search's own order and scores; elsewhere what `order::explain` gives
     /// (the same scoring the search applies, with the PV move as the PV bonus).
-    fn fill(&mut self, root_moves: Option<Vec<ScoredMove>>, scheme: Scheme) {
+    fn fill(&mut self) {
+        let scheme = self.scheme;
+        let root_moves = Some(self.root_moves.clone()).filter(|r| !r.is_empty());
         let mut pos = self.root.clone();
         for &m in self.pv.iter().take(self.step) {
             if !pos.legal_moves().contains(m) {

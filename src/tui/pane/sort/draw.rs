@@ -1,4 +1,4 @@
-//! The sort pane (seed 000): the moves of a position in generator order beside the order the
+//! Drawing the sort pane (seed 000): the moves of a position in generator order beside the order the
 //! search tries them, each with its ordering score and the reasons that make it up. At the
 //! root while the engine thinks, the lists are the search's own (updated every iteration);
 //! stepping along the PV (←/→ with the pane focused) shows the ordering at deeper plies.
@@ -12,10 +12,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::SortView;
 use crate::engine::order::ScoredMove;
 use crate::engine::search::SearchStats;
 use crate::engine::{Bound, RootMoveRow};
-use crate::tui::app::{App, Pane, SortView};
+use crate::tui::pane::{DrawCtx, block, titled};
 
 /// `PV+10000 MVV/LVA+4`
 pub fn reasons_text(m: &ScoredMove) -> String {
@@ -143,9 +144,8 @@ fn fit(s: &str, width: usize) -> String {
     s
 }
 
-fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
-    let t = &app.theme();
-    let v = &app.sort();
+fn header_lines(v: &SortView, ctx: &DrawCtx, width: usize) -> Vec<Line<'static>> {
+    let t = ctx.theme;
     let mut stats = vec![Span::styled(
         v.ply_label().to_string(),
         t.text().add_modifier(Modifier::BOLD),
@@ -163,10 +163,7 @@ fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     if let Some(b) = v.branching().filter(|b| *b > 0.0) {
         stats.push(Span::styled(format!("  branch {b:.1}"), t.accent()));
     }
-    stats.push(Span::styled(
-        format!("  {}", app.prefs().settings().order),
-        t.dim(),
-    ));
+    stats.push(Span::styled(format!("  {}", ctx.order), t.dim()));
     let mut lines = vec![Line::from(stats)];
     if let Some(s) = stats_of(v) {
         lines.push(Line::from(Span::styled(stats_text(s, width), t.accent())));
@@ -195,20 +192,19 @@ fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     lines
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let focused = app.screen().focus() == Pane::Sort;
-    let t = &app.theme();
-    let title = super::legend::titled(" Sort ", focused);
-    let block = super::pane_block(app, &title, focused);
+pub fn draw(frame: &mut Frame, area: Rect, v: &SortView, ctx: &DrawCtx) {
+    let t = ctx.theme;
+    let title = titled(" Sort ", ctx.focused);
+    let block = block(t, &title, ctx.focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let mut lines = header_lines(app, inner.width as usize);
-    if app.sort().shows_root_rows() {
-        draw_root_rows(frame, inner, app, lines);
+    let mut lines = header_lines(v, ctx, inner.width as usize);
+    if v.shows_root_rows() {
+        draw_root_rows(frame, inner, v, ctx, lines);
         return;
     }
     let col = (inner.width.saturating_sub(1) / 2) as usize;
-    let searched = app.sort().depth().is_some() && app.sort().step() == 0;
+    let searched = v.depth().is_some() && v.step() == 0;
     let right_title = if searched { "search order" } else { "sorted" };
     let head = |s: &str| {
         let mut s: String = s.chars().take(col).collect();
@@ -227,11 +223,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             t.dim().add_modifier(Modifier::UNDERLINED),
         ),
     ]));
-    let v = &app.sort();
     let rows = v.generated().len().max(v.sorted().len());
     let visible = (inner.height as usize).saturating_sub(lines.len());
     let max_scroll = rows.saturating_sub(visible);
-    let scroll = app.sort().scroll().min(max_scroll);
+    let scroll = v.scroll().min(max_scroll);
     let style_for = |m: &ScoredMove| -> Style {
         if Some(m.mv) == v.best() {
             t.accent().add_modifier(Modifier::BOLD)
@@ -261,9 +256,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// The root table: one row per root move of the iteration in progress or the last one.
-fn draw_root_rows(frame: &mut Frame, inner: Rect, app: &App, mut lines: Vec<Line<'static>>) {
-    let t = &app.theme();
-    let v = &app.sort();
+fn draw_root_rows(
+    frame: &mut Frame,
+    inner: Rect,
+    v: &SortView,
+    ctx: &DrawCtx,
+    mut lines: Vec<Line<'static>>,
+) {
+    let t = ctx.theme;
     let width = inner.width as usize;
     let mut head = root_head(width);
     if let Some(d) = v.rows_depth().filter(|&d| Some(d) != v.depth()) {

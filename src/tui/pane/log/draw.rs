@@ -1,5 +1,4 @@
-//! The log pane: the session's lines, time-stamped, newest at the bottom, wrapped to the
-//! pane and scrollable. The wrapping is the log buffer's (once per width, cached); this
+//! Drawing the log pane. The wrapping is the log buffer's (once per width, cached); this
 //! only styles the rows on screen.
 
 use ratatui::Frame;
@@ -8,13 +7,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-pub use crate::tui::app::log::wrap_text;
-use crate::tui::app::log::{LogLine, STAMP_WIDTH};
-use crate::tui::app::{App, LogKind, Pane};
-use crate::tui::layout;
+use crate::tui::app::log::{LogBuffer, LogKind, LogLine, STAMP_WIDTH, wrap_text};
+use crate::tui::pane::{DrawCtx, block, titled};
+use crate::tui::theme::Theme;
 
-fn kind_style(app: &App, kind: LogKind) -> Style {
-    let t = &app.theme();
+fn kind_style(t: &Theme, kind: LogKind) -> Style {
     match kind {
         LogKind::Info => t.dim(),
         LogKind::Iteration => t.text(),
@@ -24,28 +21,28 @@ fn kind_style(app: &App, kind: LogKind) -> Style {
     }
 }
 
-fn styled_row(app: &App, line: &LogLine, index: usize, text: String) -> Line<'static> {
+fn styled_row(t: &Theme, line: &LogLine, index: usize, text: String) -> Line<'static> {
     let lead = if index == 0 {
-        Span::styled(format!("{} ", line.stamp), app.theme().dim())
+        Span::styled(format!("{} ", line.stamp), t.dim())
     } else {
         Span::raw(" ".repeat(STAMP_WIDTH))
     };
-    Line::from(vec![lead, Span::styled(text, kind_style(app, line.kind))])
+    Line::from(vec![lead, Span::styled(text, kind_style(t, line.kind))])
 }
 
 /// The newest lines wrapped now, for a width the buffer has not cached (a frame drawn
 /// without `App::resize`): only enough for `need` rows.
-fn tail_rows(app: &App, width: usize, need: usize) -> Vec<Line<'static>> {
+fn tail_rows(log: &LogBuffer, t: &Theme, width: usize, need: usize) -> Vec<Line<'static>> {
     let mut newest_first: Vec<Vec<Line<'static>>> = Vec::new();
     let mut count = 0;
-    for line in app.log_buffer().lines().rev() {
+    for line in log.lines().rev() {
         if count >= need {
             break;
         }
         let wrapped: Vec<Line<'static>> = wrap_text(&line.text, width)
             .into_iter()
             .enumerate()
-            .map(|(i, part)| styled_row(app, line, i, part))
+            .map(|(i, part)| styled_row(t, line, i, part))
             .collect();
         count += wrapped.len();
         newest_first.push(wrapped);
@@ -56,27 +53,24 @@ fn tail_rows(app: &App, width: usize, need: usize) -> Vec<Line<'static>> {
     rows
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let focused = app.screen().focus() == Pane::Log;
-    let theme = &app.theme();
-    let width = layout::log_text_width(area);
-    let visible = layout::log_rows(area);
-    let cached = (app.log_buffer().wrap_width() == width)
-        .then(|| app.log_buffer().visible_rows(visible))
+pub fn draw(frame: &mut Frame, area: Rect, log: &LogBuffer, ctx: &DrawCtx) {
+    let theme = ctx.theme;
+    let width = super::text_width(area);
+    let visible = super::rows(area);
+    let cached = (log.wrap_width() == width)
+        .then(|| log.visible_rows(visible))
         .flatten();
     let (lines, offset) = match cached {
         Some(rows) => (
             rows.into_iter()
-                .map(|(line, i, text)| styled_row(app, &line, i, text))
+                .map(|(line, i, text)| styled_row(theme, &line, i, text))
                 .collect(),
-            app.log_buffer()
-                .scroll()
-                .min(app.log_buffer().max_scroll(visible)),
+            log.scroll().min(log.max_scroll(visible)),
         ),
-        None => (tail_rows(app, width, visible), 0),
+        None => (tail_rows(log, theme, width, visible), 0),
     };
-    let title = super::legend::titled(" Log ", focused);
-    let mut block = super::pane_block(app, &title, focused);
+    let title = titled(" Log ", ctx.focused);
+    let mut block = block(theme, &title, ctx.focused);
     if offset > 0 {
         block = block.title(Span::styled(
             format!(" {offset} newer rows below (PgDn) "),

@@ -1,98 +1,15 @@
-//! The hub's side of looking back through the game (`browse`) and of the board cursor
-//! (`cursor`): which keys they take, what the rest of the screen does meanwhile, and how a
-//! move chosen on the board is played (as if typed, with the same checks and messages).
-//!
-//! Rules, as the help and the README say them: ← and → step through the game while the
-//! input line has the focus and is empty (a focused pane keeps its own arrows); End or Esc
-//! returns to the game, and so does typing: a move is always typed against the position on
-//! the board. While the board cursor is on (Ctrl+P) and the input line is empty, the arrows,
-//! Enter, Space and Esc are the cursor's.
+//! The hub's side of the board cursor (`cursor.rs` the part): while it is on (Ctrl+P) and
+//! the input line is empty, the arrows, Enter, Space and Esc are the cursor's, and a move
+//! chosen on the board is played as if typed, with the same checks and messages.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::browse::StepEnd;
+use super::App;
 use super::cursor::Choice;
-use super::text::position_text;
-use super::{App, Pane};
 use crate::chess::{PieceKind, Square};
+use crate::tui::keys::Focus;
 
 impl App {
-    // ---- looking back through the game -------------------------------------------------
-
-    /// The number of moves leading to the position on show, while it is an earlier one.
-    pub fn viewing(&self) -> Option<usize> {
-        self.browse.ply()
-    }
-
-    /// ← / → on an empty input line: the board shows the position a move earlier or later.
-    pub(super) fn step_game(&mut self, forward: bool) {
-        if self.explorer.is_open() {
-            self.info("the tree browser shows its own position (Esc closes it)");
-            return;
-        }
-        self.cursor.stop();
-        match self
-            .browse
-            .step(self.play.game(), forward, self.prefs.settings().order)
-        {
-            Ok(()) => match self.browse.ply() {
-                Some(ply) => self.info(format!(
-                    "viewing {}: ←/→ step, End or Esc returns to the game",
-                    position_text(self.play.game(), ply)
-                )),
-                None => self.back_to_game_message(),
-            },
-            Err(StepEnd::AtStart) => self.info("at the game's first position (End returns)"),
-            Err(StepEnd::AtLive) if self.play.game().ply() == 0 => {
-                self.info("no moves yet to look back on")
-            }
-            Err(StepEnd::AtLive) => {
-                self.info("this is the game's position (← looks back; Ctrl+Y replays)")
-            }
-        }
-    }
-
-    /// End, Esc or typing while an earlier position is on show: back to the game's own.
-    pub(super) fn leave_viewing(&mut self) -> bool {
-        let left = self.browse.leave();
-        if left {
-            self.back_to_game_message();
-        }
-        left
-    }
-
-    fn back_to_game_message(&mut self) {
-        self.info(format!(
-            "back to the game (move {})",
-            self.play.game().ply()
-        ));
-    }
-
-    /// Keys while an earlier position is on show and the input line has the focus: End and
-    /// Esc return to the game; a character typed, or an earlier entry recalled (↑/↓),
-    /// returns and then goes to the input line (a move is always typed against the position
-    /// on the board). False when the key still has its usual meaning to run.
-    pub(super) fn viewing_key(&mut self, key: &KeyEvent) -> bool {
-        if !self.browse.is_viewing() || self.screen.focus() != Pane::Input {
-            return false;
-        }
-        match key.code {
-            KeyCode::End | KeyCode::Esc if key.modifiers == KeyModifiers::NONE => {
-                self.leave_viewing();
-                true
-            }
-            KeyCode::Char(_) | KeyCode::Up | KeyCode::Down
-                if !key
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-            {
-                self.leave_viewing();
-                false
-            }
-            _ => false,
-        }
-    }
-
     // ---- the board cursor ----------------------------------------------------------------
 
     /// Ctrl+P: the cursor on (on the side to move's king), or off.
@@ -103,8 +20,9 @@ impl App {
             return;
         }
         self.browse.leave();
+        self.tell_viewing();
         self.close_tree();
-        self.screen.focus_on(Pane::Input);
+        self.screen.focus_on(Focus::INPUT);
         self.input.clear();
         let board = self.play.game().board();
         self.cursor.start(board.king_square(board.side_to_move()));
@@ -126,7 +44,7 @@ impl App {
     /// Keys while the board cursor is on and the input line is empty; false when the key is
     /// not the cursor's.
     pub(super) fn cursor_key(&mut self, key: &KeyEvent) -> bool {
-        if !self.cursor.is_on() || self.screen.focus() != Pane::Input {
+        if !self.cursor.is_on() || self.screen.focus() != Focus::INPUT {
             return false;
         }
         if key

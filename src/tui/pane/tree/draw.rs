@@ -1,4 +1,4 @@
-//! The tree browser's pane: one node of a recorded iteration tree — its path from the root,
+//! Drawing the tree browser: one node of a recorded iteration tree — its path from the root,
 //! window, static evaluation and result — and its children in the order the search tried
 //! them, each with its ordering score, nodes, result and what happened to it (the cutoff,
 //! a reduction, why it was skipped). It takes the whole right-hand side while open.
@@ -15,10 +15,10 @@ use ratatui::widgets::Paragraph;
 use crate::chess::Color;
 use crate::engine::search::record::TreeNode;
 use crate::tui::app::explorer::{
-    bound_text, bounded, child_value, empty_reason, score_at, white_bound,
+    Explorer, bound_text, bounded, child_value, empty_reason, score_at, white_bound,
 };
-use crate::tui::app::{App, Pane, thousands};
-use crate::tui::layout::{self, TREE_FOOT};
+use crate::tui::app::thousands;
+use crate::tui::pane::{DrawCtx, block, titled};
 
 /// From this inner width on, each row also shows its ordering reasons.
 const WIDE: u16 = 70;
@@ -61,8 +61,8 @@ fn reasons(c: &TreeNode) -> String {
 }
 
 /// A child's result as the node's side to move sees it, and as E (White's view).
-fn child_scores(app: &App, node: &TreeNode, c: &TreeNode) -> (String, String) {
-    let side = app.explorer().board().side_to_move();
+fn child_scores(ex: &Explorer, node: &TreeNode, c: &TreeNode) -> (String, String) {
+    let side = ex.board().side_to_move();
     match child_value(c) {
         Some((v, b)) => (
             bounded(v, b, node.ply),
@@ -78,16 +78,11 @@ fn child_scores(app: &App, node: &TreeNode, c: &TreeNode) -> (String, String) {
 
 /// A child's row: number (from 1), move, ordering score, nodes, result, what happened;
 /// wide rows add the ordering reasons (the selected child's are in full below the list).
-pub fn child_row(app: &App, node: &TreeNode, index: usize, wide: bool) -> String {
+pub fn child_row(ex: &Explorer, node: &TreeNode, index: usize, wide: bool) -> String {
     let c = &node.children[index];
-    let san = app
-        .explorer()
-        .child_san()
-        .get(index)
-        .cloned()
-        .unwrap_or_default();
+    let san = ex.child_san().get(index).cloned().unwrap_or_default();
     let ord = c.order_score.map(|o| o.to_string()).unwrap_or_default();
-    let (score, _) = child_scores(app, node, c);
+    let (score, _) = child_scores(ex, node, c);
     let mut row = format!(
         "{:>3} {san:<7} {ord:>6} {:>8} {score:>8}",
         index + 1,
@@ -125,9 +120,9 @@ fn fit(s: &str, width: usize) -> String {
 }
 
 /// The path from the root, cut at the front when it does not fit: `root › e4 › e5`.
-fn path_text(app: &App, width: usize) -> String {
+fn path_text(ex: &Explorer, width: usize) -> String {
     let mut parts = vec!["root".to_string()];
-    parts.extend(app.explorer().path_san().iter().cloned());
+    parts.extend(ex.path_san().iter().cloned());
     let full = parts.join(" › ");
     let n = full.chars().count();
     if n <= width {
@@ -138,30 +133,26 @@ fn path_text(app: &App, width: usize) -> String {
     }
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme();
-    let Some(tree) = app.explorer().shown() else {
+pub fn draw(frame: &mut Frame, area: Rect, ex: &Explorer, ctx: &DrawCtx) {
+    let t = ctx.theme;
+    let Some(tree) = ex.shown() else {
         return;
     };
-    let Some(node) = app.explorer().node() else {
+    let Some(node) = ex.node() else {
         return;
     };
-    let newer = app
-        .session()
-        .last_tree()
-        .filter(|_| app.explorer().is_newer(app.session().last_tree()));
-    let focused = app.screen().focus() == Pane::Tree;
-    let title = super::legend::titled(&format!(" Tree d{} ", tree.depth), focused);
-    let block = super::pane_block(app, &title, focused);
+    let newer = ctx.latest_tree.filter(|_| ex.is_newer(ctx.latest_tree));
+    let title = titled(&format!(" Tree d{} ", tree.depth), ctx.focused);
+    let block = block(t, &title, ctx.focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let w = inner.width as usize;
     let wide = inner.width >= WIDE;
-    let board = app.explorer().board();
+    let board = ex.board();
     let side = board.side_to_move();
     let bold = t.text().add_modifier(Modifier::BOLD);
 
-    let mut lines = vec![Line::from(Span::styled(path_text(app, w), bold))];
+    let mut lines = vec![Line::from(Span::styled(path_text(ex, w), bold))];
     let mut about = vec![Span::styled(format!("{} to move", side.name()), t.text())];
     if let Some((a, b)) = node.window {
         about.push(Span::styled(
@@ -208,12 +199,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         t.dim().add_modifier(Modifier::UNDERLINED),
     )));
 
-    let rows = layout::tree_list_rows(area);
+    let rows = super::list_rows(area);
     let n = node.children.len();
     // The selected row stays on screen after a resize too (drawing changes no state).
-    let selected = app.explorer().selected();
-    let scroll = app
-        .explorer()
+    let selected = ex.selected();
+    let scroll = ex
         .scroll()
         .min(selected)
         .max((selected + 1).saturating_sub(rows))
@@ -233,23 +223,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         } else {
             t.text()
         };
-        if i == app.explorer().selected() {
+        if i == ex.selected() {
             style = style.add_modifier(Modifier::REVERSED);
         }
         lines.push(Line::from(Span::styled(
-            fit(&child_row(app, node, i, wide), w),
+            fit(&child_row(ex, node, i, wide), w),
             style,
         )));
     }
     // The footer sits on the last two lines.
     let used = lines.len();
-    let foot_at = (inner.height as usize).saturating_sub(TREE_FOOT as usize);
+    let foot_at = (inner.height as usize).saturating_sub(super::FOOT as usize);
     lines.extend((used..foot_at).map(|_| Line::from("")));
     lines.push(Line::from(Span::styled(
-        fit(&selected_detail(app, node), w),
+        fit(&selected_detail(ex, node), w),
         t.dim(),
     )));
-    let notice = match (newer, app.session().is_searching()) {
+    let notice = match (newer, ctx.searching) {
         (Some(l), _) if l.search_id == tree.search_id => {
             format!("depth {} ready — r reloads", l.depth)
         }
@@ -265,16 +255,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// The selected child in full: its ordering reasons, window and what happened to it.
-fn selected_detail(app: &App, node: &TreeNode) -> String {
-    let i = app.explorer().selected();
+fn selected_detail(ex: &Explorer, node: &TreeNode) -> String {
+    let i = ex.selected();
     let Some(c) = node.children.get(i) else {
         return String::new();
     };
-    let (score, e) = child_scores(app, node, c);
+    let (score, e) = child_scores(ex, node, c);
     let mut parts = vec![format!(
         "#{} {} {score} E {e}",
         i + 1,
-        app.explorer().child_san().get(i).map_or("", String::as_str)
+        ex.child_san().get(i).map_or("", String::as_str)
     )];
     if !c.reasons.is_empty() {
         parts.push(reasons(c));

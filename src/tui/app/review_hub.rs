@@ -1,168 +1,16 @@
-//! The hub's side of the tree browser, the lab and the review: what opening, polling or
-//! closing one of them does to the rest of the screen (focus, messages, the log, the game).
-//! The parts themselves (`explorer`, `lab`, `review`) own their state and its rules.
+//! The hub's side of the review (`review.rs` the part): starting it in the background,
+//! cancelling it, what its end does to the game and the screen, and its keys while shown.
 
 use std::sync::Arc;
 
-use super::explorer::ExplorerError;
-use super::lab::View;
 use super::notice::{JobEvent, OnEnd};
 use super::review::RunningReview;
 use super::{App, LogKind};
-use crate::chess::Board;
-use crate::engine::jobs::lab::LabSettings;
 use crate::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
 use crate::game::annotate::{Review, review_positions, would_mark};
+use crate::tui::view::View;
 
 impl App {
-    // ---- the tree browser ----------------------------------------------------------------
-
-    /// Opens the browser on the newest tree (F10, `:tree`); says why when there is none.
-    pub fn open_tree(&mut self) {
-        let latest = self.session.last_tree().cloned();
-        match self.explorer.open(latest) {
-            Ok(()) => {
-                self.screen.focus_on(super::Pane::Tree);
-                let rows = self.tree_rows();
-                self.explorer.keep_visible(rows);
-                let depth = self.explorer.shown().map_or(0, |t| t.depth);
-                self.info(if self.session.is_searching() {
-                    format!("tree of depth {depth}, the last complete one (r loads a newer one)")
-                } else {
-                    format!("tree of depth {depth}: ↑/↓ select, Enter into, Backspace back, Esc closes")
-                });
-            }
-            Err(ExplorerError::NoTree { recording: true })
-                if self.prefs.settings().level != crate::engine::levels::Level::Max =>
-            {
-                self.error(format!(
-                    "no search tree: at level {} the engine's moves come from the level driver, which records none (analysis and hints do)",
-                    self.prefs.settings().level
-                ))
-            }
-            Err(e) => self.error(e.to_string()),
-        }
-    }
-
-    pub fn close_tree(&mut self) {
-        if self.explorer.is_open() {
-            self.explorer.close();
-            if self.screen.focus() == super::Pane::Tree {
-                self.screen.focus_on(super::Pane::Input);
-            }
-        }
-    }
-
-    pub(super) fn reload_tree(&mut self) {
-        let latest = self.session.last_tree().cloned();
-        let r = self.explorer.reload(latest);
-        if r.is_ok() {
-            let depth = self.explorer.shown().map_or(0, |t| t.depth);
-            self.info(format!("tree of depth {depth}"));
-        }
-        self.tree_result(r);
-    }
-
-    /// After a browser key: keeps the selection on screen, or says why nothing happened.
-    pub(super) fn tree_result(&mut self, r: Result<(), ExplorerError>) {
-        match r {
-            Ok(()) => {
-                let rows = self.tree_rows();
-                self.explorer.keep_visible(rows);
-            }
-            Err(e) => self.error(e.to_string()),
-        }
-    }
-
-    /// The position the board pane shows: the browser's node while it is open, an earlier
-    /// position of the game while one is viewed (← / →), else the game's.
-    pub fn shown_board(&self) -> &Board {
-        if self.explorer.is_open() {
-            self.explorer.board()
-        } else if let Some(b) = self.browse.board() {
-            b
-        } else {
-            self.play.game().board()
-        }
-    }
-
-    /// What the Syzygy tables say of the position on show ("tablebase: White wins, DTZ
-    /// 23"), when tables are open and cover it (probed once per position).
-    pub fn tablebase_text(&self) -> Option<String> {
-        self.prefs.tables().verdict(self.shown_board())
-    }
-
-    /// The engine's newest score for the position on show: its last search of that
-    /// position, else the note of the engine's move that led to it (`d10 -0.35`).
-    pub fn engine_reading(&self) -> Option<String> {
-        if self.explorer.is_open() {
-            return None;
-        }
-        let board = self.shown_board();
-        if let Some(r) = self.screen.evalview().reading(board) {
-            return Some(r.to_string());
-        }
-        let ply = self.browse.ply().unwrap_or(self.play.game().ply());
-        let note = self
-            .play
-            .game()
-            .moves()
-            .get(ply.checked_sub(1)?)?
-            .engine
-            .as_ref()?;
-        Some(format!("d{} {}", note.depth, note.score))
-    }
-
-    // ---- the lab -------------------------------------------------------------------------
-
-    /// `:lab [DEPTH]`: the lab on the position on the board, shown in the lab view.
-    pub(super) fn start_lab(&mut self, depth: u32) -> Result<(), String> {
-        let mut settings = LabSettings::new(depth);
-        settings.eval = self.prefs.eval();
-        let board = self.play.game().board().clone();
-        let id = self.jobs.next_id();
-        self.lab.start(&board, settings, id, self.jobs.sink())?;
-        self.screen.set_view(View::Lab);
-        self.info(format!(
-            "lab: depth {depth}, {} runs in the background (Esc stops)",
-            self.lab.settings().map_or(0, |s| s.runs().len())
-        ));
-        Ok(())
-    }
-
-    pub(super) fn set_view(&mut self, view: View) {
-        self.screen.set_view(view);
-        self.info(format!("view: {} (F8 cycles)", view.name()));
-    }
-
-    /// A report from a background job (through the event channel, or the app's own queue).
-    pub fn on_job_event(&mut self, ev: JobEvent) {
-        match ev {
-            JobEvent::Lab { id, progress } => self.lab.on_progress(id, &progress),
-            JobEvent::LabEnded { id } => {
-                if let Some(text) = self.lab.on_end(id) {
-                    self.log_line(LogKind::Info, text.clone());
-                    self.info(text);
-                }
-            }
-            JobEvent::Review { id, progress } => {
-                self.review.on_progress(id, *progress);
-            }
-            JobEvent::ReviewEnded { id } => {
-                if self.review.is_job(id) {
-                    self.finish_review();
-                }
-            }
-        }
-    }
-
-    /// Waits for a running lab and takes its outcome (tests).
-    pub fn wait_for_lab(&mut self) {
-        if let Some(text) = self.lab.wait() {
-            self.info(text);
-        }
-    }
-
     // ---- the review ----------------------------------------------------------------------
 
     /// `:review` (F4): reviews the game in the background; Esc cancels, keeping what was done.
@@ -226,7 +74,7 @@ impl App {
 
     /// The review job ended: its analysis becomes the review (marks into the game, the
     /// view opened).
-    fn finish_review(&mut self) {
+    pub(super) fn finish_review(&mut self) {
         let Some(mut running) = self.review.take_running() else {
             return;
         };
@@ -334,7 +182,7 @@ impl App {
                 .map(|board| board.san(b))
         });
         self.cancel_search();
-        self.play.pause();
+        self.play.series_mut().pause();
         self.review.browse();
         self.play.game_mut().goto(index);
         self.position_changed();
@@ -351,7 +199,7 @@ impl App {
     pub(super) fn leave_review(&mut self) {
         self.review.hide();
         if self.review.stop_browsing() {
-            self.play.resume();
+            self.play.series_mut().resume();
             let end = self.play.game().len();
             self.play.game_mut().goto(end);
             self.position_changed();

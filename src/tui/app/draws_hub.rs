@@ -1,10 +1,9 @@
-//! The hub's side of what happens around a move besides the move: draw offers (`:draw`, the
-//! engine's answer, its own offers), the engine's resignation, a premove typed while the
-//! engine thinks, and where the previous game went when a new one starts. The rules of
-//! draws and resignation are `draws`'; this file applies them to the game and the screen.
+//! The hub's side of draw offers and resignation: `:draw`, the engine's answer to an offer,
+//! its own offers, and its resignation. The rules are `draws.rs`' (the part); this file
+//! applies them to the game and the screen.
 
 use super::draws::{Answer, Draws, Verdict};
-use super::{App, LogKind, MoveSource};
+use super::{App, LogKind};
 use crate::chess::Color;
 use crate::engine::{IterationInfo, Score};
 use crate::game::GameError;
@@ -162,105 +161,5 @@ impl App {
         let text = format!("ox88 offers a draw{score}: :draw accepts, your next move declines");
         self.log_line(LogKind::Info, text.clone());
         self.info(text);
-    }
-
-    // ---- the premove ---------------------------------------------------------------------
-
-    /// A move typed while the engine thinks: kept (and shown) to be played the moment the
-    /// engine has moved. Refused at once when no reply of the engine would make it legal.
-    pub(super) fn set_premove(&mut self, text: &str) -> bool {
-        let board = self.play.game().board();
-        let fits = board.legal_moves().iter().any(|&reply| {
-            let mut after = board.clone();
-            after.make(reply);
-            after.parse_move(text).is_ok()
-        });
-        if !fits {
-            self.error(format!(
-                "{text}: not a legal move after any reply of the engine (it is thinking; Esc stops it)"
-            ));
-            return false;
-        }
-        let replaced = self.play.set_premove(text.to_string());
-        self.log_line(LogKind::Info, format!("premove {text}"));
-        self.info(format!(
-            "premove {text}: played when the engine has moved{} (Esc cancels it)",
-            if replaced.is_some() {
-                ", in place of the earlier one"
-            } else {
-                ""
-            }
-        ));
-        true
-    }
-
-    /// After the engine's move: the premove, if any, is played when it is legal now and
-    /// dropped with a message when not.
-    pub(super) fn play_premove(&mut self) {
-        let Some(text) = self.play.take_premove() else {
-            return;
-        };
-        if let Some(end) = self.play.game().result() {
-            // The result stays on the status line; the log says what became of the premove.
-            let why = format!(
-                "premove {text} dropped: the game is over ({})",
-                end.reason()
-            );
-            self.log_line(LogKind::Info, why);
-            return;
-        }
-        if self.engine_plays(self.side_to_move()) {
-            // Still the engine's turn (its search was stopped): the premove waits.
-            self.play.set_premove(text);
-            return;
-        }
-        match self.play.game().board().parse_move(&text) {
-            Ok(m) => {
-                self.screen.clear_message();
-                self.play_move(m, MoveSource::Human);
-                // A result or a fallen flag says more than this.
-                if self.screen.message().is_none() {
-                    self.info(format!("premove {text} played"));
-                }
-            }
-            Err(e) => {
-                let why = format!("premove {text} dropped: {e}");
-                self.log_line(LogKind::Error, why.clone());
-                self.error(why);
-            }
-        }
-    }
-
-    // ---- a new game ----------------------------------------------------------------------
-
-    /// Before a new game replaces the one on the board: an unfinished game is kept as
-    /// abandoned in the archive, and the message says where the game went (relative to the
-    /// data directory, never a server's absolute path). `None`: no moves to keep.
-    pub(super) fn keep_previous_game(&mut self) -> Option<String> {
-        if self.play.game().ply() == 0 {
-            return None;
-        }
-        let Some(store) = self.play.autosave().cloned() else {
-            return Some(
-                "the previous game is not kept (no autosave here; :save FILE keeps a game)"
-                    .to_string(),
-            );
-        };
-        if self.play.game().result().is_none() {
-            self.play
-                .stamp_tags(&self.prefs.settings().name, self.prefs.settings().level);
-            self.play.game_mut().tags.set("Termination", "abandoned");
-            if let Some(e) = self.play.save() {
-                self.log_line(LogKind::Error, e.clone());
-                return Some(format!("the previous game could not be kept: {e}"));
-            }
-            match store.set_aside() {
-                Ok(path) => self.play.set_last_saved(path),
-                Err(e) => return Some(format!("the previous game could not be set aside: {e}")),
-            }
-        }
-        let path = self.play.last_saved()?.to_path_buf();
-        let shown = path.strip_prefix(store.dir()).unwrap_or(&path);
-        Some(format!("previous game kept in {}", shown.display()))
     }
 }
