@@ -147,7 +147,7 @@ pub fn tree_list_rows(area: Rect) -> usize {
     area.height.saturating_sub(2 + TREE_HEAD + TREE_FOOT).max(1) as usize
 }
 
-/// The help text as plain rows (keys, commands, settings), for the overlay and the README.
+/// The help text as plain rows (keys, commands, settings), for the overlay and the tests.
 pub fn help_rows() -> Vec<(String, String)> {
     let mut rows: Vec<(String, String)> = keys::help_rows(keys::DEFAULT_KEYS)
         .into_iter()

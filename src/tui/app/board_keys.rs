@@ -2,11 +2,11 @@
 //! (`cursor`): which keys they take, what the rest of the screen does meanwhile, and how a
 //! move chosen on the board is played (as if typed, with the same checks and messages).
 //!
-//! Rules, as the help and the README say them: ← and → step through the game while the
-//! input line has the focus and is empty (a focused pane keeps its own arrows); End or Esc
-//! returns to the game, and so does typing: a move is always typed against the position on
-//! the board. While the board cursor is on (Ctrl+P) and the input line is empty, the arrows,
-//! Enter, Space and Esc are the cursor's.
+//! Rules, as the help and docs/commands.md say them: ← and → step through the game while
+//! the input line has the focus and is empty (a focused pane keeps its own arrows); End or
+//! Esc returns to the game, and so does typing: a move is always typed against the position
+//! on the board. While the board cursor is on (Ctrl+P) and the input line is empty, the
+//! arrows, Enter, Space and Esc are the cursor's.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
