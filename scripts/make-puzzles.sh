@@ -13,7 +13,7 @@
 # Two of every three chunks pair weak levels (their games hold the most mistakes); the
 # third pairs stronger levels. A level's search grows tenfold every 500 Elo while its games
 # hold fewer mistakes, so above 1600 a chunk costs minutes for a few puzzles. The shipped
-# set was made in three runs into one directory (docs: README, Puzzles):
+# set was made in three runs into one directory (docs/engine.md, Puzzles):
 #   WEAK=800,900,1000,1200,1400,1600 STRONG=1400,1600,1800 CHUNKS=44 scripts/make-puzzles.sh
 #   CHUNKS=128 scripts/make-puzzles.sh      # chunks 44-127, the defaults below
 #   CHUNKS=160 scripts/make-puzzles.sh      # chunks 128-159, the miner verifying at 8x

@@ -10,7 +10,7 @@ use super::layout::help_inner;
 use super::settings::Setting;
 use super::{keys, legend, pane};
 
-/// The help text as plain rows (keys, commands, settings), for the overlay and the README.
+/// The help text as plain rows (keys, commands, settings), for the overlay and the tests.
 pub fn help_rows() -> Vec<(String, String)> {
     let mut rows: Vec<(String, String)> = keys::help_rows(&pane::key_table())
         .into_iter()
