@@ -917,3 +917,32 @@ async fn an_abandoned_room_closes_and_the_room_cap_holds_over_ssh() {
     );
     server.stop().await;
 }
+
+#[test]
+fn a_room_reads_commands_by_prefix_completes_them_and_says_where_the_rest_are_for() {
+    use common::app::{enter, message_text, press, type_text};
+    use crossterm::event::KeyCode;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (mut alice, _bob) = alice_and_bob_in_den(&club);
+    enter(&mut alice, ":hint");
+    assert_eq!(
+        message_text(&alice),
+        "you are playing: the engine stays out of sight until the game ends"
+    );
+    enter(&mut alice, ":new");
+    assert!(
+        message_text(&alice).starts_with(":new is not for a room's game"),
+        "{}",
+        message_text(&alice)
+    );
+    // The refused text is replaced by what is typed next; Tab offers the room's commands.
+    type_text(&mut alice, ":tak");
+    press(&mut alice, KeyCode::Tab);
+    assert_eq!(alice.input().value(), ":takeback");
+    let mut carol = viewer_app(&club, "carol", None);
+    carol.on_club_change();
+    type_text(&mut carol, ":chal a");
+    press(&mut carol, KeyCode::Tab);
+    assert_eq!(carol.input().value(), ":challenge alice");
+}

@@ -4,7 +4,7 @@
 
 use ratatui::layout::Rect;
 
-use super::app::command::COMMANDS;
+use super::app::command;
 use super::app::log::wrap_text;
 use super::layout::help_inner;
 use super::settings::Setting;
@@ -24,14 +24,7 @@ pub fn help_rows() -> Vec<(String, String)> {
             .map(|(k, d)| (k.to_string(), d.to_string())),
     );
     rows.push((String::new(), String::new()));
-    for c in COMMANDS {
-        let name = if c.args.is_empty() {
-            format!(":{}", c.name)
-        } else {
-            format!(":{} {}", c.name, c.args)
-        };
-        rows.push((name, c.help.to_string()));
-    }
+    rows.extend(command::help_rows(false));
     // The settings `:set` takes, with what each allows (the same words as its errors).
     rows.push((String::new(), String::new()));
     for setting in <Setting as strum::VariantArray>::VARIANTS {
@@ -59,14 +52,7 @@ pub fn help_lines(width: u16, club: bool) -> Vec<(String, String)> {
             "club: the engine's panes while watching".into(),
         ));
         rows.push(("'TEXT".into(), "club: chat in the room".into()));
-        for (name, args, help) in crate::tui::app::club::CLUB_COMMANDS {
-            let name = if args.is_empty() {
-                format!(":{name}")
-            } else {
-                format!(":{name} {args}")
-            };
-            rows.push((name, help.to_string()));
-        }
+        rows.extend(command::help_rows(true));
         rows.push((String::new(), String::new()));
     }
     rows.extend(help_rows());

@@ -337,32 +337,29 @@ impl App {
         self.screen.focus_on(order[next]);
     }
 
-    /// Tab on the input line. The colour themes are read from their folder each time; the
-    /// puzzle set (for `:puzzle`'s themes) is read only when its argument is completed.
+    /// Tab on the input line, among the commands usable where the viewer is. The colour
+    /// themes are read from their folder, the puzzle set (for `:puzzle`'s themes) and the
+    /// club's lobby only for the word being completed.
     pub(super) fn complete(&mut self) {
-        let themes = theme::available(self.prefs.user_theme_dir());
-        let completing_puzzle = self
-            .input
-            .value()
-            .strip_prefix(':')
-            .and_then(|body| body.split_once(' '))
-            .and_then(|(word, _)| super::command::resolve(word).ok())
-            .is_some_and(|c| c.name == "puzzle");
-        let puzzle_themes: Vec<String> = match completing_puzzle.then(|| self.puzzles.set()) {
-            Some(Ok(set)) => set
-                .iter()
-                .flat_map(|p| p.themes.iter().cloned())
-                .collect::<std::collections::BTreeSet<_>>()
-                .into_iter()
-                .collect(),
-            _ => Vec::new(),
+        use super::command::Words;
+        let scope = self.club.scope();
+        let user_themes = self.prefs.user_theme_dir();
+        let puzzles = std::cell::RefCell::new(&mut self.puzzles);
+        let club = &self.club;
+        let lists = |kind: Words| match kind {
+            Words::Theme => theme::available(user_themes),
+            Words::Puzzle => match puzzles.borrow_mut().set() {
+                Ok(set) => set
+                    .iter()
+                    .flat_map(|p| p.themes.iter().cloned())
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
+                    .collect(),
+                Err(_) => Vec::new(),
+            },
+            kind => club.lobby_words(kind, std::time::Instant::now()),
         };
-        let lists = |command: &str| match command {
-            "theme" => themes.clone(),
-            "puzzle" => puzzle_themes.clone(),
-            _ => Vec::new(),
-        };
-        let candidates = self.input.complete(&lists);
+        let candidates = self.input.complete(scope, &lists);
         if !candidates.is_empty() {
             self.info(candidates.join("  "));
         }

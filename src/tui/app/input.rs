@@ -113,11 +113,15 @@ impl InputLine {
         self.input = Input::new(text);
     }
 
-    /// Tab: completes a command name or a listed argument; returns the candidates when
-    /// several remain.
-    /// `session` gives the arguments only the session knows (see [`command::complete`]).
-    pub fn complete(&mut self, session: &dyn Fn(&str) -> Vec<String>) -> Vec<String> {
-        let c = command::complete(self.input.value(), session);
+    /// Tab: completes a command name usable in `scope` or a word of its argument, in
+    /// place; returns the candidates when several remain. `session` gives the words only
+    /// the session knows (see [`command::complete`]).
+    pub fn complete(
+        &mut self,
+        scope: command::Scope,
+        session: &dyn Fn(command::Words) -> Vec<String>,
+    ) -> Vec<String> {
+        let c = command::complete(self.input.value(), scope, session);
         if c.text != self.input.value() {
             self.input = Input::new(c.text);
             self.refused = false;
@@ -161,11 +165,20 @@ mod tests {
 
     #[test]
     fn tab_completes_from_the_command_table() {
+        let solo = command::Scope::Solo;
         let mut line = typed(":ga");
-        assert!(line.complete(&|_| Vec::new()).is_empty());
+        assert!(line.complete(solo, &|_| Vec::new()).is_empty());
         assert_eq!(line.value(), ":games ");
         let mut line = typed(":d");
-        let candidates = line.complete(&|_| Vec::new());
+        let candidates = line.complete(solo, &|_| Vec::new());
         assert_eq!(candidates, vec![":depth", ":delay", ":draw"]);
+        // In the club's lobby its own commands join in, and their arguments complete.
+        let lobby = command::Scope::Lobby;
+        let mut line = typed(":acc");
+        line.complete(lobby, &|_| Vec::new());
+        assert_eq!(line.value(), ":accept ");
+        let mut line = typed(":chal b");
+        line.complete(lobby, &|_| vec!["bob".to_string(), "carol".to_string()]);
+        assert_eq!(line.value(), ":challenge bob");
     }
 }

@@ -7,75 +7,13 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::play::SetAside;
 use crate::chess::Board;
 use crate::club::analysis::{Analyses, Sink, Watch};
 use crate::club::lobby::LobbyView;
 use crate::club::{ClubError, Role, RoomView, Viewer};
 use crate::engine::SearchOptions;
-
-/// The club's commands: name, arguments, what it does. Listed by the help under `serve`.
-pub const CLUB_COMMANDS: &[(&str, &str, &str)] = &[
-    (
-        "lobby",
-        "",
-        "the lobby: who is online, seeks, challenges, games",
-    ),
-    ("play", "", "play the engine (your seat in a room is kept)"),
-    ("join", "ROOM", "join or open a room by name"),
-    ("watch", "N", "watch game N of the lobby"),
-    (
-        "seek",
-        "[5+3] [white|black] [rated|casual]",
-        "wait in the lobby for an opponent",
-    ),
-    ("seek off", "", "take your seek out of the lobby"),
-    (
-        "challenge",
-        "NAME [10+0] [rated|casual]",
-        "challenge someone online (one each, 5 out at most)",
-    ),
-    ("challenge off", "NAME", "withdraw your challenge to NAME"),
-    (
-        "accept",
-        "N",
-        "accept seek or challenge N (Enter on its lobby row)",
-    ),
-    ("decline", "N", "turn down challenge N"),
-    ("say", "TEXT", "chat in the room ('TEXT does the same)"),
-    ("draw", "", "offer a draw, or accept the offer"),
-    ("resign", "", "resign the game"),
-    ("abort", "", "end the game unplayed, before your first move"),
-    ("takeback", "", "ask to take back, or accept the request"),
-    ("no", "", "turn down the opponent's offer"),
-    ("rematch", "", "after the game: offer or accept a rematch"),
-    (
-        "claim",
-        "",
-        "win when the opponent has been away 60 s (adjourns if they were not back since a restart)",
-    ),
-    (
-        "color",
-        "white|black",
-        "your colour, before the opponent comes",
-    ),
-    ("mute", "", "hide or show the chat (Ctrl+R)"),
-    (
-        "engine",
-        "",
-        "watching: the engine's panes on the game (Ctrl+V)",
-    ),
-    (
-        "games",
-        "",
-        "your stored games (:save NAME keeps the one on the board)",
-    ),
-    (
-        "key code",
-        "",
-        "a one-time code: log in with a new key as NAME+CODE to add it",
-    ),
-];
+use crate::tui::app::command::{Scope, Words, lobby_words};
+use crate::tui::app::play::SetAside;
 
 /// Where a club viewer is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -309,6 +247,26 @@ impl ClubView {
     pub fn play_engine(&mut self) {
         if self.place == Place::Lobby {
             self.place = Place::Engine;
+        }
+    }
+
+    /// Where a `:` command is typed, as the command table knows it.
+    pub fn scope(&self) -> Scope {
+        match self.place {
+            _ if !self.is_on() => Scope::Solo,
+            Place::Room if self.in_room() && self.playing() => Scope::Playing,
+            Place::Room if self.in_room() => Scope::Watching,
+            Place::Room | Place::Lobby => Scope::Lobby,
+            Place::Engine => Scope::Engine,
+        }
+    }
+
+    /// What Tab offers of the lobby's (members online, rooms, numbers), read afresh: the
+    /// copy kept is read only while the lobby is on the screen.
+    pub fn lobby_words(&self, kind: Words, now: Instant) -> Vec<String> {
+        match &self.viewer {
+            Some(v) => lobby_words(kind, &v.lobby(now)),
+            None => Vec::new(),
         }
     }
 

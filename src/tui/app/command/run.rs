@@ -1,11 +1,11 @@
-//! Carrying out the `:` commands `command.rs` parsed: what only the game can check (a FEN's
-//! legality, a file) fails here with a message, the game left as it was.
+//! Carrying out the app's own `:` commands once `parse.rs` has read them: what only the
+//! game can check (a FEN's legality, a file) fails here with a message, the game left as it
+//! was. The club's commands go on to `run_club.rs`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::command::{self, Command, SetArg, TcArg};
-use super::{App, Hint, LogKind, MoveSource, moves_text, static_e_text};
+use super::parse::{Command, MAX_MULTIPV, SetArg, TcArg, parse_in};
 use crate::chess::Board;
 use crate::chess::Move;
 use crate::engine::levels::Level;
@@ -13,6 +13,7 @@ use crate::engine::{Limits, SearchOptions};
 use crate::game::Game;
 use crate::game::autosave;
 use crate::tui::Mode;
+use crate::tui::app::{App, Hint, LogKind, MoveSource, moves_text, static_e_text};
 use crate::tui::keys::Action;
 use crate::tui::settings::{self, Config, Setting, Settings};
 use crate::tui::theme::ColorDepth;
@@ -20,8 +21,8 @@ use crate::tui::theme::Theme;
 
 impl App {
     /// Runs a `:` command; false when it failed (the text stays for editing).
-    pub(super) fn run_command(&mut self, text: &str) -> bool {
-        let result = match command::parse(text) {
+    pub(in crate::tui::app) fn run_command(&mut self, text: &str) -> bool {
+        let result = match parse_in(text, self.club.scope()) {
             Ok(cmd) => self.execute(cmd),
             Err(e) => Err(e.to_string()),
         };
@@ -98,6 +99,9 @@ impl App {
                     "pieces as glyphs"
                 });
             }
+            Command::Draw | Command::Resign if self.club.in_room() => {
+                return self.run_club(cmd);
+            }
             Command::Draw => return self.draw_command(),
             Command::Resign => {
                 let side = self.side_to_move();
@@ -118,6 +122,27 @@ impl App {
             Command::Review => return self.start_review(),
             Command::Puzzle(arg) => return self.puzzle_command(&arg),
             Command::Set(arg) => return self.set_command(arg),
+            Command::Lobby
+            | Command::Play
+            | Command::Join(_)
+            | Command::Watch(_)
+            | Command::Seek(_)
+            | Command::SeekOff
+            | Command::Challenge { .. }
+            | Command::ChallengeOff(_)
+            | Command::Accept(_)
+            | Command::Decline(_)
+            | Command::Say(_)
+            | Command::Mute
+            | Command::Engine
+            | Command::StoredGames
+            | Command::KeyCode
+            | Command::Abort
+            | Command::Takeback
+            | Command::No
+            | Command::Rematch
+            | Command::Claim
+            | Command::Color(_) => return self.run_club(cmd),
         }
         Ok(())
     }
@@ -140,8 +165,8 @@ impl App {
     }
 
     /// Shows `n` lines from the next search on; analysis starts again at once.
-    pub(super) fn set_multipv(&mut self, n: u32) {
-        self.prefs.set_multipv(n, command::MAX_MULTIPV);
+    pub(in crate::tui::app) fn set_multipv(&mut self, n: u32) {
+        self.prefs.set_multipv(n, MAX_MULTIPV);
         self.info(format!(
             "{} best line{} shown",
             self.prefs.multipv(),
@@ -153,7 +178,7 @@ impl App {
     }
 
     /// A short full-strength search of the current position; its move is shown, not played.
-    pub(super) fn hint_command(&mut self) {
+    pub(in crate::tui::app) fn hint_command(&mut self) {
         if let Some(end) = self.play.game().result() {
             self.error(format!("the game is over ({})", end.result()));
             return;
@@ -193,7 +218,7 @@ impl App {
     }
 
     /// The hint search answered `m` for the position on the board.
-    pub(super) fn show_hint(&mut self, m: Move) {
+    pub(in crate::tui::app) fn show_hint(&mut self, m: Move) {
         let board = self.play.game().board();
         let hint = Hint {
             hash: board.hash(),
@@ -222,7 +247,7 @@ impl App {
 
     /// After a human move: when a hint was shown for the position it was played in, the
     /// move's PGN comment says so (`{hint: Nf3}`).
-    pub(super) fn note_hint(&mut self, source: &MoveSource) {
+    pub(in crate::tui::app) fn note_hint(&mut self, source: &MoveSource) {
         let Some(hint) = self.play.assist_mut().take_hint() else {
             return;
         };
@@ -336,7 +361,7 @@ impl App {
                 return Err("syzygy: the server sets the tables; a player cannot".into());
             }
             settings::Key::Setting(Setting::Syzygy) => {
-                Some(super::prefs::TableSet::open(s.syzygy.as_deref())?)
+                Some(crate::tui::app::TableSet::open(s.syzygy.as_deref())?)
             }
             _ => None,
         };
