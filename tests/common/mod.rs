@@ -7,7 +7,6 @@ pub mod app;
 pub mod pty;
 pub mod screen;
 pub mod search;
-#[allow(dead_code)] // only the load tests use it
 pub mod served;
 pub mod ssh;
 pub mod uci;
@@ -17,7 +16,6 @@ pub mod uci;
 /// says so on standard error (written past the test harness's capture, so that the note
 /// shows even for a test that passes) and passes; with `OX88_REQUIRE_SYZYGY=1` (CI sets it
 /// once it has fetched them) it fails instead.
-#[allow(dead_code)] // only the tablebase tests use it
 pub fn syzygy_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("OX88_SYZYGY")
         .map(PathBuf::from)
@@ -46,15 +44,12 @@ pub fn syzygy_dir() -> Option<PathBuf> {
 
 /// How long a test waits for what it expects before it fails: generous, as the machine is
 /// shared and a debug build searches slowly.
-#[allow(dead_code)] // only the tests that wait on a program use it
 pub const WAIT: Duration = Duration::from_secs(60);
 
 /// A fresh directory `ox88-NAME-PID` in the system's temporary directory, removed when
 /// dropped.
-#[allow(dead_code)] // only the tests that run the program or a server use it
 pub struct TempDir(PathBuf);
 
-#[allow(dead_code)] // only the tests that run the program or a server use it
 impl TempDir {
     pub fn new(name: &str) -> TempDir {
         let dir = std::env::temp_dir().join(format!("ox88-{name}-{}", std::process::id()));
@@ -78,7 +73,6 @@ impl Drop for TempDir {
 /// so a failing random test replays exactly.
 pub struct Rng(pub u64);
 
-#[allow(dead_code)] // each test crate uses its own subset
 impl Rng {
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
@@ -99,7 +93,6 @@ impl Rng {
 
 /// Draws `app` on a `w`×`h` test terminal as a driver would (resize, then draw) and returns
 /// the screen's lines and its buffer (for styles).
-#[allow(dead_code)] // only the TUI test crates draw
 pub fn render(app: &mut ox88::tui::App, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::Buffer) {
     let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
     term.draw(|f| {

@@ -2,7 +2,6 @@
 //! when asked, the tree of the last iteration.
 
 // Each test crate that includes `common` uses its own subset (most none).
-#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 

@@ -3,7 +3,6 @@
 //! freezing it, and a failure shows the end of the conversation.
 
 // Each test crate that includes `common` uses its own subset of the harness (most none).
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
