@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub mod app;
+pub mod club;
 pub mod pty;
 pub mod screen;
 pub mod search;
@@ -46,13 +47,16 @@ pub fn syzygy_dir() -> Option<PathBuf> {
 /// shared and a debug build searches slowly.
 pub const WAIT: Duration = Duration::from_secs(60);
 
-/// A fresh directory `ox88-NAME-PID` in the system's temporary directory, removed when
-/// dropped.
+/// A fresh directory `ox88-NAME-PID-N` in the system's temporary directory, removed when
+/// dropped. `N` counts the directories of this process: the tests of one binary share it,
+/// and two of them may ask for the same name.
 pub struct TempDir(PathBuf);
 
 impl TempDir {
     pub fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("ox88-{name}-{}", std::process::id()));
+        static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("ox88-{name}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
@@ -105,4 +109,32 @@ pub fn render(app: &mut ox88::tui::App, w: u16, h: u16) -> (Vec<String>, ratatui
         .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect())
         .collect();
     (lines, buf)
+}
+
+/// A search report as the engine sends one, for tests that feed a pane by hand: one exact
+/// line at `depth` scoring `score_white` (White's view; the mover's the same) with `pv`,
+/// its other numbers plausible. A test that needs others says so with `..iteration(…)`.
+pub fn iteration(
+    depth: u32,
+    score_white: ox88::engine::Score,
+    pv: Vec<ox88::chess::Move>,
+) -> ox88::engine::IterationInfo {
+    ox88::engine::IterationInfo {
+        depth,
+        seldepth: depth,
+        multipv: 1,
+        score: score_white,
+        score_white,
+        bound: ox88::engine::Bound::Exact,
+        nodes: 1000,
+        nps: 100_000,
+        time: Duration::from_millis(10),
+        pv,
+        hashfull: 0,
+        root_moves: Vec::new(),
+        first_move_cutoff: 0.9,
+        branching: 2.0,
+        stats: Default::default(),
+        root_rows: Vec::new(),
+    }
 }

@@ -290,7 +290,7 @@ fn uci_at_a_low_elo_answers_with_a_legal_move_and_keeps_a_bad_elo_out() {
 
 /// A measurement, not a check: how much each level's moves lose against a fixed reference
 /// search (depth 6, full strength), over the first 60 openings of tests/data/openings500.epd.
-/// `cargo test --release --test levels -- --ignored --nocapture level_loss_table`
+/// `cargo test --release --test engine levels:: -- --ignored --nocapture level_loss_table`
 #[test]
 #[ignore]
 fn level_loss_table() {

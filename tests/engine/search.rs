@@ -5,6 +5,7 @@
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
+use crate::common::search::until_depth;
 use ox88::chess::Board;
 use ox88::engine::search::{Profile, SearchShared, Searcher};
 use ox88::engine::{Engine, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
@@ -201,7 +202,7 @@ fn stop_during_infinite_search_yields_a_legal_move() {
     let b = Board::from_fen("r1bqkb1r/pp2pppp/2np1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 2 6")
         .unwrap();
     let id = e.go(&b, Limits::infinite(), &no_book());
-    std::thread::sleep(Duration::from_millis(300));
+    until_depth(&rx, id, 6);
     assert!(
         e.is_searching(),
         "an infinite search keeps going until stopped"

@@ -80,7 +80,7 @@ fn two_threads_stop_an_infinite_search_promptly_with_a_legal_move() {
     let (e, rx) = engine();
     let board = Board::from_fen(KIWIPETE).unwrap();
     let id = e.go(&board, Limits::infinite(), &options(2));
-    std::thread::sleep(Duration::from_millis(300));
+    crate::common::search::until_depth(&rx, id, 6);
     e.stop();
     let (_, best) = until_best(&rx, id, STOP_ANSWER);
     assert_legal(&board, best);
@@ -268,7 +268,7 @@ fn uci_with_two_threads_stops_promptly_searches_depths_and_keeps_time() {
     let board = Board::from_fen(KIWIPETE).unwrap();
 
     uci.send("go infinite");
-    std::thread::sleep(Duration::from_millis(300));
+    uci.searching_past(0);
     uci.send("stop");
     best(&mut uci, &board, STOP_ANSWER);
 

@@ -1,8 +1,8 @@
 //! The game model (issue 7): the move line and its cursor, game end by the rules and from
 //! outside, and the autosave that loses nothing.
 
+use crate::common::TempDir;
 use std::fs;
-use std::path::PathBuf;
 
 use ox88::chess::{Board, Color};
 use ox88::engine::Score;
@@ -222,24 +222,6 @@ proptest! {
 // ---- autosave ------------------------------------------------------------------------------
 
 /// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let p = std::env::temp_dir().join(format!("ox88-{name}-{}-{nanos}", std::process::id()));
-        fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-}
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
 fn files_in(dir: &std::path::Path) -> Vec<String> {
     let mut v: Vec<String> = fs::read_dir(dir)
         .map(|rd| {
@@ -255,7 +237,7 @@ fn files_in(dir: &std::path::Path) -> Vec<String> {
 #[test]
 fn autosave_keeps_every_move_and_resumes() {
     let tmp = TempDir::new("autosave");
-    let store = Autosave::in_dir(tmp.0.join("data"));
+    let store = Autosave::in_dir(tmp.path().join("data"));
     assert!(store.load_unfinished().unwrap().is_none());
     let mut g = Game::new();
     assert_eq!(
@@ -323,7 +305,7 @@ fn autosave_keeps_every_move_and_resumes() {
 #[test]
 fn a_damaged_autosave_is_reported_and_never_overwritten() {
     let tmp = TempDir::new("damaged");
-    let store = Autosave::in_dir(&tmp.0);
+    let store = Autosave::in_dir(tmp.path());
     fs::write(store.current_path(), "[Event \"x\"]\n\n1. e4 e5 2. Ke4 *\n").unwrap();
     let e = store.load_unfinished().unwrap_err().to_string();
     assert!(
@@ -350,13 +332,13 @@ fn a_damaged_autosave_is_reported_and_never_overwritten() {
 #[test]
 fn write_atomic_replaces_whole_files() {
     let tmp = TempDir::new("atomic");
-    let p = tmp.0.join("game.pgn");
+    let p = tmp.path().join("game.pgn");
     autosave::write_atomic(&p, b"first").unwrap();
     autosave::write_atomic(&p, b"second, longer").unwrap();
     assert_eq!(fs::read_to_string(&p).unwrap(), "second, longer");
-    assert_eq!(files_in(&tmp.0), ["game.pgn"]);
-    assert!(autosave::write_atomic(&tmp.0.join("no/such/dir/x.pgn"), b"x").is_err());
-    assert_eq!(files_in(&tmp.0), ["game.pgn"]);
+    assert_eq!(files_in(tmp.path()), ["game.pgn"]);
+    assert!(autosave::write_atomic(&tmp.path().join("no/such/dir/x.pgn"), b"x").is_err());
+    assert_eq!(files_in(tmp.path()), ["game.pgn"]);
 }
 
 /// Run as a child process by `the_data_directory_comes_from_the_environment` with
@@ -384,12 +366,12 @@ fn the_data_directory_comes_from_the_environment() {
             "child_saves_through_the_environment",
             "--quiet",
         ])
-        .env(autosave::DATA_DIR_ENV, &tmp.0)
+        .env(autosave::DATA_DIR_ENV, tmp.path())
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap();
     assert!(status.success());
-    let text = fs::read_to_string(tmp.0.join("current.pgn")).unwrap();
+    let text = fs::read_to_string(tmp.path().join("current.pgn")).unwrap();
     assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
 }
 

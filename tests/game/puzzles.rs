@@ -280,7 +280,7 @@ fn verifying_a_file_keeps_the_unique_puzzles_and_drops_the_rest() {
 /// 32 times the budget that found it (twice the deepest search the set was built with),
 /// keeps its solutions unique: at least 198 of 200 (99%), since a deeper search now and
 /// then brings a second move just within the 1.5 pawns. Minutes of search:
-/// `cargo test --release --test puzzles -- --ignored`.
+/// `cargo test --release --test game puzzles:: -- --ignored`.
 #[test]
 #[ignore]
 fn a_sample_of_the_shipped_set_stays_unique_on_a_deeper_search() {

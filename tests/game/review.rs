@@ -582,7 +582,7 @@ fn a_review_by_movetime_searches_each_position_for_the_whole_time() {
 
 /// Writes `tests/data/selfplay40.pgn`, the 40-move game the review is timed on (the
 /// first opening of openings500.pgn, then the engine against itself at depth 5). Run with
-/// `cargo test --release --test review -- --ignored`.
+/// `cargo test --release --test game review:: -- --ignored`.
 #[test]
 #[ignore]
 fn write_the_self_played_game_for_timing() {

@@ -194,36 +194,6 @@ async fn the_lobby_lists_a_seek_and_the_game_it_becomes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_challenge_accepted_starts_a_game_and_a_flag_ends_it() {
-    let club = Club::start("club-challenge", 2).await;
-    let mut alice = enter(club.addr(), "alice", &club.keys[0], None).await;
-    let mut bob = enter(club.addr(), "bob", &club.keys[1], None).await;
-    alice
-        .wait_for("bob online", |s| s.text().contains("bob"))
-        .await;
-    // A three-second game: the flag falls while nobody moves.
-    alice.send(":challenge bob 0.05+0 casual\r").await;
-    bob.wait_for("the challenge", |s| {
-        s.text().contains("alice challenges you")
-    })
-    .await;
-    bob.send("\r").await;
-    shows(&mut alice, "you: White").await;
-    shows(&mut bob, "you: Black").await;
-    play(&mut alice, "e2e4").await;
-    shows(&mut bob, "ply 1 ").await;
-    play(&mut bob, "e7e5").await;
-    shows(&mut alice, "ply 2 ").await;
-    for c in [&mut alice, &mut bob] {
-        c.wait_for("the flag", |s| {
-            s.text().contains("0-1") && s.text().contains("flag fell")
-        })
-        .await;
-    }
-    club.server.stop().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn draw_takeback_resign_rematch_and_abort_between_two() {
     let club = Club::start("club-offers", 2).await;
     let mut a = seated(club.addr(), "alice", &club.keys[0], "duel", "ply 0 ").await;
@@ -561,64 +531,6 @@ async fn watchers_of_one_game_share_one_analysis_within_the_servers_cap() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn after_a_restart_a_claim_adjourns_unrated_and_the_absent_player_is_told() {
-    let club = Club::start("club-restart-claim", 2).await;
-    let mut a = seated(club.addr(), "alice", &club.keys[0], "den", "you: White").await;
-    let mut b = seated(club.addr(), "bob", &club.keys[1], "den", "you: Black").await;
-    play(&mut a, "e2e4").await;
-    shows(&mut b, "ply 1 ").await;
-    play(&mut b, "e7e5").await;
-    shows(&mut a, "ply 2 ").await;
-    let Club { dir, keys, server } = club;
-    server.stop().await;
-    let server = Club::serve(&dir, &keys).await;
-    let club = Club { dir, keys, server };
-    // Alice is back first: seated, told of the restart, the clocks stopped.
-    let mut a = enter(club.addr(), "alice", &club.keys[0], None).await;
-    a.wait_for("alice seated and told", |s| {
-        s.status().contains("room den · ply 2 · you: White")
-            && s.message().contains("the server restarted at")
-            && s.text().contains("the game waits for bob to come back")
-    })
-    .await;
-    // Her claim against bob, who has not been back, wins nothing: the game is adjourned.
-    a.send(":claim\r").await;
-    a.wait_for("the game adjourned, alice in the lobby", |s| {
-        s.message().contains("the game in room den is adjourned")
-            && !s.status().contains("room den")
-    })
-    .await;
-    let store = club.store();
-    for n in 0..2 {
-        assert!(store.rating_history(&club.id(n)).unwrap().is_empty());
-        assert_eq!(store.rating(&club.id(n)).unwrap().rating, 1500.0);
-    }
-    let kept = store.unfinished().unwrap();
-    assert_eq!(kept.len(), 1, "kept as going on: {kept:?}");
-    assert_eq!(kept[0].result, None);
-    // Bob, back, finds the game and is told what happened while he was away; alice is
-    // told he is back.
-    let mut b = enter(club.addr(), "bob", &club.keys[1], None).await;
-    b.wait_for("bob seated and told", |s| {
-        s.status().contains("room den · ply 2 · you: Black")
-            && s.message().contains("alice adjourned your game")
-    })
-    .await;
-    a.wait_for("alice told", |s| {
-        s.message().contains("bob is back in room den")
-    })
-    .await;
-    a.send(":join den\r").await;
-    shows(&mut a, "room den · ply 2 · you: White").await;
-    play(&mut a, "g1f3").await;
-    b.wait_for("the game goes on", |s| {
-        s.status().contains("ply 3 ") && s.text().contains("Nf3")
-    })
-    .await;
-    club.server.stop().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_open_restart_seats_no_new_visitor_in_an_old_game() {
     let dir = TempDir::new("club-open-restart");
     let open = || config(dir.path(), Access::Open);
@@ -854,66 +766,4 @@ fn a_room_waiting_in_the_lobby_is_joined_and_a_failed_accept_stays_on_the_line()
     let (view, role) = bob.club().room().unwrap();
     assert_eq!(view.name, "den");
     assert_eq!(*role, ox88::club::Role::Player(ox88::chess::Color::Black));
-}
-
-/// Through SSH, with `--max-rooms 1 --abandon-after 2s`: a second room is refused with the
-/// reason while the first holds a game; when both its players have been away past the limit
-/// the room closes (its game kept, unfinished), and the room cap lets the next one in.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_abandoned_room_closes_and_the_room_cap_holds_over_ssh() {
-    let dir = TempDir::new("club-abandon");
-    let keys: Vec<PrivateKey> = (0..4).map(|_| new_key()).collect();
-    let listed = keys.iter().map(|k| k.public_key().clone()).collect();
-    let mut cfg = config(dir.path(), Access::Keys(listed));
-    cfg.club = ox88::club::lobby::Limits {
-        max_rooms: 1,
-        abandon_after: std::time::Duration::from_secs(2),
-        ..Default::default()
-    };
-    let server = TestServer::start(cfg).await;
-    let addr = server.addr();
-    let mut a = seated(addr, "alice", &keys[0], "den", "you: White").await;
-    let mut b = seated(addr, "bob", &keys[1], "den", "you: Black").await;
-    let mut carol = seated(addr, "carol", &keys[2], "den", "watching").await;
-    play(&mut a, "e2e4").await;
-    shows(&mut b, "ply 1 ").await;
-    play(&mut b, "e7e5").await;
-    shows(&mut a, "ply 2 ").await;
-    // The cap: a second room is refused, saying why, on dave's own terminal.
-    let (mut d, ok) = SshClient::login_as(addr, "dave", &keys[3]).await;
-    assert!(ok);
-    d.open_room(COLS, ROWS, b"hall").await.unwrap();
-    d.wait_for("the room cap's reason", |s| {
-        s.text().contains("as many rooms as it may (1)")
-    })
-    .await;
-    d.disconnect().await;
-    // Both players leave while carol watches; past the limit the room closes (carol is
-    // sent to the lobby, told why) and its game is kept.
-    let left = tokio::time::Instant::now();
-    a.disconnect().await;
-    b.disconnect().await;
-    carol
-        .wait_for("the watcher told of the adjournment", |s| {
-            s.text().contains("adjourned")
-        })
-        .await;
-    assert!(
-        left.elapsed() >= std::time::Duration::from_secs(2),
-        "not before the limit"
-    );
-    let (mut d, ok) = SshClient::login_as(addr, "dave", &keys[3]).await;
-    assert!(ok);
-    d.open_room(COLS, ROWS, b"hall").await.unwrap();
-    shows(&mut d, "you: White").await;
-    let kept = SqliteStore::open(&dir.path().join("club.sqlite"))
-        .unwrap()
-        .unfinished()
-        .unwrap();
-    assert!(
-        kept.iter()
-            .any(|g| g.room == "den" && g.pgn.contains("e4") && g.pgn.contains("e5")),
-        "the abandoned game is kept, unfinished"
-    );
-    server.stop().await;
 }

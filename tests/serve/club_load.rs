@@ -4,7 +4,7 @@
 //! every player's and watcher's screen must agree with it. Prints moves per second, the
 //! 99th percentile from a move sent to the move shown on the opponent's screen, and the
 //! server's resident memory. Ignored by default (it runs for a minute):
-//! `cargo test --release --test club_load -- --ignored --nocapture`.
+//! `cargo test --release --test serve club_load:: -- --ignored --nocapture`.
 //! `OX88_LOAD_GAMES` (16 human games), `OX88_LOAD_ENGINE` (4), `OX88_LOAD_WATCHERS` (4),
 //! `OX88_LOAD_SECS` (60) change it. `a_hundred_sessions_on_two_cores` is a club evening
 //! of a hundred sessions: players, watchers with the engine's panes, a busy lobby.
@@ -426,7 +426,7 @@ fn spread_ms(d: &mut [Duration]) -> (f64, f64, f64) {
 /// challenging and withdrawing. The server gets caps that admit them all. At the end every
 /// move is stored once, in order, and both players' screens show it; nobody was refused.
 /// Prints the move-to-opponent's-screen latency, the server's processor time and memory.
-/// `cargo test --release --test club_load hundred -- --ignored --nocapture`;
+/// `cargo test --release --test serve club_load::hundred -- --ignored --nocapture`;
 /// `OX88_LOAD_SECS` (120) changes its length.
 #[test]
 #[ignore = "two minutes of load; run with --ignored --nocapture"]

@@ -13,6 +13,7 @@ mod common;
 mod club;
 mod club_identity;
 mod club_load;
+mod club_rules;
 mod club_store;
 mod serve;
 mod serve_input;

@@ -11,7 +11,7 @@ use ox88::chess::{Board, Move};
 use ox88::engine::eval::{EvalConfig, EvalMode, evaluate_white, explain};
 use ox88::engine::order::Scheme;
 use ox88::engine::search::{Profile, Searcher};
-use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
+use ox88::engine::{IterationInfo, Limits, Score, SearchEvent, SearchOptions};
 use ox88::game::Game;
 use ox88::tui::Mode;
 use ox88::tui::app::App;
@@ -197,22 +197,10 @@ fn the_pv_end_toggle_shows_the_difference_to_the_current_position() {
     app.on_engine_event(SearchEvent::Iteration {
         id,
         info: IterationInfo {
-            depth: 3,
-            seldepth: 3,
-            multipv: 1,
-            score: Score::Cp(40),
-            score_white: Score::Cp(40),
-            bound: Bound::Exact,
             nodes: 100,
             nps: 1000,
             time: std::time::Duration::from_millis(1),
-            pv: pv.clone(),
-            hashfull: 0,
-            root_moves: Vec::new(),
-            first_move_cutoff: 0.9,
-            branching: 2.0,
-            stats: Default::default(),
-            root_rows: Vec::new(),
+            ..common::iteration(3, Score::Cp(40), pv.clone())
         },
     });
     enter(&mut app, ":view eval");

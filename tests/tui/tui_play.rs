@@ -15,7 +15,7 @@ use crossterm::event::KeyCode;
 use ox88::chess::{Board, Move, Square};
 use ox88::engine::levels::{Level, Reason};
 use ox88::engine::report::{LevelChoice, LevelReport, WeighedLine};
-use ox88::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
+use ox88::engine::{Engine, IterationInfo, Score, SearchEvent};
 use ox88::tui::app::lab::View;
 use ox88::tui::app::{App, JobEvent, MessageKind};
 use ox88::tui::settings::Config;
@@ -56,22 +56,9 @@ fn line(board: &Board, multipv: u32, depth: u32, cp: i32, pv: &[&str]) -> Iterat
         })
         .collect();
     IterationInfo {
-        depth,
-        seldepth: depth,
         multipv,
-        score: Score::Cp(cp),
-        score_white: Score::Cp(cp),
-        bound: Bound::Exact,
         nodes: 1000 * u64::from(multipv),
-        nps: 100_000,
-        time: Duration::from_millis(10),
-        pv,
-        hashfull: 0,
-        root_moves: Vec::new(),
-        first_move_cutoff: 0.9,
-        branching: 2.0,
-        stats: Default::default(),
-        root_rows: Vec::new(),
+        ..common::iteration(depth, Score::Cp(cp), pv)
     }
 }
 

@@ -161,16 +161,11 @@ fn iteration(board: &Board, id: u64, depth: u32) -> SearchEvent {
     SearchEvent::Iteration {
         id,
         info: IterationInfo {
-            depth,
             seldepth: depth + 5,
-            multipv: 1,
             score: Score::Cp(-29),
-            score_white: Score::Cp(29),
-            bound: Bound::Exact,
             nodes: 1_234_567,
             nps: 812_345,
             time: Duration::from_millis(1520),
-            pv: vec![e7e5, g1f3],
             hashfull: 12,
             root_moves: vec![
                 scored(e7e5, 10_000, &[(ReasonKind::Pv, 10_000)]),
@@ -179,8 +174,7 @@ fn iteration(board: &Board, id: u64, depth: u32) -> SearchEvent {
             ],
             first_move_cutoff: 0.913,
             branching: 3.24,
-            stats: Default::default(),
-            root_rows: Vec::new(),
+            ..common::iteration(depth, Score::Cp(29), vec![e7e5, g1f3])
         },
     }
 }
@@ -871,7 +865,7 @@ fn in_every_colour_mode_and_theme_a_piece_differs_from_its_square() {
     }
 }
 
-/// Not a check: prints both screens after a few moves (`cargo test --test tui_render -- --ignored --nocapture`).
+/// Not a check: prints both screens after a few moves (`cargo test --test tui tui_render:: -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn print_screens() {
@@ -1145,7 +1139,7 @@ fn resigning_ends_the_game() {
 }
 
 /// Not a check: how long one frame takes with a long session's log (`cargo test --release
-/// --test tui_render -- --ignored --nocapture frame_cost`).
+/// --test tui tui_render:: -- --ignored --nocapture frame_cost`).
 #[test]
 #[ignore]
 fn frame_cost() {

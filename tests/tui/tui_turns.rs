@@ -16,7 +16,7 @@ use std::time::Duration;
 use crossterm::event::KeyCode;
 use ox88::chess::{Board, Color, Move};
 use ox88::engine::levels::Level;
-use ox88::engine::{Bound, Engine, IterationInfo, Score, SearchEvent};
+use ox88::engine::{Engine, IterationInfo, Score, SearchEvent};
 use ox88::game::Game;
 use ox88::game::autosave::{Autosave, AutosaveError};
 use ox88::tui::app::{App, MessageKind, Play};
@@ -57,24 +57,7 @@ fn log_has(app: &App, text: &str) -> bool {
 }
 
 fn info(depth: u32, score_white: Score, pv: Vec<Move>) -> IterationInfo {
-    IterationInfo {
-        depth,
-        seldepth: depth,
-        multipv: 1,
-        score: score_white,
-        score_white,
-        bound: Bound::Exact,
-        nodes: 1000,
-        nps: 100_000,
-        time: Duration::from_millis(10),
-        pv,
-        hashfull: 0,
-        root_moves: Vec::new(),
-        first_move_cutoff: 0.9,
-        branching: 2.0,
-        stats: Default::default(),
-        root_rows: Vec::new(),
-    }
+    common::iteration(depth, score_white, pv)
 }
 
 /// The engine's search for the position it was last asked about reports one iteration
