@@ -560,62 +560,6 @@ fn rooks_like_open_files_and_the_seventh() {
     assert!(row(&seventh) > row(&open));
 }
 
-// ---- speed (a figure, not a check) ---------------------------------------------------------
-
-/// CPU time of this thread in nanoseconds (Linux), so that the figure means something on a
-/// machine shared with other builds.
-fn thread_cpu_ns() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    text.split_whitespace().next()?.parse().ok()
-}
-
-/// `cargo test --release --test eval -- --ignored --nocapture eval_speed` prints evaluations
-/// per second for each mode over a fixed set of positions (wall clock, and per second of
-/// this thread's CPU time where Linux tells it).
-#[test]
-#[ignore]
-fn eval_speed() {
-    // A fixed set (independent of the generator's move order): every starting position and
-    // every position one legal move from it.
-    let mut positions = Vec::new();
-    for fen in start_fens() {
-        let b = board(&fen);
-        for &m in b.legal_moves().iter() {
-            let mut child = b.clone();
-            child.make(m);
-            positions.push(child);
-        }
-        positions.push(b);
-    }
-    for mode in EvalMode::ALL {
-        let c = cfg(mode, ValuePreset::Seed);
-        let cpu_start = thread_cpu_ns();
-        let start = std::time::Instant::now();
-        let mut sum = 0i64;
-        let rounds = 20;
-        for _ in 0..rounds {
-            for b in &positions {
-                sum += evaluate(std::hint::black_box(b), &c) as i64;
-            }
-        }
-        let secs = start.elapsed().as_secs_f64();
-        let n = (positions.len() * rounds) as f64;
-        let cpu = match (cpu_start, thread_cpu_ns()) {
-            (Some(a), Some(b)) => format!(
-                ", {:.0} evals per CPU second ({:.0} ns)",
-                n * 1e9 / (b - a) as f64,
-                (b - a) as f64 / n
-            ),
-            _ => String::new(),
-        };
-        println!(
-            "{mode:>8}: {n} evaluations in {secs:.3} s = {:.0} evals/s ({:.0} ns each){cpu} [checksum {sum}]",
-            n / secs,
-            secs * 1e9 / n
-        );
-    }
-}
-
 // ---- the E people are shown does not swing with the side to move ----------------------------
 
 /// `fen` with `side` to move and no en passant square; `None` when that is not a legal

@@ -6,9 +6,7 @@
 use crate::common;
 use common::Rng;
 
-use std::time::Instant;
-
-use ox88::chess::{Board, Color, Move, MoveList, PieceKind, Square};
+use ox88::chess::{Board, Color, Move, PieceKind, Square};
 use ox88::engine::order::{
     self, AttackClass, HISTORY_MAX, History, OrderContext, ReasonKind, SEE_VALUES, Scheme,
     ScoredMove, VFM, VFM_LEN,
@@ -905,92 +903,4 @@ fn schemes_and_reasons_have_names() {
     assert_eq!(r.to_string(), "SEE -650");
     assert_eq!(ReasonKind::Pv.label(), "PV");
     assert_eq!(ReasonKind::MvvLva.label(), "MVV/LVA");
-}
-
-// ---- speed (a figure, not a test) ------------------------------------------------------
-
-/// Nanoseconds this thread has spent on a CPU (Linux), else wall time: the machine running
-/// the benchmark is usually shared, and wall time would measure the neighbours.
-struct CpuClock(Instant);
-
-impl CpuClock {
-    fn start() -> CpuClock {
-        CpuClock(Instant::now())
-    }
-    fn on_cpu_ns() -> Option<u64> {
-        let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-        text.split_whitespace().next()?.parse().ok()
-    }
-    /// Runs `f` and returns the nanoseconds it took.
-    fn time(f: impl FnOnce()) -> f64 {
-        let cpu = Self::on_cpu_ns();
-        let clock = Self::start();
-        f();
-        match (cpu, Self::on_cpu_ns()) {
-            (Some(a), Some(b)) => (b - a) as f64,
-            _ => clock.0.elapsed().as_nanos() as f64,
-        }
-    }
-}
-
-/// `cargo test --release --test order -- --ignored --nocapture speed`
-#[test]
-#[ignore]
-fn speed_of_score_moves() {
-    let boards = random_positions(2000, 0xBE4C);
-    let lists: Vec<MoveList> = boards.iter().map(|b| b.legal_moves()).collect();
-    let tactical: Vec<MoveList> = boards.iter().map(|b| b.tactical_moves()).collect();
-    let history = History::default();
-    let ctx = OrderContext::default();
-    let mut sink = 0i64;
-    let rounds = 150;
-    let per_call = |ns: f64| ns / (rounds * boards.len()) as f64;
-    let ns = CpuClock::time(|| {
-        for _ in 0..rounds {
-            for b in &boards {
-                sink += b.legal_moves().len() as i64;
-            }
-        }
-    });
-    let moves: usize = lists.iter().map(|l| l.len()).sum();
-    let caps: usize = tactical.iter().map(|l| l.len()).sum();
-    println!(
-        "for scale: legal_moves {:.0} ns per call ({:.1} moves, {:.1} tactical per position)",
-        per_call(ns),
-        moves as f64 / boards.len() as f64,
-        caps as f64 / boards.len() as f64
-    );
-    for scheme in Scheme::ALL {
-        let mut line = format!("{scheme:>9}:");
-        for (label, sets) in [("all moves", &lists), ("tactical", &tactical)] {
-            let mut scores = [0i32; 256];
-            let ns = CpuClock::time(|| {
-                for _ in 0..rounds {
-                    for (b, l) in boards.iter().zip(sets.iter()) {
-                        order::score_moves(b, l, scheme, &ctx, &history, &mut scores);
-                        sink += scores[0] as i64;
-                    }
-                }
-            });
-            line += &format!("  {label} {:6.0} ns per call", per_call(ns));
-        }
-        println!("{line}");
-    }
-    let captures: Vec<(usize, Move)> = tactical
-        .iter()
-        .enumerate()
-        .flat_map(|(i, l)| l.iter().map(move |&m| (i, m)))
-        .collect();
-    let ns = CpuClock::time(|| {
-        for _ in 0..rounds {
-            for &(i, m) in &captures {
-                sink += order::see(&boards[i], m) as i64;
-            }
-        }
-    });
-    println!(
-        "see: {:.1} ns per capture",
-        ns / (rounds * captures.len()) as f64
-    );
-    println!("(checksum {sink})");
 }
