@@ -363,7 +363,7 @@ fn the_data_directory_comes_from_the_environment() {
         .args([
             "--ignored",
             "--exact",
-            "child_saves_through_the_environment",
+            "game::child_saves_through_the_environment",
             "--quiet",
         ])
         .env(autosave::DATA_DIR_ENV, tmp.path())
