@@ -23,6 +23,7 @@ use crate::game::clock::TimeControl;
 use crate::game::glicko::Rating;
 
 mod adjourned;
+mod offers;
 mod view;
 use adjourned::Adjourned;
 pub use view::{ChallengeView, GameView, LobbyView, OnlineView, SeekView, WaitingView};
@@ -133,6 +134,10 @@ impl Default for Limits {
     }
 }
 
+/// Where the club reads the time: the system's clock in the server; in tests a clock moved
+/// by hand, so that a rule about minutes is checked in microseconds.
+pub type Clock = Arc<dyn Fn() -> Instant + Send + Sync>;
+
 /// The club.
 pub struct Club {
     state: Mutex<State>,
@@ -140,6 +145,8 @@ pub struct Club {
     store: Arc<dyn Store>,
     writer: Writer,
     limits: Limits,
+    /// What the club's own actions (a join, a move, a leave) take as the time.
+    clock: Clock,
     /// This run of the server, as a token of its own: open visitors' ids carry it, so no
     /// id is ever given out twice.
     run: String,
@@ -169,6 +176,16 @@ impl Club {
     /// adjourned, each waiting for a player of its own to come back (its room is made
     /// then); open visitors' games end there, as they can never come back.
     pub fn with_limits(store: Arc<dyn Store>, limits: Limits) -> Result<Arc<Club>, ClubError> {
+        Club::with_clock(store, limits, Arc::new(Instant::now))
+    }
+
+    /// [`Club::with_limits`] reading the time from `clock` (tests pass one they move by
+    /// hand, with the same times to [`Club::tick`] and the views).
+    pub fn with_clock(
+        store: Arc<dyn Store>,
+        limits: Limits,
+        clock: Clock,
+    ) -> Result<Arc<Club>, ClubError> {
         let started = chrono::Utc::now();
         let state = State {
             adjourned: adjourned::at_start(store.as_ref(), started)?,
@@ -189,10 +206,16 @@ impl Club {
             store,
             writer,
             limits,
+            clock,
             run: format!("{:x}{:04x}", started.timestamp(), rand::random::<u16>()),
         });
         let _ = club_slot.set(Arc::downgrade(&club));
         Ok(club)
+    }
+
+    /// The time by the club's clock.
+    pub fn now(&self) -> Instant {
+        (self.clock)()
     }
 
     /// The member id of this run's `n`th open visitor (never one of an earlier run's).
@@ -572,7 +595,7 @@ impl Viewer {
     /// Joins (or opens) the room `name`: a seat while one is free, else watching.
     pub fn join(&self, name: &str) -> Result<Role, ClubError> {
         let name = text::room_name(name)?;
-        let now = Instant::now();
+        let now = self.club.now();
         if let Some(current) = self.room_name() {
             if current == name {
                 return self
@@ -672,11 +695,12 @@ impl Viewer {
         let (idle, ended) = {
             let mut r = lock(&room);
             let was_aborted = r.is_aborted();
-            r.leave(&self.member.id, Instant::now());
+            let now = self.club.now();
+            r.leave(&self.member.id, now);
             // A visitors' game that no player is left in ends, and nothing of it is kept:
             // forgotten through the writer, after the saves queued before it.
             let ended = (!was_aborted && r.is_aborted())
-                .then(|| r.record(Instant::now()))
+                .then(|| r.record(now))
                 .flatten()
                 .map(|g| Write::Forget {
                     game: g.id,
@@ -707,7 +731,7 @@ impl Viewer {
             .club
             .room(&name)
             .ok_or_else(|| ClubError::new("the room is gone"))?;
-        let now = Instant::now();
+        let now = self.club.now();
         let moved = matches!(action, Action::Move(_) | Action::Takeback);
         let (said, record, finished, aborted, notes, adjourned) = {
             let mut r = lock(&room);
@@ -749,264 +773,9 @@ impl Viewer {
         Ok(said)
     }
 
-    /// Puts a seek in the lobby (replacing this viewer's earlier one); its number.
-    pub fn seek(
-        &self,
-        time_control: Option<TimeControl>,
-        color: Option<Color>,
-        rated: bool,
-    ) -> Result<u32, ClubError> {
-        if rated && !self.member.rated {
-            return Err(ClubError::new(
-                "rated games need a key: an open visitor plays casual games",
-            ));
-        }
-        let number = {
-            let mut st = lock(&self.club.state);
-            st.seeks.retain(|s| s.viewer != self.id);
-            let number = st.number() as u32;
-            st.seeks.push(Seek {
-                number,
-                viewer: self.id,
-                time_control,
-                color,
-                rated,
-            });
-            number
-        };
-        self.club.wake_lobby();
-        Ok(number)
-    }
-
-    /// Takes this viewer's seek out of the lobby; its number.
-    pub fn unseek(&self) -> Result<u32, ClubError> {
-        let number = {
-            let mut st = lock(&self.club.state);
-            let Some(i) = st.seeks.iter().position(|s| s.viewer == self.id) else {
-                return Err(ClubError::new("you have no seek in the lobby"));
-            };
-            st.seeks.remove(i).number
-        };
-        self.club.wake_lobby();
-        Ok(number)
-    }
-
-    /// Withdraws this viewer's challenge to the member online as `name` (who is told);
-    /// its number.
-    pub fn withdraw(&self, name: &str) -> Result<u32, ClubError> {
-        let me = self.name();
-        let (number, notify) = {
-            let mut st = lock(&self.club.state);
-            let to: Vec<u64> = st
-                .viewers
-                .iter()
-                .filter(|(_, e)| text::same_name(&e.member.name, name.trim()))
-                .map(|(&id, _)| id)
-                .collect();
-            let Some(i) = st
-                .challenges
-                .iter()
-                .position(|c| c.from == self.id && to.contains(&c.to))
-            else {
-                return Err(ClubError::new(format!(
-                    "you have no challenge to {:?}",
-                    name.chars().take(text::MEMBER_NAME_MAX).collect::<String>()
-                )));
-            };
-            let c = st.challenges.remove(i);
-            let text = format!("{me} withdrew challenge {}", c.number);
-            (c.number, st.notice(c.to, text))
-        };
-        if let Some(n) = notify {
-            n();
-        }
-        self.club.wake_lobby();
-        Ok(number)
-    }
-
-    /// Challenges the member online as `name`, in place of an earlier challenge to them
-    /// (one standing challenge per opponent).
-    pub fn challenge(
-        &self,
-        name: &str,
-        time_control: Option<TimeControl>,
-        rated: bool,
-    ) -> Result<u32, ClubError> {
-        let rated = rated && self.member.rated;
-        let me = self.name();
-        let (number, notify) = {
-            let mut st = lock(&self.club.state);
-            let Some((&to, target)) = st
-                .viewers
-                .iter()
-                .find(|(_, e)| text::same_name(&e.member.name, name.trim()))
-            else {
-                return Err(ClubError::new(format!(
-                    "nobody called {:?} is online",
-                    name.chars().take(text::MEMBER_NAME_MAX).collect::<String>()
-                )));
-            };
-            if to == self.id {
-                return Err(ClubError::new("you cannot challenge yourself"));
-            }
-            let rated = rated && target.member.rated;
-            st.challenges.retain(|c| !(c.from == self.id && c.to == to));
-            let out = st.challenges.iter().filter(|c| c.from == self.id).count();
-            if out >= self.club.limits.challenges {
-                return Err(ClubError::new(format!(
-                    "you have {out} challenges out, the most one may: \
-                     :challenge off NAME withdraws one"
-                )));
-            }
-            let number = st.number() as u32;
-            st.challenges.push(Challenge {
-                number,
-                from: self.id,
-                to,
-                time_control,
-                rated,
-            });
-            let text = format!(
-                "{me} challenges you: {} {} (:accept {number} or :decline {number})",
-                time_control.map_or("no clock".to_string(), |t| t.to_string()),
-                if rated { "rated" } else { "casual" }
-            );
-            (number, st.notice(to, text))
-        };
-        if let Some(n) = notify {
-            n();
-        }
-        self.club.wake_lobby();
-        Ok(number)
-    }
-
-    /// Turns down challenge `number` (or withdraws one's own).
-    pub fn decline(&self, number: u32) -> Result<(), ClubError> {
-        let me = self.name();
-        let notify = {
-            let mut st = lock(&self.club.state);
-            let Some(i) = st
-                .challenges
-                .iter()
-                .position(|c| c.number == number && (c.to == self.id || c.from == self.id))
-            else {
-                return Err(ClubError::new(format!("no challenge {number} of yours")));
-            };
-            let c = st.challenges.remove(i);
-            let other = if c.to == self.id { c.from } else { c.to };
-            st.notice(other, format!("{me} declined challenge {number}"))
-        };
-        if let Some(n) = notify {
-            n();
-        }
-        self.club.wake_lobby();
-        Ok(())
-    }
-
-    /// Accepts seek or challenge `number`: a new room, both players in it. Returns the
-    /// room's name.
-    pub fn accept(&self, number: u32) -> Result<String, ClubError> {
-        let (other, tc, rated, my_color) = {
-            let mut st = lock(&self.club.state);
-            let listed = st.seeks.iter().any(|s| s.number == number)
-                || st
-                    .challenges
-                    .iter()
-                    .any(|c| c.number == number && c.to == self.id);
-            // Refused before the seek or challenge is taken: it stands for later.
-            if listed {
-                self.club.room_for_one_more(&st)?;
-            }
-            if let Some(i) = st.seeks.iter().position(|s| s.number == number) {
-                let s = &st.seeks[i];
-                if s.viewer == self.id {
-                    return Err(ClubError::new("that is your own seek"));
-                }
-                if s.rated && !self.member.rated {
-                    return Err(ClubError::new(
-                        "that seek is rated, and rated games need a key",
-                    ));
-                }
-                let s = st.seeks.remove(i);
-                (s.viewer, s.time_control, s.rated, s.color.map(Color::flip))
-            } else if let Some(i) = st
-                .challenges
-                .iter()
-                .position(|c| c.number == number && c.to == self.id)
-            {
-                let c = st.challenges.remove(i);
-                (c.from, c.time_control, c.rated, None)
-            } else {
-                return Err(ClubError::new(format!(
-                    "no seek or challenge {number} to accept (the lobby lists them)"
-                )));
-            }
-        };
-        self.start_game(other, tc, rated, my_color)
-    }
-
-    /// A room for this viewer and `other`: the other takes the seat they asked for (White
-    /// when they did not say), this viewer the other one.
-    fn start_game(
-        &self,
-        other: u64,
-        tc: Option<TimeControl>,
-        rated: bool,
-        my_color: Option<Color>,
-    ) -> Result<String, ClubError> {
-        let (name, room, other_member, ratings) = {
-            let mut st = lock(&self.club.state);
-            if !st.viewers.contains_key(&other) {
-                return Err(ClubError::new("your opponent has left"));
-            }
-            self.club.room_for_one_more(&st)?;
-            let name = Club::new_room_name(&mut st);
-            let room = Arc::new(Mutex::new(Room::new(&name, tc, rated)));
-            st.rooms.insert(name.clone(), Arc::clone(&room));
-            st.seeks
-                .retain(|s| s.viewer != other && s.viewer != self.id);
-            let mut previous = Vec::new();
-            let mut ratings = [None, None];
-            for (i, v) in [other, self.id].into_iter().enumerate() {
-                let e = st.viewers.get_mut(&v).expect("checked above");
-                if let Some(old) = e.room.replace(name.clone()) {
-                    previous.push(old);
-                }
-                ratings[i] = e.member.rated.then_some(e.rating);
-            }
-            let other_member = st.viewers[&other].member.clone();
-            drop(st);
-            for old in previous {
-                if let Some(r) = self.club.room(&old) {
-                    lock(&r).leave(&other_member.id, Instant::now());
-                    lock(&r).leave(&self.member.id, Instant::now());
-                }
-            }
-            (name, room, other_member, ratings)
-        };
-        let now = Instant::now();
-        {
-            let mut r = lock(&room);
-            let first = if my_color == Some(Color::White) {
-                (&self.member, ratings[1], &other_member, ratings[0])
-            } else {
-                (&other_member, ratings[0], &self.member, ratings[1])
-            };
-            r.join(first.0, first.1, now);
-            r.join(first.2, first.3, now);
-        }
-        let text = format!("{} accepted: the game is in room {name}", self.name());
-        let notify = lock(&self.club.state).notice(other, text);
-        if let Some(n) = notify {
-            n();
-        }
-        self.club.after_change(&name, None, None);
-        Ok(name)
-    }
-
     /// Watches game `number` of the lobby's list.
     pub fn watch(&self, number: u32) -> Result<Role, ClubError> {
-        let games = self.lobby(Instant::now()).games;
+        let games = self.lobby(self.club.now()).games;
         let game = games
             .iter()
             .find(|g| g.number == number)

@@ -3,8 +3,6 @@
 //! events it needs), a fixed wall clock so log lines compare exactly, and no user files;
 //! the settings most tests start from, keys as a person types them, and what the screen says.
 
-#![allow(dead_code)] // each test crate uses its own subset
-
 use std::cell::RefCell;
 use std::rc::Rc;
 

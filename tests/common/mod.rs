@@ -4,10 +4,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub mod app;
+pub mod club;
 pub mod pty;
 pub mod screen;
 pub mod search;
-#[allow(dead_code)] // only the load tests use it
 pub mod served;
 pub mod ssh;
 pub mod uci;
@@ -17,7 +17,6 @@ pub mod uci;
 /// says so on standard error (written past the test harness's capture, so that the note
 /// shows even for a test that passes) and passes; with `OX88_REQUIRE_SYZYGY=1` (CI sets it
 /// once it has fetched them) it fails instead.
-#[allow(dead_code)] // only the tablebase tests use it
 pub fn syzygy_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("OX88_SYZYGY")
         .map(PathBuf::from)
@@ -46,18 +45,18 @@ pub fn syzygy_dir() -> Option<PathBuf> {
 
 /// How long a test waits for what it expects before it fails: generous, as the machine is
 /// shared and a debug build searches slowly.
-#[allow(dead_code)] // only the tests that wait on a program use it
 pub const WAIT: Duration = Duration::from_secs(60);
 
-/// A fresh directory `ox88-NAME-PID` in the system's temporary directory, removed when
-/// dropped.
-#[allow(dead_code)] // only the tests that run the program or a server use it
+/// A fresh directory `ox88-NAME-PID-N` in the system's temporary directory, removed when
+/// dropped. `N` counts the directories of this process: the tests of one binary share it,
+/// and two of them may ask for the same name.
 pub struct TempDir(PathBuf);
 
-#[allow(dead_code)] // only the tests that run the program or a server use it
 impl TempDir {
     pub fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("ox88-{name}-{}", std::process::id()));
+        static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("ox88-{name}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
@@ -78,7 +77,6 @@ impl Drop for TempDir {
 /// so a failing random test replays exactly.
 pub struct Rng(pub u64);
 
-#[allow(dead_code)] // each test crate uses its own subset
 impl Rng {
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
@@ -99,7 +97,6 @@ impl Rng {
 
 /// Draws `app` on a `w`×`h` test terminal as a driver would (resize, then draw) and returns
 /// the screen's lines and its buffer (for styles).
-#[allow(dead_code)] // only the TUI test crates draw
 pub fn render(app: &mut ox88::tui::App, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::Buffer) {
     let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
     term.draw(|f| {
@@ -112,4 +109,32 @@ pub fn render(app: &mut ox88::tui::App, w: u16, h: u16) -> (Vec<String>, ratatui
         .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect())
         .collect();
     (lines, buf)
+}
+
+/// A search report as the engine sends one, for tests that feed a pane by hand: one exact
+/// line at `depth` scoring `score_white` (White's view; the mover's the same) with `pv`,
+/// its other numbers plausible. A test that needs others says so with `..iteration(…)`.
+pub fn iteration(
+    depth: u32,
+    score_white: ox88::engine::Score,
+    pv: Vec<ox88::chess::Move>,
+) -> ox88::engine::IterationInfo {
+    ox88::engine::IterationInfo {
+        depth,
+        seldepth: depth,
+        multipv: 1,
+        score: score_white,
+        score_white,
+        bound: ox88::engine::Bound::Exact,
+        nodes: 1000,
+        nps: 100_000,
+        time: Duration::from_millis(10),
+        pv,
+        hashfull: 0,
+        root_moves: Vec::new(),
+        first_move_cutoff: 0.9,
+        branching: 2.0,
+        stats: Default::default(),
+        root_rows: Vec::new(),
+    }
 }

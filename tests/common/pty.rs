@@ -1,8 +1,6 @@
 //! A program run in a pseudo-terminal: keys sent as bytes, its output read on a thread into a
 //! VT100 screen, and every wait bounded, failing with the screen shown.
 
-#![allow(dead_code)] // each test crate uses its own subset
-
 use std::io::{Read, Write};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};

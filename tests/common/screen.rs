@@ -1,8 +1,6 @@
 //! A VT100 screen fed with what a program writes to its terminal, read back as text: the
 //! whole screen, one row, and the status bar and message line the TUI keeps at the bottom.
 
-#![allow(dead_code)] // each test crate uses its own subset
-
 use std::num::NonZeroU16;
 
 pub struct Screen {

@@ -2,13 +2,15 @@
 //! when asked, the tree of the last iteration.
 
 // Each test crate that includes `common` uses its own subset (most none).
-#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 
 use ox88::chess::Board;
 use ox88::engine::search::record::{TreeLimits, TreeNode};
 use ox88::engine::search::{SearchResult, Searcher};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
 use ox88::engine::{Bound, IterationInfo, Limits, SearchEvent, SearchOptions};
 
 /// A test search's settings: no book (the search itself is under test), a small table.
@@ -72,5 +74,24 @@ pub fn search_to_depth(
         result,
         finals,
         tree,
+    }
+}
+
+/// Waits (up to a minute) until search `id` reports a finished iteration of `depth` or
+/// deeper: proof that it is under way. Fails if its best move comes first.
+pub fn until_depth(rx: &Receiver<SearchEvent>, id: u64, depth: u32) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(SearchEvent::Iteration { id: got, info }) if got == id && info.depth >= depth => {
+                return;
+            }
+            Ok(SearchEvent::BestMove { id: got, .. }) if got == id => {
+                panic!("search {id} answered before reaching depth {depth}")
+            }
+            Ok(_) => {}
+            Err(_) => panic!("search {id} did not reach depth {depth} within a minute"),
+        }
     }
 }

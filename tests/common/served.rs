@@ -65,23 +65,6 @@ impl Served {
     }
 }
 
-impl Served {
-    /// Stops the server as systemd does (SIGTERM), so it saves what is queued, and waits for
-    /// it to end (then kills it, after 30 s).
-    pub fn stop(mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
 impl Drop for Served {
     fn drop(&mut self) {
         let _ = self.child.kill();

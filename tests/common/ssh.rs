@@ -2,8 +2,6 @@
 //! and a russh client that logs in with a key, opens a pty and a shell, types, and reads the
 //! TUI back through a VT100 screen. Every wait is bounded; a failure prints the screen.
 
-#![allow(dead_code)] // each test crate uses its own subset
-
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;

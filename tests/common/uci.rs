@@ -3,7 +3,6 @@
 //! freezing it, and a failure shows the end of the conversation.
 
 // Each test crate that includes `common` uses its own subset of the harness (most none).
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -128,6 +127,21 @@ impl Uci {
         (lines, mv)
     }
 
+    /// Waits for the search to report having run `ms` milliseconds or more (an `info` line
+    /// whose `time` says so; `0`: any report at all): proof that it is still going. Fails if
+    /// `bestmove` comes first.
+    pub fn searching_past(&mut self, ms: u64) {
+        let what = format!("an info line at {ms} ms or later");
+        let lines = self.until(ANSWER, &what, |l| {
+            l.starts_with("bestmove") || info_time(l).is_some_and(|t| t >= ms)
+        });
+        assert!(
+            !lines.last().is_some_and(|l| l.starts_with("bestmove")),
+            "bestmove before the search had run {ms} ms; transcript:\n{}",
+            self.transcript()
+        );
+    }
+
     /// Asserts nothing starting with `prefix` arrives within `wait`.
     pub fn quiet_for(&mut self, wait: Duration, prefix: &str) {
         let deadline = Instant::now() + wait;
@@ -224,4 +238,11 @@ pub fn shorten(s: &str) -> String {
     } else {
         s.to_string()
     }
+}
+
+/// The `time` (milliseconds) of an `info` line that has one.
+fn info_time(line: &str) -> Option<u64> {
+    let mut words = line.strip_prefix("info ")?.split_whitespace();
+    words.find(|w| *w == "time")?;
+    words.next()?.parse().ok()
 }

@@ -203,7 +203,7 @@ impl Viewer {
             reopen(&mut st, &self.member.id, None)
         };
         if let Some((name, room, opponent)) = reopened {
-            self.enter(&name, &room, Some(opponent), Instant::now());
+            self.enter(&name, &room, Some(opponent), self.club.now());
         }
     }
 }

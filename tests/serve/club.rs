@@ -1,0 +1,798 @@
+//! The club over SSH with the russh client: rooms by name, the lobby, seeks and challenges,
+//! clocks, offers, leaving and coming back, chat, and what the database keeps.
+
+use crate::common;
+
+use std::net::SocketAddr;
+
+use common::TempDir;
+use common::ssh::{SshClient, TestServer, config, new_key};
+use ox88::club::{SqliteStore, Store};
+use ox88::serve::{Access, player_id};
+use russh::keys::PrivateKey;
+
+const COLS: u16 = 120;
+const ROWS: u16 = 40;
+
+/// `name` logs in with `key` and joins `room` (`ssh -t HOST ROOM`), or the lobby.
+async fn enter(addr: SocketAddr, name: &str, key: &PrivateKey, room: Option<&str>) -> SshClient {
+    let (mut c, ok) = SshClient::login_as(addr, name, key).await;
+    assert!(ok, "{name}'s key is let in");
+    match room {
+        Some(r) => c.open_room(COLS, ROWS, r.as_bytes()).await.unwrap(),
+        None => c.open_shell(COLS, ROWS).await.unwrap(),
+    }
+    c
+}
+
+struct Club {
+    dir: TempDir,
+    keys: Vec<PrivateKey>,
+    server: TestServer,
+}
+
+impl Club {
+    async fn start(tag: &str, players: usize) -> Club {
+        let dir = TempDir::new(tag);
+        let keys: Vec<PrivateKey> = (0..players).map(|_| new_key()).collect();
+        let server = Club::serve(&dir, &keys).await;
+        Club { dir, keys, server }
+    }
+
+    async fn serve(dir: &TempDir, keys: &[PrivateKey]) -> TestServer {
+        let listed = keys.iter().map(|k| k.public_key().clone()).collect();
+        TestServer::start(config(dir.path(), Access::Keys(listed))).await
+    }
+
+    fn addr(&self) -> SocketAddr {
+        self.server.addr()
+    }
+
+    fn store(&self) -> SqliteStore {
+        SqliteStore::open(&self.dir.path().join("club.sqlite")).unwrap()
+    }
+
+    fn id(&self, n: usize) -> String {
+        player_id(self.keys[n].public_key())
+    }
+}
+
+async fn play(c: &mut SshClient, mv: &str) {
+    c.send(&format!("{mv}\r")).await;
+}
+
+/// Waits until `c`'s status bar says this of its room (`you: White`, `ply 2 `, `watching`).
+async fn shows(c: &mut SshClient, what: &str) {
+    c.wait_for(what, |s| s.status().contains(what)).await;
+}
+
+/// `name` enters `room` and is seated (or watches) before anyone else comes: the seats go
+/// in the order the server sees the joins.
+async fn seated(
+    addr: SocketAddr,
+    name: &str,
+    key: &PrivateKey,
+    room: &str,
+    role: &str,
+) -> SshClient {
+    let mut c = enter(addr, name, key, Some(room)).await;
+    shows(&mut c, role).await;
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_play_a_room_to_mate_a_third_watches_and_the_database_keeps_it() {
+    let club = Club::start("club-room", 3).await;
+    let mut alice = enter(club.addr(), "alice", &club.keys[0], Some("den")).await;
+    alice
+        .wait_for("alice waiting in the room", |s| {
+            s.text().contains("waiting for an opponent")
+        })
+        .await;
+    let mut bob = seated(club.addr(), "bob", &club.keys[1], "den", "you: Black").await;
+    let mut carol = seated(club.addr(), "carol", &club.keys[2], "den", "watching").await;
+    for c in [&mut alice, &mut bob] {
+        c.wait_for("both seated", |s| {
+            s.text().contains("alice")
+                && s.text().contains("bob")
+                && !s.text().contains("waiting for an opponent")
+        })
+        .await;
+    }
+    let moves = [
+        ("f2f3", "1. f3"),
+        ("e7e5", "e5"),
+        ("g2g4", "2. g4"),
+        ("d8h4", "Qh4#"),
+    ];
+    for (i, (mv, shown)) in moves.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut alice } else { &mut bob };
+        play(mover, mv).await;
+        carol
+            .wait_for(&format!("the watcher sees {shown}"), |s| {
+                s.text().contains(shown)
+            })
+            .await;
+        if i == 1 {
+            // A watcher's move is refused, and nothing changes.
+            play(&mut carol, "g2g4").await;
+            carol
+                .wait_for("the watcher's move refused", |s| {
+                    s.message().contains("watch")
+                })
+                .await;
+            // The wrong side's move too.
+            play(&mut bob, "d7d5").await;
+            bob.wait_for("out of turn refused", |s| s.message().contains("turn"))
+                .await;
+        }
+    }
+    for c in [&mut alice, &mut bob, &mut carol] {
+        c.wait_for("0-1 on every screen", |s| s.text().contains("0-1"))
+            .await;
+    }
+    // The server restarts: the game and the ratings are still there.
+    let Club { dir, keys, server } = club;
+    server.stop().await;
+    let server = Club::serve(&dir, &keys).await;
+    let club = Club { dir, keys, server };
+    let store = club.store();
+    let games = store.games_of(&club.id(0), 10).unwrap();
+    assert_eq!(games.len(), 1, "{games:?}");
+    let g = &games[0];
+    assert_eq!(g.result.as_deref(), Some("0-1"));
+    assert_eq!(
+        (g.white_name.as_str(), g.black_name.as_str()),
+        ("alice", "bob")
+    );
+    assert!(
+        g.pgn.contains("Qh4#") && g.pgn.contains("[%clk"),
+        "{}",
+        g.pgn
+    );
+    assert!(g.pgn.contains("[Result \"0-1\"]"), "{}", g.pgn);
+    let (a, b) = (
+        store.rating(&club.id(0)).unwrap(),
+        store.rating(&club.id(1)).unwrap(),
+    );
+    assert!(a.rating < 1500.0 && b.rating > 1500.0, "{a:?} {b:?}");
+    assert_eq!(store.rating_history(&club.id(1)).unwrap().len(), 1);
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_a_seek_and_the_game_it_becomes() {
+    let club = Club::start("club-lobby", 3).await;
+    let mut alice = enter(club.addr(), "alice", &club.keys[0], None).await;
+    alice
+        .wait_for("the lobby", |s| s.text().contains("Lobby"))
+        .await;
+    alice.send(":seek 5+3 black\r").await;
+    alice
+        .wait_for("the seek placed", |s| s.message().contains("seek"))
+        .await;
+    let mut bob = enter(club.addr(), "bob", &club.keys[1], None).await;
+    bob.wait_for("alice's seek in bob's lobby", |s| {
+        s.text().contains("alice") && s.text().contains("5+3")
+    })
+    .await;
+    // Enter on the picked row accepts the seek.
+    bob.send("\r").await;
+    shows(&mut alice, "you: Black").await;
+    shows(&mut bob, "you: White").await;
+    let mut carol = enter(club.addr(), "carol", &club.keys[2], None).await;
+    carol
+        .wait_for("the game listed", |s| s.text().contains("bob – alice"))
+        .await;
+    carol.send(":watch 1\r").await;
+    shows(&mut carol, "watching").await;
+    play(&mut bob, "e2e4").await;
+    carol
+        .wait_for("the watcher sees the move", |s| s.text().contains("1. e4"))
+        .await;
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draw_takeback_resign_rematch_and_abort_between_two() {
+    let club = Club::start("club-offers", 2).await;
+    let mut a = seated(club.addr(), "alice", &club.keys[0], "duel", "ply 0 ").await;
+    let mut b = seated(club.addr(), "bob", &club.keys[1], "duel", "you: Black").await;
+    shows(&mut a, "you: White").await;
+    play(&mut a, "e2e4").await;
+    shows(&mut b, "ply 1 ").await;
+    play(&mut b, "e7e5").await;
+    shows(&mut a, "ply 2 ").await;
+    // Takeback: alice asks, bob accepts; the position goes back to before alice's move
+    // and bob's reply.
+    a.send(":takeback\r").await;
+    b.wait_for("the request", |s| s.text().contains("asks to take back"))
+        .await;
+    b.send(":takeback\r").await;
+    shows(&mut a, "ply 0 ").await;
+    // Draw: offered and declined, then offered and accepted.
+    play(&mut a, "d2d4").await;
+    shows(&mut b, "ply 1 ").await;
+    a.send(":draw\r").await;
+    a.wait_for("alice's own offer", |s| {
+        s.text().contains("alice offers a draw")
+    })
+    .await;
+    b.wait_for("the offer", |s| s.text().contains("alice offers a draw"))
+        .await;
+    b.send(":no\r").await;
+    a.wait_for("declined", |s| !s.text().contains("offers a draw"))
+        .await;
+    a.send(":draw\r").await;
+    b.wait_for("the offer again", |s| {
+        s.text().contains("alice offers a draw")
+    })
+    .await;
+    b.send(":draw\r").await;
+    a.wait_for("drawn", |s| s.text().contains("1/2-1/2")).await;
+    // Rematch with colours swapped; bob resigns it.
+    a.send(":rematch\r").await;
+    b.wait_for("the rematch offer", |s| {
+        s.text().contains("alice offers a rematch")
+    })
+    .await;
+    b.send(":rematch\r").await;
+    shows(&mut b, "you: White").await;
+    shows(&mut a, "you: Black").await;
+    play(&mut b, "e2e4").await;
+    shows(&mut a, "ply 1 ").await;
+    b.send(":resign\r").await;
+    a.wait_for("bob resigned", |s| s.text().contains("0-1"))
+        .await;
+    // Another rematch, aborted before alice (White again) moves.
+    b.send(":rematch\r").await;
+    a.wait_for("the rematch offer", |s| {
+        s.text().contains("bob offers a rematch")
+    })
+    .await;
+    a.send(":rematch\r").await;
+    shows(&mut a, "you: White").await;
+    a.send(":abort\r").await;
+    b.wait_for("aborted", |s| s.text().contains("aborted"))
+        .await;
+    // Read once the server has stopped: its writes are all done by then.
+    let alice = club.id(0);
+    let Club { dir, server, .. } = club;
+    server.stop().await;
+    let store = SqliteStore::open(&dir.path().join("club.sqlite")).unwrap();
+    let games = store.games_of(&alice, 10).unwrap();
+    let results: Vec<_> = games.iter().map(|g| g.result.clone()).collect();
+    assert!(results.contains(&Some("1/2-1/2".into())), "{results:?}");
+    assert!(results.contains(&Some("0-1".into())), "{results:?}");
+    assert_eq!(games.len(), 2, "the aborted game is not kept: {results:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_player_keeps_the_seat_and_chat_is_cleaned() {
+    let club = Club::start("club-away", 3).await;
+    let mut a = seated(club.addr(), "alice", &club.keys[0], "den", "you: White").await;
+    let mut b = seated(club.addr(), "bob", &club.keys[1], "den", "you: Black").await;
+    let mut w = seated(club.addr(), "carol", &club.keys[2], "den", "watching").await;
+    play(&mut a, "e2e4").await;
+    shows(&mut b, "ply 1 ").await;
+    shows(&mut w, "ply 1 ").await;
+    // Chat pasted with an escape sequence and a bidi override arrives cleaned: the
+    // watcher's screen is not cleared, the text reads in order.
+    a.send("'hi \x1b[200~\x1b[2J there \u{202e}rev\x1b[201~\r")
+        .await;
+    for c in [&mut b, &mut w] {
+        c.wait_for("the chat line", |s| {
+            s.text().contains("alice: hi")
+                && s.text().contains("there rev")
+                && s.text().contains("Board")
+        })
+        .await;
+        assert!(!c.screen().text().contains('\u{202e}'));
+    }
+    // Nor does a player see the engine's evaluation under the board.
+    assert!(
+        !b.screen().text().contains("static E"),
+        "{}",
+        b.screen().text()
+    );
+    assert!(w.screen().text().contains("static E"), "a watcher does");
+    // 10 kB of text is cut to a line.
+    let long = "x".repeat(10_000);
+    w.send(&format!("'{long}\r")).await;
+    a.wait_for("the long line cut", |s| s.text().contains("carol: xxxx"))
+        .await;
+    assert!(!a.screen().text().contains(&"x".repeat(250)));
+    // Alice drops; bob sees it; alice comes back to the lobby address and is seated again.
+    a.disconnect().await;
+    b.wait_for("alice away", |s| s.text().contains("disconnected"))
+        .await;
+    let mut a = enter(club.addr(), "alice", &club.keys[0], None).await;
+    a.wait_for("alice back in the room", |s| {
+        s.status().contains("room den · ply 1 · you: White")
+    })
+    .await;
+    b.wait_for("alice connected again", |s| {
+        !s.text().contains("disconnected")
+    })
+    .await;
+    play(&mut b, "e7e5").await;
+    a.wait_for("the game goes on", |s| s.text().contains("e5"))
+        .await;
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_room_names_are_refused_with_a_message() {
+    let club = Club::start("club-hostile", 1).await;
+    for bad in [
+        b"\x1b[2Jroom".as_slice(),
+        b"a b".as_slice(),
+        &[0xff, 0xfe, b'r'],
+        "x".repeat(10_000).as_bytes(),
+    ] {
+        let (mut c, ok) = SshClient::login_as(club.addr(), "mallory", &club.keys[0]).await;
+        assert!(ok);
+        let _ = c.open_room(COLS, ROWS, bad).await;
+        c.wait_for("the refusal", |s| s.text().contains("names a room"))
+            .await;
+        c.wait_closed("the channel closed").await;
+    }
+    // The server is still there for a good name.
+    let mut c = enter(club.addr(), "mallory", &club.keys[0], Some("fine-room_1")).await;
+    c.wait_for("the room", |s| s.text().contains("Room fine-room_1"))
+        .await;
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keys_puzzle_record_is_kept_in_the_database() {
+    let club = Club::start("club-puzzle", 1).await;
+    let mut a = enter(club.addr(), "alice", &club.keys[0], None).await;
+    a.wait_for("the lobby", |s| s.text().contains("Lobby"))
+        .await;
+    a.send(":puzzle\r").await;
+    a.wait_for("a puzzle", |s| s.message().contains("to play and win"))
+        .await;
+    // F2 plays the solution out: the puzzle counts as not solved, and is recorded.
+    a.send("\x1bOQ").await;
+    a.wait_for("the solution shown", |s| {
+        s.message().contains("solution shown")
+    })
+    .await;
+    // The puzzle took the lobby's place beside the board.
+    assert!(
+        !a.screen().text().contains("Lobby"),
+        "{}",
+        a.screen().text()
+    );
+    let store = club.store();
+    let json = store
+        .puzzle_record(&club.id(0))
+        .unwrap()
+        .expect("the record is in the database");
+    let record: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        record["history"].as_array().map(Vec::len),
+        Some(1),
+        "{json}"
+    );
+    let player_dir = club.dir.path().join("players").join(club.id(0));
+    assert!(
+        !player_dir.join("puzzles.json").exists(),
+        "no file beside it"
+    );
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_going_on_when_the_server_stops_goes_on_after_the_restart() {
+    let club = Club::start("club-restart", 2).await;
+    let mut a = seated(club.addr(), "alice", &club.keys[0], "den", "you: White").await;
+    let mut b = seated(club.addr(), "bob", &club.keys[1], "den", "you: Black").await;
+    play(&mut a, "e2e4").await;
+    b.wait_for("the move", |s| s.status().contains("ply 1 "))
+        .await;
+    play(&mut b, "e7e5").await;
+    a.wait_for("the reply", |s| s.status().contains("ply 2 "))
+        .await;
+    let Club { dir, keys, server } = club;
+    server.stop().await;
+    let stored = SqliteStore::open(&dir.path().join("club.sqlite"))
+        .unwrap()
+        .unfinished()
+        .unwrap();
+    assert_eq!(stored.len(), 1, "kept as unfinished: {stored:?}");
+    assert!(stored[0].clocks_ms.is_some(), "with its clocks");
+    let server = Club::serve(&dir, &keys).await;
+    let club = Club { dir, keys, server };
+    // Both come back to the lobby's address and are seated again; the game goes on.
+    let mut a = enter(club.addr(), "alice", &club.keys[0], None).await;
+    a.wait_for("alice seated again", |s| {
+        s.status().contains("room den · ply 2 · you: White")
+    })
+    .await;
+    let mut b = enter(club.addr(), "bob", &club.keys[1], None).await;
+    b.wait_for("bob seated again", |s| {
+        s.status().contains("room den · ply 2 · you: Black")
+    })
+    .await;
+    play(&mut a, "g1f3").await;
+    b.wait_for("the game goes on", |s| {
+        s.status().contains("ply 3 ") && s.text().contains("Nf3")
+    })
+    .await;
+    club.server.stop().await;
+}
+
+/// Waits (bounded) until `done` holds of the server: what its analyses count is set by the
+/// sessions' threads a moment after their screens change.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + common::WAIT;
+    while !done() {
+        assert!(tokio::time::Instant::now() < deadline, "never: {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// An iteration of the engine's search on a screen (the log pane's line: `d3/5 … pv e2e4`).
+fn shows_iterations(s: &common::screen::Screen) -> bool {
+    s.text().contains(" n/s E") && s.text().contains(" pv ")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watchers_of_one_game_share_one_analysis_within_the_servers_cap() {
+    let club = Club::start("club-analysis", 7).await;
+    let addr = club.addr();
+    let mut alice = seated(addr, "alice", &club.keys[0], "den", "you: White").await;
+    let mut bob = seated(addr, "bob", &club.keys[1], "den", "you: Black").await;
+    let mut carol = seated(addr, "carol", &club.keys[2], "den", "watching").await;
+    let mut dave = seated(addr, "dave", &club.keys[3], "den", "watching").await;
+    play(&mut alice, "f2f3").await;
+    shows(&mut bob, "ply 1 ").await;
+    play(&mut bob, "e7e5").await;
+    for w in [&mut alice, &mut carol, &mut dave] {
+        shows(w, "ply 2 ").await;
+    }
+
+    // Two watchers open the engine's panes: one analysis, both screens show its iterations.
+    carol.send("\x16").await;
+    carol
+        .wait_for("carol's panes", |s| s.message().contains("engine's panes"))
+        .await;
+    dave.send("\x16").await;
+    until("dave shares carol's analysis", || {
+        club.server.analyses().watchers("den") == 2
+    })
+    .await;
+    assert_eq!(club.server.analyses().running(), 1, "one engine for den");
+    for w in [&mut carol, &mut dave] {
+        w.wait_for("the shared search's iterations", shows_iterations)
+            .await;
+    }
+
+    // A player never sees it, nor opens it.
+    alice.send("\x16").await;
+    alice
+        .wait_for("alice refused", |s| s.message().contains("you are playing"))
+        .await;
+    for p in [&alice, &bob] {
+        assert!(!shows_iterations(p.screen()), "{}", p.screen().text());
+    }
+    assert_eq!(club.server.analyses().running(), 1);
+
+    // The position changes: the one search starts again on it, and both watchers see that
+    // search (Black mates in one: only a search of the new position says `pv d8h4` first).
+    play(&mut alice, "g2g4").await;
+    for w in [&mut carol, &mut dave] {
+        w.wait_for("the new position's search", |s| {
+            s.text().contains(" pv d8h4")
+        })
+        .await;
+    }
+    assert_eq!(club.server.analyses().running(), 1);
+    for p in [&alice, &bob] {
+        assert!(!shows_iterations(p.screen()), "{}", p.screen().text());
+    }
+
+    // A watcher of another game, beyond `--analysis 1`, is told why.
+    let _eve = seated(addr, "eve", &club.keys[4], "hall", "you: White").await;
+    let _frank = seated(addr, "frank", &club.keys[5], "hall", "you: Black").await;
+    let mut gus = seated(addr, "gus", &club.keys[6], "hall", "watching").await;
+    gus.send("\x16").await;
+    gus.wait_for("the cap's line", |s| {
+        s.message().contains(
+            "the engine is busy on 1 other game (the server runs at most 1 analysis); try later",
+        )
+    })
+    .await;
+    assert_eq!(club.server.analyses().running(), 1);
+    assert_eq!(club.server.analyses().watchers("hall"), 0);
+
+    // Closing the panes and leaving the room: the last one out stops the analysis, and the
+    // slot is free for the other game.
+    carol.send("\x16").await;
+    until("carol gone from the analysis", || {
+        club.server.analyses().watchers("den") == 1
+    })
+    .await;
+    dave.send(":lobby\r").await;
+    until("den's analysis stopped", || {
+        club.server.analyses().running() == 0
+    })
+    .await;
+    gus.send("\x16").await;
+    until("hall analysed now", || {
+        club.server.analyses().watchers("hall") == 1
+    })
+    .await;
+    gus.wait_for("hall's iterations", shows_iterations).await;
+    assert_eq!(club.server.analyses().running(), 1);
+    club.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_restart_seats_no_new_visitor_in_an_old_game() {
+    let dir = TempDir::new("club-open-restart");
+    let open = || config(dir.path(), Access::Open);
+    let server = TestServer::start(open()).await;
+    let mut v1 = enter(server.addr(), "v1", &new_key(), Some("den")).await;
+    shows(&mut v1, "you: White").await;
+    let mut v2 = enter(server.addr(), "v2", &new_key(), Some("den")).await;
+    shows(&mut v2, "you: Black").await;
+    play(&mut v1, "e2e4").await;
+    shows(&mut v2, "ply 1 ").await;
+    server.stop().await;
+    let db = dir.path().join("club.sqlite");
+    let store = SqliteStore::open(&db).unwrap();
+    assert!(
+        store.unfinished().unwrap().is_empty(),
+        "the visitors' game ended with them"
+    );
+    // A visitors' game left going on, under the ids every run used to start again from.
+    let old = ox88::club::GameRecord {
+        id: "den-old".into(),
+        room: "den".into(),
+        white: "open:1".into(),
+        black: "open:2".into(),
+        white_name: "v1".into(),
+        black_name: "v2".into(),
+        pgn: "1. e4 e5 *".into(),
+        result: None,
+        termination: None,
+        time_control: None,
+        rated: false,
+        clocks_ms: None,
+    };
+    store.save_game(&old).unwrap();
+    drop(store);
+    let server = TestServer::start(open()).await;
+    let mut fresh = enter(server.addr(), "v3", &new_key(), None).await;
+    fresh
+        .wait_for("the lobby", |s| s.text().contains("Lobby — v3"))
+        .await;
+    assert!(
+        !fresh.screen().status().contains("room den"),
+        "{}",
+        fresh.screen().status()
+    );
+    assert!(
+        SqliteStore::open(&db)
+            .unwrap()
+            .unfinished()
+            .unwrap()
+            .is_empty()
+    );
+    // Room den is a new one: nobody's game in it.
+    fresh.send(":join den\r").await;
+    fresh
+        .wait_for("a room of its own", |s| {
+            s.status().contains("room den · ply 0 · you: White")
+                && s.text().contains("waiting for an opponent")
+        })
+        .await;
+    server.stop().await;
+}
+
+/// A club viewer's app (as `ox88 serve` builds one for a session), in room `room` or the
+/// lobby.
+fn viewer_app(
+    club: &std::sync::Arc<ox88::club::Club>,
+    id: &str,
+    room: Option<&str>,
+) -> ox88::tui::app::App {
+    use common::app::{builder_with, test_settings};
+    let member = ox88::club::Member {
+        id: id.into(),
+        name: id.into(),
+        rated: false,
+    };
+    let viewer = club.connect(member, std::sync::Arc::new(|| {}));
+    let opts = ox88::tui::Options::of(test_settings());
+    let (builder, _) = builder_with(&opts, "default", ox88::tui::theme::ColorDepth::TrueColor);
+    builder.club(viewer, room).build()
+}
+
+/// Alice's app in room `den` of `club` and Bob seated across from her (Alice White).
+fn alice_and_bob_in_den(
+    club: &std::sync::Arc<ox88::club::Club>,
+) -> (ox88::tui::App, ox88::club::Viewer) {
+    let mut alice = viewer_app(club, "alice", Some("den"));
+    alice.on_club_change();
+    let bob = club.connect(
+        ox88::club::Member {
+            id: "bob".into(),
+            name: "bob".into(),
+            rated: false,
+        },
+        std::sync::Arc::new(|| {}),
+    );
+    bob.join("den").unwrap();
+    alice.on_club_change();
+    (alice, bob)
+}
+
+#[test]
+fn a_rematch_turns_the_board_for_the_new_colours() {
+    use common::app::enter;
+    use ox88::club::Action;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (mut alice, bob) = alice_and_bob_in_den(&club);
+    assert!(
+        !alice.screen().flipped(),
+        "White sees the board from White's side"
+    );
+    enter(&mut alice, "e4");
+    bob.act(Action::Resign).unwrap();
+    bob.act(Action::Rematch).unwrap();
+    alice.on_club_change();
+    enter(&mut alice, ":rematch");
+    alice.on_club_change();
+    let (_, role) = alice.club().room().unwrap();
+    assert_eq!(*role, ox88::club::Role::Player(ox88::chess::Color::Black));
+    assert!(
+        alice.screen().flipped(),
+        "Black in the rematch: the board turns"
+    );
+    // And back for the next one.
+    enter(&mut alice, ":resign");
+    enter(&mut alice, ":rematch");
+    bob.act(Action::Rematch).unwrap();
+    alice.on_club_change();
+    assert!(
+        !alice.screen().flipped(),
+        "White again: the board turns back"
+    );
+}
+
+#[test]
+fn ctrl_g_and_games_in_a_room_say_what_they_do_there() {
+    use common::app::{ctrl, enter, message_text};
+    use ox88::club::Action;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (mut alice, bob) = alice_and_bob_in_den(&club);
+    ctrl(&mut alice, 'g');
+    let said = message_text(&alice);
+    assert!(said.contains("you play your own moves"), "{said}");
+    assert!(!said.contains("not in a room"), "{said}");
+    let mut carol = viewer_app(&club, "carol", Some("den"));
+    carol.on_club_change();
+    ctrl(&mut carol, 'g');
+    let said = message_text(&carol);
+    assert!(said.contains("Ctrl+V"), "{said}");
+    // A finished game is stored; :games lists it and says where the list is shown.
+    enter(&mut alice, "e4");
+    bob.act(Action::Resign).unwrap();
+    alice.on_club_change();
+    enter(&mut alice, ":games");
+    let said = message_text(&alice);
+    assert!(
+        said.contains("1 games listed in the log, shown beside the engine's board: :lobby"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_watchers_panes_show_the_shared_analysis_not_their_own_engines() {
+    use common::app::{builder_with, ctrl, log_texts, message_text, test_settings};
+    use ox88::club::analysis::{Analyses, Sink};
+    use std::sync::{Arc, mpsc};
+    use std::time::{Duration, Instant};
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (_alice, _bob) = alice_and_bob_in_den(&club);
+    let analyses = Analyses::new(1, Box::new(|o| o.clone()));
+    let (tx, rx) = mpsc::channel();
+    let sink: Sink = Arc::new(move |ev| {
+        let _ = tx.send(ev);
+    });
+    let carol = club.connect(
+        ox88::club::Member {
+            id: "carol".into(),
+            name: "carol".into(),
+            rated: false,
+        },
+        Arc::new(|| {}),
+    );
+    let opts = ox88::tui::Options::of(test_settings());
+    let (builder, calls) = builder_with(&opts, "default", ox88::tui::theme::ColorDepth::TrueColor);
+    let mut carol = builder
+        .club(carol, Some("den"))
+        .club_analyses(Arc::clone(&analyses), sink)
+        .build();
+    carol.on_club_change();
+    ctrl(&mut carol, 'v');
+    assert!(
+        message_text(&carol).contains("engine's panes"),
+        "{}",
+        message_text(&carol)
+    );
+    assert_eq!(analyses.watchers("den"), 1);
+    let until = Instant::now() + Duration::from_secs(60);
+    while !log_texts(&carol).iter().any(|l| l.contains(" pv ")) {
+        let ev = rx
+            .recv_timeout(until.saturating_duration_since(Instant::now()))
+            .expect("the shared analysis reports");
+        carol.on_shared_analysis(ev);
+    }
+    assert!(calls.searches().is_empty(), "{:?}", calls.searches());
+    ctrl(&mut carol, 'v');
+    assert_eq!(analyses.running(), 0, "closed: the analysis stops");
+}
+
+#[test]
+fn a_room_waiting_in_the_lobby_is_joined_and_a_failed_accept_stays_on_the_line() {
+    use common::app::{enter, message_text, press, screen};
+    use crossterm::event::KeyCode;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let mut alice = viewer_app(&club, "alice", Some("den"));
+    alice.on_club_change();
+    let mut bob = viewer_app(&club, "bob", None);
+    bob.on_club_change();
+    let shown = screen(&mut bob, 120, 40).join("\n");
+    assert!(shown.contains("Waiting for an opponent"), "{shown}");
+    assert!(shown.contains("den: alice (White)"), "{shown}");
+    // A refused :accept stays on the input line, to be corrected.
+    enter(&mut bob, ":accept 99");
+    assert!(message_text(&bob).contains("no seek or challenge 99"));
+    assert_eq!(bob.input().value(), ":accept 99");
+    assert!(bob.input().is_refused());
+    press(&mut bob, KeyCode::Esc);
+    assert!(bob.input().is_empty());
+    // Enter on the waiting room's row takes the free seat.
+    press(&mut bob, KeyCode::Enter);
+    bob.on_club_change();
+    let (view, role) = bob.club().room().unwrap();
+    assert_eq!(view.name, "den");
+    assert_eq!(*role, ox88::club::Role::Player(ox88::chess::Color::Black));
+}
+
+#[test]
+fn a_room_reads_commands_by_prefix_completes_them_and_says_where_the_rest_are_for() {
+    use common::app::{enter, message_text, press, type_text};
+    use crossterm::event::KeyCode;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (mut alice, _bob) = alice_and_bob_in_den(&club);
+    enter(&mut alice, ":hint");
+    assert_eq!(
+        message_text(&alice),
+        "you are playing: the engine stays out of sight until the game ends"
+    );
+    enter(&mut alice, ":new");
+    assert!(
+        message_text(&alice).starts_with(":new is not for a room's game"),
+        "{}",
+        message_text(&alice)
+    );
+    // The refused text is replaced by what is typed next; Tab offers the room's commands.
+    type_text(&mut alice, ":tak");
+    press(&mut alice, KeyCode::Tab);
+    assert_eq!(alice.input().value(), ":takeback");
+    let mut carol = viewer_app(&club, "carol", None);
+    carol.on_club_change();
+    type_text(&mut carol, ":chal a");
+    press(&mut carol, KeyCode::Tab);
+    assert_eq!(carol.input().value(), ":challenge alice");
+}

@@ -1,0 +1,451 @@
+//! The club's writes to its database: play never waits for them, they reach the store in
+//! order and once, a failure is told to the players (and retried until the store works
+//! again), stopping waits for the queue, and the database file is its owner's alone.
+
+use crate::common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::TempDir;
+use common::ssh::{SshClient, TestServer, config, new_key};
+use ox88::club::{
+    Account, Action, Club, CodeRefused, GameRecord, Member, Notify, SqliteStore, Store, StoreError,
+};
+use ox88::game::glicko::Rating;
+use ox88::serve::{Access, player_id};
+
+const FLUSH: Duration = Duration::from_secs(20);
+
+/// What the test saw happen, in order: viewers woken, the store's writes begun and ended.
+#[derive(Clone, Default)]
+struct Events(Arc<Mutex<Vec<String>>>);
+
+impl Events {
+    fn push(&self, e: impl Into<String>) {
+        self.0.lock().unwrap().push(e.into());
+    }
+
+    fn all(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+
+    fn clear(&self) {
+        self.0.lock().unwrap().clear();
+    }
+
+    /// Where `e` first happened.
+    fn at(&self, e: &str) -> usize {
+        let all = self.all();
+        all.iter()
+            .position(|x| x == e)
+            .unwrap_or_else(|| panic!("{e:?} never happened: {all:?}"))
+    }
+}
+
+/// A SQLite store in memory whose writes can be made to fail, to wait at a gate, or to
+/// take their time; it notes each write's beginning and end in the test's events.
+struct TestStore {
+    inner: SqliteStore,
+    events: Events,
+    failing: AtomicBool,
+    /// Writes tried (failed ones too).
+    tries: AtomicUsize,
+    /// While true, a write waits (a bounded time) before doing anything.
+    gate: Mutex<bool>,
+    opened: std::sync::Condvar,
+    /// Each write takes this long.
+    slow: Duration,
+    /// The length of each game's saved PGN, in the order the saves came.
+    saves: Mutex<Vec<(String, usize)>>,
+}
+
+impl TestStore {
+    fn new(events: &Events, slow: Duration) -> Arc<TestStore> {
+        Arc::new(TestStore {
+            inner: SqliteStore::in_memory().unwrap(),
+            events: events.clone(),
+            failing: AtomicBool::new(false),
+            tries: AtomicUsize::new(0),
+            gate: Mutex::new(false),
+            opened: std::sync::Condvar::new(),
+            slow,
+            saves: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn close_gate(&self) {
+        *self.gate.lock().unwrap() = true;
+    }
+
+    fn open_gate(&self) {
+        *self.gate.lock().unwrap() = false;
+        self.opened.notify_all();
+    }
+
+    /// What every write does first: waits at the gate, takes its time, fails if told to.
+    fn write(&self, what: &str) -> Result<(), StoreError> {
+        self.events.push(format!("{what} begins"));
+        let closed = self.gate.lock().unwrap();
+        let (_open, _) = self
+            .opened
+            .wait_timeout_while(closed, FLUSH, |closed| *closed)
+            .unwrap();
+        std::thread::sleep(self.slow);
+        self.tries.fetch_add(1, Ordering::SeqCst);
+        if self.failing.load(Ordering::SeqCst) {
+            self.events.push(format!("{what} failed"));
+            return Err(StoreError("database: disk I/O error".into()));
+        }
+        self.events.push(format!("{what} ends"));
+        Ok(())
+    }
+}
+
+impl Store for TestStore {
+    fn key_login(&self, key: &str) -> Result<Option<Account>, StoreError> {
+        self.inner.key_login(key)
+    }
+    fn new_account(&self, key: &str, name: &str) -> Result<Option<Account>, StoreError> {
+        self.inner.new_account(key, name)
+    }
+    fn account_named(&self, name: &str) -> Result<Option<Account>, StoreError> {
+        self.inner.account_named(name)
+    }
+    fn keys_of(&self, account: &str) -> Result<usize, StoreError> {
+        self.inner.keys_of(account)
+    }
+    fn put_key_code(
+        &self,
+        account: &str,
+        code: &str,
+        expires: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
+        self.inner.put_key_code(account, code, expires)
+    }
+    fn add_key_by_code(
+        &self,
+        name: &str,
+        code: &str,
+        key: &str,
+    ) -> Result<Result<Account, CodeRefused>, StoreError> {
+        self.inner.add_key_by_code(name, code, key)
+    }
+    fn player(&self, id: &str, name: &str) -> Result<Rating, StoreError> {
+        self.inner.player(id, name)
+    }
+    fn rating(&self, id: &str) -> Result<Rating, StoreError> {
+        self.inner.rating(id)
+    }
+    fn save_game(&self, game: &GameRecord) -> Result<(), StoreError> {
+        self.write("save")?;
+        self.saves
+            .lock()
+            .unwrap()
+            .push((game.id.clone(), game.pgn.len()));
+        self.inner.save_game(game)
+    }
+    fn rate_game(
+        &self,
+        game_id: &str,
+        white: &str,
+        black: &str,
+        white_score: f64,
+    ) -> Result<[Rating; 2], StoreError> {
+        self.write("rate")?;
+        self.inner.rate_game(game_id, white, black, white_score)
+    }
+    fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.inner.game(id)
+    }
+    fn games_of(&self, member: &str, limit: usize) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.games_of(member, limit)
+    }
+    fn unfinished(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.unfinished()
+    }
+    fn rating_history(&self, member: &str) -> Result<Vec<(String, Rating)>, StoreError> {
+        self.inner.rating_history(member)
+    }
+    fn puzzle_record(&self, member: &str) -> Result<Option<String>, StoreError> {
+        self.inner.puzzle_record(member)
+    }
+    fn save_puzzle_record(&self, member: &str, json: &str) -> Result<(), StoreError> {
+        self.inner.save_puzzle_record(member, json)
+    }
+    fn forget_unplayed(&self, id: &str) -> Result<(), StoreError> {
+        self.write("forget")?;
+        self.inner.forget_unplayed(id)
+    }
+}
+
+fn member(id: &str, name: &str) -> Member {
+    Member {
+        id: id.into(),
+        name: name.into(),
+        rated: true,
+    }
+}
+
+/// A notify that notes `who` was woken.
+fn noting(events: &Events, who: &str) -> Notify {
+    let (events, who) = (events.clone(), format!("{who} woken"));
+    Arc::new(move || events.push(who.clone()))
+}
+
+fn club_on(store: &Arc<TestStore>) -> Arc<Club> {
+    Club::new(Arc::clone(store) as Arc<dyn Store>).unwrap()
+}
+
+/// Waits (bounded) until `done` holds.
+fn until(what: &str, done: impl Fn() -> bool) {
+    let deadline = Instant::now() + FLUSH;
+    while !done() {
+        assert!(Instant::now() < deadline, "never: {what}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_move_wakes_the_opponent_before_the_store_writes_it_and_does_not_wait_for_it() {
+    let events = Events::default();
+    let store = TestStore::new(&events, Duration::from_millis(200));
+    let club = club_on(&store);
+    let alice = club.connect(member("a", "alice"), noting(&events, "alice"));
+    let bob = club.connect(member("b", "bob"), noting(&events, "bob"));
+    alice.join("den").unwrap();
+    bob.join("den").unwrap();
+    assert!(club.flush(FLUSH));
+    events.clear();
+    // The store cannot finish a write until the test lets it.
+    store.close_gate();
+    alice.act(Action::Move("e4".into())).unwrap();
+    events.push("alice's move returned");
+    store.open_gate();
+    assert!(club.flush(FLUSH));
+    let woken = events.at("bob woken");
+    assert!(woken < events.at("save begins"), "{:?}", events.all());
+    assert!(
+        events.at("alice's move returned") < events.at("save ends"),
+        "the move did not wait for the store: {:?}",
+        events.all()
+    );
+    let (view, _) = bob.room(Instant::now()).unwrap();
+    assert_eq!(view.game.len(), 1);
+}
+
+#[test]
+fn a_games_writes_reach_the_store_in_order_and_it_is_rated_once() {
+    let events = Events::default();
+    let store = TestStore::new(&events, Duration::from_millis(20));
+    let club = club_on(&store);
+    let (alice, bob) = (
+        club.connect(member("a", "alice"), noting(&events, "alice")),
+        club.connect(member("b", "bob"), noting(&events, "bob")),
+    );
+    alice.join("den").unwrap();
+    bob.join("den").unwrap();
+    let moves = ["f3", "e5", "g4", "Qh4#"];
+    for (i, mv) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { &alice } else { &bob };
+        who.act(Action::Move((*mv).into())).unwrap();
+    }
+    assert!(club.flush(FLUSH));
+    let saves = store.saves.lock().unwrap().clone();
+    let lengths: Vec<usize> = saves.iter().map(|(_, n)| *n).collect();
+    assert!(!lengths.is_empty());
+    assert!(
+        lengths.windows(2).all(|p| p[0] <= p[1]),
+        "no save older than one before it: {lengths:?}"
+    );
+    let games = alice.games(10).unwrap();
+    assert_eq!(games.len(), 1);
+    let moves: Vec<&str> = games[0]
+        .pgn
+        .split_whitespace()
+        .filter(|w| ["f3", "e5", "g4", "Qh4#"].contains(w))
+        .collect();
+    assert_eq!(moves, ["f3", "e5", "g4", "Qh4#"], "{}", games[0].pgn);
+    assert_eq!(games[0].result.as_deref(), Some("0-1"));
+    let rated = events.all().iter().filter(|e| *e == "rate ends").count();
+    assert_eq!(rated, 1, "{:?}", events.all());
+    assert_eq!(store.inner.rating_history("b").unwrap().len(), 1);
+    let told: Vec<String> = bob
+        .take_notices()
+        .into_iter()
+        .filter(|n| n.contains("your rating"))
+        .collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    let (view, _) = bob.room(Instant::now()).unwrap();
+    let shown = view.seats[1].as_ref().unwrap().rating.unwrap();
+    assert_eq!(
+        shown,
+        store.inner.rating("b").unwrap().rating.round() as u32,
+        "the room's header shows the new rating"
+    );
+}
+
+#[test]
+fn a_failed_write_is_told_to_both_players_once_and_kept_until_it_is_saved() {
+    let events = Events::default();
+    let store = TestStore::new(&events, Duration::ZERO);
+    let club = club_on(&store);
+    let alice = club.connect(member("a", "alice"), Arc::new(|| {}));
+    let bob = club.connect(member("b", "bob"), Arc::new(|| {}));
+    alice.join("den").unwrap();
+    bob.join("den").unwrap();
+    alice.take_notices();
+    bob.take_notices();
+    store.failing.store(true, Ordering::SeqCst);
+    alice.act(Action::Move("e4".into())).unwrap();
+    // Tried again and again, while the game goes on.
+    until("four failed tries", || {
+        store.tries.load(Ordering::SeqCst) >= 4
+    });
+    bob.act(Action::Move("e5".into())).unwrap();
+    assert!(!club.flush(Duration::from_millis(50)), "nothing saved yet");
+    assert!(club.unsaved() >= 1);
+    let failing = |notices: &[String]| {
+        notices
+            .iter()
+            .filter(|n| n.contains("room den: the server cannot save the game"))
+            .count()
+    };
+    let (mut a, mut b) = (alice.take_notices(), bob.take_notices());
+    assert_eq!((failing(&a), failing(&b)), (1, 1), "{a:?} {b:?}");
+    store.failing.store(false, Ordering::SeqCst);
+    assert!(club.flush(FLUSH), "saved once the disk is back");
+    assert_eq!(club.unsaved(), 0);
+    a.extend(alice.take_notices());
+    b.extend(bob.take_notices());
+    for notices in [&a, &b] {
+        assert_eq!(failing(notices), 1, "told once: {notices:?}");
+        assert!(
+            notices
+                .iter()
+                .any(|n| n == "room den: the game is saved again"),
+            "{notices:?}"
+        );
+    }
+    let stored = store.inner.unfinished().unwrap();
+    assert_eq!(stored.len(), 1);
+    assert!(stored[0].pgn.contains(" e5 "), "{}", stored[0].pgn);
+}
+
+#[test]
+fn stopping_waits_for_the_queued_writes() {
+    let events = Events::default();
+    let store = TestStore::new(&events, Duration::from_millis(100));
+    let club = club_on(&store);
+    let mut rooms = Vec::new();
+    for i in 0..3 {
+        let w = club.connect(member(&format!("w{i}"), "white"), Arc::new(|| {}));
+        let b = club.connect(member(&format!("b{i}"), "black"), Arc::new(|| {}));
+        let room = format!("room{i}");
+        w.join(&room).unwrap();
+        b.join(&room).unwrap();
+        w.act(Action::Move("d4".into())).unwrap();
+        rooms.push((room, w, b));
+    }
+    assert!(club.save_all(Instant::now(), FLUSH), "everything written");
+    assert_eq!(club.unsaved(), 0);
+    let stored = store.inner.unfinished().unwrap();
+    let mut kept: Vec<&str> = stored.iter().map(|g| g.room.as_str()).collect();
+    kept.sort();
+    assert_eq!(kept, ["room0", "room1", "room2"]);
+    assert!(
+        stored
+            .iter()
+            .all(|g| g.clocks_ms.is_some() && g.pgn.contains("1. d4"))
+    );
+}
+
+#[test]
+fn stopping_with_a_failing_store_says_what_was_not_written() {
+    let events = Events::default();
+    let store = TestStore::new(&events, Duration::ZERO);
+    let club = club_on(&store);
+    let w = club.connect(member("w", "white"), Arc::new(|| {}));
+    let b = club.connect(member("b", "black"), Arc::new(|| {}));
+    w.join("den").unwrap();
+    b.join("den").unwrap();
+    store.failing.store(true, Ordering::SeqCst);
+    w.act(Action::Move("d4".into())).unwrap();
+    assert!(!club.save_all(Instant::now(), Duration::from_millis(300)));
+    // The game's save, kept: one, or two where the writer was trying the first again at
+    // the moment the stop queued the next (a save being tried is not replaced).
+    let kept = club.unsaved();
+    assert!((1..=2).contains(&kept), "the game's save kept: {kept}");
+}
+
+#[test]
+fn the_database_and_its_logs_are_readable_by_their_owner_alone() {
+    let dir = TempDir::new("store-mode");
+    let path = dir.path().join("club.sqlite");
+    let store = SqliteStore::open(&path).unwrap();
+    store.player("k", "kim").unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let logs: Vec<std::path::PathBuf> = ["-wal", "-shm"]
+        .iter()
+        .map(|t| dir.path().join(format!("club.sqlite{t}")))
+        .collect();
+    assert_eq!(mode(&path), 0o600);
+    for log in &logs {
+        assert!(log.exists(), "{} (WAL mode)", log.display());
+        assert_eq!(mode(log), 0o600, "{}", log.display());
+    }
+    drop(store);
+    // A file left more open (by an older ox88, or by hand) is made private when opened.
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let _store = SqliteStore::open(&path).unwrap();
+    assert_eq!(mode(&path), 0o600);
+}
+
+/// Through the real server: the database starts refusing to save games (a trigger stands
+/// in for a failing disk), both players are told on their screens, and once it works again
+/// they are told so and the game is in it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_write_is_told_on_the_players_screens() {
+    let dir = TempDir::new("store-ssh");
+    let keys = [new_key(), new_key()];
+    let listed = keys.iter().map(|k| k.public_key().clone()).collect();
+    let server = TestServer::start(config(dir.path(), Access::Keys(listed))).await;
+    let mut clients = Vec::new();
+    for (name, key, role) in [
+        ("alice", &keys[0], "you: White"),
+        ("bob", &keys[1], "you: Black"),
+    ] {
+        let (mut c, ok) = SshClient::login_as(server.addr(), name, key).await;
+        assert!(ok);
+        c.open_room(120, 40, b"den").await.unwrap();
+        c.wait_for(role, |s| s.status().contains(role)).await;
+        clients.push(c);
+    }
+    let db = dir.path().join("club.sqlite");
+    let fail = rusqlite::Connection::open(&db).unwrap();
+    fail.execute_batch(
+        "CREATE TRIGGER no_insert BEFORE INSERT ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;
+         CREATE TRIGGER no_update BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
+    )
+    .unwrap();
+    clients[0].send("e2e4\r").await;
+    for c in &mut clients {
+        c.wait_for("the failure told", |s| {
+            s.text().contains("cannot save the game")
+        })
+        .await;
+    }
+    fail.execute_batch("DROP TRIGGER no_insert; DROP TRIGGER no_update;")
+        .unwrap();
+    for c in &mut clients {
+        c.wait_for("saved again", |s| s.text().contains("saved again"))
+            .await;
+    }
+    server.stop().await;
+    let stored = SqliteStore::open(&db).unwrap().unfinished().unwrap();
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    assert!(stored[0].pgn.contains("1. e4"), "{}", stored[0].pgn);
+    assert_eq!(stored[0].white, player_id(keys[0].public_key()));
+}
