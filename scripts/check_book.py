@@ -13,7 +13,7 @@ This script uses python-chess, an implementation independent of ours, to
   add    turn `SAN moves | Name` rows (stdin) into book rows (stdout): the easy way to extend
          the book. Append `?` to a SAN move to mark it as not chosen by the book (`f4? d5`).
 
-The Rust test `tests/book.rs` repeats the legality check with the engine's own move generator;
+The Rust test `tests/engine/book.rs` repeats the legality check with the engine's own move generator;
 this script is for whoever edits the list.
 """
 

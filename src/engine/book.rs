@@ -220,7 +220,7 @@ impl Book {
     /// (about a thousand lines replayed on a board), then shared.
     pub fn builtin() -> Book {
         static BUILTIN: OnceLock<Arc<Lines>> = OnceLock::new();
-        // The rows are checked by `tests/book.rs`; a row that failed would only be left out.
+        // The rows are checked by `tests/engine/book.rs`; a row that failed would only be left out.
         let lines = BUILTIN.get_or_init(|| Arc::new(Lines::build(BUILTIN_LINES).0));
         Book {
             lines: Arc::clone(lines),
