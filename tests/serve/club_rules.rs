@@ -1,7 +1,7 @@
 //! The club's rules at its own API (`Club`, `Viewer`) with a clock moved by hand: what
 //! takes minutes on a server (a flag falling, a room abandoned) is checked without waiting,
 //! and without a terminal between the test and the rule. What only SSH shows stays in
-//! `club.rs` and `serve_ssh.rs`.
+//! `club.rs` and `ssh.rs`.
 
 use crate::common;
 
@@ -153,4 +153,103 @@ fn challenges_beyond_the_limit_are_refused_until_one_is_withdrawn() {
         "{told:?}"
     );
     assert_eq!(carol.lobby(clock.now()).challenges.len(), 1, "carol's one");
+}
+
+/// A seek for Black at 5+3 in alice's lobby is in bob's with her name and clock; bob taking
+/// it seats him White and her Black in a room of their own; carol finds the game in the
+/// lobby's list (White – Black), watches it by its number and sees the moves as they come.
+#[test]
+fn a_seek_is_listed_taken_and_its_game_watched_from_the_lobby() {
+    let clock = ManualClock::new();
+    let club = club_with(Limits::default(), &clock);
+    let [alice, bob, carol] = ["alice", "bob", "carol"].map(|n| enter(&club, n));
+    let tc: ox88::game::TimeControl = "5+3".parse().unwrap();
+    alice.seek(Some(tc), Some(Color::Black), false).unwrap();
+    let lobby = bob.lobby(clock.now());
+    let seek = lobby
+        .seeks
+        .iter()
+        .find(|s| s.name == "alice")
+        .expect("alice's seek in bob's lobby");
+    assert_eq!(seek.time_control, Some(tc));
+    assert_eq!(seek.color, Some(Color::Black));
+    let room = bob.accept(seek.number).unwrap();
+    assert_eq!(alice.room_name(), Some(room.clone()));
+    assert_eq!(
+        alice.room(clock.now()).unwrap().1,
+        Role::Player(Color::Black)
+    );
+    assert_eq!(bob.room(clock.now()).unwrap().1, Role::Player(Color::White));
+    assert!(
+        bob.lobby(clock.now()).seeks.is_empty(),
+        "a seek taken leaves the lobby"
+    );
+    let game = carol
+        .lobby(clock.now())
+        .games
+        .into_iter()
+        .find(|g| g.room == room)
+        .expect("the game in carol's lobby");
+    assert_eq!((game.white.as_str(), game.black.as_str()), ("bob", "alice"));
+    assert_eq!(carol.watch(game.number).unwrap(), Role::Watcher);
+    play(&bob, "e4");
+    let (view, _) = carol.room(clock.now()).unwrap();
+    assert_eq!(view.game.sans(), ["e4"]);
+}
+
+/// Between two players in a room: a takeback asked and granted goes back before both
+/// moves; a draw offered is declined with `:no`, then offered again and accepted; a
+/// rematch swaps the colours and is resigned; another rematch is aborted before White's
+/// first move. The store keeps the drawn and the resigned game, not the aborted one.
+#[test]
+fn offers_between_two_draw_take_back_resign_rematch_and_abort() {
+    let clock = ManualClock::new();
+    let club = club_with(Limits::default(), &clock);
+    let (alice, bob) = (enter(&club, "alice"), enter(&club, "bob"));
+    assert_eq!(alice.join("duel").unwrap(), Role::Player(Color::White));
+    assert_eq!(bob.join("duel").unwrap(), Role::Player(Color::Black));
+    let view = |v: &Viewer| v.room(clock.now()).unwrap().0;
+    play(&alice, "e4");
+    play(&bob, "e5");
+    // Takeback: alice asks, bob grants; both moves go.
+    alice.act(Action::Takeback).unwrap();
+    assert!(view(&bob).offer.is_some(), "bob sees the request");
+    bob.act(Action::Takeback).unwrap();
+    assert_eq!(view(&alice).game.ply(), 0);
+    // A draw offered and declined, then offered and accepted.
+    play(&alice, "d4");
+    alice.act(Action::Draw).unwrap();
+    assert!(view(&bob).offer.is_some(), "bob sees the offer");
+    bob.act(Action::Decline).unwrap();
+    assert!(view(&alice).offer.is_none(), "declined");
+    assert!(view(&alice).result.is_none());
+    alice.act(Action::Draw).unwrap();
+    bob.act(Action::Draw).unwrap();
+    assert_eq!(view(&alice).result.expect("drawn").result(), "1/2-1/2");
+    // A rematch: colours swapped; bob, White now, moves and resigns.
+    alice.act(Action::Rematch).unwrap();
+    bob.act(Action::Rematch).unwrap();
+    assert_eq!(bob.room(clock.now()).unwrap().1, Role::Player(Color::White));
+    assert_eq!(
+        alice.room(clock.now()).unwrap().1,
+        Role::Player(Color::Black)
+    );
+    play(&bob, "e4");
+    bob.act(Action::Resign).unwrap();
+    assert_eq!(view(&alice).result.expect("resigned").result(), "0-1");
+    // Another rematch, aborted before alice (White again) moves.
+    bob.act(Action::Rematch).unwrap();
+    alice.act(Action::Rematch).unwrap();
+    assert_eq!(
+        alice.room(clock.now()).unwrap().1,
+        Role::Player(Color::White)
+    );
+    alice.act(Action::Abort).unwrap();
+    assert!(view(&bob).aborted, "bob sees the game aborted");
+    assert!(club.flush(FLUSH));
+    let games = club.store().games_of("id-alice", 10).unwrap();
+    let results: Vec<_> = games.iter().map(|g| g.result.clone()).collect();
+    assert!(results.contains(&Some("1/2-1/2".into())), "{results:?}");
+    assert!(results.contains(&Some("0-1".into())), "{results:?}");
+    assert_eq!(games.len(), 2, "the aborted game is not kept: {results:?}");
 }

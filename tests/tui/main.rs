@@ -9,14 +9,14 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-mod tui_board_keys;
-mod tui_explorer;
-mod tui_lab;
-mod tui_play;
-mod tui_pty;
-mod tui_puzzles;
-mod tui_reading;
-mod tui_render;
-mod tui_sort;
-mod tui_syzygy;
-mod tui_turns;
+mod board_keys;
+mod explorer;
+mod lab;
+mod play;
+mod pty;
+mod puzzles;
+mod reading;
+mod render;
+mod sort;
+mod syzygy;
+mod turns;

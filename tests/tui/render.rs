@@ -866,7 +866,7 @@ fn in_every_colour_mode_and_theme_a_piece_differs_from_its_square() {
     }
 }
 
-/// Not a check: prints both screens after a few moves (`cargo test --test tui tui_render:: -- --ignored --nocapture`).
+/// Not a check: prints both screens after a few moves (`cargo test --test tui render:: -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn print_screens() {
@@ -1144,7 +1144,7 @@ fn resigning_ends_the_game() {
 }
 
 /// Not a check: how long one frame takes with a long session's log (`cargo test --release
-/// --test tui tui_render:: -- --ignored --nocapture frame_cost`).
+/// --test tui render:: -- --ignored --nocapture frame_cost`).
 #[test]
 #[ignore]
 fn frame_cost() {

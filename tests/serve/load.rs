@@ -1,7 +1,7 @@
 //! Load: many SSH sessions at once against the real `ox88 serve` binary, each playing moves
 //! for a while at a low engine depth. Prints how every session fared and the server's memory.
 //! Ignored by default (it runs for a minute); run it with
-//! `cargo test --release --test serve serve_load:: -- --ignored --nocapture`.
+//! `cargo test --release --test serve load:: -- --ignored --nocapture`.
 //! `OX88_LOAD_SESSIONS` (20), `OX88_LOAD_SECS` (60) and `OX88_LOAD_DEPTH` (4) change it.
 
 use crate::common;
