@@ -61,14 +61,10 @@ fn escape_tag(value: &str) -> String {
     s
 }
 
-/// E as the comment writes it: `+0.29`, `-1.50`, or `+M3` / `-M2` for mates (the form
-/// common GUIs read).
+/// E as the comment writes it: `+0.29`, `-1.50`, or `#3` / `#-2` for mates, as the screen
+/// and `[%eval]` write them (`+M3` / `-M2`, which some GUIs write, is still read).
 fn score_text(score: Score) -> String {
-    match score {
-        Score::Cp(_) => score.to_string(),
-        Score::Mate(n) if n >= 0 => format!("+M{n}"),
-        Score::Mate(n) => format!("-M{}", n.unsigned_abs()),
-    }
+    score.to_string()
 }
 
 /// `[%eval]` as lichess and most GUIs write it: pawns with two decimals from White's view
@@ -162,11 +158,19 @@ fn clk_text(d: Duration) -> String {
     format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
 }
 
-/// Reads `+0.29/12` (or `+M3/12`) at the start of a comment.
+/// Reads `+0.29/12` (or `#3/12`, `#-3/12`, and the older `+M3/12`) at the start of a
+/// comment.
 fn parse_engine_note(comment: &str) -> Option<EngineNote> {
     let first = comment.split_whitespace().next()?;
     let (score, depth) = first.split_once('/')?;
     let depth: u32 = depth.parse().ok()?;
+    if let Some(n) = score.strip_prefix('#') {
+        let n: i32 = n.parse().ok()?;
+        return Some(EngineNote {
+            score: Score::Mate(n),
+            depth,
+        });
+    }
     let (sign, body) = match score.as_bytes().first()? {
         b'+' => (1, &score[1..]),
         b'-' => (-1, &score[1..]),
@@ -989,13 +993,17 @@ mod tests {
             ("+0.29/12", Score::Cp(29)),
             ("-1.50/7", Score::Cp(-150)),
             ("+0.00/1", Score::Cp(0)),
-            ("+M3/12", Score::Mate(3)),
-            ("-M2/9 [%clk 0:01:00]", Score::Mate(-2)),
+            ("#3/12", Score::Mate(3)),
+            ("#-2/9 [%clk 0:01:00]", Score::Mate(-2)),
         ] {
             let note = parse_engine_note(text).unwrap();
             assert_eq!(note.score, score, "{text}");
             let back = format!("{}/{}", score_text(note.score), note.depth);
             assert_eq!(back, text.split_whitespace().next().unwrap());
+        }
+        // The form some GUIs write is read as the same mate.
+        for (text, score) in [("+M3/12", Score::Mate(3)), ("-M2/9", Score::Mate(-2))] {
+            assert_eq!(parse_engine_note(text).unwrap().score, score, "{text}");
         }
         for junk in [
             "sf10 +20cp (white)",

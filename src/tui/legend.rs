@@ -17,7 +17,7 @@ pub const NUMBERS: &[Entry] = &[
     ),
     (
         "d7/12 … E",
-        "a log line per finished iteration: depth 7 (plies searched in full), 12 the deepest ply reached, time, nodes, n/s, the search's score (E there is the seed's name for it) and the principal variation (pv); [1st …% ebf … tt …%] as in the sort pane",
+        "a log line per finished iteration: depth 7 (plies searched in full), 12 the deepest ply reached, time, nodes, n/s, the search's score (E there is the seed's name for it) and the principal variation (pv); [1st …% ebf … tt …%] as in the sort pane; with several lines (:multipv) each begins pv1, pv2, …",
     ),
     (
         "Material",

@@ -203,14 +203,18 @@ fn multipv_three_shows_three_lines_in_the_log() {
     for (k, first) in [(1, "pv e2e4"), (2, "pv d2d4"), (3, "pv g1f3")] {
         assert!(
             log.iter()
-                .any(|l| l.starts_with(&format!("#{k} ")) && l.contains(first)),
+                .any(|l| l.starts_with(&format!("pv{k} ")) && l.contains(first)),
             "line {k}: {log:?}"
         );
     }
     for (w, h) in [(80, 24), (120, 40)] {
         let rows = screen(&mut app, w, h).join("\n");
         for k in 1..=3 {
-            assert!(rows.contains(&format!("#{k} ")), "{w}×{h}:\n{rows}");
+            assert!(rows.contains(&format!("pv{k} ")), "{w}×{h}:\n{rows}");
+            assert!(
+                !rows.contains(&format!("#{k} d")),
+                "a line is not labelled as a mate: {w}×{h}:\n{rows}"
+            );
         }
     }
     // F3 cycles 1, 2, 3, 4 lines.
@@ -553,7 +557,7 @@ fn a_mate_found_reads_as_moves_to_mate_and_the_mated_position_says_checkmate() {
         rows.join("\n")
     );
     let pgn = app.game().to_pgn();
-    assert!(pgn.contains("Ra1# {-M1/5}"), "{pgn}");
+    assert!(pgn.contains("Ra1# {#-1/5}"), "{pgn}");
 }
 
 /// The engine's move into a mate in two: its line and its `[%eval]` count the mate from the
@@ -587,7 +591,7 @@ fn a_mate_on_the_way_is_counted_from_the_position_after_the_move() {
         "{log:?}"
     );
     let pgn = app.game().to_pgn();
-    assert!(pgn.contains("Ra1+ {-M2/6 [%eval #-1]}"), "{pgn}");
+    assert!(pgn.contains("Ra1+ {#-2/6 [%eval #-1]}"), "{pgn}");
 }
 
 /// A stalemating move's log line says stalemate, not a static E.

@@ -201,13 +201,13 @@ impl App {
                 let side = self.session.search().map_or(Color::White, |s| s.side);
                 self.log_line(
                     LogKind::Iteration,
-                    format!("#{} {}", info.multipv, iteration_line(&info, side)),
+                    format!("pv{} {}", info.multipv, iteration_line(&info, side)),
                 );
                 self.screen.on_side_line(info);
             }
             Some(Accepted::Iteration(info)) => {
                 let side = self.session.search().map_or(Color::White, |s| s.side);
-                let prefix = if self.prefs.multipv() > 1 { "#1 " } else { "" };
+                let prefix = if self.prefs.multipv() > 1 { "pv1 " } else { "" };
                 self.log_line(
                     LogKind::Iteration,
                     format!("{prefix}{}", iteration_line(&info, side)),
