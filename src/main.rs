@@ -32,7 +32,7 @@ fn main() -> Result<()> {
         Some(Command::Tb(args)) => cli::tb::run(args),
         Some(Command::Completions(args)) => cli::docs::completions(args),
         Some(Command::Man) => cli::docs::man(),
-        Some(Command::Config) => cli::config::run(&cli.play),
+        Some(Command::Config(args)) => cli::config::run(&cli.play, &args),
         None => cli::play::run(cli.play),
     }
 }

@@ -362,7 +362,15 @@ pub enum Command {
     /// Print the manual page (roff): `ox88 man > ox88.1; man ./ox88.1`.
     Man,
     /// Show the settings in effect (file, then flags) and the file's problems, if any.
-    Config,
+    Config(ConfigArgs),
+}
+
+/// `ox88 config`: which settings file to show (the flags of the TUI go before `config`).
+#[derive(clap::Args, Debug)]
+pub struct ConfigArgs {
+    /// The settings file to read instead of the usual one (as `ox88 --config FILE config`).
+    #[arg(long = "config", value_name = "FILE")]
+    pub file: Option<PathBuf>,
 }
 
 /// `ox88 tb`: the tables, the position, and whether to list the moves.

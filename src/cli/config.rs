@@ -10,10 +10,15 @@ use ox88::tui::settings::{Key, Setting, Settings};
 use strum::VariantArray;
 use toml_edit::{DocumentMut, Item, Table};
 
-use super::args::PlayArgs;
+use super::args::{ConfigArgs, PlayArgs};
+use ox88::tui::settings::Config;
 
-pub fn run(play: &PlayArgs) -> Result<()> {
-    let config = play.load_config();
+pub fn run(play: &PlayArgs, args: &ConfigArgs) -> Result<()> {
+    // `ox88 config --config FILE` reads FILE, as `ox88 --config FILE config` does.
+    let config = match &args.file {
+        Some(path) => Config::load(path),
+        None => play.load_config(),
+    };
     let path = config
         .path()
         .map(|p| p.display().to_string())

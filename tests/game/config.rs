@@ -281,6 +281,11 @@ fn a_syntax_error_is_named_by_ox88_config_and_the_rest_of_the_file_read() {
     let (out, err, ok) = ox88(&["--config", file, "config"]);
     assert!(ok, "{err}");
     assert!(out.contains("theme = \"light\"\n"), "{out}");
+    // The file named after the subcommand is read the same.
+    let (after, err_after, ok) = ox88(&["config", "--config", file]);
+    assert!(ok, "{err_after}");
+    assert_eq!(after, out);
+    assert_eq!(err_after, err);
     assert!(
         err.contains(&format!("{file}:1: not valid TOML"))
             && err.contains("using the default for ascii"),

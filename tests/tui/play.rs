@@ -371,6 +371,9 @@ fn review_marks_a_hanging_queen_and_shows_the_better_move() {
     );
     wait_for_review(&mut app);
     assert!(app.review().visible());
+    // Three plies are two moves, as a player counts them.
+    let log = log_texts(&app);
+    assert!(log.iter().any(|l| l == "review of 2 moves done"), "{log:?}");
     let rows = ox88::tui::ui::review::rows(&app);
     let queen = rows
         .iter()

@@ -715,6 +715,11 @@ fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
     // The engine was thinking on move 2: only the human's g1f3 goes; White to move again.
     assert_eq!(app.game().ply(), 2);
+    assert_eq!(
+        app.message().unwrap().text,
+        "took back 2. Nf3 (Ctrl+Y replays)",
+        "the move as a person writes it"
+    );
     assert!(calls.contains(&Call::Stop));
     let b = app.game().board().clone();
     app.on_engine_event(SearchEvent::BestMove {
@@ -730,6 +735,13 @@ fn undo_against_the_engine_takes_back_both_moves_and_drops_the_stale_search() {
     );
     app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
     assert_eq!(app.game().ply(), 0, "e5 and e4 taken back together");
+    assert_eq!(
+        app.message().unwrap().text,
+        "took back 1. e4 e5 (Ctrl+Y replays)"
+    );
+    app.handle_key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::CONTROL));
+    assert_eq!(app.message().unwrap().text, "replayed 1. e4 e5");
+    app.handle_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
     let (lines, _) = screen(&mut app, 80, 24);
     assert_eq!(board_rows(&lines)[6], "2  P  P  P  P  P  P  P  P  ");
 }

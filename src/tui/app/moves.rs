@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::log::LogKind;
 use super::session::EngineState;
-use super::text::{moves_text, score_after_move, search_note, static_e_text};
+use super::text::{moves_text, plies_text, score_after_move, search_note, static_e_text};
 use super::{App, Message, MessageKind, MoveSource, Prompt};
 use crate::chess::{Board, Color, Move};
 use crate::engine::{Bound, Score};
@@ -275,20 +275,15 @@ impl App {
             self.error("nothing to take back");
             return;
         }
-        let mut taken = vec![];
-        taken.extend(self.play.game_mut().undo());
+        let before = self.play.game().ply();
+        self.play.game_mut().undo();
         // Against the engine, take back its reply too, so it is the human's turn again.
         if matches!(self.play.mode(), Mode::HumanWhite | Mode::HumanBlack)
             && self.engine_plays(self.side_to_move())
         {
-            taken.extend(self.play.game_mut().undo());
+            self.play.game_mut().undo();
         }
-        let list = taken
-            .iter()
-            .rev()
-            .map(Move::to_string)
-            .collect::<Vec<_>>()
-            .join(" ");
+        let list = plies_text(self.play.game(), self.play.game().ply(), before);
         self.log_line(LogKind::Info, format!("took back {list}"));
         self.info(format!("took back {list} (Ctrl+Y replays)"));
         self.play.took_back();
@@ -299,21 +294,17 @@ impl App {
 
     pub(super) fn redo(&mut self) {
         self.cancel_search();
-        let Some(m) = self.play.game_mut().redo() else {
+        let before = self.play.game().ply();
+        if self.play.game_mut().redo().is_none() {
             self.error("nothing to replay");
             return;
-        };
-        let mut replayed = vec![m];
+        }
         if matches!(self.play.mode(), Mode::HumanWhite | Mode::HumanBlack)
             && self.engine_plays(self.side_to_move())
         {
-            replayed.extend(self.play.game_mut().redo());
+            self.play.game_mut().redo();
         }
-        let list = replayed
-            .iter()
-            .map(Move::to_string)
-            .collect::<Vec<_>>()
-            .join(" ");
+        let list = plies_text(self.play.game(), before, self.play.game().ply());
         self.log_line(LogKind::Info, format!("replayed {list}"));
         self.info(format!("replayed {list}"));
         self.save();

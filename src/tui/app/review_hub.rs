@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::notice::{JobEvent, OnEnd};
 use super::review::RunningReview;
+use super::text::moves_text;
 use super::{App, LogKind};
 use crate::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
 use crate::game::annotate::{Review, review_positions, would_mark};
@@ -117,11 +118,12 @@ impl App {
         self.save();
         let done = review.moves.len();
         let how = if review.is_complete() {
-            format!("review of {done} moves done")
+            format!("review of {} done", moves_text(done))
         } else {
             format!(
-                "review stopped after {done} of {} moves (kept)",
-                review.game_moves
+                "review stopped after {} of the game's {} (kept)",
+                moves_text(done),
+                moves_text(review.game_moves)
             )
         };
         self.log_line(LogKind::Info, how.clone());

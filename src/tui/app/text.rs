@@ -26,6 +26,24 @@ pub fn moves_text(plies: usize) -> String {
     format!("{moves} move{}", if moves == 1 { "" } else { "s" })
 }
 
+/// The moves of `game` from ply `from` up to `to` (not included) as a person reads them:
+/// SAN, numbered at White's moves and at the first (`12...Bg7 13.a3`). Moves past the
+/// game's cursor (taken back, kept for replaying) count too.
+pub fn plies_text(game: &crate::game::Game, from: usize, to: usize) -> String {
+    let sans = game.sans();
+    (from..to.min(sans.len()))
+        .map(|i| {
+            let (side, _) = game.move_number(i);
+            if i == from || side == crate::chess::Color::White {
+                game.numbered_san(i).unwrap_or_else(|| sans[i].to_string())
+            } else {
+                sans[i].to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The position after `plies` of `game` in words: "the start", or "after 2...Nc6".
 pub fn position_text(game: &crate::game::Game, plies: usize) -> String {
     match plies.checked_sub(1).and_then(|i| game.numbered_san(i)) {
