@@ -86,7 +86,23 @@ fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
             "{w}×{h}:\n{}",
             rows.join("\n")
         );
+        // The depth does not decide a level's moves: the status line does not show it.
+        let status = rows.last().unwrap();
+        assert!(
+            !status.contains("depth ") && !status.contains(" d10 "),
+            "{w}×{h}: {status}"
+        );
     }
+    // The depth keys say what the depth does under a level instead of seeming to do nothing.
+    app.handle_key(crossterm::event::KeyEvent::new(
+        KeyCode::F(6),
+        crossterm::event::KeyModifiers::NONE,
+    ));
+    assert!(
+        message(&app).1.contains("at level club the level decides"),
+        "{}",
+        message(&app).1
+    );
     // The level's report is information, not an error: every line of it goes to the log.
     let board = Board::from_fen(&go.fen).unwrap();
     let e5 = board.parse_uci_move("e7e5").unwrap();

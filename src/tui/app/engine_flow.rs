@@ -376,6 +376,16 @@ impl App {
             return;
         }
         self.prefs.set_depth(d);
+        let level = self.prefs.settings().level;
+        if level != Level::Max {
+            // The level's own budget decides how deep its moves look: say so, rather than
+            // let the key seem to do nothing.
+            self.info(format!(
+                "depth {d}: at level {level} the level decides how deep the engine's moves \
+                 look; the depth is for level max (:level max) and bounds hints"
+            ));
+            return;
+        }
         let text = if self.session.is_thinking_for_a_move() {
             format!("depth {d} (from the next search)")
         } else {

@@ -131,15 +131,17 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
         _ => fields.push(app.play().mode().short().to_string()),
     }
     if app.prefs().settings().level != Level::Max {
-        // Full strength is the default and says nothing; a weaker level is always shown.
+        // Full strength is the default and says nothing; a weaker level is always shown,
+        // in place of the depth: the level decides how deep the engine's moves look.
         fields.push(format!("level {}", app.prefs().settings().level));
-    }
-    let depth = app.prefs().settings().depth;
-    fields.push(if level >= 5 {
-        format!("d{depth}")
     } else {
-        format!("depth {depth}")
-    });
+        let depth = app.prefs().settings().depth;
+        fields.push(if level >= 5 {
+            format!("d{depth}")
+        } else {
+            format!("depth {depth}")
+        });
+    }
     if level < 4 {
         fields.push(format!("eval {}", app.prefs().settings().eval));
     }
