@@ -216,6 +216,42 @@ fn stop_during_infinite_search_yields_a_legal_move() {
     assert!(!e.is_searching());
 }
 
+/// Analysis of a back-rank mate: once the mate is proven well past its length the search
+/// stops deepening (no flood of identical iterations up to the greatest depth), keeps its
+/// answer until told to stop, and then gives the mating move.
+#[test]
+fn an_infinite_search_stops_deepening_once_a_mate_is_proven() {
+    let (e, rx) = engine();
+    // Rd8 mates at once.
+    let b = Board::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+    let id = e.go(&b, Limits::infinite(), &no_book());
+    let mut deepest = 0;
+    let mut mate = None;
+    let quiet_after = Duration::from_millis(1500);
+    while let Ok(ev) = rx.recv_timeout(quiet_after) {
+        if let SearchEvent::Iteration { id: i, info } = ev
+            && i == id
+        {
+            deepest = deepest.max(info.depth);
+            if let Score::Mate(n) = info.score {
+                mate = Some(n);
+            }
+        }
+    }
+    let n = mate.expect("the mate is found");
+    assert!(n > 0, "White mates: {n}");
+    assert!(
+        deepest <= 2 * (2 * n as u32 - 1) + 4,
+        "mate in {n} searched on to depth {deepest}"
+    );
+    assert!(e.is_searching(), "an infinite search waits for its stop");
+    e.stop();
+    let SearchEvent::BestMove { best, .. } = wait_best(&rx, id) else {
+        unreachable!()
+    };
+    assert_eq!(best, Some(b.parse_uci_move("d1d8").unwrap()));
+}
+
 #[test]
 fn two_engines_in_one_process_play_each_other() {
     let (white, wrx) = engine();

@@ -518,6 +518,13 @@ impl Searcher {
             {
                 break;
             }
+            if analysing && score.abs() >= MATE_BOUND && depth as i32 > 2 * (MATE - score.abs()) + 2
+            {
+                // Analysis: a mate proven this deep (twice its length and more) is final;
+                // more iterations would only repeat it, a line each, up to the greatest
+                // depth within a second. The search waits for its stop as before.
+                break;
+            }
             if !analysing && !self.pondering_now() {
                 // A time limit (a clock or a fixed move time) is not worth using up with
                 // one legal move or a proven mate; only a clock stops early otherwise.
