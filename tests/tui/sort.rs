@@ -159,6 +159,31 @@ fn the_sort_pane_at_120x40_adds_all_iterations_nodes_and_reasons() {
     );
 }
 
+/// A refutation the table gave (no move was tried at that node) says so, `@tt`, instead of
+/// leaving its place out without a word; one found by search keeps its `@index`.
+#[test]
+fn a_refutation_from_the_table_says_where_it_came_from() {
+    let (_, events) = thinking(5);
+    let info = last_info(&events);
+    let mut row = info.root_rows[0].clone();
+    let reply =
+        ox88::chess::Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+            .unwrap()
+            .parse_uci_move("e7e5")
+            .unwrap();
+    row.score = Some(ox88::engine::Score::Cp(-40));
+    row.bound = ox88::engine::Bound::Upper;
+    row.refutation = Some(reply);
+    row.refutation_index = None;
+    // The sort pane's inner widths at 80×24 and 120×40.
+    for width in [49, 73] {
+        let text = root_row_text(1, &row, width);
+        assert!(text.contains("e7e5 @tt"), "{width}: {text}");
+    }
+    row.refutation_index = Some(3);
+    assert!(root_row_text(1, &row, 80).contains("e7e5 @3"));
+}
+
 #[test]
 fn rows_of_a_running_iteration_say_so_and_show_unsearched_moves_blank() {
     let (mut app, events) = thinking(5);

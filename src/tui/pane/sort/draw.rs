@@ -98,7 +98,8 @@ pub fn root_head(width: usize) -> String {
 /// One root move as a table row `width` wide: number, move, marks (`*` the best so far,
 /// `!` it took the best move from an earlier one), ordering score, nodes this iteration
 /// (and in all, when wide), score with its bound (`≤` refuted, `≥` failed high; side to
-/// move's view) and the refuting reply with the index it was tried at.
+/// move's view) and the refuting reply with the index it was tried at (`@tt`: the table's
+/// move, where the table or a null move settled the reply's node).
 pub fn root_row_text(n: usize, r: &RootMoveRow, width: usize) -> String {
     let marks = format!(
         "{}{}",
@@ -113,7 +114,9 @@ pub fn root_row_text(n: usize, r: &RootMoveRow, width: usize) -> String {
     };
     let refuted = match (r.refutation, r.refutation_index) {
         (Some(m), Some(i)) => format!("{m} @{i}"),
-        (Some(m), None) => m.to_string(),
+        // The node was settled by the table or a null move: the table's move stands for
+        // the reply, with no place in an order of moves tried.
+        (Some(m), None) => format!("{m} @tt"),
         _ => String::new(),
     };
     let s = if wide_table(width) {
