@@ -6,7 +6,8 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use ox88::engine::eval::EvalMode;
 use ox88::engine::levels::Level;
 use ox88::tui::ColorMode;
-use ox88::tui::keys::{Action, DEFAULT_KEYS, Focus, action_for};
+use ox88::tui::keys::{Action, Focus, action_for};
+use ox88::tui::pane::key_table;
 use ox88::tui::settings::{Config, ConfigError, Key, KeyName, Setting, Settings};
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -318,7 +319,7 @@ fn key_overrides_replace_an_actions_keys_and_win_over_other_actions() {
         Path::new("c.toml"),
         "[keys]\nquit = \"Ctrl+G\"\nflip = \"r\"\nnew-game = \"N\"\npv-forward = \"End\"\n",
     );
-    let table = c.settings().key_table(DEFAULT_KEYS);
+    let table = c.settings().key_table(&key_table());
     let press = |code, mods, empty| {
         action_for(
             &table,
@@ -365,9 +366,34 @@ fn key_overrides_replace_an_actions_keys_and_win_over_other_actions() {
     assert_eq!(in_sort, Some(Action::PvForward));
 }
 
+/// Two actions on one key in the file: the second is refused with a problem that names the
+/// key and both actions, and the first keeps the key; `:set` refuses the same way and
+/// changes nothing.
+#[test]
+fn one_key_bound_to_two_actions_is_refused_naming_both() {
+    let mut c = Config::from_text(
+        Path::new("c.toml"),
+        "[keys]\nflip = \"Ctrl+K\"\nnew-game = \"Ctrl+K\"\n",
+    );
+    let problems: Vec<String> = c.problems().iter().map(|p| p.to_string()).collect();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("keys.new-game") && p.contains("Ctrl+K is already keys.flip")),
+        "{problems:?}"
+    );
+    assert_eq!(c.get("keys.flip").unwrap(), "Ctrl+K");
+    assert_eq!(c.get("keys.new-game").unwrap(), "Ctrl+N");
+    let refused = c.set("keys.undo", "Ctrl+K").unwrap_err().to_string();
+    assert!(refused.contains("Ctrl+K is already keys.flip"), "{refused}");
+    assert_eq!(c.get("keys.undo").unwrap(), "Ctrl+Z");
+    // The same action given its own key again is no conflict.
+    c.set("keys.flip", "Ctrl+K, F11").unwrap();
+}
+
 #[test]
 fn every_action_of_the_key_table_has_a_name_in_the_file() {
-    for b in DEFAULT_KEYS {
+    for b in key_table() {
         let name = ox88::tui::settings::action_name(b.action);
         assert_ne!(name, "?", "{:?} has no [keys] name", b.action);
         assert_eq!(ox88::tui::settings::action_named(name), Some(b.action));

@@ -181,6 +181,21 @@ impl Settings {
             Key::Setting(s) => s,
             Key::Keys(action) => {
                 let names = parse_key_list(t).map_err(|e| bad(k, t, e))?;
+                // One key does one thing: a key another action's own list has already
+                // would act for whichever came first, so it is refused naming both.
+                for (other, theirs) in self.keys.iter().filter(|(a, _)| *a != action) {
+                    if let Some(n) = names.iter().find(|n| theirs.contains(n)) {
+                        return Err(bad(
+                            k,
+                            t,
+                            format!(
+                                "{n} is already keys.{} (one key, one action: take it \
+                                 from there first)",
+                                super::key_names::action_name(*other)
+                            ),
+                        ));
+                    }
+                }
                 let shown: Vec<String> = names.iter().map(|n| n.to_string()).collect();
                 match self.keys.iter_mut().find(|(a, _)| *a == action) {
                     Some(entry) => entry.1 = names,
