@@ -391,6 +391,21 @@ fn one_key_bound_to_two_actions_is_refused_naming_both() {
     c.set("keys.flip", "Ctrl+K, F11").unwrap();
 }
 
+/// Every setting's value as it is shown (`:set` lists it so, `:set save` writes it so) is
+/// one the file takes back, so saving what is in force never fails on a value's form.
+#[test]
+fn every_settings_value_as_shown_is_taken_back_by_the_file() {
+    let shown = Settings::default();
+    let mut c = Config::from_text(Path::new("c.toml"), "");
+    for setting in <Setting as strum::VariantArray>::VARIANTS {
+        let key = Key::Setting(*setting);
+        let value = shown.value(key);
+        c.set(&key.to_string(), &value)
+            .unwrap_or_else(|e| panic!("{setting} = {value:?}: {e}"));
+        assert_eq!(c.settings().value(key), value, "{setting}");
+    }
+}
+
 #[test]
 fn every_action_of_the_key_table_has_a_name_in_the_file() {
     for b in key_table() {

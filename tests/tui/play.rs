@@ -317,11 +317,37 @@ fn set_changes_a_setting_at_once_and_set_save_round_trips_through_the_file() {
     assert_eq!(again.settings().depth, 7);
     assert_eq!(again.settings().level, Level::Elo(2000));
 
+    // Settings changed by their own commands are in force, and :set save keeps them too.
+    enter(&mut app, ":level 1600");
+    enter(&mut app, ":theme light");
+    enter(&mut app, ":ascii on");
+    enter(&mut app, ":eval full");
+    enter(&mut app, ":order seed");
+    app.handle_key(crossterm::event::KeyEvent::new(
+        KeyCode::F(6),
+        crossterm::event::KeyModifiers::NONE,
+    ));
+    let depth = app.prefs().settings().depth;
+    enter(&mut app, ":set save");
+    assert_eq!(message(&app).0, MessageKind::Info, "{:?}", message(&app));
+    let again = Config::load(&path);
+    assert!(again.problems().is_empty(), "{:?}", again.problems());
+    let kept = again.settings();
+    assert_eq!(kept.level, Level::Elo(1600));
+    assert_eq!(kept.theme, "light");
+    assert!(kept.ascii);
+    assert_eq!(kept.eval.to_string(), "full");
+    assert_eq!(kept.order.to_string(), "seed");
+    assert_eq!(kept.depth, depth);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("# my settings\n"), "{text}");
+    enter(&mut app, ":level max");
+
     // :set alone lists what is in force.
     enter(&mut app, ":set");
     let log = log_texts(&app);
-    assert!(log.contains(&"  depth = 7".to_string()), "{log:?}");
-    assert!(log.contains(&"  level = expert".to_string()), "{log:?}");
+    assert!(log.contains(&format!("  depth = {depth}")), "{log:?}");
+    assert!(log.contains(&"  level = max".to_string()), "{log:?}");
     for (w, h) in [(80, 24), (120, 40)] {
         let rows = screen(&mut app, w, h).join("\n");
         assert!(rows.contains("hash = 64"), "{w}×{h}:\n{rows}");

@@ -208,9 +208,11 @@ impl Prefs {
         self.color_depth = color_depth;
     }
 
-    /// `:theme`: the pieces follow the theme (letters for an ASCII theme, else glyphs).
-    pub fn set_theme(&mut self, theme: Theme) {
+    /// `:theme NAME`: the theme in force is `name`'s (kept as the setting, so that saving
+    /// keeps it), and the pieces follow it (letters for an ASCII theme, else glyphs).
+    pub fn set_theme(&mut self, name: &str, theme: Theme) {
         self.settings.ascii = theme.pieces == PieceStyle::Ascii;
+        self.settings.theme = name.to_string();
         self.theme = theme;
     }
 

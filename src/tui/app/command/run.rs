@@ -85,7 +85,7 @@ impl App {
             Command::Theme(name) => {
                 let t = Theme::load(&name, self.prefs.user_theme_dir(), self.prefs.color_depth())
                     .map_err(|e| e.to_string())?;
-                self.prefs.set_theme(t);
+                self.prefs.set_theme(&name, t);
                 self.info(format!(
                     "theme {name} ({} colours)",
                     self.prefs.color_depth().name()
@@ -312,12 +312,34 @@ impl App {
                 self.info("settings listed in the log (:set KEY VALUE changes one)");
             }
             SetArg::Save => {
-                let config = self
+                let mut config = self
                     .prefs
                     .config()
+                    .cloned()
                     .ok_or("no settings file to save to (none was read at start)")?;
+                // Every setting in force goes into the file, whichever command changed it
+                // (`:level`, the depth keys, `:theme`, `:set`); what the file already says
+                // is left as it is, comments and all.
+                let live = self.live_settings();
+                let keys = <Setting as strum::VariantArray>::VARIANTS
+                    .iter()
+                    .map(|s| settings::Key::Setting(*s))
+                    .chain(
+                        <crate::tui::keys::Action as strum::VariantArray>::VARIANTS
+                            .iter()
+                            .map(|a| settings::Key::Keys(*a)),
+                    );
+                for key in keys {
+                    let now = live.value(key);
+                    if config.settings().value(key) != now {
+                        config
+                            .set(&key.to_string(), &now)
+                            .map_err(|e| format!("settings not saved: {e}"))?;
+                    }
+                }
                 config.save().map_err(|e| e.to_string())?;
                 let path = config.path().map(|p| p.display().to_string());
+                self.prefs.set_config(config);
                 let text = format!("settings saved to {}", path.unwrap_or_default());
                 self.log_line(LogKind::Info, text.clone());
                 self.info(text);
