@@ -282,37 +282,30 @@ impl App {
     }
 
     /// A key's action for the pane with this focus, with the rows it has on screen; what
-    /// it says goes to the status line.
-    pub(super) fn pane_act(&mut self, focus: Focus, action: Action) {
+    /// it says goes to the status line. Whether the pane took it.
+    pub(super) fn pane_act(&mut self, focus: Focus, action: Action) -> bool {
         let rows = self.rows_of(focus);
         let Some(pane) = self.panes.get_mut(focus) else {
-            return;
+            return false;
         };
         match pane.act(action, rows) {
-            Reply::Done | Reply::Ignored => {}
+            Reply::Ignored => return false,
+            Reply::Done => {}
             Reply::Say(text) => self.info(text),
             Reply::Error(text) => self.error(text),
         }
+        true
     }
 
     /// A pane's own action, whichever pane has the focus: the focused pane first, then the
     /// first pane that takes it.
     fn any_pane_act(&mut self, action: Action) {
-        let focused = self.screen.focus();
-        let mut order = vec![focused];
+        let mut order = vec![self.screen.focus()];
         order.extend(self.panes.all().iter().map(|p| p.focus()));
         for focus in order {
-            let rows = self.rows_of(focus);
-            let Some(pane) = self.panes.get_mut(focus) else {
-                continue;
-            };
-            match pane.act(action, rows) {
-                Reply::Ignored => continue,
-                Reply::Done => {}
-                Reply::Say(text) => self.info(text),
-                Reply::Error(text) => self.error(text),
+            if self.pane_act(focus, action) {
+                return;
             }
-            return;
         }
     }
 
@@ -344,11 +337,11 @@ impl App {
         use super::command::Words;
         let scope = self.club.scope();
         let user_themes = self.prefs.user_theme_dir();
-        let puzzles = std::cell::RefCell::new(&mut self.puzzles);
+        let puzzles = &mut self.puzzles;
         let club = &self.club;
-        let lists = |kind: Words| match kind {
+        let mut lists = |kind: Words| match kind {
             Words::Theme => theme::available(user_themes),
-            Words::Puzzle => match puzzles.borrow_mut().set() {
+            Words::Puzzle => match puzzles.set() {
                 Ok(set) => set
                     .iter()
                     .flat_map(|p| p.themes.iter().cloned())
@@ -359,7 +352,7 @@ impl App {
             },
             kind => club.lobby_words(kind, std::time::Instant::now()),
         };
-        let candidates = self.input.complete(scope, &lists);
+        let candidates = self.input.complete(scope, &mut lists);
         if !candidates.is_empty() {
             self.info(candidates.join("  "));
         }

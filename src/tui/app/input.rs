@@ -119,7 +119,7 @@ impl InputLine {
     pub fn complete(
         &mut self,
         scope: command::Scope,
-        session: &dyn Fn(command::Words) -> Vec<String>,
+        session: &mut dyn FnMut(command::Words) -> Vec<String>,
     ) -> Vec<String> {
         let c = command::complete(self.input.value(), scope, session);
         if c.text != self.input.value() {
@@ -167,18 +167,18 @@ mod tests {
     fn tab_completes_from_the_command_table() {
         let solo = command::Scope::Solo;
         let mut line = typed(":ga");
-        assert!(line.complete(solo, &|_| Vec::new()).is_empty());
+        assert!(line.complete(solo, &mut |_| Vec::new()).is_empty());
         assert_eq!(line.value(), ":games ");
         let mut line = typed(":d");
-        let candidates = line.complete(solo, &|_| Vec::new());
+        let candidates = line.complete(solo, &mut |_| Vec::new());
         assert_eq!(candidates, vec![":depth", ":delay", ":draw"]);
         // In the club's lobby its own commands join in, and their arguments complete.
         let lobby = command::Scope::Lobby;
         let mut line = typed(":acc");
-        line.complete(lobby, &|_| Vec::new());
+        line.complete(lobby, &mut |_| Vec::new());
         assert_eq!(line.value(), ":accept ");
         let mut line = typed(":chal b");
-        line.complete(lobby, &|_| vec!["bob".to_string(), "carol".to_string()]);
+        line.complete(lobby, &mut |_| vec!["bob".to_string(), "carol".to_string()]);
         assert_eq!(line.value(), ":challenge bob");
     }
 }

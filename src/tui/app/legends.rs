@@ -19,12 +19,7 @@ impl App {
         if a.club.is_some() {
             return None;
         }
-        if let Some(whole) = self
-            .panes
-            .all()
-            .into_iter()
-            .find(|p| p.slot() == crate::tui::layout::Slot::Whole && p.is_open())
-        {
+        if let Some(whole) = self.panes.whole() {
             return Some((whole.legend(), a.right));
         }
         let focused = self.screen.focus();

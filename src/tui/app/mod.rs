@@ -161,7 +161,7 @@ impl App {
             }
         };
         Shape {
-            whole: self.panes.whole_taken(),
+            whole: self.panes.whole().is_some(),
             view: self.screen.view(),
             club,
         }

@@ -185,11 +185,11 @@ impl Panes {
         self.all_mut().into_iter().find(|p| p.focus() == focus)
     }
 
-    /// A pane that takes the whole engine area is open: the others step aside.
-    pub fn whole_taken(&self) -> bool {
+    /// The open pane that takes the whole engine area (the others step aside), if any.
+    pub fn whole(&self) -> Option<&dyn Component> {
         self.all()
-            .iter()
-            .any(|p| p.slot() == Slot::Whole && p.is_open())
+            .into_iter()
+            .find(|p| p.slot() == Slot::Whole && p.is_open())
     }
 
     /// Where the pane with this focus is on screen, if it is.

@@ -26,7 +26,11 @@ pub struct Completion {
 /// trailing space when it takes arguments; several matches extend to their common prefix
 /// and are listed. `session` gives the words only the session knows (see
 /// [`Words::from_session`]); it is asked only for the word being completed.
-pub fn complete(text: &str, scope: Scope, session: &dyn Fn(Words) -> Vec<String>) -> Completion {
+pub fn complete(
+    text: &str,
+    scope: Scope,
+    session: &mut dyn FnMut(Words) -> Vec<String>,
+) -> Completion {
     let unchanged = |candidates: Vec<String>| Completion {
         text: text.to_string(),
         candidates,
@@ -106,7 +110,7 @@ fn complete_name(word: &str, scope: Scope) -> Option<Completion> {
 fn choices(
     rows: &[&CommandSpec],
     done: &[&str],
-    session: &dyn Fn(Words) -> Vec<String>,
+    session: &mut dyn FnMut(Words) -> Vec<String>,
 ) -> Vec<String> {
     let mut kinds: Vec<Words> = Vec::new();
     let mut out: Vec<String> = Vec::new();
@@ -140,7 +144,7 @@ fn choices(
 }
 
 /// The words of one kind: the program's own lists, and the session's.
-fn words_of(kind: Words, session: &dyn Fn(Words) -> Vec<String>) -> Vec<String> {
+fn words_of(kind: Words, session: &mut dyn FnMut(Words) -> Vec<String>) -> Vec<String> {
     let mut listed: Vec<String> = match kind {
         Words::Fixed(words) => words.iter().map(|w| w.to_string()).collect(),
         Words::Eval => EvalMode::ALL.iter().map(|m| m.name().to_string()).collect(),
@@ -245,7 +249,7 @@ mod tests {
     use crate::club::lobby::{ChallengeView, GameView, OnlineView, SeekView, WaitingView};
 
     fn solo(text: &str, lists: &dyn Fn(Words) -> Vec<String>) -> Completion {
-        complete(text, Scope::Solo, lists)
+        complete(text, Scope::Solo, &mut |w| lists(w))
     }
 
     #[test]
@@ -363,7 +367,7 @@ mod tests {
     fn club_commands_complete_their_names_and_arguments() {
         let l = lobby();
         let lists = |kind: Words| lobby_words(kind, &l);
-        let club = |text: &str| complete(text, Scope::Lobby, &lists);
+        let club = |text: &str| complete(text, Scope::Lobby, &mut |w| lists(w));
         assert_eq!(club(":chal").text, ":challenge ");
         assert_eq!(club(":acc").text, ":accept ");
         assert_eq!(club(":key").text, ":key ");
@@ -384,7 +388,7 @@ mod tests {
         let c = club(":d");
         assert_eq!(c.candidates, vec![":depth", ":delay", ":draw", ":decline"]);
         // In a room, the room's commands; what is not for a room is not offered.
-        let room = |text: &str| complete(text, Scope::Playing, &lists);
+        let room = |text: &str| complete(text, Scope::Playing, &mut |w| lists(w));
         assert_eq!(room(":tak").text, ":takeback");
         assert_eq!(room(":col").text, ":color ");
         assert_eq!(room(":color b").text, ":color black");

@@ -70,24 +70,12 @@ impl Series {
 
     /// Whether the pending engine start is due at `now` (then it is cleared).
     pub fn engine_start_due(&mut self, now: Instant) -> bool {
-        match self.next_engine_start {
-            Some(t) if now >= t => {
-                self.next_engine_start = None;
-                true
-            }
-            _ => false,
-        }
+        due(&mut self.next_engine_start, now)
     }
 
     /// Whether the series' next game is due at `now` (then it is cleared).
     pub fn next_game_due(&mut self, now: Instant) -> bool {
-        match self.next_game_start {
-            Some(t) if now >= t => {
-                self.next_game_start = None;
-                true
-            }
-            _ => false,
-        }
+        due(&mut self.next_game_start, now)
     }
 
     /// Drops a pending engine start, else a pending next game; whether one was pending.
@@ -146,4 +134,13 @@ impl Series {
             true
         }
     }
+}
+
+/// Whether the moment `at` holds has come by `now`; then it is cleared.
+fn due(at: &mut Option<Instant>, now: Instant) -> bool {
+    let come = at.is_some_and(|t| now >= t);
+    if come {
+        *at = None;
+    }
+    come
 }

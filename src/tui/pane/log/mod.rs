@@ -51,7 +51,7 @@ impl LogPane {
     }
 
     /// Scrolls within a pane showing `rows` rows.
-    pub fn scroll(&mut self, scroll: Scroll, rows: usize) {
+    fn scroll(&mut self, scroll: Scroll, rows: usize) {
         match scroll {
             Scroll::By(by) => self.buffer.scroll_by(by.unsigned_abs(), by < 0, rows),
             Scroll::Top => self.buffer.scroll_to(true, rows),
