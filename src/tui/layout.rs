@@ -200,7 +200,7 @@ pub struct Scale {
     pub h: u16,
 }
 
-/// Info lines under the board (side to move, static E, material, opening) before the move
+/// Info lines under the board (side to move, E, material, opening) before the move
 /// list.
 const INFO_LINES: u16 = 4;
 

@@ -8,8 +8,8 @@ pub type Entry = (&'static str, &'static str);
 /// Every entry, in the order the help lists them.
 pub const NUMBERS: &[Entry] = &[
     (
-        "E, static E",
-        "the evaluation of the position as it stands, no search: White's view in pawns (+0.35: White about a third of a pawn better). The eval setting picks it: net (the default) is the mean of the network's views with White and with Black to move, so it does not swing with the side to move; full is the sum of the terms the eval pane lists; material and center count the seed page's piece values. A mated or stalemated position says so instead",
+        "E",
+        "the evaluation's verdict on the position, one number wherever it is shown (board, log, chart, eval pane): White's view in pawns (+0.35: White about a third of a pawn better). Captures in flight are played out first (a recapture still to come is counted), so E moves with the position, not with whoever just moved; nothing else is looked ahead at. The eval setting picks the evaluation: net (the default) weighs the network's view three parts to one with the search's own value; full is the sum of the terms the eval pane lists; material and center count the seed page's piece values. A mated or stalemated position says so instead",
     ),
     (
         "search",
@@ -25,11 +25,11 @@ pub const NUMBERS: &[Entry] = &[
     ),
     (
         "eval pane",
-        "each term of the full evaluation for White, for Black and net (White − Black), adding up to the full E below them (F7: beside the position at the PV's end); E by mode: this position's static E in each eval mode",
+        "each term of the full (hand-made) evaluation for White, for Black and net (White − Black), adding up to sum (full) below them; then E, the number the board and the log show (E (net) when the net evaluation is in force); F7: the same beside the position at the PV's end; E by mode: this position's E in each eval mode",
     ),
     (
         "chart",
-        "E over the game: ⣀ the static E in full mode after each move, • the search's score where the engine searched or a review scored the move, both White's view clipped to ±5 pawns; █ marks a mate (on the edge), a review mark and the move shown",
+        "E over the game: ⣀ E after each move (the board's E), • the search's score where the engine searched or a review scored the move, both White's view clipped to ±5 pawns; █ marks a mate (on the edge), a review mark and the move shown",
     ),
     (
         "nodes, n/s",
@@ -96,8 +96,8 @@ pub struct Legend {
 
 impl Legend {
     pub const REVIEW: Legend = Legend::of("Review", &["review", "search"]);
-    pub const EVAL: Legend = Legend::of("Eval", &["eval pane", "E, static E", "Material"]);
-    pub const CHART: Legend = Legend::of("E chart", &["chart", "E, static E", "search"]);
+    pub const EVAL: Legend = Legend::of("Eval", &["eval pane", "E", "Material"]);
+    pub const CHART: Legend = Legend::of("E chart", &["chart", "E", "search"]);
     pub const LAB: Legend = Legend::of(
         "Lab",
         &[
@@ -182,7 +182,7 @@ pub struct LegendRow {
 pub const TREE_NOTES: [(&str, &str); 4] = [
     (
         "tree scores",
-        "the side to move's at the node shown: a child's result is turned round, so the child that cut off reads ≥ β; E is White's view; mates (#3, #-3) count from the node",
+        "the side to move's at the node shown: a child's result is turned round, so the child that cut off reads ≥ β; E is White's view; mates (#3, #-3) count from the node; search eval: the static value the search itself used at the node, the side to move's view with its bonus for having the move (not the E the board shows)",
     ),
     (
         "tree marks",

@@ -566,9 +566,9 @@ impl Session {
             "Checkers:{}",
             checkers.iter().map(|c| format!(" {c}")).collect::<String>()
         ));
-        let e = eval::evaluate_white(b, &self.settings.search.eval);
+        let e = eval::settled_white(b, &self.settings.search.eval);
         lines.push(format!(
-            "E: {} (eval {}, White's point of view)",
+            "E: {} (eval {}, captures in flight settled, White's point of view)",
             Score::Cp(e),
             self.settings.search.eval.mode
         ));

@@ -206,7 +206,10 @@ fn breakdown_adds_up_to_evaluate_white_exactly() {
             let rows: Vec<Term> = bd.rows.iter().map(|r| r.term).collect();
             assert_eq!(rows, c.mode.terms());
             let text = bd.to_string();
-            assert_eq!(text.lines().last(), Some(format!("E: {e}").as_str()));
+            // The last line is the E shown everywhere: the captures in flight settled.
+            let shown = eval::settled_white(b, c);
+            assert_eq!(bd.shown.white, shown);
+            assert_eq!(text.lines().last(), Some(format!("E: {shown}").as_str()));
             if c.mode == EvalMode::Full {
                 let phase = bd.phase.expect("full mode is tapered");
                 assert!((0..=eval::PHASE_MAX).contains(&phase));
@@ -644,4 +647,69 @@ fn the_shown_e_of_a_quiet_position_and_its_mirror_are_negatives() {
             }
         }
     }
+}
+
+/// E moves with the position, not with the exchange under way: after a capture whose
+/// recapture is pending, E already counts the recapture, so it stays close to E after it,
+/// where the terms' sum (the static value) jumps by the piece.
+#[test]
+fn an_exchange_in_flight_does_not_move_e_by_a_piece() {
+    let line = [
+        // 4.Bxc6 (dxc6 to come), 4...dxc6
+        ("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6", "d7c6"),
+        // 3.exd5 (Qxd5 to come), 3...Qxd5
+        ("e2e4 d7d5 e4d5", "d8d5"),
+        // 3...Nxd4 (Nxd4 to come), 4.Nxd4
+        ("e2e4 e7e5 g1f3 b8c6 d2d4 c6d4", "f3d4"),
+    ];
+    for mode in [EvalMode::Net, EvalMode::Full] {
+        let cfg = EvalConfig {
+            mode,
+            ..EvalConfig::default()
+        };
+        for (moves, recapture) in line {
+            let mut b = Board::startpos();
+            for m in moves.split_whitespace() {
+                b.make(b.parse_uci_move(m).unwrap());
+            }
+            let before = b.clone();
+            b.make(b.parse_uci_move(recapture).unwrap());
+            let (e0, e1) = (
+                eval::settled_white(&before, &cfg),
+                eval::settled_white(&b, &cfg),
+            );
+            let (s0, s1) = (evaluate_white(&before, &cfg), evaluate_white(&b, &cfg));
+            assert!(
+                (e1 - e0).abs() < 120,
+                "{mode} {moves} {recapture}: E {e0} then {e1}"
+            );
+            if mode == EvalMode::Full {
+                assert!(
+                    (s1 - s0).abs() > 2 * (e1 - e0).abs().max(60),
+                    "{moves}: the static sum jumps by the piece ({s0} then {s1}), E by far less ({e0} then {e1})"
+                );
+            }
+            // The settling takes back on the same square (with the pawn or piece it likes).
+            let settled = eval::settled(&before, &cfg);
+            assert_eq!(
+                settled.line.first().map(|m| m.uci()[2..4].to_string()),
+                Some(recapture[2..4].to_string()),
+                "{mode} {moves}: {settled:?}"
+            );
+        }
+    }
+}
+
+/// A quiet position settles nothing: E there is the static value itself.
+#[test]
+fn a_quiet_position_settles_nothing_and_e_is_the_static_value_there() {
+    let cfg = EvalConfig {
+        mode: EvalMode::Full,
+        ..EvalConfig::default()
+    };
+    let b = Board::startpos();
+    let s = eval::settled(&b, &cfg);
+    assert!(s.line.is_empty());
+    assert_eq!(s.white, evaluate_white(&b, &cfg));
+    assert_eq!(s.static_white, evaluate_white(&b, &cfg));
 }

@@ -341,7 +341,10 @@ fn an_evalfile_that_does_not_load_is_reported_and_the_builtin_network_used() {
         builtin,
         format!(
             "E: {}",
-            net::network().evaluate_even(&Board::from_fen(italian).unwrap())
+            ox88::engine::eval::settled_white(
+                &Board::from_fen(italian).unwrap(),
+                &ox88::engine::eval::EvalConfig::default()
+            )
         )
     );
     assert!(quiet.is_empty(), "{quiet}");

@@ -10,7 +10,7 @@ use common::app::Calls;
 use crossterm::event::KeyCode;
 use ox88::chess::Board;
 use ox88::engine::SearchEvent;
-use ox88::engine::eval::evaluate_white;
+use ox88::engine::eval::settled_white;
 use ox88::serve::input::{Input, Parser};
 use ox88::tui::app::{App, Focus, MessageKind, e_text};
 use ox88::tui::{Mode, Options};
@@ -82,9 +82,9 @@ fn arrows_on_an_empty_input_look_back_through_the_game_and_end_returns() {
     assert!(app.game().board() == &live);
     // E, the move list and the sort pane follow the position on show.
     let viewed = app.game().position_at(4).unwrap();
-    let e = e_text(evaluate_white(&viewed, &app.prefs().eval()));
+    let e = e_text(settled_white(&viewed, &app.prefs().eval()));
     let all = lines.join("\n");
-    assert!(all.contains(&format!("│static E {e}")), "{all}");
+    assert!(all.contains(&format!("│E {e}")), "{all}");
     assert!(all.contains("│1.e4 e5 2.Nf3 Nc6"), "{all}");
     assert!(all.contains("│(+1 played)"), "{all}");
     assert!(all.contains("│3. White  no search yet"), "{all}");

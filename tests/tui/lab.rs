@@ -8,7 +8,7 @@ use common::app::{enter, options_in, press, screen};
 
 use crossterm::event::KeyCode;
 use ox88::chess::{Board, Move};
-use ox88::engine::eval::{EvalConfig, EvalMode, evaluate_white, explain};
+use ox88::engine::eval::{EvalConfig, EvalMode, evaluate_white, explain, settled_white};
 use ox88::engine::order::Scheme;
 use ox88::engine::search::{Profile, Searcher};
 use ox88::engine::{IterationInfo, Limits, Score, SearchEvent, SearchOptions};
@@ -152,13 +152,24 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
                 .unwrap_or_else(|| panic!("no {} row:\n{text}", r.term));
             assert!(line.contains(&e_text(r.net)), "{line}");
         }
+        // The full terms add up to their sum; the E shown is the net's, the board's number.
+        let sum_line = lines
+            .iter()
+            .find(|l| l.trim_start_matches(['│', ' ']).starts_with("sum (full)"))
+            .unwrap_or_else(|| panic!("no sum line:\n{text}"));
+        assert!(sum_line.contains(&e_text(full.total)), "{sum_line}");
+        let shown = settled_white(&board, &EvalConfig::default());
         let e_line = lines
             .iter()
-            .find(|l| l.trim_start_matches(['│', ' ']).starts_with("E  "))
+            .find(|l| l.trim_start_matches(['│', ' ']).starts_with("E (net)"))
             .unwrap_or_else(|| panic!("no E line:\n{text}"));
-        assert!(e_line.contains(&e_text(full.total)), "{e_line}");
+        assert!(e_line.contains(&e_text(shown)), "{e_line}");
+        assert!(
+            text.contains(&format!("E {} ", e_text(shown))),
+            "the board shows the same E:\n{text}"
+        );
         for mode in EvalMode::ALL {
-            let e = evaluate_white(
+            let e = settled_white(
                 &board,
                 &EvalConfig {
                     mode,
@@ -176,7 +187,7 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
     enter(&mut app, ":undo");
     enter(&mut app, ":view eval");
     let text = screen(&mut app, 80, 24).join("\n");
-    let e = evaluate_white(app.game().board(), &full_cfg());
+    let e = settled_white(app.game().board(), &full_cfg());
     assert!(text.contains(&format!("full {}", e_text(e))), "{text}");
 }
 
@@ -210,18 +221,29 @@ fn the_pv_end_toggle_shows_the_difference_to_the_current_position() {
     for m in &pv {
         end.make(*m);
     }
-    let (now_e, end_e) = (
+    assert!(text.contains("PV end"), "{text}");
+    assert!(text.contains("3 plies ahead"), "{text}");
+    // The full terms' sums, then the E shown (the net's), each now, at the end and the change.
+    let find = |start: &str| {
+        text.lines()
+            .find(|l| l.trim_start_matches(['│', ' ']).starts_with(start))
+            .unwrap_or_else(|| panic!("no {start} line:\n{text}"))
+    };
+    let (now_sum, end_sum) = (
         evaluate_white(&board, &full_cfg()),
         evaluate_white(&end, &full_cfg()),
     );
-    assert!(text.contains("PV end"), "{text}");
-    assert!(text.contains("3 plies ahead"), "{text}");
-    let e_line = text
-        .lines()
-        .find(|l| l.trim_start_matches(['│', ' ']).starts_with("E  "))
-        .unwrap();
-    for v in [now_e, end_e, end_e - now_e] {
-        assert!(e_line.contains(&e_text(v)), "{e_line}");
+    let (now_e, end_e) = (
+        settled_white(&board, &EvalConfig::default()),
+        settled_white(&end, &EvalConfig::default()),
+    );
+    for (line, values) in [
+        (find("sum (full)"), [now_sum, end_sum, end_sum - now_sum]),
+        (find("E (net)"), [now_e, end_e, end_e - now_e]),
+    ] {
+        for v in values {
+            assert!(line.contains(&e_text(v)), "{line}");
+        }
     }
 }
 
@@ -230,7 +252,7 @@ fn the_chart_plots_every_ply_marks_mates_and_review_marks() {
     let pgn = "[Event \"t\"]\n\n1. e4 {[%eval #3]} e5 $2 2. Nf3 $4 Nc6 *\n";
     let game = Game::from_pgn_nth(pgn, 1).unwrap();
     let chart = EChart::from_game(&game, &EvalConfig::default());
-    assert_eq!(chart.static_e.len(), 5);
+    assert_eq!(chart.e.len(), 5);
     assert_eq!(chart.plies, 4);
     assert_eq!(
         chart.mates,
@@ -241,8 +263,9 @@ fn the_chart_plots_every_ply_marks_mates_and_review_marks() {
     let mut b = Board::startpos();
     for (ply, m) in ["e2e4", "e7e5", "g1f3", "b8c6"].iter().enumerate() {
         b.make(b.parse_uci_move(m).unwrap());
-        let e = (evaluate_white(&b, &full_cfg()) as f64 / 100.0).clamp(-5.0, 5.0);
-        assert_eq!(chart.static_e[ply + 1], ((ply + 1) as f64, e));
+        // The same E the board and the log show for that position, in the mode in force.
+        let e = (settled_white(&b, &EvalConfig::default()) as f64 / 100.0).clamp(-5.0, 5.0);
+        assert_eq!(chart.e[ply + 1], ((ply + 1) as f64, e));
     }
     // The marks row puts each mark under its ply: ply 2 of 4 at the middle of the plot.
     let row = ox88::tui::ui::chart::marks_row(&chart, 43);
@@ -262,7 +285,7 @@ fn the_chart_opens_as_a_view_at_80x24_and_stays_on_screen_at_120x40() {
     enter(&mut app, ":undo");
     let big = screen(&mut app, 120, 40).join("\n");
     assert!(big.contains("E over the game  ply 3/4"), "{big}");
-    assert!(big.contains("⣀ static E  • search"), "{big}");
+    assert!(big.contains("⣀ E  • search"), "{big}");
     assert!(big.contains("Eval"), "{big}");
     assert!(big.contains("Log"), "{big}");
     let small = screen(&mut app, 80, 24).join("\n");
@@ -272,5 +295,5 @@ fn the_chart_opens_as_a_view_at_80x24_and_stays_on_screen_at_120x40() {
     assert_eq!(app.screen().view(), View::Chart);
     let small = screen(&mut app, 80, 24).join("\n");
     assert!(small.contains("E over the game  ply 3/4"), "{small}");
-    assert!(small.contains("⣀ static E  • search"), "{small}");
+    assert!(small.contains("⣀ E  • search"), "{small}");
 }

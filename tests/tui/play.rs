@@ -553,7 +553,7 @@ fn a_finished_review_shows_itself_even_when_the_evaluation_view_was_on() {
 }
 
 /// A mate the search finds reads `#-1` (White's view, in moves) in the log's iteration line;
-/// the mating move's line says checkmate where a static E would be, with no search score
+/// the mating move's line says checkmate where E would be, with no search score
 /// after it (no position is left to score), and so does the board pane. The game's PGN
 /// keeps the mate in its engine note, and no `[%eval]` after the mate.
 #[test]
@@ -639,7 +639,7 @@ fn a_mate_on_the_way_is_counted_from_the_position_after_the_move() {
     assert!(pgn.contains("Ra1+ {#-2/6 [%eval #-1]}"), "{pgn}");
 }
 
-/// A stalemating move's log line says stalemate, not a static E.
+/// A stalemating move's log line says stalemate, not an E.
 #[test]
 fn a_stalemating_move_says_stalemate_in_the_log() {
     let (mut app, _) = app_with(Options {

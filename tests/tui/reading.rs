@@ -1,6 +1,6 @@
 //! What the screen says, read as a newcomer reads it: messages whole (in the log when the
 //! status line cuts them, never a server's paths over SSH), the sort pane naming the side
-//! whose moves it lists and marking the move played, and the board's static E named so
+//! whose moves it lists and marking the move played, and the board's E beside the engine's score
 //! beside the engine's own score. Drawn on ratatui's TestBackend; the engine is a recorder
 //! fed with a real search's events, so nothing depends on timing.
 
@@ -10,7 +10,7 @@ use common::app::{enter, log_texts, press};
 
 use crossterm::event::KeyCode;
 use ox88::chess::{Board, Color, Move};
-use ox88::engine::eval::evaluate_white;
+use ox88::engine::eval::settled_white;
 use ox88::engine::search::Searcher;
 use ox88::engine::{Bound, IterationInfo, Limits, Score, SearchEvent, SearchOptions};
 use ox88::tui::app::{App, LogKind, MessageKind, e_text};
@@ -299,13 +299,13 @@ fn with_two_lines_the_star_marks_the_move_the_engine_played() {
 // ---- the board's E ------------------------------------------------------------------------
 
 #[test]
-fn the_board_names_its_e_static_beside_the_engines_score() {
+fn the_board_names_its_e_beside_the_engines_score() {
     let mut app = app();
     let (lines, _) = common::render(&mut app, 80, 24);
-    let e = e_text(evaluate_white(app.game().board(), &app.prefs().eval()));
+    let e = e_text(settled_white(app.game().board(), &app.prefs().eval()));
     let info = board_info(&lines, 27);
     assert_eq!(info[0], "White to move");
-    assert_eq!(info[1], format!("static E {e}"), "no engine score yet");
+    assert_eq!(info[1], format!("E {e}"), "no engine score yet");
     assert!(info[2].starts_with("Material"), "{info:?}");
 
     enter(&mut app, "e2e4");
@@ -318,18 +318,14 @@ fn the_board_names_its_e_static_beside_the_engines_score() {
     }
     let reading = last_line(&events);
     let engine = format!("engine d5 {}", reading.score_white);
-    let e = e_text(evaluate_white(&board, &app.prefs().eval()));
+    let e = e_text(settled_white(&board, &app.prefs().eval()));
     let (lines, _) = common::render(&mut app, 80, 24);
     let info = board_info(&lines, 27);
-    assert_eq!(
-        info[1..3],
-        [format!("static E {e}"), engine.clone()],
-        "{info:?}"
-    );
-    // A wider board pane has room for both on one line.
+    assert_eq!(info[1], format!("E {e} · {engine}"), "{info:?}");
+    // A wider board pane has them on one line too.
     let (lines, _) = common::render(&mut app, 120, 40);
     let wide = board_info(&lines, 43);
-    assert_eq!(wide[1], format!("static E {e} · {engine}"), "{wide:?}");
+    assert_eq!(wide[1], format!("E {e} · {engine}"), "{wide:?}");
 
     // After the engine's move its note stays beside the new position's E.
     app.on_engine_event(SearchEvent::BestMove {
@@ -338,11 +334,11 @@ fn the_board_names_its_e_static_beside_the_engines_score() {
         ponder: None,
         book: None,
     });
-    let e = e_text(evaluate_white(app.game().board(), &app.prefs().eval()));
+    let e = e_text(settled_white(app.game().board(), &app.prefs().eval()));
     let (lines, _) = common::render(&mut app, 80, 24);
     let info = board_info(&lines, 27);
     assert_eq!(info[0], "White to move");
-    assert_eq!(info[1..3], [format!("static E {e}"), engine], "{info:?}");
+    assert_eq!(info[1], format!("E {e} · {engine}"), "{info:?}");
 }
 
 // ---- the numbers' words -------------------------------------------------------------------
@@ -370,7 +366,7 @@ fn note(score_white: Score, bound: Bound, mover: Color, depth: u32) -> String {
     format!(" · search {sign}{score_white} d{depth}")
 }
 
-/// The engine's move: its line says the static E of the position reached and, labelled
+/// The engine's move: its line says the E of the position reached and, labelled
 /// apart, the search's score; the saved PGN carries that score as the move's `[%eval]`.
 #[test]
 fn the_engines_move_is_logged_with_e_and_its_search_score_apart_and_saved_with_its_eval() {
@@ -378,7 +374,7 @@ fn the_engines_move_is_logged_with_e_and_its_search_score_apart_and_saved_with_i
     enter(&mut app, "e2e4");
     let info = engine_answers(&mut app, 5, 1);
     let reply = info.pv[0];
-    let e = e_text(evaluate_white(app.game().board(), &app.prefs().eval()));
+    let e = e_text(settled_white(app.game().board(), &app.prefs().eval()));
     let san = app.game().numbered_san(1).unwrap();
     let expected = format!(
         "{san} ({reply})  E {e}{}",
@@ -428,7 +424,7 @@ fn in_analysis_a_move_the_search_scored_carries_its_score_or_its_bound() {
     let info = analyse(&mut app);
     let best = info.pv[0];
     enter(&mut app, &best.to_string());
-    let e = e_text(evaluate_white(app.game().board(), &app.prefs().eval()));
+    let e = e_text(settled_white(app.game().board(), &app.prefs().eval()));
     let san = app.game().numbered_san(0).unwrap();
     let expected = format!(
         "{san} ({best})  E {e}{}",
@@ -545,21 +541,18 @@ fn a_focused_pane_explains_its_numbers_in_place_and_the_help_lists_them_all() {
     assert_eq!(app.input().value(), "", "the closing key typed nothing");
 
     let help: Vec<String> = ui::help::help_rows().into_iter().map(|(k, _)| k).collect();
-    for name in [
-        "E, static E",
-        "search",
-        "chart",
-        "cut@, cut index, idx",
-        "q, qsearch",
-    ] {
+    for name in ["E", "search", "chart", "cut@, cut index, idx", "q, qsearch"] {
         assert!(help.iter().any(|k| k == name), "{name}");
     }
     let full = ui::help::help_rows()
         .into_iter()
-        .find(|(k, _)| k == "E, static E")
+        .find(|(k, _)| k == "E")
         .unwrap()
         .1;
-    assert!(full.contains("full") && full.contains("mean"), "{full}");
+    assert!(
+        full.contains("full") && full.contains("Captures in flight"),
+        "{full}"
+    );
 }
 
 #[test]

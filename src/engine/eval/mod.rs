@@ -13,6 +13,7 @@ mod full;
 pub mod net;
 mod pair;
 mod params;
+mod settle;
 pub mod trace;
 mod tracer;
 #[rustfmt::skip]
@@ -27,6 +28,7 @@ pub use cache::EvalCache;
 pub use params::S;
 pub(crate) use params::{DANGER_EG_DIV, DANGER_MG_CAP, DANGER_MG_DIV};
 pub use params::{MATERIAL_MG, PHASE_MAX};
+pub use settle::{Settled, settled, settled_white};
 
 /// Which evaluation to use, by name (`material`, `center`, `full`; any case).
 #[derive(
@@ -495,8 +497,9 @@ pub(crate) fn evaluate_net_incremental(
     })
 }
 
-/// The seed's E: centipawns from White's point of view, the number people are shown. A
-/// static value: mate and draw by rule are the search's business. In the `net` mode it is
+/// The seed's static E: centipawns from White's point of view, the terms' sum. The E people
+/// are shown plays out the captures in flight first ([`settled_white`]). A static value:
+/// mate and draw by rule are the search's business. In the `net` mode it is
 /// the network's view of the position whoever is to move ([`net::Network::evaluate_even`]),
 /// not [`evaluate`]'s value turned round: the network scores the side to move higher, and
 /// the search keeps that (less [`NET_TEMPO`]), but shown move after move it made E jump
@@ -533,12 +536,15 @@ pub struct Breakdown {
     /// A drawish-ending scale factor, when one applied.
     pub scale: Option<Scale>,
     pub rows: Vec<TermRow>,
-    /// E in centipawns, White's point of view.
+    /// The terms' sum in centipawns, White's point of view: the static evaluation, before
+    /// the captures in flight are settled ([`Breakdown::shown`] is the E people read).
     pub total: i32,
     /// The `net` mode only: what the search itself takes for this position, [`evaluate`]'s
     /// value from the side to move's view. It keeps the network's bonus for the side to move
     /// (less [`NET_TEMPO`]), which `total` leaves out.
     pub search: Option<i32>,
+    /// The E a player reads ([`settled`]): the captures in flight played out first.
+    pub shown: Settled,
 }
 
 impl Breakdown {
@@ -589,12 +595,14 @@ pub fn explain(board: &Board, cfg: &EvalConfig) -> Breakdown {
         rows,
         total: out.total(),
         search: (cfg.mode == EvalMode::Net).then(|| net_evaluate(board)),
+        shown: settled(board, cfg),
     }
 }
 
 impl fmt::Display for Breakdown {
     /// A table: a header naming mode, values or phase; one row per term; in the `net` mode
-    /// the search's own value; last line `E: N`.
+    /// the search's own value and how E weighs it; the captures E settles first, if any; last
+    /// line `E: N`, the E shown everywhere.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Evaluation: mode {}", self.mode)?;
         if let Some(p) = self.preset {
@@ -653,7 +661,20 @@ impl fmt::Display for Breakdown {
                 self.side_to_move.name()
             )?;
         }
-        write!(f, "E: {}", self.total)
+        if self.mode == EvalMode::Net {
+            writeln!(
+                f,
+                "E weighs the network three parts to one with the search's own E, turned to White's view"
+            )?;
+        }
+        if !self.shown.line_san.is_empty() {
+            writeln!(
+                f,
+                "captures in flight: {} (E scores the position after them)",
+                self.shown.line_san.join(" ")
+            )?;
+        }
+        write!(f, "E: {}", self.shown.white)
     }
 }
 

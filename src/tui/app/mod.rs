@@ -7,7 +7,7 @@
 //!
 //! How a move travels (ARCHITECTURE.md): Enter parses the text against the position; an
 //! error leaves the game and the text untouched and says why on the status line; a legal
-//! move is played on the `Game`, logged with its static E and saved; if the engine is to
+//! move is played on the `Game`, logged with its E and saved; if the engine is to
 //! move it gets a copy of the position and answers later through `on_engine_event`, tagged
 //! with the id `go` returned. Events of an id we no longer wait for are dropped.
 
@@ -65,7 +65,7 @@ pub use log::{LOG_CAP, LogBuffer, LogKind, LogLine};
 pub use session::{Accepted, EngineControl, EngineState, OnBest, RunningSearch, Session};
 pub use text::{
     bounded_score, clock_time, e_text, iteration_line, moves_text, position_text, search_time,
-    static_e_text, thousands,
+    shown_e_text, thousands,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

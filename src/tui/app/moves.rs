@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::log::LogKind;
 use super::session::EngineState;
-use super::text::{moves_text, plies_text, score_after_move, search_note, static_e_text};
+use super::text::{moves_text, plies_text, score_after_move, search_note, shown_e_text};
 use super::{App, Message, MessageKind, MoveSource, Prompt};
 use crate::chess::{Board, Color, Move};
 use crate::engine::{Bound, Score};
@@ -141,7 +141,7 @@ impl App {
         }
     }
 
-    /// Plays a legal move, charges the clock, logs the move with the static E of the new
+    /// Plays a legal move, charges the clock, logs the move with the E of the new
     /// position, the search's score of it when a search scored it (the engine's own, or an
     /// analysis of the position it was played in) and who chose it, saves, and announces a
     /// result.
@@ -205,7 +205,7 @@ impl App {
             .unwrap_or_else(|| m.to_string());
         let mut text = format!(
             "{numbered} ({m})  {}",
-            static_e_text(self.play.game().board(), &self.prefs.eval())
+            shown_e_text(self.play.game().board(), &self.prefs.eval())
         );
         if let Some(s) = searched {
             text.push_str(&self.note_search_score(index, s, source.by_engine()));

@@ -73,13 +73,14 @@ pub fn e_text(centipawns: i32) -> String {
     Score::Cp(centipawns).to_string()
 }
 
-/// The static evaluation of `board` as the log and the board pane show it, `E +0.35`; in a
+/// E of `board` as the log and the board pane show it, `E +0.35` ([`eval::settled_white`]:
+/// the evaluation once the captures in flight are played out, White's view); in a
 /// position without a legal move what it is instead (`checkmate, Black wins`, `stalemate`),
 /// where a number from the evaluation would mean nothing.
-pub fn static_e_text(board: &Board, cfg: &EvalConfig) -> String {
+pub fn shown_e_text(board: &Board, cfg: &EvalConfig) -> String {
     match board.no_move_text() {
         Some(end) => end,
-        None => format!("E {}", e_text(eval::evaluate_white(board, cfg))),
+        None => format!("E {}", e_text(eval::settled_white(board, cfg))),
     }
 }
 
@@ -116,7 +117,7 @@ pub fn score_after_move(root_white: Score, mover: Color) -> Option<Score> {
     (n != 0).then_some(Score::Mate(n))
 }
 
-/// The search's score of a move as its log line writes it, apart from the static E:
+/// The search's score of a move as its log line writes it, apart from its E:
 /// ` · search +0.35 d12`, with ` ≥ `/` ≤ ` when the search only bounded it. `bound` is the
 /// mover's, as the engine reports it at its root.
 pub fn search_note(after_white: Score, bound: Bound, depth: u32, mover: Color) -> String {

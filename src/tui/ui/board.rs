@@ -305,16 +305,17 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
     lines
 }
 
-/// The static evaluation, named so, beside the engine's newest score for the same position
-/// (the two often disagree: E does not look ahead): one line where it fits, else two.
+/// E (the evaluation's verdict once the captures in flight are settled), beside the engine's
+/// newest score for the same position (the two often disagree: E does not look ahead past
+/// the exchanges): one line where it fits, else two.
 fn eval_lines(app: &App, board: &crate::chess::Board, width: usize) -> Vec<Line<'static>> {
     let theme = &app.theme();
     // A mated or stalemated position says so instead of a number.
     let stat = match board.no_move_text() {
         Some(end) => end,
         None => format!(
-            "static E {}",
-            e_text(eval::evaluate_white(board, &app.prefs().eval()))
+            "E {}",
+            e_text(eval::settled_white(board, &app.prefs().eval()))
         ),
     };
     let stat = Span::styled(stat, theme.accent());

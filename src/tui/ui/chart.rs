@@ -1,4 +1,5 @@
-//! E over the game: a chart of the static E after every move (White's view, full mode) and
+//! E over the game: a chart of E after every move (White's view: the E the board and the log
+//! show, in the evaluation mode in force, captures in flight settled) and
 //! the engine's search score where it searched (the game's engine notes), the current move
 //! marked, mate scores clipped to the chart's edge and marked, and review marks (?!, ?, ??)
 //! when the game carries them (as NAGs, or fed in through `EChart::marks`).
@@ -12,7 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph};
 
 use crate::engine::Score;
-use crate::engine::eval::{EvalConfig, EvalMode, evaluate_white};
+use crate::engine::eval::{EvalConfig, settled_white};
 use crate::game::Game;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
@@ -51,8 +52,8 @@ impl Mark {
 /// What the chart plots, by ply (1 = after the first move; 0 = the start position).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EChart {
-    /// Static E (pawns, White's view, clipped) after each ply, the start included.
-    pub static_e: Vec<(f64, f64)>,
+    /// E (pawns, White's view, clipped) after each ply, the start included.
+    pub e: Vec<(f64, f64)>,
     /// The engine's search score where it searched (pawns, White's view, clipped).
     pub search: Vec<(f64, f64)>,
     /// Search scores that were mates (also in `search`, at the clipped edge).
@@ -79,13 +80,8 @@ pub fn plotted(score: Score) -> (f64, bool) {
 }
 
 impl EChart {
-    /// The chart of `game`'s whole line (moves after the cursor too), with `cfg`'s piece
-    /// values and the full evaluation.
+    /// The chart of `game`'s whole line (moves after the cursor too), E under `cfg`.
     pub fn from_game(game: &Game, cfg: &EvalConfig) -> EChart {
-        let full = EvalConfig {
-            mode: EvalMode::Full,
-            ..*cfg
-        };
         let mut board = game.start().clone();
         let mut chart = EChart {
             current: game.ply(),
@@ -93,14 +89,14 @@ impl EChart {
             ..EChart::default()
         };
         chart
-            .static_e
-            .push((0.0, clip(evaluate_white(&board, &full) as f64 / 100.0)));
+            .e
+            .push((0.0, clip(settled_white(&board, cfg) as f64 / 100.0)));
         for (i, pm) in game.moves().iter().enumerate() {
             board.make(pm.mv);
             let x = (i + 1) as f64;
             chart
-                .static_e
-                .push((x, clip(evaluate_white(&board, &full) as f64 / 100.0)));
+                .e
+                .push((x, clip(settled_white(&board, cfg) as f64 / 100.0)));
             if let Some(note) = pm.engine.as_ref() {
                 let (y, mate) = plotted(note.score);
                 chart.search.push((x, y));
@@ -130,7 +126,7 @@ impl EChart {
     }
 
     fn at(&self, ply: usize) -> f64 {
-        self.static_e.get(ply).map_or(0.0, |p| p.1)
+        self.e.get(ply).map_or(0.0, |p| p.1)
     }
 }
 
@@ -173,7 +169,7 @@ pub fn render(frame: &mut Frame, area: Rect, chart: &EChart, theme: &Theme, focu
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
             .style(theme.text())
-            .data(&chart.static_e),
+            .data(&chart.e),
         Dataset::default()
             .marker(Marker::Dot)
             .graph_type(GraphType::Scatter)
@@ -234,7 +230,7 @@ pub fn render(frame: &mut Frame, area: Rect, chart: &EChart, theme: &Theme, focu
     }
     frame.render_widget(
         Paragraph::new(Line::styled(
-            "⣀ static E  • search  █ mate, mark, now (green)",
+            "⣀ E  • search  █ mate, mark, now (green)",
             theme.dim(),
         )),
         key_area,

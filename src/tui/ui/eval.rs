@@ -1,6 +1,8 @@
-//! The evaluation pane: every term of the full E for White, for Black and net (they add up
-//! to E exactly: the rows come from the evaluation's own accumulator), E in each mode, and,
-//! toggled, the terms at the end of the engine's PV beside the current ones with the
+//! The evaluation pane: every term of the full (hand-made) evaluation for White, for Black
+//! and net (they add up to its sum exactly: the rows come from the evaluation's own
+//! accumulator), then the E the board and the log show (the mode in force, captures in
+//! flight settled; one row with the sum when they are the same number), E in each mode, and,
+//! toggled, the terms and E at the end of the engine's PV beside the current ones with the
 //! difference.
 
 use ratatui::Frame;
@@ -10,6 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::pane_block;
+use crate::engine::eval::EvalMode;
 use crate::tui::app::App;
 use crate::tui::app::evalview::EvalReport;
 use crate::tui::app::text::e_text;
@@ -20,13 +23,35 @@ fn pawns(cp: i32) -> String {
     e_text(cp)
 }
 
+/// The row of the full terms' sum, when it is not the E shown.
+const SUM: &str = "sum (full)";
+
+/// Whether the terms' sum is the E shown (the full mode, nothing in flight): one row then.
+fn one_e(report: &EvalReport) -> bool {
+    report.mode == EvalMode::Full
+        && report.e == report.now.total
+        && report
+            .pv_end
+            .as_ref()
+            .is_none_or(|(end, e, _)| end.total == *e)
+}
+
+/// The E row's label: `E` with the mode it is from when that is not the terms' own.
+fn e_label(report: &EvalReport) -> String {
+    if report.mode == EvalMode::Full {
+        "E".to_string()
+    } else {
+        format!("E ({})", report.mode)
+    }
+}
+
 /// The pane's lines for `report`.
 pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let now = &report.now;
     let head = theme.text().add_modifier(Modifier::BOLD);
     match (&report.pv_end, show_pv_end) {
-        (Some((end, _)), true) => {
+        (Some((end, end_e, _)), true) => {
             out.push(Line::styled(
                 format!("{:<15}{:>7}{:>8}{:>7}", "term", "now", "PV end", "diff"),
                 head,
@@ -48,13 +73,25 @@ pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<
                     },
                 ));
             }
+            if !one_e(report) {
+                out.push(Line::styled(
+                    format!(
+                        "{:<15}{:>7}{:>8}{:>7}",
+                        SUM,
+                        pawns(now.total),
+                        pawns(end.total),
+                        pawns(end.total - now.total)
+                    ),
+                    theme.dim(),
+                ));
+            }
             out.push(Line::styled(
                 format!(
                     "{:<15}{:>7}{:>8}{:>7}",
-                    "E",
-                    pawns(now.total),
-                    pawns(end.total),
-                    pawns(end.total - now.total)
+                    e_label(report),
+                    pawns(report.e),
+                    pawns(*end_e),
+                    pawns(end_e - report.e)
                 ),
                 head,
             ));
@@ -86,8 +123,14 @@ pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<
                     },
                 ));
             }
+            if !one_e(report) {
+                out.push(Line::styled(
+                    format!("{:<15}{:>21}", SUM, pawns(now.total)),
+                    theme.dim(),
+                ));
+            }
             out.push(Line::styled(
-                format!("{:<15}{:>21}", "E", pawns(now.total)),
+                format!("{:<15}{:>21}", e_label(report), pawns(report.e)),
                 head,
             ));
         }
@@ -117,7 +160,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .evalview()
         .report(app.shown_board(), &app.prefs().eval());
     let title = match &report.pv_end {
-        Some((_, plies)) if app.screen().evalview().show_pv_end => {
+        Some((_, _, plies)) if app.screen().evalview().show_pv_end => {
             format!(" Eval: now vs PV end, {plies} plies ahead (F7) ")
         }
         _ => " Eval (F7: PV end) ".to_string(),
@@ -141,6 +184,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         for (i, part) in parts.into_iter().enumerate() {
             shown.insert(i, Line::styled(part, app.theme().accent()));
         }
+    }
+    // Where the pane is a row short, the column header goes first: the legend (`?`) says
+    // what the columns are, the numbers themselves cannot be spared.
+    let room = usize::from(area.height.saturating_sub(2));
+    if shown.len() > room
+        && let Some(i) = shown
+            .iter()
+            .position(|l| l.to_string().starts_with("term "))
+    {
+        shown.remove(i);
     }
     frame.render_widget(Paragraph::new(shown).block(block), area);
 }

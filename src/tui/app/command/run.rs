@@ -13,7 +13,7 @@ use crate::engine::{Limits, SearchOptions};
 use crate::game::Game;
 use crate::game::autosave;
 use crate::tui::Mode;
-use crate::tui::app::{App, Hint, LogKind, MoveSource, moves_text, static_e_text};
+use crate::tui::app::{App, Hint, LogKind, MoveSource, moves_text, shown_e_text};
 use crate::tui::keys::Action;
 use crate::tui::settings::{self, Config, Setting, Settings};
 use crate::tui::theme::ColorDepth;
@@ -51,7 +51,7 @@ impl App {
             Command::Depth(d) => self.set_depth(d),
             Command::Eval(m) => {
                 self.prefs.set_eval(m);
-                let here = static_e_text(self.play.game().board(), &self.prefs.eval());
+                let here = shown_e_text(self.play.game().board(), &self.prefs.eval());
                 self.info(format!("eval {m}: {here} here"));
             }
             Command::Order(s) => {

@@ -166,7 +166,7 @@ pub fn draw(frame: &mut Frame, area: Rect, ex: &Explorer, ctx: &DrawCtx) {
     }
     if let Some(e) = node.static_eval {
         about.push(Span::styled(
-            format!("  static {}", score_at(e, node.ply)),
+            format!("  search eval {}", score_at(e, node.ply)),
             t.dim(),
         ));
     }
