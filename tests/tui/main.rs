@@ -10,6 +10,7 @@
 mod common;
 
 mod board_keys;
+mod clocks;
 mod explorer;
 mod lab;
 mod play;

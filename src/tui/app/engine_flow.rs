@@ -121,21 +121,13 @@ impl App {
         if self.play.prompt().is_some() {
             return;
         }
+        self.play.run_clock(Instant::now());
         if self.play.game().is_over() {
             self.cancel_search();
             self.club.rest_analysis();
-            if let Some(c) = self.play.clock_mut() {
-                c.stop(Instant::now());
-            }
             return;
         }
         let side = self.side_to_move();
-        if let Some(c) = self.play.clock_mut()
-            && c.running() != Some(side)
-            && c.flag(Instant::now()).is_none()
-        {
-            c.start(side, Instant::now());
-        }
         if self.play.mode() == Mode::Analysis {
             self.start_search(true);
         } else if self.engine_plays(side) && !self.play.series().is_paused() {
@@ -279,7 +271,7 @@ impl App {
             self.on_job_event(ev);
         }
         if let Some(loser) = self.play.clock().and_then(|c| c.flag(now))
-            && !self.play.game().is_over()
+            && self.play.game().final_result().is_none()
         {
             self.flag_fell(loser);
             return true;

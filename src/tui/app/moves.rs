@@ -40,7 +40,8 @@ impl App {
         }
     }
 
-    /// Sets (or with `None` removes) the time control; both clocks start full.
+    /// Sets (or with `None` removes) the time control games are played with; a game
+    /// without moves takes it at once (both clocks full), one under way keeps its own.
     pub fn set_time_control(&mut self, tc: Option<TimeControl>) {
         self.play.set_time_control(tc);
     }
@@ -133,9 +134,7 @@ impl App {
         self.info(format!("game over: {} {}", end.result(), end.reason()));
         self.cancel_search();
         let now = Instant::now();
-        if let Some(c) = self.play.clock_mut() {
-            c.stop(now);
-        }
+        self.play.run_clock(now);
         if self.play.series_game_over(now) {
             self.log_line(LogKind::Info, "the series of games is over");
         }
@@ -147,6 +146,7 @@ impl App {
     /// result.
     pub(super) fn play_move(&mut self, m: Move, source: MoveSource) {
         let now = Instant::now();
+        self.play.reopen_at_cursor(now);
         if let Some(loser) = self.play.clock().and_then(|c| c.flag(now)) {
             self.flag_fell(loser);
             return;
@@ -175,6 +175,9 @@ impl App {
             return;
         }
         let mover = self.side_to_move().flip();
+        let settings = self.prefs.settings();
+        self.play
+            .record_move(mover, source.by_engine(), &settings.name, settings.level);
         if let Some(by) = self.play.draws().offer()
             && by != mover
         {
@@ -235,6 +238,9 @@ impl App {
     }
 
     pub(super) fn flag_fell(&mut self, loser: Color) {
+        // The game ends on time where the board is: moves taken back and kept for Ctrl+Y
+        // are no longer to be replayed.
+        self.play.game_mut().truncate();
         match self.play.game_mut().flag_fall(loser) {
             Ok(end) => {
                 self.announce(end);

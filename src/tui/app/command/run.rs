@@ -60,7 +60,7 @@ impl App {
                 self.tell_position();
             }
             Command::Mode(m) => {
-                self.play.choose_mode(m);
+                self.play.choose_mode(m, Instant::now());
                 // Who plays changed: the headers follow the mode again.
                 if matches!(m, Mode::HumanWhite | Mode::HumanBlack) {
                     self.screen.set_flipped(m == Mode::HumanBlack);
@@ -290,7 +290,7 @@ impl App {
     /// the clock of the game on the board and whether searches record trees.
     pub fn live_settings(&self) -> Settings {
         let mut s = self.prefs.settings().clone();
-        s.tc = self.play.game().time_control.map(|tc| tc.to_string());
+        s.tc = self.play.time_control().map(|tc| tc.to_string());
         s.explorer = self.panes.tree().explorer().recording();
         s
     }
@@ -508,28 +508,59 @@ impl App {
         Ok(())
     }
 
+    /// `:tc`: the time control games are played with. A game without moves takes it at
+    /// once; a game under way keeps the one it is played with (its record and its clock),
+    /// so the change is for the next game; analysis has no clock, so it is kept for play.
     fn tc_command(&mut self, arg: TcArg) {
-        match arg {
-            TcArg::Show => {
-                let now = match &self.play.game().time_control {
-                    Some(tc) => format!("time control {tc}"),
+        let named = |tc: Option<crate::game::TimeControl>| {
+            tc.map_or("no time control".to_string(), |tc| {
+                format!("time control {tc}")
+            })
+        };
+        let this_game = named(self.play.game().time_control);
+        let setting = named(self.play.time_control());
+        if let TcArg::Show = arg {
+            let text = if self.play.mode() == Mode::Analysis {
+                format!("analysis has no clock; games are played with {setting}")
+            } else if this_game == setting {
+                match self.play.time_control() {
+                    Some(_) => setting,
                     None => "no time control (:tc 5+3 sets one)".to_string(),
-                };
-                self.info(now);
-            }
-            TcArg::Off => {
-                self.set_time_control(None);
-                self.info("no time control");
-            }
-            TcArg::Set(tc) => {
-                self.set_time_control(Some(tc));
-                self.info(format!(
-                    "time control {tc}: both clocks at {}",
-                    crate::game::clock::format_clock(tc.start_time())
-                ));
-                self.position_changed();
-            }
+                }
+            } else {
+                format!("this game: {this_game}; the next: {setting}")
+            };
+            self.info(text);
+            return;
         }
+        let tc = match arg {
+            TcArg::Set(tc) => Some(tc),
+            _ => None,
+        };
+        let taken = self.play.set_time_control(tc);
+        let setting = named(tc);
+        let text = if self.play.mode() == Mode::Analysis {
+            format!(
+                "analysis has no clock: {setting} for games played (:mode white, black or human)"
+            )
+        } else if !taken {
+            let keeps = match self.play.game().time_control {
+                Some(t) => format!("keeps {t}"),
+                None => "has no clock".to_string(),
+            };
+            format!("{setting} from the next game (this game {keeps})")
+        } else {
+            match tc {
+                Some(tc) => format!(
+                    "{setting}: both clocks at {}",
+                    crate::game::clock::format_clock(tc.start_time())
+                ),
+                None => setting,
+            }
+        };
+        self.log_line(LogKind::Info, text.clone());
+        self.info(text);
+        self.position_changed();
     }
 }
 
