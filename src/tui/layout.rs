@@ -199,8 +199,10 @@ const CHART_BESIDE_HEIGHT: u16 = 8;
 /// The large layout of the engine area: the log on top keeps its 30%; below it the sort pane
 /// keeps [`SORT_MOVES`] moves on screen. Where the area is wide enough the evaluation pane
 /// and the chart stand in a column beside the sort pane; otherwise they share a strip
-/// above it with what the sort pane leaves (the lab takes the strip at the evaluation
-/// pane's full height while open: its table needs the width).
+/// above it with what the sort pane leaves (the evaluation pane shows its weightiest terms
+/// there). A view other than the log's gives the strip the evaluation pane's full height,
+/// the sort pane the rest: the evaluation and the chart in full, or the lab, whose table
+/// needs the width.
 fn large_engine(a: &mut Areas, engine: Rect, view: View) {
     let [log, lower] =
         Layout::vertical([Constraint::Percentage(30), Constraint::Fill(1)]).areas(engine);
@@ -209,23 +211,18 @@ fn large_engine(a: &mut Areas, engine: Rect, view: View) {
         && lower.height >= EVAL_HEIGHT + CHART_BESIDE_HEIGHT;
     if beside && view != View::Lab {
         let [sort, column] =
-            Layout::horizontal([Constraint::Fill(1), Constraint::Length(EVAL_WIDTH)])
-                .areas(lower);
+            Layout::horizontal([Constraint::Fill(1), Constraint::Length(EVAL_WIDTH)]).areas(lower);
         let [eval, chart] =
-            Layout::vertical([Constraint::Length(EVAL_HEIGHT), Constraint::Fill(1)])
-                .areas(column);
+            Layout::vertical([Constraint::Length(EVAL_HEIGHT), Constraint::Fill(1)]).areas(column);
         a.lower = Some(sort);
         a.eval = Some(eval);
         a.chart = Some(chart);
         return;
     }
-    let strip = if view == View::Lab {
+    let strip = if view != View::Log {
         EVAL_HEIGHT
     } else {
-        lower
-            .height
-            .saturating_sub(SORT_HEIGHT)
-            .min(EVAL_HEIGHT)
+        lower.height.saturating_sub(SORT_HEIGHT).min(EVAL_HEIGHT)
     };
     let [middle, sort] =
         Layout::vertical([Constraint::Length(strip), Constraint::Fill(1)]).areas(lower);
@@ -234,8 +231,7 @@ fn large_engine(a: &mut Areas, engine: Rect, view: View) {
         a.lab = Some(middle);
     } else {
         let [eval, chart] =
-            Layout::horizontal([Constraint::Length(EVAL_WIDTH), Constraint::Fill(1)])
-                .areas(middle);
+            Layout::horizontal([Constraint::Length(EVAL_WIDTH), Constraint::Fill(1)]).areas(middle);
         a.eval = Some(eval);
         a.chart = Some(chart);
     }

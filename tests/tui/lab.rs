@@ -137,7 +137,9 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
     enter(&mut app, "d5");
     let board = app.game().board().clone();
     let full = explain(&board, &full_cfg());
-    for (w, h, open) in [(80, 24, true), (120, 40, false)] {
+    // At 80×24 and 120×40 the view shows it in full (at 120×40 the sort pane's rows leave
+    // it its weightiest terms otherwise); from 160×50 it stands beside the sort pane.
+    for (w, h, open) in [(80, 24, true), (120, 40, true), (160, 50, false)] {
         if open {
             enter(&mut app, ":view eval");
         } else {
@@ -167,11 +169,22 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
             );
             assert!(text.contains(&format!("{mode} {}", e_text(e))), "{text}");
         }
-        if !open {
-            // 120×40: the log stays on screen beside the evaluation.
+        if w >= 120 {
+            // From 120×40 the log stays on screen beside the evaluation.
             assert!(text.contains("Log"), "{text}");
         }
     }
+    // At 120×40 under the log view the pane keeps its head, E and the terms that weigh most.
+    enter(&mut app, ":view log");
+    let lines = screen(&mut app, 120, 40);
+    let text = lines.join("\n");
+    let e_line = lines
+        .iter()
+        .find(|l| l.contains("││E  "))
+        .unwrap_or_else(|| panic!("no E line:\n{text}"));
+    assert!(e_line.contains(&e_text(full.total)), "{e_line}");
+    let heaviest = full.rows.iter().max_by_key(|r| r.net.abs()).unwrap();
+    assert!(text.contains(heaviest.term.name()), "{text}");
     // Undo: the pane follows the position.
     enter(&mut app, ":undo");
     enter(&mut app, ":view eval");

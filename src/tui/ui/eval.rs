@@ -124,6 +124,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     };
     let block = pane_block(app, &title, false);
     let mut shown = lines(&report, app.theme(), app.screen().evalview().show_pv_end);
+    let nets: Vec<i32> = report.now.rows.iter().map(|r| r.net).collect();
+    let table = shown.len();
     // The tables' verdict, when they cover the position, above the terms: exact where E
     // only estimates.
     // A verdict wider than the pane goes on two lines at its comma (the terms' lines are
@@ -142,5 +144,34 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             shown.insert(i, Line::styled(part, app.theme().accent()));
         }
     }
+    let room = usize::from(area.height.saturating_sub(2));
+    let verdict = shown.len() - table;
+    let shown = fold(shown, verdict, &nets, room);
     frame.render_widget(Paragraph::new(shown).block(block), area);
+}
+
+/// The pane's lines in `room` rows: all of them where they fit; in a shorter pane (a
+/// large screen gives it the rows the sort pane leaves) the verdict lines, the head and
+/// E, and between them the terms that weigh most (by their net, in the table's order),
+/// leaving out E in each mode. `lines` is the verdict's `verdict` lines, the head, one line
+/// per term of `nets`, E and the modes' lines.
+fn fold(
+    lines: Vec<Line<'static>>,
+    verdict: usize,
+    nets: &[i32],
+    room: usize,
+) -> Vec<Line<'static>> {
+    let terms = verdict + 1..verdict + 1 + nets.len();
+    if lines.len() <= room || lines.len() < terms.end + 1 {
+        return lines;
+    }
+    let keep = room.saturating_sub(verdict + 2);
+    let mut by_weight: Vec<usize> = (0..nets.len()).collect();
+    by_weight.sort_by_key(|&i| std::cmp::Reverse(nets[i].abs()));
+    by_weight.truncate(keep);
+    by_weight.sort_unstable();
+    let mut out: Vec<Line<'static>> = lines[..terms.start].to_vec();
+    out.extend(by_weight.iter().map(|&i| lines[terms.start + i].clone()));
+    out.push(lines[terms.end].clone());
+    out
 }

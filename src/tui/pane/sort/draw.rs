@@ -108,7 +108,7 @@ fn reasons_at(width: usize) -> Option<usize> {
     };
     // The heads end at "refuted by"'s start: the refutation's column follows.
     let at = head.len() - "refuted by".len() + REFUTED_WIDTH + 1;
-    (width >= at + 4).then_some(at)
+    (width >= at + 8).then_some(at)
 }
 
 /// The root table's column heads for a pane `width` wide.
@@ -165,7 +165,10 @@ pub fn root_row_text(n: usize, r: &RootMoveRow, width: usize) -> String {
     if let Some(at) = reasons_at(width) {
         let s_len = s.chars().count();
         let at = at.max(s_len + 1);
-        s = format!("{s:<at$}{}", reasons_fitted(&r.order, width.saturating_sub(at)));
+        s = format!(
+            "{s:<at$}{}",
+            reasons_fitted(&r.order, width.saturating_sub(at))
+        );
     }
     fit(&s, width)
 }
@@ -217,10 +220,7 @@ fn top_title(v: &SortView, ctx: &DrawCtx, width: usize) -> Line<'static> {
     }
     spans.push(Span::styled(format!("{} ", ctx.order), t.dim()));
     if let Some(c) = v.first_move_cutoff() {
-        spans.push(Span::styled(
-            format!("1st {:.0}% ", c * 100.0),
-            t.accent(),
-        ));
+        spans.push(Span::styled(format!("1st {:.0}% ", c * 100.0), t.accent()));
     }
     if let Some(b) = v.branching().filter(|b| *b > 0.0) {
         spans.push(Span::styled(format!("ebf {b:.1} "), t.accent()));
