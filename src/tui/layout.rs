@@ -160,22 +160,7 @@ pub fn layout_for(area: Rect, shape: Shape) -> Areas {
         return a;
     }
     if large {
-        let [log, middle, sort] = Layout::vertical([
-            Constraint::Percentage(30),
-            Constraint::Length(19),
-            Constraint::Fill(1),
-        ])
-        .areas(engine);
-        let [eval, chart] =
-            Layout::horizontal([Constraint::Length(44), Constraint::Fill(1)]).areas(middle);
-        a.upper = Some(log);
-        a.lower = Some(sort);
-        if shape.view == View::Lab {
-            a.lab = Some(middle);
-        } else {
-            a.eval = Some(eval);
-            a.chart = Some(chart);
-        }
+        large_engine(&mut a, engine, shape.view);
         return a;
     }
     match shape.view {
@@ -191,6 +176,65 @@ pub fn layout_for(area: Rect, shape: Shape) -> Areas {
         View::Chart => a.chart = Some(engine),
     }
     a
+}
+
+/// The sort pane's height for [`SORT_MOVES`] moves: its borders and its one header line.
+pub const SORT_HEIGHT: u16 = 2 + 1 + SORT_MOVES;
+
+/// The root moves the sort pane keeps on screen at 120×40 and larger (a middlegame has
+/// 30 to 40 of them, the start position 20): the pane the program is named for.
+pub const SORT_MOVES: u16 = 15;
+
+/// The evaluation pane's full height (its terms, E and E in each mode) and its width.
+pub const EVAL_HEIGHT: u16 = 19;
+pub const EVAL_WIDTH: u16 = 44;
+
+/// The narrowest sort pane beside the evaluation column: the root table's moves, ordering
+/// scores, nodes, scores and refutations (the reasons go first when narrower).
+const SORT_BESIDE_WIDTH: u16 = 50;
+
+/// The chart's fewest rows under the evaluation pane (a plot of 3 rows, its axis and key).
+const CHART_BESIDE_HEIGHT: u16 = 8;
+
+/// The large layout of the engine area: the log on top keeps its 30%; below it the sort pane
+/// keeps [`SORT_MOVES`] moves on screen. Where the area is wide enough the evaluation pane
+/// and the chart stand in a column beside the sort pane; otherwise they share a strip
+/// above it with what the sort pane leaves (the evaluation pane shows its weightiest terms
+/// there). A view other than the log's gives the strip the evaluation pane's full height,
+/// the sort pane the rest: the evaluation and the chart in full, or the lab, whose table
+/// needs the width.
+fn large_engine(a: &mut Areas, engine: Rect, view: View) {
+    let [log, lower] =
+        Layout::vertical([Constraint::Percentage(30), Constraint::Fill(1)]).areas(engine);
+    a.upper = Some(log);
+    let beside = lower.width >= EVAL_WIDTH + SORT_BESIDE_WIDTH
+        && lower.height >= EVAL_HEIGHT + CHART_BESIDE_HEIGHT;
+    if beside && view != View::Lab {
+        let [sort, column] =
+            Layout::horizontal([Constraint::Fill(1), Constraint::Length(EVAL_WIDTH)]).areas(lower);
+        let [eval, chart] =
+            Layout::vertical([Constraint::Length(EVAL_HEIGHT), Constraint::Fill(1)]).areas(column);
+        a.lower = Some(sort);
+        a.eval = Some(eval);
+        a.chart = Some(chart);
+        return;
+    }
+    let strip = if view != View::Log {
+        EVAL_HEIGHT
+    } else {
+        lower.height.saturating_sub(SORT_HEIGHT).min(EVAL_HEIGHT)
+    };
+    let [middle, sort] =
+        Layout::vertical([Constraint::Length(strip), Constraint::Fill(1)]).areas(lower);
+    a.lower = Some(sort);
+    if view == View::Lab {
+        a.lab = Some(middle);
+    } else {
+        let [eval, chart] =
+            Layout::horizontal([Constraint::Length(EVAL_WIDTH), Constraint::Fill(1)]).areas(middle);
+        a.eval = Some(eval);
+        a.chart = Some(chart);
+    }
 }
 
 /// Columns and rows of one square.

@@ -1,10 +1,11 @@
 //! The views the right-hand side can show: the log and sort pane (the default), the
 //! evaluation, the E chart or the lab. F8 cycles them and `:view` names one; at 120×40 and
-//! larger the evaluation and the chart have places of their own and only the lab replaces
-//! them.
+//! larger the evaluation and the chart have places of their own, and a view other than the
+//! log gives their strip its full height (the lab takes it).
 
 /// Which view the screen gives the right-hand side (at 80×24 it replaces the log and sort
-/// panes; on larger screens the evaluation and the chart have panes of their own).
+/// panes; on larger screens the evaluation and the chart have panes of their own, which a
+/// view shows in full).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum View {
     #[default]

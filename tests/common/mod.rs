@@ -138,3 +138,28 @@ pub fn iteration(
         root_rows: Vec::new(),
     }
 }
+
+/// A bordered pane found on a screen's lines by the start of its top line (`┌ Sort `):
+/// its top and bottom frame lines and the lines between, each cut to the pane's width.
+pub struct ScreenPane {
+    pub top: String,
+    pub inner: Vec<String>,
+    pub bottom: String,
+}
+
+pub fn screen_pane(lines: &[String], title: &str) -> Option<ScreenPane> {
+    let (row, left) = lines.iter().enumerate().find_map(|(i, l)| {
+        let at = l.find(title)?;
+        Some((i, l[..at].chars().count()))
+    })?;
+    let chars = |l: &String| l.chars().collect::<Vec<char>>();
+    let top = chars(&lines[row]);
+    let right = (left + 1..top.len()).find(|&x| top[x] == '┐')?;
+    let cut = |l: &String| l.chars().skip(left + 1).take(right - left - 1).collect();
+    let end = (row + 1..lines.len()).find(|&r| lines[r].chars().nth(left) == Some('└'))?;
+    Some(ScreenPane {
+        top: cut(&lines[row]),
+        inner: lines[row + 1..end].iter().map(cut).collect(),
+        bottom: cut(&lines[end]),
+    })
+}

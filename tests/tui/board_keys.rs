@@ -87,7 +87,7 @@ fn arrows_on_an_empty_input_look_back_through_the_game_and_end_returns() {
     assert!(all.contains(&format!("│E {e}")), "{all}");
     assert!(all.contains("│1.e4 e5 2.Nf3 Nc6"), "{all}");
     assert!(all.contains("│(+1 played)"), "{all}");
-    assert!(all.contains("│3. White  no search yet"), "{all}");
+    assert!(all.contains("┌ Sort 3. White no search yet "), "{all}");
 
     for _ in 0..4 {
         press(&mut app, KeyCode::Left);

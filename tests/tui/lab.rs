@@ -137,7 +137,9 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
     enter(&mut app, "d5");
     let board = app.game().board().clone();
     let full = explain(&board, &full_cfg());
-    for (w, h, open) in [(80, 24, true), (120, 40, false)] {
+    // At 80×24 and 120×40 the view shows it in full (at 120×40 the sort pane's rows leave
+    // it its weightiest terms otherwise); from 160×50 it stands beside the sort pane.
+    for (w, h, open) in [(80, 24, true), (120, 40, true), (160, 50, false)] {
         if open {
             enter(&mut app, ":view eval");
         } else {
@@ -155,13 +157,13 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
         // The full terms add up to their sum; the E shown is the net's, the board's number.
         let sum_line = lines
             .iter()
-            .find(|l| l.trim_start_matches(['│', ' ']).starts_with("sum (full)"))
+            .find(|l| l.contains("│sum (full)  "))
             .unwrap_or_else(|| panic!("no sum line:\n{text}"));
         assert!(sum_line.contains(&e_text(full.total)), "{sum_line}");
         let shown = settled_white(&board, &EvalConfig::default());
         let e_line = lines
             .iter()
-            .find(|l| l.trim_start_matches(['│', ' ']).starts_with("E (net)"))
+            .find(|l| l.contains("│E (net)  "))
             .unwrap_or_else(|| panic!("no E line:\n{text}"));
         assert!(e_line.contains(&e_text(shown)), "{e_line}");
         assert!(
@@ -178,11 +180,25 @@ fn the_evaluation_pane_lists_every_term_and_e_in_each_mode() {
             );
             assert!(text.contains(&format!("{mode} {}", e_text(e))), "{text}");
         }
-        if !open {
-            // 120×40: the log stays on screen beside the evaluation.
+        if w >= 120 {
+            // From 120×40 the log stays on screen beside the evaluation.
             assert!(text.contains("Log"), "{text}");
         }
     }
+    // At 120×40 under the log view the pane keeps its head, E and the terms that weigh most.
+    enter(&mut app, ":view log");
+    let lines = screen(&mut app, 120, 40);
+    let text = lines.join("\n");
+    let e_line = lines
+        .iter()
+        .find(|l| l.contains("││E (net)  "))
+        .unwrap_or_else(|| panic!("no E line:\n{text}"));
+    assert!(
+        e_line.contains(&e_text(settled_white(&board, &EvalConfig::default()))),
+        "{e_line}"
+    );
+    let heaviest = full.rows.iter().max_by_key(|r| r.net.abs()).unwrap();
+    assert!(text.contains(heaviest.term.name()), "{text}");
     // Undo: the pane follows the position.
     enter(&mut app, ":undo");
     enter(&mut app, ":view eval");
@@ -226,7 +242,7 @@ fn the_pv_end_toggle_shows_the_difference_to_the_current_position() {
     // The full terms' sums, then the E shown (the net's), each now, at the end and the change.
     let find = |start: &str| {
         text.lines()
-            .find(|l| l.trim_start_matches(['│', ' ']).starts_with(start))
+            .find(|l| l.contains(&format!("│{start}  ")))
             .unwrap_or_else(|| panic!("no {start} line:\n{text}"))
     };
     let (now_sum, end_sum) = (

@@ -342,3 +342,45 @@ fn puzzle_mine_says_why_a_reviewed_game_gave_none() {
     assert_eq!(kind, MessageKind::Error);
     assert!(text.contains("no mistake (? or ??) of yours"), "{text}");
 }
+
+/// While a puzzle is being solved the sort pane gives nothing away: no scores or reasons
+/// (the mate, Qxf7#, is a capture the ordering would put first with its exchange's gain),
+/// a note instead, and the moves in the order of their coordinates; once the puzzle is
+/// over the ordering is back.
+#[test]
+fn the_sort_pane_hides_the_ordering_until_the_puzzle_is_over() {
+    use ox88::tui::pane::sort::draw::HIDDEN_NOTE;
+    let dir = TempDir::new("tui-puzzle-sort");
+    let (mut app, _) = app_of(&options(&dir));
+    // The same position outside a puzzle: the ordering sorts the mate first, with reasons.
+    enter(
+        &mut app,
+        ":fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    );
+    let open = common::app::screen(&mut app, 80, 24).join("\n");
+    assert!(open.contains("h5f7") && open.contains("sorted"), "{open}");
+    assert!(!open.contains(HIDDEN_NOTE), "{open}");
+    enter(&mut app, ":puzzle mateIn1");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let lines = common::app::screen(&mut app, w, h);
+        let screen = lines.join("\n");
+        let pane = common::screen_pane(&lines, "┌ Sort ").expect("the sort pane");
+        let text = pane.inner.join("\n");
+        assert!(pane.inner[0].starts_with(HIDDEN_NOTE), "{w}×{h}\n{screen}");
+        for giveaway in ["SEE", "MVV", "capture", "sorted", "search order", "10000"] {
+            assert!(!text.contains(giveaway), "{w}×{h}: {giveaway}\n{text}");
+        }
+        // The moves in coordinates' order: a2a3 first, the mate somewhere among them.
+        assert!(pane.inner[1].trim_start().starts_with("1 a2a3"), "{text}");
+        assert!(text.contains("h5f7"), "{text}");
+    }
+    enter(&mut app, "Qxf7#");
+    assert!(app.puzzle_status().unwrap().ends_with("over"));
+    let lines = common::app::screen(&mut app, 80, 24);
+    let pane = common::screen_pane(&lines, "┌ Sort ").unwrap();
+    assert!(
+        !pane.inner.join("\n").contains(HIDDEN_NOTE),
+        "{pane:?}",
+        pane = pane.inner
+    );
+}

@@ -85,16 +85,7 @@ fn engine_answers(app: &mut App, depth: u32, multipv: u32) -> IterationInfo {
 
 /// The sort pane's inner lines (between its borders).
 fn sort_pane(lines: &[String]) -> Vec<String> {
-    let top = lines.iter().position(|l| l.contains("┌ Sort ")).unwrap();
-    let left = lines[top].chars().position(|c| c == '┌').unwrap();
-    lines[top + 1..]
-        .iter()
-        .take_while(|l| l.chars().nth(left).is_none_or(|c| c != '└'))
-        .map(|l| {
-            let inner: String = l.chars().skip(left + 1).collect();
-            inner.trim_end_matches('│').to_string()
-        })
-        .collect()
+    common::screen_pane(lines, "┌ Sort ").unwrap().inner
 }
 
 /// The board pane's lines under the squares (side to move, E, material, ...), trimmed.
@@ -241,7 +232,8 @@ fn after_a_hint_the_sort_pane_names_the_side_whose_moves_it_lists() {
     }
     let (lines, _) = common::render(&mut app, 80, 24);
     let pane = sort_pane(&lines);
-    assert!(pane[0].starts_with("2. White  d5"), "{}", pane[0]);
+    let top = common::screen_pane(&lines, "┌ Sort ").unwrap().top;
+    assert!(top.starts_with(" Sort 2. White d5 "), "{top}");
     let legal: Vec<String> = board.legal_moves().iter().map(|m| m.to_string()).collect();
     let first_move = pane
         .iter()

@@ -194,22 +194,24 @@ fn engine_events_fill_log_and_sort_pane_then_its_move_is_played() {
         "{all}"
     );
     assert!(all.contains("│         +0.29 pv e7e5 g1f3 "), "{all}");
-    // The sort pane: statistics, PV, and the search's order on the right.
+    // The sort pane: the summary and the PV in its frame, one line of column heads, and
+    // the search's order on the right.
     assert!(
-        all.contains("│1... Black  d7  1st-cut 91%  branch 3.2  modern"),
+        all.contains("┌ Sort 1... Black d7 modern 1st 91% ebf 3.2 "),
         "{all}"
     );
     let sort_top = lines.iter().position(|l| l.contains("┌ Sort ")).unwrap();
+    let frame = common::screen_pane(&lines, "┌ Sort ").unwrap();
     assert!(
-        lines[sort_top + 2].contains("PV e7e5 g1f3"),
+        frame.bottom.starts_with(" PV e7e5 g1f3 "),
         "{}",
-        lines[sort_top + 2]
+        frame.bottom
     );
     assert!(
-        lines[sort_top + 3].contains("generator order")
-            && lines[sort_top + 3].contains("search order")
+        lines[sort_top + 1].contains("generator order")
+            && lines[sort_top + 1].contains("search order")
     );
-    let first = &lines[sort_top + 4];
+    let first = &lines[sort_top + 2];
     assert!(first.ends_with("│ 1 e7e5   10000 PV+10000│"), "{first}");
     // Generator order lists all 20 replies; the searched scores are carried over.
     assert_eq!(app.panes().sort().generated().len(), 20);

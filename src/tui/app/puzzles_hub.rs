@@ -383,6 +383,12 @@ impl App {
         }
     }
 
+    /// A puzzle is on the board and not over: what would give its solution away (the sort
+    /// pane's ordering) stays hidden.
+    pub fn puzzle_unsolved(&self) -> bool {
+        self.puzzles.active().is_some_and(|s| !s.is_over())
+    }
+
     /// The score and side of a puzzle's solver, for the status line.
     pub fn puzzle_status(&self) -> Option<String> {
         let s = self.puzzles.active()?;

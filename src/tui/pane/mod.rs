@@ -42,6 +42,8 @@ pub struct DrawCtx<'a> {
     pub searching: bool,
     /// The newest complete iteration's tree (the browser says when it is not the one shown).
     pub latest_tree: Option<&'a Arc<SearchTree>>,
+    /// The move ordering would give away a puzzle's solution (the sort pane hides it).
+    pub hide_order: bool,
 }
 
 /// What a pane did with a key, for the hub to say.

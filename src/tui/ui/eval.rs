@@ -167,6 +167,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     };
     let block = pane_block(app, &title, false);
     let mut shown = lines(&report, app.theme(), app.screen().evalview().show_pv_end);
+    let nets: Vec<i32> = report.now.rows.iter().map(|r| r.net).collect();
+    let table = shown.len();
     // The tables' verdict, when they cover the position, above the terms: exact where E
     // only estimates.
     // A verdict wider than the pane goes on two lines at its comma (the terms' lines are
@@ -185,15 +187,41 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             shown.insert(i, Line::styled(part, app.theme().accent()));
         }
     }
-    // Where the pane is a row short, the column header goes first: the legend (`?`) says
-    // what the columns are, the numbers themselves cannot be spared.
     let room = usize::from(area.height.saturating_sub(2));
-    if shown.len() > room
-        && let Some(i) = shown
-            .iter()
-            .position(|l| l.to_string().starts_with("term "))
-    {
-        shown.remove(i);
-    }
+    let verdict = shown.len() - table;
+    let e_rows = if one_e(&report) { 1 } else { 2 };
+    let shown = fold(shown, verdict, &nets, e_rows, room);
     frame.render_widget(Paragraph::new(shown).block(block), area);
+}
+
+/// The pane's lines in `room` rows: all of them where they fit; a row short, all but the
+/// column head (the legend, `?`, says what the columns are); in a shorter pane still (a
+/// large screen gives it the rows the sort pane leaves) the verdict lines, the head and
+/// E's `e_rows` rows, and between them the terms that weigh most (by their net, in the
+/// table's order), leaving out E in each mode. `lines` is the verdict's `verdict` lines,
+/// the head, one line per term of `nets`, E's rows and the modes' lines.
+fn fold(
+    mut lines: Vec<Line<'static>>,
+    verdict: usize,
+    nets: &[i32],
+    e_rows: usize,
+    room: usize,
+) -> Vec<Line<'static>> {
+    let terms = verdict + 1..verdict + 1 + nets.len();
+    if lines.len() <= room || lines.len() < terms.end + e_rows {
+        return lines;
+    }
+    if lines.len() == room + 1 {
+        lines.remove(verdict);
+        return lines;
+    }
+    let keep = room.saturating_sub(verdict + 1 + e_rows);
+    let mut by_weight: Vec<usize> = (0..nets.len()).collect();
+    by_weight.sort_by_key(|&i| std::cmp::Reverse(nets[i].abs()));
+    by_weight.truncate(keep);
+    by_weight.sort_unstable();
+    let mut out: Vec<Line<'static>> = lines[..terms.start].to_vec();
+    out.extend(by_weight.iter().map(|&i| lines[terms.start + i].clone()));
+    out.extend_from_slice(&lines[terms.end..terms.end + e_rows]);
+    out
 }

@@ -91,6 +91,7 @@ fn draw_panes(frame: &mut Frame, a: &Areas, app: &App) {
             order: app.prefs().settings().order,
             searching: app.session().is_searching(),
             latest_tree: app.session().last_tree(),
+            hide_order: app.puzzle_unsolved(),
         };
         pane.draw(frame, rect, &ctx);
     }

@@ -266,9 +266,10 @@ impl SortView {
         self.stats.as_ref().filter(|s| s.nodes > 0)
     }
 
-    /// The lines above the list: the two heads, the PV line and the statistics line.
+    /// The lines above the list: one, the column heads (the summary, the PV and the
+    /// counters go in the frame).
     pub fn header_lines(&self) -> usize {
-        2 + usize::from(!self.pv.is_empty()) + usize::from(self.shown_stats().is_some())
+        1
     }
 
     /// The generator's view of `root`, before any search.
