@@ -21,7 +21,7 @@ pub const NUMBERS: &[Entry] = &[
     ),
     (
         "Material",
-        "under the board: the material difference counted with the seed page's values (P1 N3 B4.5 R5 Q10), White's view, and the pieces each side has more of",
+        "under the board: the material difference in pawns, White's view, counted with the piece values the line names (standard by default: P1 N3 B3 R5 Q9; :set values seed counts the seed page's P1 N3 B4.5 R5 Q10), and the pieces each side has more of",
     ),
     (
         "eval pane",

@@ -492,19 +492,32 @@ fn the_status_line_at_80_columns_keeps_f1_help_and_the_engines_state() {
     }
 }
 
-/// The Material line says whose values it counts: the seed page's, named as the width allows.
+/// The Material line counts the standard piece values by default and says so, named as the
+/// width allows; the seed page's values (a bishop 4.5) are counted when chosen.
 #[test]
-fn the_material_line_says_it_counts_the_seed_values() {
+fn the_material_line_counts_the_standard_values_unless_the_seed_values_are_chosen() {
     let mut app = app();
     let (lines, _) = common::render(&mut app, 80, 24);
     let info = board_info(&lines, 27);
-    assert_eq!(info[2], "Material =  seed values", "{info:?}");
+    assert_eq!(info[2], "Material =  standard values", "{info:?}");
     let (lines, _) = common::render(&mut app, 120, 40);
     let info = board_info(&lines, 43);
     assert_eq!(
-        info[2], "Material =  seed values P1 N3 B4.5 R5 Q10",
+        info[2], "Material =  standard values P1 N3 B3 R5 Q9",
         "{info:?}"
     );
+    // A bishop against a knight: level by the standard values, 1.50 up by the seed's.
+    enter(&mut app, ":fen 1n2k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
+    let (lines, _) = common::render(&mut app, 120, 40);
+    let info = board_info(&lines, 43);
+    assert!(info[2].starts_with("Material = W:"), "{info:?}");
+    assert!(info[2].contains("standard"), "{info:?}");
+    enter(&mut app, ":set values seed");
+    assert_eq!(app.prefs().settings().values.name(), "seed");
+    let (lines, _) = common::render(&mut app, 120, 40);
+    let info = board_info(&lines, 43);
+    assert!(info[2].starts_with("Material +1.50 W:"), "{info:?}");
+    assert!(info[2].contains("seed"), "{info:?}");
 }
 
 /// `?` with the sort pane focused shows what its numbers are in place, over the right-hand
