@@ -32,6 +32,14 @@ pub const NUMBERS: &[Entry] = &[
         "E over the game: ⣀ the static E in full mode after each move, • the search's score where the engine searched or a review scored the move, both White's view clipped to ±5 pawns; █ marks a mate (on the edge), a review mark and the move shown",
     ),
     (
+        "level",
+        "a level below max logs each move it weighed: budget, the nodes and depth it may search (the clock: its time alone); searched depth, nodes and lines: what the search reached and how many candidate lines (MultiPV) it gave; think, the seconds the move is made to take in all; then a line per candidate, → the one played: its search score, weighed, the value the level judged it by with its noise added (centipawns), and p, the chance the level gave it of being picked; scores and weighed values are White's view",
+    ),
+    (
+        "status line",
+        "the side to move (or the result); W and B the clocks, the one running in [ ]; review [███░░] 12/40 ~30s left: a review's positions done of all and the time it still needs; the mode; the level, or the search depth (d10: plies) at full strength; eval and order: the evaluation and ordering settings; the engine: thinking or analysing, d7 the depth it has finished, the time it has searched, and 3:g1f3 the root move it is searching now and its place in the order",
+    ),
+    (
         "nodes, n/s",
         "positions the search visited (k: thousands, M: millions); n/s: nodes per second",
     ),

@@ -597,3 +597,48 @@ fn an_error_no_frame_has_shown_is_not_covered_by_information() {
         Some("your move")
     );
 }
+
+/// The log's legend (`?` on the log pane) says what a level's report is made of: its
+/// budget, the value weighed and p; F1's help says what the status line's numbers are.
+#[test]
+fn the_log_legend_explains_the_levels_budget_weighed_and_p_and_the_help_the_status_line() {
+    let mut app = app();
+    common::render(&mut app, 120, 40);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('?'));
+    let (legend, _) = app.legend().expect("the log pane's legend");
+    assert_eq!(legend.name(), "Log");
+    let level = legend
+        .entries()
+        .into_iter()
+        .find(|(name, _)| *name == "level")
+        .expect("a level entry in the log's legend")
+        .1;
+    for part in [
+        "budget",
+        "weighed",
+        "p, the chance",
+        "think",
+        "→",
+        "White's view",
+    ] {
+        assert!(level.contains(part), "{part}: {level}");
+    }
+    // Scrolled to its end, the legend on screen shows the entry.
+    for _ in 0..80 {
+        press(&mut app, KeyCode::Down);
+    }
+    let (lines, _) = common::render(&mut app, 120, 40);
+    let screen = lines.join("\n");
+    assert!(screen.contains("level  a level below max"), "{screen}");
+    press(&mut app, KeyCode::Esc);
+
+    let status = ui::help::help_rows()
+        .into_iter()
+        .find(|(k, _)| k == "status line")
+        .expect("the help explains the status line")
+        .1;
+    for part in ["W and B", "d10", "d7", "3:g1f3", "review"] {
+        assert!(status.contains(part), "{part}: {status}");
+    }
+}
