@@ -23,7 +23,14 @@ pub const KEYS: &[Binding] = &[];
 /// What its numbers are.
 const LEGEND: Legend = Legend::of(
     "Log",
-    &["E, static E", "search", "d7/12 … E", "nodes, n/s", "level"],
+    &[
+        "E, static E",
+        "search",
+        "d7/12 … E",
+        "nodes, n/s",
+        "level",
+        "status line",
+    ],
 );
 
 /// The columns a log line's text wraps at in a pane of `area` (the stamp takes the rest).
