@@ -266,6 +266,7 @@ impl LevelTurn<'_> {
 fn level_report(board: &Board, turn: &LevelMove) -> LevelReport {
     LevelReport {
         level: turn.level,
+        side: board.side_to_move(),
         budget_nodes: turn.limits.nodes,
         budget_depth: turn.limits.depth,
         depth: turn.depth,

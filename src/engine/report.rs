@@ -11,7 +11,7 @@ use super::stats::SearchStats;
 use super::strength::{Level, Reason};
 use super::syzygy::SyzygyOptions;
 use super::tree::{TreeLimits, TreeNode};
-use crate::chess::types::Move;
+use crate::chess::types::{Color, Move};
 
 /// When to stop searching. Everything `None`/false means "until told to stop".
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -284,6 +284,8 @@ impl SearchEvent {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelReport {
     pub level: Level,
+    /// The side the level moved for: the candidates' scores and values are its own view.
+    pub side: Color,
     /// The level's node and depth budget within the caller's limits (neither: the clock).
     pub budget_nodes: Option<u64>,
     pub budget_depth: Option<u32>,
@@ -332,7 +334,8 @@ impl LevelChoice {
 
 impl LevelReport {
     /// The report as lines for a log: the budget and the search, each candidate (the one
-    /// played marked `→`), and the move played with why.
+    /// played marked `→`) with its score and weighed value from White's view, as every
+    /// other number a player reads, and the move played with why.
     pub fn lines(&self) -> Vec<String> {
         let budget = match (self.budget_nodes, self.budget_depth) {
             (Some(n), Some(d)) => format!("{n} nodes, depth {d}"),
@@ -341,7 +344,7 @@ impl LevelReport {
             (None, None) => "the clock".to_string(),
         };
         let mut lines = vec![format!(
-            "level {}: budget {budget}; searched depth {}, {} nodes, {} lines; think {:.1} s",
+            "level {}: budget {budget}; searched depth {}, {} nodes, {} lines; think {:.1} s; scores White's view",
             self.level,
             self.depth,
             self.nodes,
@@ -349,13 +352,17 @@ impl LevelReport {
             self.think.as_secs_f64()
         )];
         if let Some(choice) = &self.choice {
+            let white = |cp: i32| match self.side {
+                Color::White => cp,
+                Color::Black => -cp,
+            };
             for (i, w) in choice.weighed.iter().enumerate() {
                 lines.push(format!(
                     "{} {:<7} {:>7}  weighed {:>+5}  p {:>4.1}%",
                     if i == choice.index { "→" } else { " " },
                     w.san,
-                    w.score.to_string(),
-                    w.value_cp,
+                    w.score.for_white(self.side).to_string(),
+                    white(w.value_cp),
                     w.probability * 100.0
                 ));
             }
@@ -402,6 +409,7 @@ mod tests {
         };
         let mut report = LevelReport {
             level: Level::Elo(1600),
+            side: Color::Black,
             budget_nodes: Some(30_000),
             budget_depth: None,
             depth: 7,
@@ -420,9 +428,9 @@ mod tests {
         assert_eq!(
             report.lines(),
             [
-                "level club: budget 30000 nodes; searched depth 7, 29500 nodes, 2 lines; think 1.5 s",
-                "  e5        -0.20  weighed   -15  p 60.0%",
-                "→ d5           #3  weighed +4997  p  4.0%",
+                "level club: budget 30000 nodes; searched depth 7, 29500 nodes, 2 lines; think 1.5 s; scores White's view",
+                "  e5        +0.20  weighed   +15  p 60.0%",
+                "→ d5          #-3  weighed -4997  p  4.0%",
                 "level club plays d5 (a mate in one)",
             ]
         );
@@ -431,7 +439,9 @@ mod tests {
         report.choice = None;
         assert_eq!(
             report.lines(),
-            ["level club: budget the clock; searched depth 7, 29500 nodes, 2 lines; think 1.5 s"]
+            [
+                "level club: budget the clock; searched depth 7, 29500 nodes, 2 lines; think 1.5 s; scores White's view"
+            ]
         );
     }
 

@@ -21,7 +21,7 @@ pub const NUMBERS: &[Entry] = &[
     ),
     (
         "Material",
-        "under the board: the material difference counted with the seed page's values (P1 N3 B4.5 R5 Q10), White's view, and the pieces each side has more of",
+        "under the board: the material difference in pawns, White's view, counted with the piece values the line names (standard by default: P1 N3 B3 R5 Q9; :set values seed counts the seed page's P1 N3 B4.5 R5 Q10), and the pieces each side has more of",
     ),
     (
         "eval pane",
@@ -30,6 +30,14 @@ pub const NUMBERS: &[Entry] = &[
     (
         "chart",
         "E over the game: ⣀ E after each move (the board's E), • the search's score where the engine searched or a review scored the move, both White's view clipped to ±5 pawns; █ marks a mate (on the edge), a review mark and the move shown",
+    ),
+    (
+        "level",
+        "a level below max logs each move it weighed: budget, the nodes and depth it may search (the clock: its time alone); searched depth, nodes and lines: what the search reached and how many candidate lines (MultiPV) it gave; think, the seconds the move is made to take in all; then a line per candidate, → the one played: its search score, weighed, the value the level judged it by with its noise added (centipawns), and p, the chance the level gave it of being picked; scores and weighed values are White's view",
+    ),
+    (
+        "status line",
+        "the side to move (or the result); W and B the clocks, the one running in [ ]; review [███░░] 12/40 ~30s left: a review's positions done of all and the time it still needs; the mode; the level, or the search depth (d10: plies) at full strength; eval and order: the evaluation and ordering settings; the engine: thinking or analysing, d7 the depth it has finished, the time it has searched, and 3:g1f3 the root move it is searching now and its place in the order",
     ),
     (
         "nodes, n/s",

@@ -453,3 +453,61 @@ fn under_profile_seed_the_browser_shows_the_textbook_cut() {
         assert_eq!(rows_after, 0, "no child after the cut:\n{all}");
     }
 }
+
+/// The selected child's detail rows in the tree pane drawn at `w`×`h`: the rows above the
+/// pane's last line (its notice) from the one that starts `#N` (N the child's number).
+fn detail_shown(app: &mut App, w: u16, h: u16, number: usize) -> Vec<String> {
+    let lines = screen(app, w, h);
+    let right = layout::layout(Rect::new(0, 0, w, h)).right;
+    let inner = |y: u16| -> String {
+        lines[y as usize]
+            .chars()
+            .skip(right.x as usize + 1)
+            .take(right.width.saturating_sub(2) as usize)
+            .collect::<String>()
+            .trim_end()
+            .to_string()
+    };
+    let notice = right.y + right.height - 2;
+    let mut rows = Vec::new();
+    for y in (right.y + 1..notice).rev() {
+        let row = inner(y);
+        let first = row.starts_with(&format!("#{number} "));
+        rows.insert(0, row);
+        if first {
+            return rows;
+        }
+    }
+    panic!(
+        "no detail of child {number} at {w}×{h}:\n{}",
+        lines.join("\n")
+    );
+}
+
+/// The selected child's detail is never cut in the middle: at 80×24 and 120×40 it shows
+/// whole, in as many rows as the pane has free, or leaves its last parts out saying `…`.
+#[test]
+fn the_selected_childs_detail_fits_the_pane_at_both_sizes() {
+    let mut app = after_engine_move(4, Profile::Full);
+    press(&mut app, KeyCode::F(10));
+    let children = app.explorer().shown().unwrap().tree.children.len();
+    for i in 0..children.min(6) {
+        let full = detail_shown(&mut app, 240, 60, i + 1);
+        assert_eq!(full.len(), 1, "{full:?}");
+        let full = &full[0];
+        for (w, h) in [(80u16, 24u16), (120, 40)] {
+            let rows = detail_shown(&mut app, w, h, i + 1);
+            let width = layout::layout(Rect::new(0, 0, w, h)).right.width as usize - 2;
+            assert!(rows.iter().all(|r| r.chars().count() <= width));
+            let joined = rows.join(" · ");
+            match joined.strip_suffix(" …") {
+                Some(kept) => assert!(
+                    full.starts_with(&format!("{kept} · ")),
+                    "{w}×{h}: {rows:?} against {full}"
+                ),
+                None => assert_eq!(&joined, full, "{w}×{h}: {rows:?}"),
+            }
+        }
+        press(&mut app, KeyCode::Down);
+    }
+}

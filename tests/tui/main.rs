@@ -18,6 +18,7 @@ mod pty;
 mod puzzles;
 mod reading;
 mod render;
+mod settings;
 mod sort;
 mod syzygy;
 mod turns;

@@ -108,6 +108,7 @@ fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
     let e5 = board.parse_uci_move("e7e5").unwrap();
     let report = LevelReport {
         level: Level::Elo(1600),
+        side: board.side_to_move(),
         budget_nodes: Some(30_000),
         budget_depth: Some(9),
         depth: 7,
@@ -130,9 +131,14 @@ fn the_level_goes_to_the_engine_with_each_move_and_the_status_bar_names_it() {
     let log = log_texts(&app);
     assert!(log.contains(&"level club plays e5 (drawn by the weights)".to_string()));
     assert!(log.contains(
-        &"level club: budget 30000 nodes, depth 9; searched depth 7, 29500 nodes, 1 lines; think 1.5 s"
+        &"level club: budget 30000 nodes, depth 9; searched depth 7, 29500 nodes, 1 lines; think 1.5 s; scores White's view"
             .to_string()
     ));
+    // Black's candidate at -0.20 for Black reads +0.20, White's view, as every score does.
+    assert!(
+        log.contains(&"→ e5        +0.20  weighed   +15  p 100.0%".to_string()),
+        "{log:?}"
+    );
     assert_ne!(app.message().map(|m| m.kind), Some(MessageKind::Error));
 
     // A bad level names what was wrong and changes nothing.

@@ -384,3 +384,29 @@ fn the_sort_pane_hides_the_ordering_until_the_puzzle_is_over() {
         pane = pane.inner
     );
 }
+
+/// A wrong answer's refutation gives its score from White's view, labelled, when Black
+/// solves too: White's rook against the knight reads plus, not the solver's minus.
+#[test]
+fn a_refutation_for_a_black_solver_gives_the_score_from_whites_view() {
+    let dir = TempDir::new("tui-puzzle-black");
+    let file = dir.path().join("puzzles.csv");
+    let fork_for_black = "ForkB,4k3/ppp2ppp/8/8/1n6/8/PP3PPP/R3K3 w - - 0 20,h2h3 b4c2 e1d2 c2a1,1500,80,0,0,fork short,,\n";
+    let header = PUZZLES.lines().next().unwrap();
+    std::fs::write(&file, format!("{header}\n{fork_for_black}")).unwrap();
+    let opts = Options {
+        puzzles: Some(file),
+        ..options_in(Mode::HumanHuman)
+    };
+    let (mut app, _) = app_of(&opts);
+    enter(&mut app, ":puzzle fork");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Info, "{text}");
+    assert!(text.contains("Black to play"), "{text}");
+    enter(&mut app, "a6");
+    let (kind, text) = message(&app);
+    assert_eq!(kind, MessageKind::Error, "{text}");
+    assert!(text.contains("White answers"), "{text}");
+    assert!(text.contains("(search +"), "White is better: {text}");
+    assert!(text.contains(", White's view)"), "{text}");
+}

@@ -480,19 +480,32 @@ fn the_status_line_at_80_columns_keeps_f1_help_and_the_engines_state() {
     }
 }
 
-/// The Material line says whose values it counts: the seed page's, named as the width allows.
+/// The Material line counts the standard piece values by default and says so, named as the
+/// width allows; the seed page's values (a bishop 4.5) are counted when chosen.
 #[test]
-fn the_material_line_says_it_counts_the_seed_values() {
+fn the_material_line_counts_the_standard_values_unless_the_seed_values_are_chosen() {
     let mut app = app();
     let (lines, _) = common::render(&mut app, 80, 24);
     let info = board_info(&lines, 27);
-    assert_eq!(info[2], "Material =  seed values", "{info:?}");
+    assert_eq!(info[2], "Material =  standard values", "{info:?}");
     let (lines, _) = common::render(&mut app, 120, 40);
     let info = board_info(&lines, 43);
     assert_eq!(
-        info[2], "Material =  seed values P1 N3 B4.5 R5 Q10",
+        info[2], "Material =  standard values P1 N3 B3 R5 Q9",
         "{info:?}"
     );
+    // A bishop against a knight: level by the standard values, 1.50 up by the seed's.
+    enter(&mut app, ":fen 1n2k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
+    let (lines, _) = common::render(&mut app, 120, 40);
+    let info = board_info(&lines, 43);
+    assert!(info[2].starts_with("Material = W:"), "{info:?}");
+    assert!(info[2].contains("standard"), "{info:?}");
+    enter(&mut app, ":set values seed");
+    assert_eq!(app.prefs().settings().values.name(), "seed");
+    let (lines, _) = common::render(&mut app, 120, 40);
+    let info = board_info(&lines, 43);
+    assert!(info[2].starts_with("Material +1.50 W:"), "{info:?}");
+    assert!(info[2].contains("seed"), "{info:?}");
 }
 
 /// `?` with the sort pane focused shows what its numbers are in place, over the right-hand
@@ -568,4 +581,50 @@ fn an_error_no_frame_has_shown_is_not_covered_by_information() {
         app.screen().message().map(|m| m.text.as_str()),
         Some("your move")
     );
+}
+
+/// The log's legend (`?` on the log pane) says what a level's report is made of: its
+/// budget, the value weighed and p; F1's help says what the status line's numbers are.
+#[test]
+fn the_log_legend_explains_the_levels_budget_weighed_and_p_and_the_help_the_status_line() {
+    let mut app = app();
+    common::render(&mut app, 120, 40);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('?'));
+    let (legend, _) = app.legend().expect("the log pane's legend");
+    assert_eq!(legend.name(), "Log");
+    let level = legend
+        .entries()
+        .into_iter()
+        .find(|(name, _)| *name == "level")
+        .expect("a level entry in the log's legend")
+        .1;
+    for part in [
+        "budget",
+        "weighed",
+        "p, the chance",
+        "think",
+        "→",
+        "White's view",
+    ] {
+        assert!(level.contains(part), "{part}: {level}");
+    }
+    // Scrolled down, the legend on screen shows the entry.
+    let mut seen = false;
+    for _ in 0..80 {
+        press(&mut app, KeyCode::Down);
+        let (lines, _) = common::render(&mut app, 120, 40);
+        seen |= lines.join("\n").contains("level  a level below max");
+    }
+    assert!(seen, "the level entry on screen");
+    press(&mut app, KeyCode::Esc);
+
+    let status = ui::help::help_rows()
+        .into_iter()
+        .find(|(k, _)| k == "status line")
+        .expect("the help explains the status line")
+        .1;
+    for part in ["W and B", "d10", "d7", "3:g1f3", "review"] {
+        assert!(status.contains(part), "{part}: {status}");
+    }
 }

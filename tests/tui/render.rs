@@ -1561,3 +1561,42 @@ fn the_log_follows_again_after_end_or_a_new_game() {
         lines.join("\n")
     );
 }
+
+/// The E chart's key fits its pane whole at 80×24 (the chart view) and 120×40 (its own
+/// pane): a shorter key where the long one would be cut.
+#[test]
+fn the_chart_key_fits_whole_at_80x24_and_120x40() {
+    let (mut app, _) = app_with(
+        options_in(Mode::HumanHuman),
+        "default",
+        ColorDepth::TrueColor,
+    );
+    for m in ["e4", "e5", "Nf3", "Nc6"] {
+        enter(&mut app, m);
+    }
+    enter(&mut app, ":view chart");
+    for (w, h) in [(80u16, 24u16), (120, 40)] {
+        let (lines, _) = common::render(&mut app, w, h);
+        let row = lines
+            .iter()
+            .find(|l| l.contains("⣀ ") && l.contains(" • "))
+            .unwrap_or_else(|| panic!("the chart's key at {w}×{h}:\n{}", lines.join("\n")));
+        let key: String = row
+            .chars()
+            .collect::<String>()
+            .split("⣀ ")
+            .last()
+            .unwrap()
+            .chars()
+            .take_while(|c| *c != '│')
+            .collect();
+        let key = key.trim_end();
+        assert!(
+            ["(green)", "now", "mate", "search"]
+                .iter()
+                .any(|end| key.ends_with(end)),
+            "{w}×{h}: {key:?}"
+        );
+        assert!(key.contains("E") && key.contains("search"), "{key}");
+    }
+}

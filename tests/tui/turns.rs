@@ -98,12 +98,18 @@ fn the_engine_declines_a_draw_when_it_stands_better_and_says_why() {
     let (mut app, calls) = app(Mode::HumanWhite);
     enter(&mut app, ":fen 3qk3/8/8/8/8/8/8/4K3 w - - 0 1");
     enter(&mut app, "Kf2");
-    // Black (the engine) is a queen up: +6.53 from its side while it thinks.
+    // Black (the engine) is a queen up: -6.53 from White's view while it thinks, and the
+    // reason says the same number the search shows, labelled.
     engine_search(&mut app, &calls, Score::Cp(-653), None, false);
     enter(&mut app, ":draw");
     assert_eq!(app.game().result(), None, "no draw agreed");
-    assert_eq!(message_text(&app), "ox88 declines: it stands +6.53");
-    assert!(log_has(&app, "ox88 declines: it stands +6.53"));
+    let why = "ox88 declines: as Black it stands better (search -6.53, White's view)";
+    assert_eq!(message_text(&app), why);
+    assert!(log_has(&app, why));
+    assert!(
+        !log_has(&app, "+6.53"),
+        "no number of the engine's own view"
+    );
     assert_ne!(app.message().map(|m| m.kind), Some(MessageKind::Error));
 }
 
@@ -146,7 +152,10 @@ fn the_engine_accepts_a_draw_only_when_level_or_worse_and_not_in_the_first_moves
     enter(&mut app, ":draw");
     let end = app.game().result().expect("a draw");
     assert_eq!(end.to_string(), "1/2-1/2 (draw agreed)");
-    assert!(log_has(&app, "ox88 accepts the draw: it stands -0.40"));
+    assert!(log_has(
+        &app,
+        "ox88 accepts the draw (search +0.40, White's view)"
+    ));
 }
 
 fn app_from(mode: Mode, fen: &str) -> (App, Calls) {
@@ -209,7 +218,7 @@ fn the_engine_offers_a_draw_in_a_dead_level_position_late_in_the_game() {
     );
     assert_eq!(app.play().draws().offer(), Some(Color::Black));
     assert!(
-        message_text(&app).starts_with("ox88 offers a draw (it stands +0.03)"),
+        message_text(&app).starts_with("ox88 offers a draw (search -0.03, White's view)"),
         "{}",
         message_text(&app)
     );
@@ -278,7 +287,7 @@ fn the_engine_resigns_a_hopeless_position_unless_told_not_to() {
         message_text(&app)
     );
     assert_eq!(app.game().ply(), 5, "it resigns in place of its third move");
-    assert!(log_has(&app, "ox88 resigns: it stands #-4"));
+    assert!(log_has(&app, "ox88 resigns (search #4, White's view)"));
 
     let (mut app, calls) = app_from(Mode::HumanWhite, fen);
     enter(&mut app, ":set resigns off");

@@ -130,7 +130,8 @@ impl App {
             .tree_mut()
             .explorer_mut()
             .set_recording(settings.explorer);
-        let app = App {
+        let view = settings.view;
+        let mut app = App {
             session: Session::new(engine),
             play: Play::new(opts.mode, Duration::from_millis(opts.delay_ms)),
             prefs: Prefs::new(settings),
@@ -148,6 +149,7 @@ impl App {
             jobs: notice::Jobs::own_queue(),
             club: club::ClubView::default(),
         };
+        app.screen.set_view(view);
         AppBuilder {
             app,
             fen: opts.fen.clone(),

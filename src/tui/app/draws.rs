@@ -73,6 +73,13 @@ fn index(side: Color) -> usize {
     }
 }
 
+/// How the engine playing `side` stands by its own score `own`, as a player reads it: the
+/// number from White's view, as everywhere else on screen, and labelled so
+/// (`search -5.73, White's view`).
+pub fn standing(own: Score, side: Color) -> String {
+    format!("search {}, White's view", own.for_white(side))
+}
+
 /// Centipawns of a score for the thresholds: a mate counts as far beyond any of them.
 fn cp(score: Score) -> i32 {
     match score {
@@ -109,15 +116,19 @@ impl Draws {
     }
 
     /// The engine's answer to a draw offer at move `move_number`, given its latest search
-    /// score from its own side (`None`: it has not searched in this game yet).
-    pub fn answer(score: Option<Score>, move_number: u32) -> Answer {
+    /// score from its own side, `side` (`None`: it has not searched in this game yet).
+    pub fn answer(score: Option<Score>, side: Color, move_number: u32) -> Answer {
         let Some(score) = score else {
             return Answer::Decline(
                 "it has no search of this game to judge by yet (its moves came from the book, or none was searched)".to_string(),
             );
         };
         if cp(score) > ACCEPT_MARGIN_CP {
-            return Answer::Decline(format!("it stands {score}"));
+            return Answer::Decline(format!(
+                "as {} it stands better ({})",
+                side.name(),
+                standing(score, side)
+            ));
         }
         if move_number < ACCEPT_FROM_MOVE {
             return Answer::Decline(format!(
@@ -170,27 +181,35 @@ mod tests {
 
     #[test]
     fn an_offer_is_accepted_only_level_or_worse_and_not_early() {
+        // The reason's number is White's view, as on the board: Black 6.53 up reads -6.53.
         assert_eq!(
-            Draws::answer(Some(Score::Cp(653)), 30),
-            Answer::Decline("it stands +6.53".to_string())
+            Draws::answer(Some(Score::Cp(653)), Color::Black, 30),
+            Answer::Decline("as Black it stands better (search -6.53, White's view)".to_string())
+        );
+        assert_eq!(
+            Draws::answer(Some(Score::Cp(653)), Color::White, 30),
+            Answer::Decline("as White it stands better (search +6.53, White's view)".to_string())
         );
         assert!(matches!(
-            Draws::answer(Some(Score::Cp(20)), 5),
+            Draws::answer(Some(Score::Cp(20)), Color::White, 5),
             Answer::Decline(t) if t.starts_with("too early")
         ));
         assert_eq!(
-            Draws::answer(Some(Score::Cp(-250)), 25),
+            Draws::answer(Some(Score::Cp(-250)), Color::Black, 25),
             Answer::Accept(Score::Cp(-250))
         );
         assert_eq!(
-            Draws::answer(Some(Score::Cp(30)), 20),
+            Draws::answer(Some(Score::Cp(30)), Color::White, 20),
             Answer::Accept(Score::Cp(30))
         );
         assert!(matches!(
-            Draws::answer(Some(Score::Mate(3)), 60),
-            Answer::Decline(t) if t == "it stands #3"
+            Draws::answer(Some(Score::Mate(3)), Color::Black, 60),
+            Answer::Decline(t) if t == "as Black it stands better (search #-3, White's view)"
         ));
-        assert!(matches!(Draws::answer(None, 60), Answer::Decline(_)));
+        assert!(matches!(
+            Draws::answer(None, Color::White, 60),
+            Answer::Decline(_)
+        ));
     }
 
     #[test]

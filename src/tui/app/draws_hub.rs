@@ -2,7 +2,7 @@
 //! its own offers, and its resignation. The rules are `draws.rs`' (the part); this file
 //! applies them to the game and the screen.
 
-use super::draws::{Answer, Draws, Verdict};
+use super::draws::{Answer, Draws, Verdict, standing};
 use super::{App, LogKind};
 use crate::chess::Color;
 use crate::engine::{IterationInfo, Score};
@@ -55,11 +55,11 @@ impl App {
                     self.log_line(LogKind::Info, "you accept ox88's draw offer");
                 } else {
                     let number = self.play.game().board().fullmove_number();
-                    match Draws::answer(self.engine_score(engine), number) {
+                    match Draws::answer(self.engine_score(engine), engine, number) {
                         Answer::Accept(score) => {
                             self.log_line(
                                 LogKind::Info,
-                                format!("ox88 accepts the draw: it stands {score}"),
+                                format!("ox88 accepts the draw ({})", standing(score, engine)),
                             );
                         }
                         Answer::Decline(why) => {
@@ -113,7 +113,7 @@ impl App {
             .play
             .draws()
             .last_score(side)
-            .map(|s| format!(": it stands {s}"))
+            .map(|s| format!(" ({})", standing(s, side)))
             .unwrap_or_default();
         self.log_line(LogKind::Info, format!("ox88 resigns{score}"));
         match self.play.game_mut().resign(side) {
@@ -135,10 +135,10 @@ impl App {
             .play
             .draws()
             .last_score(side)
-            .map_or(String::new(), |s| format!(" (it stands {s})"));
+            .map_or(String::new(), |s| format!(" ({})", standing(s, side)));
         if self.engine_plays(side.flip()) {
             let number = self.play.game().board().fullmove_number();
-            let answer = Draws::answer(self.engine_score(side.flip()), number);
+            let answer = Draws::answer(self.engine_score(side.flip()), side.flip(), number);
             self.log_line(
                 LogKind::Info,
                 format!("ox88 ({}) offers a draw{score}", side.name()),

@@ -19,11 +19,9 @@ use crate::tui::theme::{self, ColorDepth, PieceStyle, Theme};
 
 /// The session's settings: the one `Settings` (the file's, the flags', changed by `:set`
 /// and keys) and what is made from it (the loaded theme, the key table), beside what only
-/// a session has (MultiPV, the search profile, the settings file, where files may go).
+/// a session has (the search profile, the settings file, where files may go).
 pub struct Prefs {
     settings: Settings,
-    /// How many lines a search shows (MultiPV).
-    multipv: u32,
     /// The search profile of the engine's searches (`Seed`: the textbook search only).
     profile: Profile,
     /// The settings file, for `:set` and `:set save` (`None`: none read; `:set` then
@@ -128,7 +126,6 @@ impl Prefs {
         Prefs {
             keys: settings.key_table(&key_table()),
             settings,
-            multipv: 1,
             profile: Profile::default(),
             config: None,
             theme: Theme::default(),
@@ -156,7 +153,7 @@ impl Prefs {
 
     /// How many lines a search shows (MultiPV).
     pub fn multipv(&self) -> u32 {
-        self.multipv
+        self.settings.multipv
     }
 
     /// The search profile of the engine's searches (`Seed`: the textbook search only).
@@ -240,8 +237,8 @@ impl Prefs {
 
     /// Shows `n` lines (within 1 and `max`); returns the number set.
     pub fn set_multipv(&mut self, n: u32, max: u32) -> u32 {
-        self.multipv = n.clamp(1, max);
-        self.multipv
+        self.settings.multipv = n.clamp(1, max);
+        self.settings.multipv
     }
 
     pub fn set_profile(&mut self, profile: Profile) {

@@ -204,7 +204,7 @@ impl Puzzles {
     }
 
     /// The engine's line after a wrong answer (the position after it, the opponent to
-    /// move): its score from the solver's side and the moves in SAN.
+    /// move): its score from White's view, as every score on screen, and the moves in SAN.
     pub fn refutation(&mut self, after: &Board) -> Option<(Score, Vec<String>)> {
         if !after.has_legal_move() {
             return None;
@@ -222,6 +222,6 @@ impl Puzzles {
         };
         let result = searcher.search_sync(after, &limits, &options, &mut |_| {});
         let line = after.san_line(&result.pv.iter().take(5).copied().collect::<Vec<_>>());
-        Some((result.score.negate(), line))
+        Some((result.score.for_white(after.side_to_move()), line))
     }
 }

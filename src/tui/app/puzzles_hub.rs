@@ -156,7 +156,7 @@ impl App {
                 let why = match self.puzzles.refutation(&after) {
                     Some((score, line)) if !line.is_empty() => {
                         format!(
-                            "{} answers {} ({score})",
+                            "{} answers {} (search {score}, White's view)",
                             board.side_to_move().flip().name(),
                             line.join(" ")
                         )

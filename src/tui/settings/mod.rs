@@ -19,5 +19,7 @@ mod values;
 pub use file::Config;
 pub use key_names::{KeyName, action_name, action_named};
 pub use player_name::{NAME_MAX, clean_name, login_name};
-pub use setting::{ConfigError, DEFAULT_DEPTH, DEPTH_RANGE, HASH_MAX_MB, Key, Setting};
+pub use setting::{
+    ConfigError, DEFAULT_DEPTH, DEPTH_RANGE, HASH_MAX_MB, Key, MULTIPV_RANGE, Setting,
+};
 pub use values::Settings;

@@ -9,6 +9,7 @@ use strum::VariantArray;
 
 use super::key_names::{action_name, action_named};
 use super::player_name::NAME_MAX;
+use crate::engine::eval::ValuePreset;
 use crate::engine::order::Scheme;
 use crate::tui::keys::Action;
 use crate::tui::theme;
@@ -18,6 +19,8 @@ pub use crate::engine::HASH_MAX_MB;
 pub const DEPTH_RANGE: std::ops::RangeInclusive<u32> = 1..=crate::engine::MAX_DEPTH;
 /// The depth setting a new session starts with.
 pub const DEFAULT_DEPTH: u32 = 10;
+/// How many best lines a search may show (MultiPV).
+pub const MULTIPV_RANGE: std::ops::RangeInclusive<u32> = 1..=8;
 
 /// A setting, by the name the file, `:set`, `ox88 config` and the help all use; in the
 /// order they list them.
@@ -43,8 +46,14 @@ pub enum Setting {
     /// The engine resigns a hopeless position.
     Resigns,
     Depth,
+    /// How many best lines a search shows (MultiPV).
+    MultiPv,
     Eval,
     Order,
+    /// What the right-hand side shows (the log, the evaluation, the E chart, the lab).
+    View,
+    /// The piece values the material line under the board counts with.
+    Values,
     Color,
     Ascii,
     Book,
@@ -73,6 +82,7 @@ impl Setting {
             }
             Setting::Level => "--level",
             Setting::Depth => "--depth",
+            Setting::MultiPv | Setting::View | Setting::Values => "(the settings file)",
             Setting::Eval => "--eval",
             Setting::Order => "--order",
             Setting::Color => "--color",
@@ -112,6 +122,19 @@ impl Setting {
                 DEPTH_RANGE.start(),
                 DEPTH_RANGE.end()
             ),
+            Setting::MultiPv => format!(
+                "a number of lines from {} to {}",
+                MULTIPV_RANGE.start(),
+                MULTIPV_RANGE.end()
+            ),
+            Setting::View => "one of log, eval, chart, lab".into(),
+            Setting::Values => {
+                let all: Vec<&str> = ValuePreset::ALL.iter().map(|p| p.name()).collect();
+                format!(
+                    "the piece values the material line counts: {} (standard: P1 N3 B3 R5 Q9; seed: the seed page's B4.5 Q10)",
+                    all.join(", ")
+                )
+            }
             Setting::Eval => "one of material, center, full, net".into(),
             Setting::Order => {
                 let all: Vec<String> = Scheme::ALL.iter().map(|s| s.to_string()).collect();

@@ -9,13 +9,14 @@ use toml_edit::{Item, value};
 use super::key_names::{KeyName, parse_key_list};
 use super::player_name::{NAME_MAX, clean_name, login_name};
 use super::setting::{ConfigError, bad};
-use super::setting::{DEFAULT_DEPTH, DEPTH_RANGE, HASH_MAX_MB, Key, Setting};
-use crate::engine::eval::EvalMode;
+use super::setting::{DEFAULT_DEPTH, DEPTH_RANGE, HASH_MAX_MB, Key, MULTIPV_RANGE, Setting};
+use crate::engine::eval::{EvalMode, ValuePreset};
 use crate::engine::levels::Level;
 use crate::engine::order::Scheme;
 use crate::game::clock::TimeControl;
 use crate::tui::keys::{self, Action, Binding, When};
 use crate::tui::theme::ColorMode;
+use crate::tui::view::View;
 
 /// The effective settings: defaults, patched by the file, patched by flags.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,8 +30,15 @@ pub struct Settings {
     /// The engine resigns when its searches say it is lost, several moves in a row.
     pub resigns: bool,
     pub depth: u32,
+    /// How many best lines a search shows (MultiPV).
+    pub multipv: u32,
     pub eval: EvalMode,
     pub order: Scheme,
+    /// What the right-hand side shows.
+    pub view: View,
+    /// The piece values the material line under the board counts with (standard by
+    /// default; the seed page's values when chosen).
+    pub values: ValuePreset,
     pub color: ColorMode,
     pub ascii: bool,
     pub book: Option<PathBuf>,
@@ -60,8 +68,11 @@ impl Default for Settings {
             offer_draws: true,
             resigns: true,
             depth: DEFAULT_DEPTH,
+            multipv: 1,
             eval: EvalMode::default(),
             order: Scheme::default(),
+            view: View::default(),
+            values: ValuePreset::Standard,
             color: ColorMode::Auto,
             ascii: false,
             book: None,
@@ -150,6 +161,9 @@ impl Settings {
             Setting::Resigns => self.resigns.to_string(),
             Setting::OwnBook => self.own_book.to_string(),
             Setting::Depth => self.depth.to_string(),
+            Setting::MultiPv => self.multipv.to_string(),
+            Setting::View => self.view.name().to_string(),
+            Setting::Values => self.values.name().to_string(),
             Setting::Eval => self.eval.to_string(),
             Setting::Order => self.order.to_string(),
             Setting::Color => color_name(self.color).to_string(),
@@ -267,6 +281,23 @@ impl Settings {
                     .ok_or_else(refuse)?;
                 self.depth = d;
                 value(d as i64)
+            }
+            Setting::MultiPv => {
+                let n = t
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| MULTIPV_RANGE.contains(n))
+                    .ok_or_else(refuse)?;
+                self.multipv = n;
+                value(i64::from(n))
+            }
+            Setting::View => {
+                self.view = View::parse(t).map_err(|_| refuse())?;
+                value(self.view.name())
+            }
+            Setting::Values => {
+                self.values = t.parse().map_err(|_| refuse())?;
+                value(self.values.name())
             }
             Setting::Eval => {
                 self.eval = t.parse().map_err(|_| refuse())?;

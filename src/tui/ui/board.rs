@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::chess::{Color, Piece, PieceKind, Square};
-use crate::engine::eval;
+use crate::engine::eval::{self, ValuePreset};
 use crate::tui::app::{App, e_text, position_text};
 use crate::tui::layout::Scale;
 use crate::tui::theme::{PieceStyle, Theme, contrasting};
@@ -335,23 +335,26 @@ fn eval_lines(app: &App, board: &crate::chess::Board, width: usize) -> Vec<Line<
     }
 }
 
-/// Material from White's view in pawns, counted with the seed page's values (a bishop is
-/// 4.5 there, not 3), and which pieces each side has more of, with as much of the values'
-/// name as fits `width`: `Material +1.50 W:♘ B:♟♟  seed values P1 N3 B4.5 R5 Q10`.
+/// Material from White's view in pawns, counted with the piece values the `values` setting
+/// names (standard by default: a bishop is 3; the seed page's 4.5 when chosen), and which
+/// pieces each side has more of, with as much of the values' name as fits `width`:
+/// `Material +1.00 W:♘ B:♟♟  standard values P1 N3 B3 R5 Q9`.
 fn material_text(app: &App, width: usize) -> String {
-    let text = material_count(app);
+    let preset = app.prefs().settings().values;
+    let text = material_count(app, preset);
+    let name = preset.name();
     [
-        format!("{text}  seed values {}", seed_values_text()),
-        format!("{text}  seed values"),
-        format!("{text} (seed)"),
+        format!("{text}  {name} values {}", values_text(preset)),
+        format!("{text}  {name} values"),
+        format!("{text} ({name})"),
     ]
     .into_iter()
     .find(|t| t.chars().count() <= width)
     .unwrap_or(text)
 }
 
-/// The seed's piece values in pawns: `P1 N3 B4.5 R5 Q10`.
-pub fn seed_values_text() -> String {
+/// A preset's piece values in pawns: `P1 N3 B4.5 R5 Q10`.
+pub fn values_text(preset: ValuePreset) -> String {
     [
         PieceKind::Pawn,
         PieceKind::Knight,
@@ -361,7 +364,7 @@ pub fn seed_values_text() -> String {
     ]
     .iter()
     .map(|k| {
-        let v = k.seed_value();
+        let v = preset.value(*k);
         let pawns = if v % 100 == 0 {
             (v / 100).to_string()
         } else {
@@ -373,10 +376,20 @@ pub fn seed_values_text() -> String {
     .join(" ")
 }
 
-/// `Material +1.50 W:♘ B:♟♟`: the seed's material difference and each side's surplus.
-fn material_count(app: &App) -> String {
+/// `Material +1.00 W:♘ B:♟♟`: the material difference under `preset` and each side's
+/// surplus.
+fn material_count(app: &App, preset: ValuePreset) -> String {
     let b = app.shown_board();
-    let diff = b.material(Color::White) - b.material(Color::Black);
+    let diff: i32 = [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ]
+    .iter()
+    .map(|&k| (b.count(Color::White, k) as i32 - b.count(Color::Black, k) as i32) * preset.value(k))
+    .sum();
     let mut text = if diff == 0 {
         "Material =".to_string()
     } else {

@@ -229,12 +229,24 @@ pub fn render(frame: &mut Frame, area: Rect, chart: &EChart, theme: &Theme, focu
         );
     }
     frame.render_widget(
-        Paragraph::new(Line::styled(
-            "⣀ E  • search  █ mate, mark, now (green)",
-            theme.dim(),
-        )),
+        Paragraph::new(Line::styled(key_text(key_area.width as usize), theme.dim())),
         key_area,
     );
+}
+
+/// The chart's key, as much of it as fits `width` columns: shorter words before fewer
+/// symbols, E's and the search's marks kept longest.
+pub fn key_text(width: usize) -> &'static str {
+    const KEYS: [&str; 5] = [
+        "⣀ E  • search  █ mate, mark, now (green)",
+        "⣀ E • search █ mate, mark, now",
+        "⣀ E • search █ mate/mark/now",
+        "⣀ E • search █ mate",
+        "⣀ E • search",
+    ];
+    KEYS.into_iter()
+        .find(|k| k.chars().count() <= width)
+        .unwrap_or("")
 }
 
 /// The review marks as text under the plies they belong to (the plot starts after the

@@ -132,8 +132,8 @@ pub struct SeekArgs {
     pub rated: Option<bool>,
 }
 
-/// The most lines `:multipv` shows.
-pub const MAX_MULTIPV: u32 = 8;
+/// The most lines `:multipv` shows: the settings' one range.
+pub const MAX_MULTIPV: u32 = *crate::tui::settings::MULTIPV_RANGE.end();
 /// The deepest depth setting: the settings' one range.
 pub const MAX_DEPTH: u32 = *crate::tui::settings::DEPTH_RANGE.end();
 /// The longest engine-vs-engine pause, in milliseconds.

@@ -287,11 +287,13 @@ impl App {
     }
 
     /// The settings as they are in this session (the file's, the flags', and `:set`s), with
-    /// the clock of the game on the board and whether searches record trees.
+    /// the clock of the game on the board, whether searches record trees and the view the
+    /// right-hand side shows.
     pub fn live_settings(&self) -> Settings {
         let mut s = self.prefs.settings().clone();
         s.tc = self.play.time_control().map(|tc| tc.to_string());
         s.explorer = self.panes.tree().explorer().recording();
+        s.view = self.screen.view();
         s
     }
 
@@ -388,6 +390,7 @@ impl App {
             _ => None,
         };
         let order_changed = s.order != self.prefs.settings().order;
+        let multipv_changed = s.multipv != self.prefs.multipv();
         self.prefs.replace_settings(s, theme);
         if let Some(tables) = tables {
             if let Some(text) = tables.describe() {
@@ -397,6 +400,16 @@ impl App {
         }
         match parsed {
             settings::Key::Setting(Setting::Order) if order_changed => self.tell_position(),
+            settings::Key::Setting(Setting::View) => {
+                self.screen.set_view(self.prefs.settings().view)
+            }
+            settings::Key::Setting(Setting::MultiPv)
+                if multipv_changed
+                    && self.play.mode() == Mode::Analysis
+                    && self.session.is_searching() =>
+            {
+                self.position_changed()
+            }
             settings::Key::Setting(Setting::Explorer) => self
                 .panes
                 .tree_mut()

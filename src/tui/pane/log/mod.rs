@@ -21,7 +21,17 @@ pub const FOCUS: Focus = Focus::named("log");
 pub const KEYS: &[Binding] = &[];
 
 /// What its numbers are.
-const LEGEND: Legend = Legend::of("Log", &["E", "search", "d7/12 … E", "nodes, n/s"]);
+const LEGEND: Legend = Legend::of(
+    "Log",
+    &[
+        "E",
+        "search",
+        "d7/12 … E",
+        "nodes, n/s",
+        "level",
+        "status line",
+    ],
+);
 
 /// The columns a log line's text wraps at in a pane of `area` (the stamp takes the rest).
 pub fn text_width(area: Rect) -> usize {

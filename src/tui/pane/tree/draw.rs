@@ -231,14 +231,18 @@ pub fn draw(frame: &mut Frame, area: Rect, ex: &Explorer, ctx: &DrawCtx) {
             style,
         )));
     }
-    // The footer sits on the last two lines.
+    // The footer sits on the last two lines; the selected child's detail takes the rows the
+    // list leaves empty above it too, when it needs them.
     let used = lines.len();
     let foot_at = (inner.height as usize).saturating_sub(super::FOOT as usize);
-    lines.extend((used..foot_at).map(|_| Line::from("")));
-    lines.push(Line::from(Span::styled(
-        fit(&selected_detail(ex, node), w),
-        t.dim(),
-    )));
+    let room = foot_at.saturating_sub(used) + 1;
+    let detail = detail_rows(&selected_detail(ex, node), w, room);
+    lines.extend((used..(foot_at + 1).saturating_sub(detail.len())).map(|_| Line::from("")));
+    lines.extend(
+        detail
+            .into_iter()
+            .map(|row| Line::from(Span::styled(row, t.dim()))),
+    );
     let notice = match (newer, ctx.searching) {
         (Some(l), _) if l.search_id == tree.search_id => {
             format!("depth {} ready — r reloads", l.depth)
@@ -252,6 +256,42 @@ pub fn draw(frame: &mut Frame, area: Rect, ex: &Explorer, ctx: &DrawCtx) {
         if newer.is_some() { t.accent() } else { t.dim() },
     )));
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The detail's parts (`a · b · c`) in at most `room` rows of `width`: a part goes whole on
+/// the row it starts on (one wider than a row is cut); what does not fit in the rows is
+/// left out, the last row saying so with `…`.
+pub fn detail_rows(detail: &str, width: usize, room: usize) -> Vec<String> {
+    const SEP: &str = " · ";
+    let len = |s: &str| s.chars().count();
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    let mut dropped = false;
+    for part in detail.split(SEP).filter(|p| !p.is_empty()) {
+        if row.is_empty() {
+            row = fit(part, width);
+        } else if len(&row) + len(SEP) + len(part) <= width {
+            row.push_str(SEP);
+            row.push_str(part);
+        } else if rows.len() + 1 < room.max(1) {
+            rows.push(std::mem::take(&mut row));
+            row = fit(part, width);
+        } else {
+            dropped = true;
+            break;
+        }
+    }
+    if dropped {
+        while !row.is_empty() && len(&row) + 2 > width {
+            row = match row.rfind(SEP) {
+                Some(at) => row[..at].to_string(),
+                None => fit(&row, width.saturating_sub(2)),
+            };
+        }
+        row.push_str(" …");
+    }
+    rows.push(row);
+    rows
 }
 
 /// The selected child in full: its ordering reasons, window and what happened to it.
@@ -321,4 +361,31 @@ fn selected_detail(ex: &Explorer, node: &TreeNode) -> String {
         ));
     }
     parts.join(" · ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::detail_rows;
+
+    #[test]
+    fn the_detail_wraps_at_its_parts_within_its_rows_and_says_what_it_left_out() {
+        let detail = "#1 e5 +0.20 E +0.10 · pv+1000 · searched in (-∞, +∞) · leaf";
+        assert_eq!(detail_rows(detail, 80, 1), [detail]);
+        assert_eq!(
+            detail_rows(detail, 40, 2),
+            [
+                "#1 e5 +0.20 E +0.10 · pv+1000",
+                "searched in (-∞, +∞) · leaf"
+            ]
+        );
+        assert_eq!(
+            detail_rows(detail, 40, 1),
+            ["#1 e5 +0.20 E +0.10 · pv+1000 …"]
+        );
+        for (w, room) in [(12, 1), (20, 2), (33, 3)] {
+            let rows = detail_rows(detail, w, room);
+            assert!(rows.len() <= room, "{rows:?}");
+            assert!(rows.iter().all(|r| r.chars().count() <= w), "{w}: {rows:?}");
+        }
+    }
 }
