@@ -7,7 +7,7 @@
 //! with stalemate; from there the ending with a queen or rook is a win. Starting from those
 //! promotions (and the rare mate with the pawn), a position with White to move is won when
 //! some move reaches a won position, one with Black to move when every Black move does;
-//! repeating that until nothing changes leaves every other position drawn.
+//! working backwards until nothing more is won leaves every other position drawn.
 
 use std::sync::OnceLock;
 
@@ -35,13 +35,37 @@ fn pawn_attacks(p: usize, t: usize) -> bool {
     rank(t) == rank(p) + 1 && (file(t) - file(p)).abs() == 1
 }
 
+/// For each square, the squares a king there steps to (the first `count` of eight).
+struct Steps {
+    to: [[u8; 8]; 64],
+    count: [u8; 64],
+}
+
+const STEPS: Steps = {
+    let mut to = [[0u8; 8]; 64];
+    let mut count = [0u8; 64];
+    let mut s = 0;
+    while s < 64 {
+        let (f, r) = ((s % 8) as i32, (s / 8) as i32);
+        let mut d = 0;
+        while d < 9 {
+            let (tf, tr) = (f + d % 3 - 1, r + d / 3 - 1);
+            if d != 4 && tf >= 0 && tf < 8 && tr >= 0 && tr < 8 {
+                to[s][count[s] as usize] = (tr * 8 + tf) as u8;
+                count[s] += 1;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    Steps { to, count }
+};
+
 /// The squares a king on `s` steps to.
 fn king_steps(s: usize) -> impl Iterator<Item = usize> {
-    let (f, r) = (file(s), rank(s));
-    (-1..=1)
-        .flat_map(move |dr| (-1..=1).map(move |df| (f + df, r + dr)))
-        .filter(move |&(tf, tr)| (tf, tr) != (f, r) && (0..8).contains(&tf) && (0..8).contains(&tr))
-        .map(|(tf, tr)| (tr * 8 + tf) as usize)
+    STEPS.to[s][..STEPS.count[s] as usize]
+        .iter()
+        .map(|&t| t as usize)
 }
 
 /// Whether a White queen (`diagonal`) or rook on `x` attacks `t`, the White king on `block`
@@ -103,39 +127,61 @@ pub struct Kpk {
 }
 
 impl Kpk {
-    /// Solves the ending (a few milliseconds).
+    /// Solves the ending (a few milliseconds). Backwards from the won positions: a position
+    /// with Black to move counts its moves not yet known to lose, and is won when none is
+    /// left; a position with White to move is won as soon as one of its moves reaches a
+    /// won position. Each position is taken from the queue once.
     pub fn build() -> Kpk {
         let mut state = vec![State::Settled; SIZE];
-        let mut todo = Vec::new();
+        // Black to move: the moves not yet known to reach a won position.
+        let mut left = vec![0u8; SIZE];
+        let mut queue = Vec::new();
         for white_to_move in [true, false] {
             for p in (8..56).filter(|&s| file(s) < 4) {
                 for wk in 0..64 {
                     for bk in 0..64 {
                         let i = index(white_to_move, p, wk, bk);
                         state[i] = first_state(white_to_move, p, wk, bk);
-                        if state[i] == State::Open {
-                            todo.push((white_to_move, p, wk, bk));
+                        match state[i] {
+                            State::Won => queue.push((white_to_move, p, wk, bk)),
+                            State::Open if !white_to_move => {
+                                left[i] = black_moves(p, wk, bk).count() as u8;
+                            }
+                            _ => {}
                         }
                     }
                 }
             }
         }
-        loop {
-            let before = todo.len();
-            todo.retain(|&(white_to_move, p, wk, bk)| {
-                let won = if white_to_move {
-                    white_moves(p, wk, bk)
-                        .any(|(p2, wk2)| state[index(false, p2, wk2, bk)] == State::Won)
-                } else {
-                    black_moves(p, wk, bk).all(|bk2| state[index(true, p, wk, bk2)] == State::Won)
-                };
-                if won {
-                    state[index(white_to_move, p, wk, bk)] = State::Won;
+        while let Some((white_to_move, p, wk, bk)) = queue.pop() {
+            if white_to_move {
+                // Black's king came from a neighbouring square.
+                for from in king_steps(bk) {
+                    let i = index(false, p, wk, from);
+                    if state[i] == State::Open {
+                        left[i] -= 1;
+                        if left[i] == 0 {
+                            state[i] = State::Won;
+                            queue.push((false, p, wk, from));
+                        }
+                    }
                 }
-                !won
-            });
-            if todo.len() == before {
-                break;
+            } else {
+                // White's king came from a neighbouring square, or the pawn from behind.
+                let kings = king_steps(wk).map(|from| (p, from));
+                let one = p.checked_sub(8).filter(|&q| q >= 8 && q != wk && q != bk);
+                let two = one
+                    .filter(|_| rank(p) == 3)
+                    .map(|q| q - 8)
+                    .filter(|&q| q != wk && q != bk);
+                let pawns = one.into_iter().chain(two).map(|q| (q, wk));
+                for (from_p, from_k) in kings.chain(pawns) {
+                    let i = index(true, from_p, from_k, bk);
+                    if state[i] == State::Open {
+                        state[i] = State::Won;
+                        queue.push((true, from_p, from_k, bk));
+                    }
+                }
             }
         }
         let mut won = vec![0u64; SIZE.div_ceil(64)];
@@ -188,20 +234,6 @@ fn first_state(white_to_move: bool, p: usize, wk: usize, bk: usize) -> State {
         };
     }
     State::Open
-}
-
-/// White's moves that keep the pawn on the board (pawn, king) — promotions are judged in
-/// [`first_state`].
-fn white_moves(p: usize, wk: usize, bk: usize) -> impl Iterator<Item = (usize, usize)> {
-    let kings = king_steps(wk)
-        .filter(move |&t| t != p && !touching(t, bk))
-        .map(move |t| (p, t));
-    let one = p + 8;
-    let push = (rank(p) < 6 && one != wk && one != bk).then_some((one, wk));
-    let two = p + 16;
-    let double =
-        (rank(p) == 1 && one != wk && one != bk && two != wk && two != bk).then_some((two, wk));
-    kings.chain(push).chain(double)
 }
 
 /// Black's king moves that do not take the pawn (when it can take the pawn safely the
