@@ -88,6 +88,14 @@ pub fn adjust(board: &Board, value: i32, scaling: Scaling) -> Option<Known> {
     known(board, value, scaling)
 }
 
+/// Whether `board` is an ending whose value is known exactly, whatever the evaluation says
+/// (king and pawn against king, no mating material, the wrong bishop): nothing the search
+/// learns about other positions should move it.
+#[inline]
+pub fn is_exact(board: &Board) -> bool {
+    adjust(board, 0, Scaling::ExactOnly).is_some()
+}
+
 fn known(board: &Board, value: i32, scaling: Scaling) -> Option<Known> {
     let exact = |value, reason| Some(Known { value, reason });
     if board.insufficient_material() {
