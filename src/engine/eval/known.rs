@@ -106,12 +106,10 @@ fn known(board: &Board, value: i32, scaling: Scaling) -> Option<Known> {
         board.kind_counts(Color::Black),
     ];
     let bare = |c: usize| n[c][..5].iter().all(|&k| k == 0);
-    for strong in 0..2 {
-        let weak = 1 - strong;
-        if !bare(weak) {
+    for (strong, s) in n.iter().enumerate() {
+        if !bare(1 - strong) {
             continue;
         }
-        let s = &n[strong];
         if s[PAWN] == 1 && s[KNIGHT] + s[BISHOP] + s[ROOK] + s[QUEEN] == 0 {
             return Some(kpk(board, Color::from_index(strong)));
         }
