@@ -13,6 +13,7 @@ mod book;
 mod eval;
 mod eval_cache;
 mod fen_props;
+mod known;
 mod lab;
 mod levels;
 mod net;

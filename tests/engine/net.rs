@@ -5,6 +5,7 @@
 
 use ox88::chess::board::Board;
 use ox88::chess::types::Color;
+use ox88::engine::eval::known::{self, Scaling};
 use ox88::engine::eval::net::{self, KingLayout, NetError, NetStack, Network};
 use ox88::engine::eval::{
     EvalCache, EvalConfig, EvalMode, NET_TEMPO, ValuePreset, evaluate, explain,
@@ -227,12 +228,14 @@ fn walk(n: &Network, mode: bool) {
             }
             // The search's E is the network's output less the side to move's trim, however
             // it is reached; the E shown (the breakdown's) is the network's view whoever is
-            // to move.
-            let e = scratch - NET_TEMPO;
+            // to move. Both pass through what is known about the ending.
+            let sign = b.side_to_move().sign();
+            let known = |v: i32| known::adjust(&b, v, Scaling::All).map_or(v, |k| k.value);
+            let e = known((scratch - NET_TEMPO) * sign) * sign;
             assert_eq!(evaluate(&b, &net_cfg()), e);
             assert_eq!(cache.evaluate(&b, &net_cfg()), e);
             let bd = explain(&b, &net_cfg());
-            assert_eq!((bd.total, bd.search), (n.evaluate_even(&b), Some(e)));
+            assert_eq!((bd.total, bd.search), (known(n.evaluate_even(&b)), Some(e)));
         }
     }
     assert!(checked > 5000, "only {checked} positions");

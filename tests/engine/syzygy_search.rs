@@ -68,23 +68,24 @@ fn a_capture_into_a_won_ending_scores_as_a_tablebase_win_only_with_the_tables() 
     assert_eq!(without.stats.tb_hits, 0);
 }
 
-/// Five men: Bd3xe4 leaves bishop and rook's pawn against the king in the corner the
-/// bishop cannot cover, a draw the evaluation does not see (it counts a bishop and a pawn).
-const WRONG_BISHOP: &str = "7k/8/8/7P/4n3/3B4/2K5/8 w - - 0 1";
+/// Five men: Qd8xd4+ leaves queen against a bishop's pawn on its second rank with its
+/// king beside it and White's king far away, a draw the evaluation does not see (it counts
+/// a queen against a pawn).
+const QUEEN_V_C_PAWN: &str = "3Q4/7K/8/8/3n4/8/1kp5/8 w - - 0 1";
 
 #[test]
 fn a_capture_into_a_drawn_ending_scores_as_a_draw_only_with_the_tables() {
     let Some(tb) = tables() else { return };
-    let mut after = Board::from_fen(WRONG_BISHOP).unwrap();
-    after.make(moves(WRONG_BISHOP, &["d3e4"])[0]);
+    let mut after = Board::from_fen(QUEEN_V_C_PAWN).unwrap();
+    after.make(moves(QUEEN_V_C_PAWN, &["d8d4"])[0]);
     assert_eq!(tb.probe_wdl(&after).unwrap(), Some(Wdl::Draw));
     let limits = Limits {
-        searchmoves: moves(WRONG_BISHOP, &["d3e4"]),
+        searchmoves: moves(QUEEN_V_C_PAWN, &["d8d4"]),
         ..Limits::depth(4)
     };
-    let (with, _) = search(WRONG_BISHOP, &limits, &options(Some(tb)));
+    let (with, _) = search(QUEEN_V_C_PAWN, &limits, &options(Some(tb)));
     assert_eq!(with.score, Score::Cp(0));
-    let (without, _) = search(WRONG_BISHOP, &limits, &options(None));
+    let (without, _) = search(QUEEN_V_C_PAWN, &limits, &options(None));
     assert!(without.score.as_ordinal() > 100, "{:?}", without.score);
 }
 

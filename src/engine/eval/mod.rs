@@ -10,6 +10,8 @@
 
 mod cache;
 mod full;
+pub mod known;
+mod kpk;
 pub mod net;
 mod pair;
 mod params;
@@ -81,7 +83,7 @@ impl EvalMode {
             EvalMode::Material => &[Term::Material],
             EvalMode::Center => &[Term::Material, Term::Center],
             EvalMode::Full => &FULL_TERMS,
-            EvalMode::Net => &[Term::Network],
+            EvalMode::Net => &[Term::Network, Term::Known],
         }
     }
 }
@@ -194,11 +196,13 @@ pub enum Term {
     Scaling,
     /// The `net` mode's whole E.
     Network,
+    /// An ending whose result is known ([`known`]): the known value less the other terms.
+    Known,
 }
 
-pub(crate) const TERM_COUNT: usize = 15;
+pub(crate) const TERM_COUNT: usize = 16;
 
-const FULL_TERMS: [Term; 13] = [
+const FULL_TERMS: [Term; 14] = [
     Term::Material,
     Term::PieceSquare,
     Term::Mobility,
@@ -212,6 +216,7 @@ const FULL_TERMS: [Term; 13] = [
     Term::Tempo,
     Term::Mating,
     Term::Scaling,
+    Term::Known,
 ];
 
 impl Term {
@@ -232,6 +237,7 @@ impl Term {
             Term::Mating => "mating",
             Term::Scaling => "scaling",
             Term::Network => "network",
+            Term::Known => "known ending",
         }
     }
 }
@@ -309,6 +315,9 @@ struct Outcome {
     unscaled: i32,
     /// The scaling row: scaled sum − unscaled sum.
     scale_adjust: i32,
+    /// A known ending's value, when one applied; the known-ending row is its difference
+    /// from the scaled sum.
+    known: Option<known::Known>,
 }
 
 #[inline]
@@ -330,6 +339,7 @@ impl Outcome {
             phase: None,
             scale: None,
             scale_adjust: 0,
+            known: None,
         }
     }
 
@@ -342,9 +352,26 @@ impl Outcome {
             .sum()
     }
 
+    /// The sum before the known ending's correction.
+    #[inline]
+    fn scaled(&self) -> i32 {
+        self.unscaled + self.scale_adjust
+    }
+
     #[inline]
     fn total(&self) -> i32 {
-        self.unscaled + self.scale_adjust
+        self.known.map_or(self.scaled(), |k| k.value)
+    }
+
+    /// The row of the known ending: what it adds to the scaled sum.
+    fn known_adjust(&self) -> i32 {
+        self.total() - self.scaled()
+    }
+
+    /// Passes the value through what is known about the ending.
+    fn with_known(mut self, board: &Board, scaling: known::Scaling) -> Outcome {
+        self.known = known::adjust(board, self.scaled(), scaling);
+        self
     }
 }
 
@@ -367,7 +394,7 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
             let v = net::network().evaluate_even(board);
             acc.add(Term::Network, 0, params::s(v.max(0), v.max(0)));
             acc.add(Term::Network, 1, params::s((-v).max(0), (-v).max(0)));
-            Outcome::untapered(acc)
+            Outcome::untapered(acc).with_known(board, known::Scaling::All)
         }
         EvalMode::Full => {
             let phase = full::evaluate(board, &mut acc, &mut tracer::NoTrace);
@@ -384,7 +411,9 @@ fn compute(board: &Board, cfg: &EvalConfig) -> Outcome {
                 scale,
                 unscaled,
                 scale_adjust,
+                known: None,
             }
+            .with_known(board, known::Scaling::ExactOnly)
         }
     }
 }
@@ -466,11 +495,20 @@ fn search_eval_even() -> bool {
 #[inline]
 fn net_evaluate(board: &Board) -> i32 {
     let net = net::network();
-    if search_eval_even() {
+    let v = if search_eval_even() {
         net.evaluate_even(board) * board.side_to_move().sign()
     } else {
         net.evaluate(board) - NET_TEMPO
-    }
+    };
+    net_known(board, v)
+}
+
+/// The `net` mode's value `v` (side to move's view) passed through what is known about
+/// the ending: a known value replaces it, the bonus for having the move included.
+#[inline]
+fn net_known(board: &Board, v: i32) -> i32 {
+    let sign = board.side_to_move().sign();
+    known::adjust(board, v * sign, known::Scaling::All).map_or(v, |k| k.value * sign)
 }
 
 /// Static evaluation in centipawns from the side to move's point of view (what negamax wants).
@@ -493,7 +531,10 @@ pub(crate) fn evaluate_net_incremental(
     (cfg.mode == EvalMode::Net).then(|| {
         let even = search_eval_even();
         let tempo = if even { 0 } else { NET_TEMPO };
-        net::network().evaluate_incremental(board, stack, even) - tempo
+        net_known(
+            board,
+            net::network().evaluate_incremental(board, stack, even) - tempo,
+        )
     })
 }
 
@@ -535,6 +576,8 @@ pub struct Breakdown {
     pub phase: Option<i32>,
     /// A drawish-ending scale factor, when one applied.
     pub scale: Option<Scale>,
+    /// A known ending's value and why, when one applied.
+    pub known: Option<known::Known>,
     pub rows: Vec<TermRow>,
     /// The terms' sum in centipawns, White's point of view: the static evaluation, before
     /// the captures in flight are settled ([`Breakdown::shown`] is the E people read).
@@ -562,8 +605,12 @@ pub fn explain(board: &Board, cfg: &EvalConfig) -> Breakdown {
         .terms()
         .iter()
         .map(|&term| {
-            if term == Term::Scaling {
-                let adj = out.scale_adjust;
+            if matches!(term, Term::Scaling | Term::Known) {
+                let adj = if term == Term::Scaling {
+                    out.scale_adjust
+                } else {
+                    out.known_adjust()
+                };
                 return TermRow {
                     term,
                     white: adj.max(0),
@@ -592,6 +639,7 @@ pub fn explain(board: &Board, cfg: &EvalConfig) -> Breakdown {
         side_to_move: board.side_to_move(),
         phase: out.phase,
         scale: out.scale,
+        known: out.known,
         rows,
         total: out.total(),
         search: (cfg.mode == EvalMode::Net).then(|| net_evaluate(board)),
@@ -648,6 +696,10 @@ impl fmt::Display for Breakdown {
                 (Some(mg), Some(eg)) => write!(f, "{mg:>8}{eg:>8}")?,
                 _ if r.term == Term::Scaling => match self.scale {
                     Some(sc) => write!(f, "  x{}/64 {}", sc.factor, sc.reason.describe())?,
+                    None => write!(f, "  none")?,
+                },
+                _ if r.term == Term::Known => match self.known {
+                    Some(k) => write!(f, "  {}", k.reason.describe())?,
                     None => write!(f, "  none")?,
                 },
                 _ => {}

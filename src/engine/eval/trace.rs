@@ -80,6 +80,9 @@ pub struct Trace {
     pub scale: i32,
     /// E as the evaluation computed it (White's view).
     pub eval: i32,
+    /// The value of a known ending ([`super::known`]), which replaces the weighted sum
+    /// whatever the weights: the fit still sees the terms as they are.
+    pub known: Option<i32>,
 }
 
 #[derive(Default)]
@@ -118,10 +121,13 @@ pub fn trace(board: &Board) -> Trace {
     let phase = super::full::evaluate(board, &mut acc, &mut rec);
     let unscaled = super::Outcome::unscaled(&acc, Some(phase));
     let scale = super::full::scale(board, unscaled);
-    let eval = match scale {
+    let scaled = match scale {
         Some(Scale { factor, .. }) => unscaled * factor / SCALE_NORMAL,
         None => unscaled,
     };
+    let known =
+        super::known::adjust(board, scaled, super::known::Scaling::ExactOnly).map(|k| k.value);
+    let eval = known.unwrap_or(scaled);
     Trace {
         coefs: rec
             .counts
@@ -135,6 +141,7 @@ pub fn trace(board: &Board) -> Trace {
         phase,
         scale: scale.map_or(SCALE_NORMAL, |s| s.factor),
         eval,
+        known,
     }
 }
 
@@ -142,9 +149,12 @@ impl Trace {
     /// E rebuilt from the trace with `weights` and the danger parameters `danger`, with the
     /// evaluation's own integer rounding: per term and side Σ weight × count plus the fixed
     /// part plus (king safety) the penalty for the danger computed from its features,
-    /// blended by the phase, summed, then scaled. With the evaluation's weights it is
-    /// exactly [`Trace::eval`].
+    /// blended by the phase, summed, then scaled; a known ending's value instead when there
+    /// is one. With the evaluation's weights it is exactly [`Trace::eval`].
     pub fn rebuild(&self, weights: &[S], danger: &[i32]) -> i32 {
+        if let Some(v) = self.known {
+            return v;
+        }
         let mut per_term = self.fixed;
         for (c, d) in self.danger.iter().enumerate() {
             per_term[Term::KingSafety as usize][c] += danger_penalty(d.value(danger));

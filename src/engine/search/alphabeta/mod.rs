@@ -463,7 +463,8 @@ impl Searcher {
     #[inline]
     pub(super) fn corrected(&self, board: &Board, raw: i32) -> i32 {
         let key = board.pawn_hash();
-        if self.corrects() && key != 0 {
+        // A known ending's value is exact: the pawn structure's history does not move it.
+        if self.corrects() && key != 0 && !crate::engine::eval::known::is_exact(board) {
             raw + self.history.correction(board.side_to_move(), key)
         } else {
             raw
