@@ -506,7 +506,7 @@ fn net_evaluate(board: &Board) -> i32 {
 /// The `net` mode's value `v` (side to move's view) passed through what is known about
 /// the ending: a known value replaces it, the bonus for having the move included.
 #[inline]
-fn net_known(board: &Board, v: i32) -> i32 {
+pub(super) fn net_known(board: &Board, v: i32) -> i32 {
     let sign = board.side_to_move().sign();
     known::adjust(board, v * sign, known::Scaling::All).map_or(v, |k| k.value * sign)
 }

@@ -96,7 +96,9 @@ fn leaf(board: &Board, cfg: &EvalConfig) -> i32 {
             let net = super::net::network();
             let even = net.evaluate_even(board) * stm;
             let own = net.evaluate(board) - super::NET_TEMPO;
-            (even * (4 - TURN_SHARE) + own * TURN_SHARE) / 4
+            // What is known about the ending (a drawn king and pawn, no mating material)
+            // stands in for the network's view, as it does in the search.
+            super::net_known(board, (even * (4 - TURN_SHARE) + own * TURN_SHARE) / 4)
         }
         _ => super::evaluate_white(board, cfg) * stm,
     }
