@@ -81,7 +81,7 @@ pub const NUMBERS: &[Entry] = &[
     ),
     (
         "root table",
-        "per root move of the iteration: order, nodes spent on it (total: in all iterations), score from the side to move's view (≤: refuted, at most this; ≥: failed high), the reply that refuted it @ the place it was tried (@tt: the table or a null move settled the reply's node, and the table's move is shown); * the best so far, ! it became best this iteration",
+        "per root move of the iteration: order, nodes spent on it (total: in all iterations), W view or B view: the side to move's score (≤: refuted, at most this; ≥: failed high), the reply that refuted it @ the place it was tried (@tt: the table or a null move settled the reply's node, and the table's move is shown); * the best so far, ! it became best this iteration",
     ),
     (
         "lab columns",

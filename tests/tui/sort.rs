@@ -103,8 +103,9 @@ fn the_sort_pane_shows_the_searchs_root_moves_at_80x24() {
     let words = stats_words(&info.stats);
     assert!(bottom.contains(&words[0]), "{bottom}");
     // One line of column heads, then the rows.
-    assert_eq!(pane[0], root_head(width));
-    assert!(pane[0].starts_with(" # move     order  nodes   score refuted by"));
+    // Black is to move: the scores are Black's view, and the head says so.
+    assert_eq!(pane[0], root_head(width, ox88::chess::Color::Black));
+    assert!(pane[0].starts_with(" # move     order  nodes  B view refuted by"));
     // The rows are the search's, in its order, with its numbers.
     let shown = pane.len() - 1;
     assert!(shown >= 8, "{pane:#?}");
@@ -148,7 +149,12 @@ fn the_sort_pane_at_120x40_adds_all_iterations_nodes_and_reasons() {
     // Every counter fits the frame's bottom line at this width.
     let words = stats_words(&info.stats).join(" ");
     assert!(bottom.contains(&words), "{bottom} / {words}");
-    assert!(pane[0].starts_with(" # move     order  nodes  total   score refuted by reasons"));
+    assert!(
+        pane[0].starts_with(" # move     order  nodes  total  ")
+            && pane[0].contains(" view refuted by reasons"),
+        "{}",
+        pane[0]
+    );
     let first = &info.root_rows[0];
     assert_eq!(pane[1], root_row_text(1, first, width));
     assert!(pane[1].contains(&compact(first.nodes_total)));

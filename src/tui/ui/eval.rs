@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::pane_block;
-use crate::engine::eval::EvalMode;
+use crate::engine::eval::{EvalMode, Term, TermRow};
 use crate::tui::app::App;
 use crate::tui::app::evalview::EvalReport;
 use crate::tui::app::text::e_text;
@@ -21,6 +21,13 @@ use crate::tui::theme::Theme;
 /// Centipawns as pawns with a sign, `+0.25`.
 fn pawns(cp: i32) -> String {
     e_text(cp)
+}
+
+/// Whether a term's row is shown: the two that adjust the sum in some endings only (the
+/// drawish-ending scale and a known ending) are left out where they do nothing, so that
+/// the rest fit the pane.
+pub fn applies(r: &TermRow) -> bool {
+    !(matches!(r.term, Term::Scaling | Term::Known) && r.white == 0 && r.black == 0)
 }
 
 /// The row of the full terms' sum, when it is not the E shown.
@@ -56,7 +63,8 @@ pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<
                 format!("{:<15}{:>7}{:>8}{:>7}", "term", "now", "PV end", "diff"),
                 head,
             ));
-            for r in &now.rows {
+            let both = |r: &&TermRow| applies(r) || end.row(r.term).is_some_and(applies);
+            for r in now.rows.iter().filter(both) {
                 let e = end.row(r.term).map_or(0, |x| x.net);
                 out.push(Line::styled(
                     format!(
@@ -107,7 +115,7 @@ pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<
                 format!("{:<15}{:>7}{:>7}{:>7}", "term", "white", "black", "net"),
                 head,
             ));
-            for r in &now.rows {
+            for r in now.rows.iter().filter(|r| applies(r)) {
                 out.push(Line::styled(
                     format!(
                         "{:<15}{:>7}{:>7}{:>7}",
@@ -167,7 +175,20 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     };
     let block = pane_block(app, &title, false);
     let mut shown = lines(&report, app.theme(), app.screen().evalview().show_pv_end);
-    let nets: Vec<i32> = report.now.rows.iter().map(|r| r.net).collect();
+    // The terms' rows as `lines` lists them (beside the PV's end, a term that does
+    // something at either end).
+    let end = report
+        .pv_end
+        .as_ref()
+        .filter(|_| app.screen().evalview().show_pv_end)
+        .map(|(end, _, _)| end);
+    let nets: Vec<i32> = report
+        .now
+        .rows
+        .iter()
+        .filter(|r| applies(r) || end.and_then(|e| e.row(r.term)).is_some_and(applies))
+        .map(|r| r.net)
+        .collect();
     let table = shown.len();
     // The tables' verdict, when they cover the position, above the terms: exact where E
     // only estimates.

@@ -13,6 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 use super::SortView;
+use crate::chess::Color;
 use crate::engine::order::ScoredMove;
 use crate::engine::search::SearchStats;
 use crate::engine::{Bound, RootMoveRow};
@@ -111,14 +112,21 @@ fn reasons_at(width: usize) -> Option<usize> {
     (width >= at + 8).then_some(at)
 }
 
-/// The root table's column heads for a pane `width` wide.
-pub fn root_head(width: usize) -> String {
+/// The root table's column heads for a pane `width` wide, with `side` to move at the root.
+/// The scores are the search's, from the side to move's view (a refuted move reads `≤`, as
+/// the search proved it), so their head names the side: `W view` or `B view`.
+pub fn root_head(width: usize, side: Color) -> String {
+    let view = if side == Color::White {
+        " W view"
+    } else {
+        " B view"
+    };
     let mut s = if wide_table(width) {
         ROOT_HEAD_WIDE
     } else {
         ROOT_HEAD
     }
-    .to_string();
+    .replace("  score", view);
     if let Some(at) = reasons_at(width) {
         s = format!("{s:<at$}reasons");
     }
@@ -393,7 +401,7 @@ fn draw_root_rows(
 ) {
     let t = ctx.theme;
     let width = inner.width as usize;
-    let mut head = root_head(width);
+    let mut head = root_head(width, v.side());
     if let Some(d) = v.rows_depth().filter(|&d| Some(d) != v.depth()) {
         // The rows of an iteration still running: say which.
         let note = format!(" (d{d} so far)");

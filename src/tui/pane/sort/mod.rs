@@ -159,6 +159,9 @@ pub struct SortView {
     best: Option<Move>,
     /// The shown position's move number and side to move: `12... Black`.
     ply_label: String,
+    /// The shown position's side to move: the root table's scores are from its view (White
+    /// before any position is shown).
+    black_to_move: bool,
     /// The first list row shown.
     scroll: usize,
     /// The search's own order and scores at the root (its last iteration's), for the lists
@@ -254,6 +257,15 @@ impl SortView {
     /// The shown position's move number and side to move: `12... Black`.
     pub fn ply_label(&self) -> &str {
         &self.ply_label
+    }
+
+    /// The shown position's side to move, whose view the root table's scores take.
+    pub fn side(&self) -> Color {
+        if self.black_to_move {
+            Color::Black
+        } else {
+            Color::White
+        }
     }
 
     /// The first list row shown.
@@ -403,6 +415,7 @@ impl SortView {
         self.sorted = sorted;
         self.best = best;
         let side = pos.side_to_move();
+        self.black_to_move = side == Color::Black;
         self.ply_label = format!(
             "{}{} {}",
             pos.fullmove_number(),
