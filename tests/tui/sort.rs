@@ -340,26 +340,28 @@ fn reasons_are_fitted_whole() {
 /// In the real program at 120×40, after the engine searched its reply: the sort pane shows
 /// its root moves numbered, fifteen or more.
 #[test]
-fn the_real_program_shows_fifteen_root_moves_at_120x40() {
-    let dir = common::TempDir::new("pty-sort");
-    let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_ox88"));
-    cmd.env("OX88_DATA_DIR", dir.path());
-    cmd.env("HOME", dir.path());
-    cmd.env("TERM", "xterm-256color");
-    let mut s = common::pty::Pty::spawn(cmd, 40, 120);
-    s.wait_for("the start screen", |s| {
-        s.status().starts_with("White to move")
-    });
-    // Out of the book the engine searches: its root moves stay on show after its move.
-    for (m, after) in [("e2e4", "1.e4 "), ("a2a3", "2.a3 ")] {
-        s.send(&format!("{m}\r"));
-        s.wait_for("the engine's reply", |s| {
-            s.status().starts_with("White to move") && s.text().contains(after)
+fn the_real_program_shows_fifteen_root_moves_at_120x40_and_eight_at_80x24() {
+    for (rows, cols, least) in [(40, 120, 15), (24, 80, 8)] {
+        let dir = common::TempDir::new("pty-sort");
+        let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_ox88"));
+        cmd.env("OX88_DATA_DIR", dir.path());
+        cmd.env("HOME", dir.path());
+        cmd.env("TERM", "xterm-256color");
+        let mut s = common::pty::Pty::spawn(cmd, rows, cols);
+        s.wait_for("the start screen", |s| {
+            s.status().starts_with("White to move")
         });
+        // Out of the book the engine searches: its root moves stay on show after its move.
+        for (m, after) in [("e2e4", "1.e4 "), ("a2a3", "2.a3 ")] {
+            s.send(&format!("{m}\r"));
+            s.wait_for("the engine's reply", |s| {
+                s.status().starts_with("White to move") && s.text().contains(after)
+            });
+        }
+        s.wait_for(&format!("{least} root moves at {cols}×{rows}"), |s| {
+            let rows = s.rows();
+            common::screen_pane(&rows, "┌ Sort ").is_some_and(|p| numbered_rows(&p.inner) >= least)
+        });
+        s.send("\x03");
     }
-    s.wait_for("fifteen root moves", |s| {
-        let rows = s.rows();
-        common::screen_pane(&rows, "┌ Sort ").is_some_and(|p| numbered_rows(&p.inner) >= 15)
-    });
-    s.send("\x03");
 }
