@@ -353,43 +353,42 @@ fn material_text(app: &App, width: usize) -> String {
     .unwrap_or(text)
 }
 
+/// The kinds the material line counts, in the order it names their values.
+const MATERIAL_KINDS: [PieceKind; 5] = [
+    PieceKind::Pawn,
+    PieceKind::Knight,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+    PieceKind::Queen,
+];
+
 /// A preset's piece values in pawns: `P1 N3 B4.5 R5 Q10`.
 pub fn values_text(preset: ValuePreset) -> String {
-    [
-        PieceKind::Pawn,
-        PieceKind::Knight,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-        PieceKind::Queen,
-    ]
-    .iter()
-    .map(|k| {
-        let v = preset.value(*k);
-        let pawns = if v % 100 == 0 {
-            (v / 100).to_string()
-        } else {
-            format!("{}", f64::from(v) / 100.0)
-        };
-        format!("{}{pawns}", k.letter().to_ascii_uppercase())
-    })
-    .collect::<Vec<_>>()
-    .join(" ")
+    MATERIAL_KINDS
+        .iter()
+        .map(|k| {
+            let v = preset.value(*k);
+            let pawns = if v % 100 == 0 {
+                (v / 100).to_string()
+            } else {
+                format!("{}", f64::from(v) / 100.0)
+            };
+            format!("{}{pawns}", k.letter().to_ascii_uppercase())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `Material +1.00 W:♘ B:♟♟`: the material difference under `preset` and each side's
 /// surplus.
 fn material_count(app: &App, preset: ValuePreset) -> String {
     let b = app.shown_board();
-    let diff: i32 = [
-        PieceKind::Pawn,
-        PieceKind::Knight,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-        PieceKind::Queen,
-    ]
-    .iter()
-    .map(|&k| (b.count(Color::White, k) as i32 - b.count(Color::Black, k) as i32) * preset.value(k))
-    .sum();
+    let diff: i32 = MATERIAL_KINDS
+        .iter()
+        .map(|&k| {
+            (b.count(Color::White, k) as i32 - b.count(Color::Black, k) as i32) * preset.value(k)
+        })
+        .sum();
     let mut text = if diff == 0 {
         "Material =".to_string()
     } else {
