@@ -628,7 +628,7 @@ pub struct ReviewArgs {
     /// Which game of the file (1-based).
     #[arg(long, default_value_t = 1)]
     pub game: usize,
-    /// The quick review (the default): 40000 nodes a position, a 40-move game in about 5 s
+    /// The quick review (the default): 40000 nodes a position, a 40-move game in under 10 s
     /// on one core. What it trades away: on the games of docs/strength.md, more of its
     /// marks are moves Stockfish at depth 16 would not mark, and it misses more of
     /// Stockfish's mistakes and blunders than --deep (the figures are there).
