@@ -628,8 +628,23 @@ pub struct ReviewArgs {
     /// Which game of the file (1-based).
     #[arg(long, default_value_t = 1)]
     pub game: usize,
-    /// Nodes searched per position (the default: 40000; reproducible, and the same review
-    /// on a busy machine as on an idle one).
+    /// The quick review (the default): 40000 nodes a position, a 40-move game in under 10 s
+    /// on one core. What it trades away: on the games of docs/strength.md, more of its
+    /// marks are moves Stockfish at depth 16 would not mark, and it misses more of
+    /// Stockfish's mistakes and blunders than --deep (the figures are there).
+    #[arg(long, conflicts_with_all = ["deep", "nodes", "depth", "movetime", "game_time"])]
+    pub quick: bool,
+    /// The deep review: 250000 nodes a position, and a second look from the same position at
+    /// the near misses as well as the marks; a 40-move game in under a minute on one core,
+    /// marks that agree far more with Stockfish's at depth 16.
+    #[arg(long, conflicts_with_all = ["nodes", "depth", "movetime", "game_time"])]
+    pub deep: bool,
+    /// Seconds for the whole game, spread over its positions (the second looks included);
+    /// not reproducible: a busy machine searches less in the same time.
+    #[arg(long, value_name = "SECS", conflicts_with_all = ["nodes", "depth", "movetime"], value_parser = clap::value_parser!(u64).range(1..))]
+    pub game_time: Option<u64>,
+    /// Nodes searched per position (reproducible, and the same review on a busy machine as
+    /// on an idle one).
     #[arg(long, conflicts_with_all = ["depth", "movetime"], value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Milliseconds per position instead of nodes.

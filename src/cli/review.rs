@@ -9,10 +9,10 @@ use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use ox88::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
+use ox88::engine::jobs::{CancelHandle, ReviewDepth, ReviewJob, ReviewSettings, WouldMark};
 use ox88::engine::syzygy::Tablebases;
 use ox88::game::Game;
-use ox88::game::annotate::{Review, review_positions, would_mark};
+use ox88::game::annotate::{Review, review_positions, second_look_for, would_mark};
 
 use super::args::ReviewArgs;
 
@@ -20,6 +20,9 @@ pub fn run(args: ReviewArgs) -> Result<()> {
     let ReviewArgs {
         file,
         game: number,
+        quick: _,
+        deep,
+        game_time,
         nodes,
         movetime,
         depth,
@@ -44,21 +47,45 @@ pub fn run(args: ReviewArgs) -> Result<()> {
         .with_context(|| format!("cannot read {}", file.display()))?;
     let game = Game::from_pgn_nth(&text, number)
         .with_context(|| format!("{}: cannot read game {number}", file.display()))?;
-    let settings = match (depth, movetime, nodes) {
-        (Some(d), _, _) => ReviewSettings::depth(d),
-        (None, Some(ms), _) => {
-            ReviewSettings::movetime(std::time::Duration::from_millis(ms.max(1)))
-        }
-        (None, None, Some(n)) => ReviewSettings::nodes(n),
-        (None, None, None) => ReviewSettings::standard(),
+    let positions = review_positions(&game);
+    let (settings, name, look): (ReviewSettings, Option<String>, WouldMark) =
+        match (depth, movetime, nodes, game_time) {
+            (Some(d), ..) => (ReviewSettings::depth(d), None, would_mark),
+            (None, Some(ms), ..) => (
+                ReviewSettings::movetime(std::time::Duration::from_millis(ms.max(1))),
+                None,
+                would_mark,
+            ),
+            (None, None, Some(n), _) => (ReviewSettings::nodes(n), None, would_mark),
+            (None, None, None, Some(secs)) => (
+                ReviewSettings::game_time(std::time::Duration::from_secs(secs), positions.len()),
+                Some(format!("{secs} s a game")),
+                would_mark,
+            ),
+            (None, None, None, None) => {
+                let d = if deep {
+                    ReviewDepth::Deep
+                } else {
+                    ReviewDepth::Quick
+                };
+                (
+                    ReviewSettings::of_depth(d),
+                    Some(d.name().to_string()),
+                    second_look_for(d),
+                )
+            }
+        };
+    // A move the first look would mark (under --deep, or nearly mark) is looked at again,
+    // deeper, before it is marked.
+    let mut settings = settings.with_second_look(look);
+    let budget = match name {
+        Some(name) => format!("{name}, {}", settings.budget()),
+        None => settings.budget(),
     };
-    // A move the first look would mark is looked at again, deeper, before it is marked.
-    let mut settings = settings.with_second_look(would_mark);
-    let budget = settings.budget();
     // The searches probe the tables too, so their lines in covered positions are exact.
     settings.options.syzygy.tables = tables.clone();
     let tty = std::io::stderr().is_terminal();
-    let job = ReviewJob::start(review_positions(&game), settings, move |p| {
+    let job = ReviewJob::start(positions, settings, move |p| {
         let line = format!("review: {p}");
         if tty {
             eprint!("\r{line}\x1b[K");

@@ -36,15 +36,16 @@
 //!
 //! Accuracy is lichess's published per-move formula on win% (`50 + 50·c`):
 //! `accuracy = 103.1668 · e^(−0.04354 · (win%before − win%after)) − 3.1669`, clamped to
-//! 0..100 (a move that loses nothing scores 100). A side's accuracy here is the plain
-//! average over its moves (lichess's game accuracy blends a volatility-weighted mean and a
-//! harmonic mean; the plain mean is simpler to check by hand). The average centipawn loss
-//! uses the same clipped centipawns: `max(0, before − after)` averaged.
+//! 0..100 (a move that loses nothing scores 100). A side's accuracy for the game is
+//! lichess's published game formula ([`game_accuracy`]): the mean of a volatility-weighted
+//! mean and the harmonic mean of its moves' accuracies, so that one blunder in a sharp
+//! position weighs more than a plain average would let it. The average centipawn loss uses
+//! the same clipped centipawns: `max(0, before − after)` averaged.
 
 use crate::chess::{Board, Color, Move};
 use crate::engine::Score;
 use crate::engine::book::Book;
-use crate::engine::jobs::{PositionAnalysis, Verdict};
+use crate::engine::jobs::{PositionAnalysis, ReviewDepth, Verdict, WouldMark};
 use crate::engine::syzygy::{Tablebases, Wdl};
 
 use super::{Game, Outcome, rules_verdict};
@@ -128,6 +129,59 @@ fn win_percent(score: Score) -> f64 {
     50.0 + 50.0 * winning_chances(score)
 }
 
+/// Lichess's game accuracy for each side, from White's win% (0..100) at every position of
+/// the game (the start, then after each move: one more than the moves) and each move's
+/// accuracy (percent, in game order; the first move is `first_mover`'s). Returns White's
+/// and Black's, 0 for a side without a move.
+///
+/// - Each move is weighted by how volatile the game is around it: the standard deviation
+///   (over the window, not the sample) of the win% in a window of positions, clamped to
+///   0.5..12. The window holds `moves / 10` positions, clamped to 2..8; the first
+///   `window − 2` moves use the first window, then the window slides one position a move
+///   (the move from position `k` to `k + 1` gets the window ending at `k + 1` or later).
+/// - A side's accuracy is the mean of the weighted mean of its moves' accuracies and their
+///   harmonic mean (each accuracy taken as at least 1, so that one 0 does not make it 0).
+pub fn game_accuracy(win_white: &[f64], accuracies: &[f64], first_mover: Color) -> (f64, f64) {
+    let moves = accuracies.len();
+    if moves == 0 {
+        return (0.0, 0.0);
+    }
+    let size = (moves / 10).clamp(2, 8).min(win_white.len().max(1));
+    let spread = |w: &[f64]| {
+        let mean = w.iter().sum::<f64>() / w.len() as f64;
+        let var = w.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / w.len() as f64;
+        var.sqrt().clamp(0.5, 12.0)
+    };
+    let first = spread(&win_white[..size]);
+    let mut weights: Vec<f64> = std::iter::repeat_n(first, size.saturating_sub(2))
+        .chain(win_white.windows(size).map(spread))
+        .collect();
+    // A series shorter than the moves (never from a review) weighs the rest evenly.
+    weights.resize(moves, 0.5);
+    let side = |c: Color| {
+        let (mut wsum, mut w, mut inv, mut n) = (0.0, 0.0, 0.0, 0usize);
+        for (i, (&a, &weight)) in accuracies.iter().zip(&weights).enumerate() {
+            let mover = if i % 2 == 0 {
+                first_mover
+            } else {
+                first_mover.flip()
+            };
+            if mover == c {
+                wsum += a * weight;
+                w += weight;
+                inv += 1.0 / a.max(1.0);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            0.0
+        } else {
+            (wsum / w + n as f64 / inv) / 2.0
+        }
+    };
+    (side(Color::White), side(Color::Black))
+}
+
 /// The verdict on mates alone (see the module comment), mover's view.
 fn mate_judgement(before: Score, after: Score) -> Option<Judgement> {
     let mate_for = |s: Score| matches!(s, Score::Mate(n) if n > 0);
@@ -165,6 +219,27 @@ pub fn judge(before: Score, after: Score) -> Option<Judgement> {
 /// second look (`ReviewSettings::with_second_look(would_mark)`).
 pub fn would_mark(before: Score, after: Score) -> bool {
     judge(before, after).is_some()
+}
+
+/// The drop in winning chances from which a deep review looks again at a move, below the
+/// inaccuracy's 0.1: a first look at a position and the next can understate a loss that a
+/// search of both moves from the same position shows, and those are the misses a deep
+/// review is for.
+pub const DEEP_LOOK_DROP: f64 = 0.07;
+
+/// Whether a deep review looks again at a move: what `would_mark` picks and the near misses
+/// (a drop of [`DEEP_LOOK_DROP`] or more).
+pub fn might_mark(before: Score, after: Score) -> bool {
+    winning_chances(before) - winning_chances(after) >= DEEP_LOOK_DROP || would_mark(before, after)
+}
+
+/// Which moves a review of this depth looks at again: quick, the ones the first look would
+/// mark; deep, those and the near misses.
+pub fn second_look_for(depth: ReviewDepth) -> WouldMark {
+    match depth {
+        ReviewDepth::Quick => would_mark,
+        ReviewDepth::Deep => might_mark,
+    }
 }
 
 /// Whether the built-in opening book plays `mv` in `board` (such a move is never marked).
@@ -231,7 +306,8 @@ pub struct ReviewedMove {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SideSummary {
     pub moves: u32,
-    /// Average of the per-move accuracies, percent (0 when the side has no reviewed move).
+    /// Lichess's game accuracy over the side's moves ([`game_accuracy`]), percent (0 when
+    /// the side has no reviewed move).
     pub accuracy: f64,
     pub inaccuracies: u32,
     pub mistakes: u32,
@@ -346,6 +422,19 @@ impl Review {
                 eval_after,
             });
         }
+        let series: Vec<f64> = moves
+            .first()
+            .map(|m| win_percent(m.before.for_white(m.mover)))
+            .into_iter()
+            .chain(
+                moves
+                    .iter()
+                    .map(|m| win_percent(m.after.for_white(m.mover))),
+            )
+            .collect();
+        let accuracies: Vec<f64> = moves.iter().map(|m| m.accuracy).collect();
+        let first_mover = positions[0].side_to_move();
+        let (white_accuracy, black_accuracy) = game_accuracy(&series, &accuracies, first_mover);
         let summary = |side: Color| {
             let mine: Vec<&ReviewedMove> = moves.iter().filter(|m| m.mover == side).collect();
             let n = mine.len();
@@ -360,7 +449,10 @@ impl Review {
             };
             SideSummary {
                 moves: n as u32,
-                accuracy: mean(&|m| m.accuracy),
+                accuracy: match side {
+                    Color::White => white_accuracy,
+                    Color::Black => black_accuracy,
+                },
                 inaccuracies: count(Judgement::Inaccuracy),
                 mistakes: count(Judgement::Mistake),
                 blunders: count(Judgement::Blunder),
@@ -472,6 +564,39 @@ mod tests {
         assert_eq!(judge(Score::Cp(-1200), Score::Mate(-3)), None);
         assert_eq!(judge(Score::Mate(2), Score::Mate(4)), None);
         assert_eq!(judge(Score::Mate(-5), Score::Mate(-2)), None);
+    }
+
+    #[test]
+    fn game_accuracy_by_hand() {
+        // Four moves; White's win% 50, 50, 50, 30, 30: White's second move drops 20 points
+        // (accuracy 103.1668·e^(−0.04354·20) − 3.1669 = 40.0204), every other move none
+        // (99.9999). Window: 4 / 10 → 2 positions; no copies of the first window; the
+        // windows (50,50) (50,50) (50,30) (30,30) have deviations 0, 0, 10, 0, so the
+        // weights are 0.5, 0.5, 10, 0.5.
+        // White: weighted (99.9999·0.5 + 40.0204·10) / 10.5 = 42.8766, harmonic
+        // 2 / (1/99.9999 + 1/40.0204) = 57.1637, game (42.8766 + 57.1637) / 2 = 50.0201.
+        // Black: 99.9999 both ways. A plain average would give White 70.0.
+        let win = [50.0, 50.0, 50.0, 30.0, 30.0];
+        let acc: Vec<f64> = win
+            .windows(2)
+            .enumerate()
+            .map(|(i, w)| {
+                let (before, after) = if i % 2 == 0 {
+                    (w[0], w[1])
+                } else {
+                    (100.0 - w[0], 100.0 - w[1])
+                };
+                move_accuracy(before, after)
+            })
+            .collect();
+        assert!((acc[2] - 40.0204).abs() < 1e-3, "{acc:?}");
+        let (white, black) = game_accuracy(&win, &acc, Color::White);
+        assert!((white - 50.0201).abs() < 1e-3, "{white}");
+        assert!((black - 99.9999).abs() < 1e-3, "{black}");
+        // Black to move first: the same moves belong to the other side.
+        let (white, black) = game_accuracy(&win, &acc, Color::Black);
+        assert!((black - 50.0201).abs() < 1e-3 && (white - 99.9999).abs() < 1e-3);
+        assert_eq!(game_accuracy(&[50.0], &[], Color::White), (0.0, 0.0));
     }
 
     #[test]

@@ -16,7 +16,9 @@ use ox88::engine::jobs::review::analyse;
 use ox88::engine::jobs::{CancelHandle, PositionAnalysis, ReviewJob, ReviewSettings, Verdict};
 use ox88::engine::syzygy::Tablebases;
 use ox88::game::Game;
-use ox88::game::annotate::{Judgement, Review, judge, review_positions, would_mark};
+use ox88::game::annotate::{
+    Judgement, Review, judge, review_positions, second_look_for, would_mark,
+};
 use pgn_reader::{Nag, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -716,4 +718,97 @@ fn review_with_syzygy_marks_a_hung_queen_and_refuses_a_directory_without_tables(
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no Syzygy tables"), "{err}");
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+// ---- quick and deep -----------------------------------------------------------------------
+
+/// The two budgets: quick is the standard 40000 nodes a position, deep several times more,
+/// and both give a move about to be marked a second look (deep also the near misses).
+#[test]
+fn quick_is_the_standard_budget_and_deep_searches_more() {
+    use ox88::engine::jobs::ReviewDepth;
+    use ox88::engine::jobs::review::{DEEP_NODES, STANDARD_NODES};
+    let quick = ReviewSettings::of_depth(ReviewDepth::Quick);
+    let deep = ReviewSettings::of_depth(ReviewDepth::Deep);
+    assert_eq!(quick.limits.nodes, Some(STANDARD_NODES));
+    assert_eq!(STANDARD_NODES, 40_000);
+    assert_eq!(deep.limits.nodes, Some(DEEP_NODES));
+    const { assert!(DEEP_NODES >= 5 * STANDARD_NODES) };
+    assert_eq!(ReviewDepth::default(), ReviewDepth::Quick);
+    // A drop of 0.08 (a third of a pawn from equality): no mark, but deep looks again.
+    let (before, after) = (Score::Cp(0), Score::Cp(-45));
+    assert!(judge(before, after).is_none());
+    assert!(!second_look_for(ReviewDepth::Quick)(before, after));
+    assert!(second_look_for(ReviewDepth::Deep)(before, after));
+    // A time per game is spread over the positions, with room kept for the second looks.
+    let timed = ReviewSettings::game_time(std::time::Duration::from_secs(60), 81);
+    let per = timed.limits.movetime.unwrap();
+    assert!(per * 81 < std::time::Duration::from_secs(60));
+    assert!(per * 81 > std::time::Duration::from_secs(30));
+}
+
+/// The review's false mark in the Game of the Century (Byrne–Fischer, New York 1956):
+/// 16...Rfe8+, Stockfish's best move, was marked `??` at the quick budget, a search horizon
+/// seen from the position after it. A deep review leaves it unmarked.
+#[test]
+fn a_deep_review_does_not_mark_fischers_sixteenth_move() {
+    use ox88::engine::jobs::ReviewDepth;
+    let text = std::fs::read_to_string("tests/data/byrne-fischer-1956.pgn").unwrap();
+    let full = Game::from_pgn(&text).unwrap();
+    // 16...Rfe8+ is the game's 32nd move (index 31); the review of the two moves from there
+    // (17.Kf1 answers) judges it as the whole game's review does: the positions before and
+    // after it, and the second look from the first.
+    let before = review_positions(&full)[31].clone();
+    let mut game = Game::from_board(before);
+    game.play_text("Rfe8+").unwrap();
+    game.play_text("Kf1").unwrap();
+    let settings = ReviewSettings::of_depth(ReviewDepth::Deep)
+        .with_second_look(second_look_for(ReviewDepth::Deep));
+    let outcome = analyse(
+        &review_positions(&game),
+        &settings,
+        &CancelHandle::new(),
+        &mut |_| {},
+    );
+    let review = Review::from_analysis(&game, &outcome.positions);
+    let rfe8 = &review.moves[0];
+    assert_eq!(rfe8.mover, Color::Black);
+    assert_eq!(
+        rfe8.judgement, None,
+        "16...Rfe8+ marked: before {:?}, after {:?}",
+        rfe8.before, rfe8.after
+    );
+}
+
+/// `--quick` (the default) and `--deep` on the command line: the PGN on standard output
+/// with the budget named in the Annotator tag, the progress on standard error, a hung
+/// queen a blunder either way; the two cannot be asked for together.
+#[test]
+fn the_review_command_takes_quick_or_deep() {
+    let dir = std::env::temp_dir().join(format!("ox88-review-depth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.pgn");
+    std::fs::write(&file, format!("[Event \"one\"]\n\n{ONE_SIDED}\n")).unwrap();
+    let path = file.to_str().unwrap();
+    for (args, budget) in [
+        (vec![], "quick, 40000 nodes"),
+        (vec!["--quick"], "quick, 40000 nodes"),
+        (vec!["--deep"], "deep, "),
+    ] {
+        let out = ox88(&[&["review", path][..], &args[..]].concat());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let game = Game::from_pgn(&String::from_utf8(out.stdout).unwrap()).unwrap();
+        let annotator = game.tags.get("Annotator").unwrap_or("").to_string();
+        assert!(annotator.contains(budget), "{args:?}: {annotator}");
+        assert_eq!(game.moves()[4].annotations.nags, [4], "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("7/7 positions"), "{args:?}: {err}");
+    }
+    let out = ox88(&["review", path, "--quick", "--deep"]);
+    assert!(!out.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

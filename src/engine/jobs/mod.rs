@@ -22,8 +22,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use lab::{LabJob, LabOutcome, LabProgress, LabRun, LabSettings};
 pub use review::{
-    MoveCheck, PositionAnalysis, ReviewJob, ReviewOutcome, ReviewProgress, ReviewSettings,
-    SecondLook, Verdict,
+    MoveCheck, PositionAnalysis, ReviewDepth, ReviewJob, ReviewOutcome, ReviewProgress,
+    ReviewSettings, SecondLook, Verdict, WouldMark,
 };
 
 /// Asks a job to stop after the step it is on. Clones share the flag.

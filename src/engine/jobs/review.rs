@@ -45,9 +45,14 @@ use crate::engine::book::Book;
 use crate::engine::search::Searcher;
 use crate::engine::{Limits, Score, SearchOptions};
 
-/// The nodes per position of a review at the standard budget (a 40-move game, 81
+/// The nodes per position of a quick review, the standard budget (a 40-move game, 81
 /// positions, in a few seconds on one core; the second looks take the rest).
 pub const STANDARD_NODES: u64 = 40_000;
+
+/// The nodes per position of a deep review: six times the quick budget, enough that the
+/// first look rarely misjudges a move by a search horizon (a 40-move game in under a
+/// minute on one core, the second looks included).
+pub const DEEP_NODES: u64 = 250_000;
 
 /// How much deeper a second look searches than the first: this many times the nodes or
 /// the time, or this many plies more.
@@ -64,6 +69,26 @@ pub type WouldMark = fn(before: Score, after: Score) -> bool;
 pub struct SecondLook {
     pub limits: Limits,
     pub would_mark: WouldMark,
+}
+
+/// The two budgets a person picks between: quick (the default: a game in seconds, some
+/// marks a stronger search would not give and some misses) and deep (six times the nodes:
+/// a 40-move game in under a minute on one core, marks that mostly agree with a strong
+/// engine's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReviewDepth {
+    #[default]
+    Quick,
+    Deep,
+}
+
+impl ReviewDepth {
+    pub const fn name(self) -> &'static str {
+        match self {
+            ReviewDepth::Quick => "quick",
+            ReviewDepth::Deep => "deep",
+        }
+    }
 }
 
 /// The budget per position and how the engine searches.
@@ -88,6 +113,24 @@ impl ReviewSettings {
     /// The standard budget: [`STANDARD_NODES`] a position.
     pub fn standard() -> ReviewSettings {
         ReviewSettings::nodes(STANDARD_NODES)
+    }
+
+    /// The budget a depth of review names: [`STANDARD_NODES`] for quick, [`DEEP_NODES`] for
+    /// deep, a position.
+    pub fn of_depth(depth: ReviewDepth) -> ReviewSettings {
+        ReviewSettings::nodes(match depth {
+            ReviewDepth::Quick => STANDARD_NODES,
+            ReviewDepth::Deep => DEEP_NODES,
+        })
+    }
+
+    /// A time for the whole game of `positions` positions, spread evenly over them with a
+    /// share kept back for the second looks (about one move in eight gets one, at
+    /// [`SECOND_LOOK_FACTOR`] times the time).
+    pub fn game_time(total: Duration, positions: usize) -> ReviewSettings {
+        let shares = positions.max(1) as f64 * (1.0 + SECOND_LOOK_FACTOR as f64 / 8.0);
+        let per = total.div_f64(shares).max(Duration::from_millis(1));
+        ReviewSettings::movetime(per)
     }
 
     /// These settings with a second look at the moves `would_mark` picks, deeper than the

@@ -190,7 +190,7 @@ impl App {
             Action::Hint => self.hint_command(),
             Action::Puzzle => self.next_puzzle(),
             Action::Review => {
-                if let Err(e) = self.start_review() {
+                if let Err(e) = self.start_review(crate::engine::jobs::ReviewDepth::Quick) {
                     self.error(e);
                 }
             }

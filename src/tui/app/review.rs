@@ -25,6 +25,8 @@ pub struct RunningReview {
     pub(super) game_id: String,
     pub(super) game_len: usize,
     pub(super) total: usize,
+    /// The budget the review runs at, named in the annotated game.
+    pub(super) budget: String,
 }
 
 /// The review view's state.

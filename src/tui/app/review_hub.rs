@@ -7,25 +7,26 @@ use super::notice::{JobEvent, OnEnd};
 use super::review::RunningReview;
 use super::text::moves_text;
 use super::{App, LogKind};
-use crate::engine::jobs::{CancelHandle, ReviewJob, ReviewSettings};
-use crate::game::annotate::{Review, review_positions, would_mark};
+use crate::engine::jobs::{CancelHandle, ReviewDepth, ReviewJob, ReviewSettings};
+use crate::game::annotate::{Review, review_positions, second_look_for};
 use crate::tui::view::View;
 
 impl App {
     // ---- the review ----------------------------------------------------------------------
 
-    /// `:review` (F4): reviews the game in the background; Esc cancels, keeping what was done.
-    pub fn start_review(&mut self) -> Result<(), String> {
+    /// `:review [quick|deep]` (F4: quick): reviews the game in the background; Esc cancels,
+    /// keeping what was done.
+    pub fn start_review(&mut self, depth: ReviewDepth) -> Result<(), String> {
         if self.review.is_running() {
             return Err("a review is already running (Esc cancels it)".into());
         }
         if self.play.game().is_empty() {
             return Err("no moves to review yet".into());
         }
-        // The standard budget whatever the playing depth: a review at a beginner's depth
+        // The review's own budget whatever the playing depth: a review at a beginner's depth
         // would mark good moves. A move about to be marked gets a second, deeper look.
-        let mut settings = ReviewSettings::standard().with_second_look(would_mark);
-        let budget = settings.budget();
+        let mut settings = ReviewSettings::of_depth(depth).with_second_look(second_look_for(depth));
+        let budget = format!("{}, {}", depth.name(), settings.budget());
         settings.options.eval = self.prefs.eval();
         settings.options.scheme = self.prefs.settings().order;
         settings.options.hash_mb = self.prefs.settings().hash_mb.min(settings.options.hash_mb);
@@ -52,6 +53,7 @@ impl App {
             game_id: self.play.game().id().to_string(),
             game_len: self.play.game().len(),
             total,
+            budget: budget.clone(),
         });
         self.log_line(
             LogKind::Info,
@@ -95,11 +97,7 @@ impl App {
             &outcome.positions,
             self.prefs.tables().tables(),
         );
-        let annotator = format!(
-            "ox88 {} ({})",
-            env!("CARGO_PKG_VERSION"),
-            ReviewSettings::standard().budget()
-        );
+        let annotator = format!("ox88 {} ({})", env!("CARGO_PKG_VERSION"), running.budget);
         let annotated = review.annotate(self.play.game(), &annotator);
         for (i, pm) in annotated
             .moves()

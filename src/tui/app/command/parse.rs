@@ -9,6 +9,7 @@ use std::time::Duration;
 use super::table::{self, ALIASES, CommandSpec, Scope, Scopes};
 use crate::chess::Color;
 use crate::engine::eval::EvalMode;
+use crate::engine::jobs::ReviewDepth;
 use crate::engine::levels::Level;
 use crate::engine::order::Scheme;
 use crate::game::TimeControl;
@@ -52,7 +53,8 @@ pub enum Command {
     Level(Level),
     MultiPv(u32),
     Hint,
-    Review,
+    /// `:review [quick|deep]` (quick when not given).
+    Review(ReviewDepth),
     Set(SetArg),
     /// The ordering lab to this depth (the search depth setting when `None`).
     Lab(Option<u32>),
@@ -413,7 +415,11 @@ fn parse_app(spec: &'static CommandSpec, arg: &str) -> Result<Command, CommandEr
         "draw" => a.none(Command::Draw),
         "help" => a.none(Command::Help),
         "hint" => a.none(Command::Hint),
-        "review" => a.none(Command::Review),
+        "review" => match arg.to_ascii_lowercase().as_str() {
+            "" | "quick" => Ok(Command::Review(ReviewDepth::Quick)),
+            "deep" => Ok(Command::Review(ReviewDepth::Deep)),
+            _ => Err(a.bad()),
+        },
         "puzzle" => Ok(Command::Puzzle(arg.to_string())),
         "tree" => a.none(Command::Tree),
         "quit" => a.none(Command::Quit),

@@ -119,7 +119,7 @@ impl App {
             Command::Level(level) => self.set_level(level),
             Command::MultiPv(n) => self.set_multipv(n),
             Command::Hint => self.hint_command(),
-            Command::Review => return self.start_review(),
+            Command::Review(depth) => return self.start_review(depth),
             Command::Puzzle(arg) => return self.puzzle_command(&arg),
             Command::Set(arg) => return self.set_command(arg),
             Command::Lobby

@@ -293,8 +293,11 @@ pub const COMMANDS: &[CommandSpec] = &[
     .only(Scopes::ENGINE_SEEN),
     CommandSpec::new(
         "review",
-        "review the game in the background: marks, better moves, accuracy",
+        "review the game in the background: marks, better moves, accuracy; deep: six times \
+         the search, marks that agree more with a strong engine (a minute a game, not seconds)",
     )
+    .args("[quick|deep]", &[])
+    .usage(":review takes quick (the default) or deep")
     .only(Scopes::ENGINE_SEEN),
     CommandSpec::new(
         "puzzle",
