@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::pane_block;
-use crate::engine::eval::{EvalMode, Term, TermRow};
+use crate::engine::eval::{Breakdown, EvalMode, Term, TermRow};
 use crate::tui::app::App;
 use crate::tui::app::evalview::EvalReport;
 use crate::tui::app::text::e_text;
@@ -28,6 +28,17 @@ fn pawns(cp: i32) -> String {
 /// the rest fit the pane.
 pub fn applies(r: &TermRow) -> bool {
     !(matches!(r.term, Term::Scaling | Term::Known) && r.white == 0 && r.black == 0)
+}
+
+/// The term rows the pane lists, in the table's order: those that apply now or, beside the
+/// PV's end (`end`), at either end.
+fn shown_rows<'a>(report: &'a EvalReport, end: Option<&Breakdown>) -> Vec<&'a TermRow> {
+    report
+        .now
+        .rows
+        .iter()
+        .filter(|r| applies(r) || end.and_then(|e| e.row(r.term)).is_some_and(applies))
+        .collect()
 }
 
 /// The row of the full terms' sum, when it is not the E shown.
@@ -63,8 +74,7 @@ pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<
                 format!("{:<15}{:>7}{:>8}{:>7}", "term", "now", "PV end", "diff"),
                 head,
             ));
-            let both = |r: &&TermRow| applies(r) || end.row(r.term).is_some_and(applies);
-            for r in now.rows.iter().filter(both) {
+            for r in shown_rows(report, Some(end)) {
                 let e = end.row(r.term).map_or(0, |x| x.net);
                 out.push(Line::styled(
                     format!(
@@ -115,7 +125,7 @@ pub fn lines(report: &EvalReport, theme: &Theme, show_pv_end: bool) -> Vec<Line<
                 format!("{:<15}{:>7}{:>7}{:>7}", "term", "white", "black", "net"),
                 head,
             ));
-            for r in now.rows.iter().filter(|r| applies(r)) {
+            for r in shown_rows(report, None) {
                 out.push(Line::styled(
                     format!(
                         "{:<15}{:>7}{:>7}{:>7}",
@@ -182,13 +192,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .as_ref()
         .filter(|_| app.screen().evalview().show_pv_end)
         .map(|(end, _, _)| end);
-    let nets: Vec<i32> = report
-        .now
-        .rows
-        .iter()
-        .filter(|r| applies(r) || end.and_then(|e| e.row(r.term)).is_some_and(applies))
-        .map(|r| r.net)
-        .collect();
+    let nets: Vec<i32> = shown_rows(&report, end).iter().map(|r| r.net).collect();
     let table = shown.len();
     // The tables' verdict, when they cover the position, above the terms: exact where E
     // only estimates.
