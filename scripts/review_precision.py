@@ -41,6 +41,7 @@ import math
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -140,27 +141,32 @@ def label(args: argparse.Namespace) -> None:
         judge.close()
 
 
-def review(args: argparse.Namespace, path: str, number: int) -> tuple[str, float, float]:
-    """Runs `ox88 review` on one game: its annotated PGN, wall time and CPU time (user and
-    system, from /usr/bin/time). With `--runs`, a run already there is read back instead."""
+def review(args: argparse.Namespace, path: str, number: int) -> tuple[str, str, float, float]:
+    """Runs `ox88 review --table` on one game: its annotated PGN, its table (every move's
+    evaluation and loss, read by `tune`), wall time and CPU time (user and system, from
+    /usr/bin/time). With `--runs`, a run already there is read back instead."""
     saved = None
     if args.runs:
-        name = f"{Path(path).stem}-{number}.pgn"
-        saved = Path(args.runs) / name
-        if saved.exists():
+        saved = Path(args.runs) / f"{Path(path).stem}-{number}.pgn"
+        if saved.exists() and saved.with_suffix(".table").exists():
             wall, cpu = map(float, saved.with_suffix(".time").read_text().split())
-            return saved.read_text(), wall, cpu
-    cmd = ["/usr/bin/time", "-f", "%U %S", "nice", "-n", str(args.nice), args.ox88, "review",
-           path, "--game", str(number), *args.review_arg]
-    t0 = time.time()
-    run = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    wall = time.time() - t0
+            return saved.read_text(), saved.with_suffix(".table").read_text(), wall, cpu
+    with tempfile.TemporaryDirectory() as tmp:
+        pgn_path = Path(tmp) / "review.pgn"
+        cmd = ["/usr/bin/time", "-f", "%U %S", "nice", "-n", str(args.nice), args.ox88,
+               "review", path, "--game", str(number), "--table", "--out", str(pgn_path),
+               *args.review_arg]
+        t0 = time.time()
+        run = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        wall = time.time() - t0
+        pgn = pgn_path.read_text()
     user, system = map(float, run.stderr.strip().splitlines()[-1].split())
     if saved:
         saved.parent.mkdir(parents=True, exist_ok=True)
-        saved.write_text(run.stdout)
+        saved.write_text(pgn)
+        saved.with_suffix(".table").write_text(run.stdout)
         saved.with_suffix(".time").write_text(f"{wall} {user + system}")
-    return run.stdout, wall, user + system
+    return pgn, run.stdout, wall, user + system
 
 
 def measure(args: argparse.Namespace) -> None:
@@ -176,7 +182,7 @@ def measure(args: argparse.Namespace) -> None:
         return
     judge = Judge(args.depth, Path(args.cache), args.nice)
     try:
-        for (path, number), (text, w, c) in zip(todo, runs):
+        for (path, number), (text, _table, w, c) in zip(todo, runs):
             wall += w
             cpu += c
             game = chess.pgn.read_game(io.StringIO(text))

@@ -656,6 +656,11 @@ pub struct ReviewArgs {
     /// Write the annotated PGN here instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Every move as a table on standard output instead of the PGN: its evaluation, the
+    /// winning chances it gave away, its mark and the better move (the PGN still goes to
+    /// --out when given).
+    #[arg(long)]
+    pub table: bool,
     /// A directory of Syzygy endgame tables: moves in positions they cover are judged by
     /// them (a win thrown into a draw or loss, or a draw into a loss, is a blunder,
     /// whatever the search says), and the searches probe them.

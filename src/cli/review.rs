@@ -27,6 +27,7 @@ pub fn run(args: ReviewArgs) -> Result<()> {
         movetime,
         depth,
         out,
+        table,
         syzygy,
     } = args;
     let tables = match &syzygy {
@@ -133,10 +134,13 @@ pub fn run(args: ReviewArgs) -> Result<()> {
     );
     let annotator = format!("ox88 {} ({budget})", env!("CARGO_PKG_VERSION"));
     let pgn = review.annotate(&game, &annotator).to_pgn();
-    match out {
-        Some(path) => std::fs::write(&path, pgn)
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => std::io::stdout().write_all(pgn.as_bytes())?,
+    if let Some(path) = &out {
+        std::fs::write(path, &pgn).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if table {
+        std::io::stdout().write_all(review.table(&game).as_bytes())?;
+    } else if out.is_none() {
+        std::io::stdout().write_all(pgn.as_bytes())?;
     }
     if interrupted {
         // Interrupted: what was reviewed is written, but the exit status says it is partial.

@@ -45,7 +45,7 @@
 use crate::chess::{Board, Color, Move};
 use crate::engine::Score;
 use crate::engine::book::Book;
-use crate::engine::jobs::{PositionAnalysis, ReviewDepth, Verdict, WouldMark};
+use crate::engine::jobs::{PositionAnalysis, ReviewDepth, Verdict, WouldMark, only_move_candidate};
 use crate::engine::syzygy::{Tablebases, Wdl};
 
 use super::{Game, Outcome, rules_verdict};
@@ -233,6 +233,23 @@ pub fn might_mark(before: Score, after: Score) -> bool {
     winning_chances(before) - winning_chances(after) >= DEEP_LOOK_DROP || would_mark(before, after)
 }
 
+/// How far below the move played the best other move must score, in winning chances, for
+/// the move to be the only one that held (`!`): a blunder's worth, so that every other
+/// move would have been marked `??`.
+pub const ONLY_MOVE_DROP: f64 = 0.3;
+
+/// The winning chances the mover must keep after the only move for it to have held: not
+/// lost (about a pawn and a half down on the curve).
+pub const ONLY_MOVE_HOLDS: f64 = -0.5;
+
+/// Whether a move searched beside the best of the others (the mover's scores, same depth)
+/// was the only move that held: every other move loses a blunder's worth more, and the
+/// mover is not lost after it.
+pub fn only_move(played: Score, other: Score) -> bool {
+    let kept = winning_chances(played);
+    kept > ONLY_MOVE_HOLDS && kept - winning_chances(other) >= ONLY_MOVE_DROP
+}
+
 /// Which moves a review of this depth looks at again: quick, the ones the first look would
 /// mark; deep, those and the near misses.
 pub fn second_look_for(depth: ReviewDepth) -> WouldMark {
@@ -294,6 +311,9 @@ pub struct ReviewedMove {
     /// Lichess's per-move accuracy, percent.
     pub accuracy: f64,
     pub judgement: Option<Judgement>,
+    /// The only move that held (`!`, [`only_move`]): found where the review compared the
+    /// move with the others (a deep review does for the engine's own choices).
+    pub only_move: bool,
     /// The engine's better move in the position before the move and its line (starting
     /// with it); `None` and empty where the engine chose the move played.
     pub best: Option<Move>,
@@ -376,35 +396,42 @@ impl Review {
             let after_board = &positions[i + 1];
             let mated = a_after.verdict == Verdict::Checkmated;
             let drawn = rules_verdict(after_board).is_some_and(|e| e.outcome == Outcome::Draw);
-            let (before, after, best, line) =
-                match a_before.check.as_ref().filter(|c| c.played == pm.mv) {
-                    // The second look: both moves searched from this position.
-                    Some(c) if c.other_is_better() => (
-                        c.other_score,
-                        c.played_score,
-                        Some(c.other),
-                        c.other_line.as_slice(),
-                    ),
-                    Some(c) => (c.played_score, c.played_score, None, &[][..]),
-                    None => {
-                        let after = if mated {
-                            Score::Mate(1)
-                        } else if drawn {
-                            Score::Cp(0)
-                        } else {
-                            a_after.score().negate()
-                        };
-                        let best = a_before.best().filter(|&b| b != pm.mv);
-                        let line = if best.is_some() { a_before.pv() } else { &[] };
-                        (a_before.score(), after, best, line)
-                    }
-                };
+            let check = a_before.check.as_ref().filter(|c| c.played == pm.mv);
+            let (before, after, best, line) = match check {
+                // The second look: both moves searched from this position.
+                Some(c) if c.other_is_better() => (
+                    c.other_score,
+                    c.played_score,
+                    Some(c.other),
+                    c.other_line.as_slice(),
+                ),
+                Some(c) => (c.played_score, c.played_score, None, &[][..]),
+                None => {
+                    let after = if mated {
+                        Score::Mate(1)
+                    } else if drawn {
+                        Score::Cp(0)
+                    } else {
+                        a_after.score().negate()
+                    };
+                    let best = a_before.best().filter(|&b| b != pm.mv);
+                    let line = if best.is_some() { a_before.pv() } else { &[] };
+                    (a_before.score(), after, best, line)
+                }
+            };
             let by_tables = tables.and_then(|t| table_judgement(t, &positions[i], after_board));
+            let book = book_move(&positions[i], pm.mv);
             let judgement = match by_tables {
                 Some(j) => j,
-                None if best.is_none() || book_move(&positions[i], pm.mv) => None,
+                None if best.is_none() || book => None,
                 None => judge(before, after),
             };
+            let only = by_tables.is_none()
+                && !book
+                && check.is_some_and(|c| {
+                    !c.other_is_better() && only_move(c.played_score, c.other_score)
+                })
+                && only_move_candidate(&positions[i], pm.mv);
             let chances_lost = (winning_chances(before) - winning_chances(after)).max(0.0);
             let eval_after = (!mated).then(|| after.for_white(mover));
             moves.push(ReviewedMove {
@@ -417,6 +444,7 @@ impl Review {
                 cp_loss: (curve_cp(before) - curve_cp(after)).max(0),
                 accuracy: move_accuracy(win_percent(before), win_percent(after)),
                 judgement,
+                only_move: only,
                 best,
                 best_line: line.iter().take(VARIATION_PLIES).copied().collect(),
                 eval_after,
@@ -478,6 +506,51 @@ impl Review {
         self.moves.len() == self.game_moves
     }
 
+    /// Every reviewed move as a line of text, for a player to read beside the game: the
+    /// move, the evaluation after it (White's view, as `[%eval]`), the winning chances it
+    /// gave away (on the −1..1 scale the marks' thresholds use), its mark (`?!` `?` `??`, or
+    /// `!` for the only move that held), and for a marked move the engine's better move
+    /// with the evaluation it keeps and its line. A header names the columns.
+    pub fn table(&self, game: &Game) -> String {
+        let mut out = String::from("move          eval   loss  mark  better\n");
+        for rm in &self.moves {
+            let board = game.position_at(rm.index);
+            let san = |mv: Move| board.as_ref().map_or_else(|| mv.to_string(), |b| b.san(mv));
+            let numbered = game
+                .numbered_san(rm.index)
+                .unwrap_or_else(|| san(rm.played));
+            let eval = rm
+                .eval_after
+                .map_or_else(|| "mate".to_string(), |e| e.to_string());
+            let mark = match (rm.judgement, rm.only_move) {
+                (Some(j), _) => j.glyph(),
+                (None, true) => "!",
+                (None, false) => "",
+            };
+            let note = match (&rm.best, &board) {
+                (Some(best), Some(b)) if rm.judgement.is_some() => {
+                    let line = b.san_line(&rm.best_line);
+                    let mut t = format!("{} {}", b.san(*best), rm.before.for_white(rm.mover));
+                    if line.len() > 1 {
+                        t.push_str(&format!(": {}", line.join(" ")));
+                    }
+                    t
+                }
+                _ if rm.only_move => "every other move loses".to_string(),
+                (None, _) => "engine's choice".to_string(),
+                _ if board.as_ref().is_some_and(|b| book_move(b, rm.played)) => "book".to_string(),
+                _ => String::new(),
+            };
+            let row = format!(
+                "{numbered:<12} {eval:>6}  {:>5.2}  {mark:<4}  {note}",
+                rm.chances_lost
+            );
+            out.push_str(row.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
     /// The game with the review written into it: every reviewed move gets its `[%eval]`;
     /// a judged move gets its NAG (replacing any move-quality NAG `$1`–`$6` it had) and the
     /// engine's better line as the first variation (replacing one that starts with the
@@ -489,6 +562,10 @@ impl Review {
             let mut notes = out.moves()[rm.index].annotations.clone();
             if rm.eval_after.is_some() {
                 notes.eval = rm.eval_after;
+            }
+            if rm.only_move {
+                notes.nags.retain(|n| !(1..=6).contains(n));
+                notes.nags.insert(0, 1);
             }
             if let Some(j) = rm.judgement {
                 notes.nags.retain(|n| !(1..=6).contains(n));

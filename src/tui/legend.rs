@@ -89,7 +89,7 @@ pub const NUMBERS: &[Entry] = &[
     ),
     (
         "review",
-        "each side's accuracy (how near its moves came to the engine's best) and its marks: ?! inaccuracy, ? mistake, ?? blunder, each with the engine's better move",
+        "each side's accuracy (how near its moves came to the engine's best) and its marks: ?! inaccuracy, ? mistake, ?? blunder, each with the engine's better move, ! the only move that held (deep review); each move's eval after it (White's view) and the winning chances it gave away (0.1 ?!, 0.2 ?, 0.3 ??)",
     ),
 ];
 

@@ -1,4 +1,4 @@
-//! Game review (issue 13): known blunders found with the right better move, a quiet game
+//! Game review: known blunders found with the right better move, a quiet game
 //! left unmarked, accuracy that ranks the sides, the annotated PGN read back by our reader,
 //! by pgn-reader (variations replayed with shakmaty) and by the review itself, input
 //! annotations kept, a cancelled review that keeps its first half, and the command line.
@@ -810,5 +810,143 @@ fn the_review_command_takes_quick_or_deep() {
     }
     let out = ox88(&["review", path, "--quick", "--deep"]);
     assert!(!out.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---- the only move, the table -------------------------------------------------------------
+
+/// `made_up_analysis` with the move at `index` compared with the best other move, as a deep
+/// review's look at the engine's own choice does (`played`, `other`: the mover's scores).
+fn with_check(game: &Game, index: usize, played: Score, other: Score) -> Review {
+    use ox88::engine::jobs::MoveCheck;
+    let mut scores = vec![Score::Cp(0); game.len() + 1];
+    scores[index] = played;
+    scores[index + 1] = played.negate();
+    let mut analysis = made_up_analysis(game, &scores, false);
+    let board = &review_positions(game)[index];
+    let mv = game.moves()[index].mv;
+    let alt = board
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| m != mv)
+        .unwrap();
+    analysis[index].check = Some(MoveCheck {
+        played: mv,
+        played_score: played,
+        other: alt,
+        other_score: other,
+        other_line: vec![alt],
+        depth: 1,
+        nodes: 1,
+    });
+    Review::from_analysis(game, &analysis)
+}
+
+/// `!` is for the only move that held: every other move a blunder's worth worse, the mover
+/// not lost after it, and not a capture that anyone would play (one that wins material or
+/// takes back). It is written as `$1` in the PGN and shown in the table.
+#[test]
+fn the_only_move_that_holds_gets_an_exclamation_mark() {
+    use ox88::game::annotate::only_move;
+    // 3. Nc3 in a line no book plays: a quiet move with many others.
+    let game = Game::from_pgn("1. a3 h6 2. h3 a6 3. Nc3 Nf6 *").unwrap();
+    let nc3 = 4;
+    let review = with_check(&game, nc3, Score::Cp(30), Score::Cp(-400));
+    assert!(review.moves[nc3].only_move, "{:?}", review.moves[nc3]);
+    assert_eq!(review.moves[nc3].judgement, None);
+    assert_eq!(review.moves.iter().filter(|m| m.only_move).count(), 1);
+    let pgn = review.annotate(&game, "test").to_pgn();
+    let flat = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("3. Nc3 $1 {[%eval"), "{pgn}");
+    let table = review.table(&game);
+    let row = table.lines().find(|l| l.starts_with("3. Nc3")).unwrap();
+    assert!(
+        row.contains(" ! ") && row.contains("every other move loses"),
+        "{table}"
+    );
+    // Others only a little worse: no mark.
+    let review = with_check(&game, nc3, Score::Cp(30), Score::Cp(-60));
+    assert!(!review.moves[nc3].only_move);
+    // Lost after it anyway: it held nothing.
+    let review = with_check(&game, nc3, Score::Cp(-450), Score::Cp(-2000));
+    assert!(!review.moves[nc3].only_move);
+    assert!(only_move(Score::Cp(30), Score::Cp(-400)));
+    assert!(!only_move(Score::Cp(-450), Score::Mate(-3)));
+    // Taking a pawn that was offered: what anyone plays, however the others score.
+    let game = Game::from_pgn("1. a3 d5 2. e4 h6 3. exd5 *").unwrap();
+    let review = with_check(&game, 4, Score::Cp(30), Score::Cp(-400));
+    assert!(!review.moves[4].only_move);
+}
+
+/// A deep review finds Fischer's 17...Be6, the queen sacrifice, to be the only move that
+/// held (every other move loses); a quick review never asks.
+#[test]
+fn a_deep_review_calls_fischers_queen_sacrifice_the_only_move() {
+    use ox88::engine::jobs::ReviewDepth;
+    let text = std::fs::read_to_string("tests/data/byrne-fischer-1956.pgn").unwrap();
+    let full = Game::from_pgn(&text).unwrap();
+    // 17...Be6 is the game's 34th move (index 33); 18. Bxb6 answers.
+    let mut game = Game::from_board(review_positions(&full)[33].clone());
+    game.play_text("Be6").unwrap();
+    game.play_text("Bxb6").unwrap();
+    for depth in [ReviewDepth::Quick, ReviewDepth::Deep] {
+        let settings = ReviewSettings::of_depth(depth).with_second_look(second_look_for(depth));
+        assert_eq!(settings.only_move.is_some(), depth == ReviewDepth::Deep);
+        let outcome = analyse(
+            &review_positions(&game),
+            &settings,
+            &CancelHandle::new(),
+            &mut |_| {},
+        );
+        let review = Review::from_analysis(&game, &outcome.positions);
+        let be6 = &review.moves[0];
+        assert_eq!(be6.judgement, None, "{depth:?}: {be6:?}");
+        assert_eq!(
+            be6.only_move,
+            depth == ReviewDepth::Deep,
+            "{depth:?}: {be6:?}"
+        );
+    }
+}
+
+/// `--table`: every move with its evaluation and loss on standard output, a mark and the
+/// better move where there is one; the PGN goes to `--out`.
+#[test]
+fn the_review_table_lists_every_move_with_its_eval_and_loss() {
+    let dir = std::env::temp_dir().join(format!("ox88-review-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.pgn");
+    let out_pgn = dir.join("out.pgn");
+    std::fs::write(&file, format!("[Event \"one\"]\n\n{ONE_SIDED}\n")).unwrap();
+    let out = ox88(&[
+        "review",
+        file.to_str().unwrap(),
+        "--table",
+        "--out",
+        out_pgn.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[0].starts_with("move") && lines[0].contains("eval") && lines[0].contains("loss"));
+    // A row for each of the six moves.
+    assert_eq!(lines.len(), 7, "{table}");
+    // 3. Qxe5+ gives the queen away: a blunder, with its loss and the better move.
+    let qxe5 = lines.iter().find(|l| l.starts_with("3. Qxe5+")).unwrap();
+    let cols: Vec<&str> = qxe5.split_whitespace().collect();
+    let loss: f64 = cols[3].parse().unwrap();
+    assert!(loss >= 0.3, "{qxe5}");
+    assert_eq!(cols[4], "??", "{qxe5}");
+    assert!(
+        cols[2].starts_with('-'),
+        "White's view after the blunder: {qxe5}"
+    );
+    let game = Game::from_pgn(&std::fs::read_to_string(&out_pgn).unwrap()).unwrap();
+    assert_eq!(game.moves()[4].annotations.nags, [4]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

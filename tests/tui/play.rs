@@ -427,14 +427,24 @@ fn review_marks_a_hanging_queen_and_shows_the_better_move() {
         .iter()
         .find(|r| r.starts_with("2. Qg4"))
         .unwrap_or_else(|| panic!("{rows:?}"));
-    assert!(queen.starts_with("2. Qg4??  better "), "{queen}");
+    // The move, its mark, the eval after it (White's view), the chances it gave away.
+    let cols: Vec<&str> = queen.split_whitespace().collect();
+    assert_eq!(cols[..2], ["2.", "Qg4??"], "{queen}");
+    assert!(cols[2].starts_with('-'), "{queen}");
+    assert!(cols[3].parse::<f64>().unwrap() >= 0.3, "{queen}");
+    assert_eq!(cols[4], "better", "{queen}");
     assert!(
         rows[0].starts_with("White ") && rows[0].contains("?? 1"),
         "{rows:?}"
     );
     for (w, h) in [(80, 24), (120, 40)] {
         let screen = screen(&mut app, w, h).join("\n");
-        assert!(screen.contains("2. Qg4??  better"), "{w}×{h}:\n{screen}");
+        assert!(
+            screen
+                .lines()
+                .any(|l| l.contains("2. Qg4??") && l.contains(cols[3])),
+            "{w}×{h}:\n{screen}"
+        );
     }
     // The marks are in the game's PGN.
     let pgn = app.game().to_pgn();

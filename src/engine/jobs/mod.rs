@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub use lab::{LabJob, LabOutcome, LabProgress, LabRun, LabSettings};
 pub use review::{
     MoveCheck, PositionAnalysis, ReviewDepth, ReviewJob, ReviewOutcome, ReviewProgress,
-    ReviewSettings, SecondLook, Verdict, WouldMark,
+    ReviewSettings, SecondLook, Verdict, WouldMark, only_move_candidate,
 };
 
 /// Asks a job to stop after the step it is on. Clones share the flag.

@@ -59,6 +59,10 @@ pub const DEEP_NODES: u64 = 250_000;
 pub const SECOND_LOOK_FACTOR: u64 = 4;
 pub const SECOND_LOOK_PLIES: u32 = 3;
 
+/// The nodes a deep review spends on the other moves of a position where the move played
+/// was the engine's own choice, to tell whether it was the only move that held (`!`).
+pub const ONLY_MOVE_NODES: u64 = 100_000;
+
 /// Whether the first look would mark a move, from the mover's scores before the move (the
 /// engine's best play) and after it. The review's judge (`game::annotate`) supplies it.
 pub type WouldMark = fn(before: Score, after: Score) -> bool;
@@ -98,6 +102,9 @@ pub struct ReviewSettings {
     pub options: SearchOptions,
     /// A deeper look at the moves the first look would mark; `None`: the first look stands.
     pub second_look: Option<SecondLook>,
+    /// The budget for the other moves where the move played was the engine's choice (see
+    /// [`only_move_candidate`]); `None`: no such look, and no move is called the only one.
+    pub only_move: Option<Limits>,
 }
 
 impl ReviewSettings {
@@ -118,10 +125,16 @@ impl ReviewSettings {
     /// The budget a depth of review names: [`STANDARD_NODES`] for quick, [`DEEP_NODES`] for
     /// deep, a position.
     pub fn of_depth(depth: ReviewDepth) -> ReviewSettings {
-        ReviewSettings::nodes(match depth {
-            ReviewDepth::Quick => STANDARD_NODES,
-            ReviewDepth::Deep => DEEP_NODES,
-        })
+        match depth {
+            ReviewDepth::Quick => ReviewSettings::nodes(STANDARD_NODES),
+            ReviewDepth::Deep => ReviewSettings {
+                only_move: Some(Limits {
+                    nodes: Some(ONLY_MOVE_NODES),
+                    ..Limits::default()
+                }),
+                ..ReviewSettings::nodes(DEEP_NODES)
+            },
+        }
     }
 
     /// A time for the whole game of `positions` positions, spread evenly over them with a
@@ -179,6 +192,7 @@ impl ReviewSettings {
                 ..SearchOptions::default()
             },
             second_look: None,
+            only_move: None,
         }
     }
 }
@@ -446,12 +460,43 @@ fn second_look(
     look: &SecondLook,
 ) -> Option<MoveCheck> {
     let played = move_between(before, after)?;
-    if first.best() == Some(played)
-        || !(look.would_mark)(first.score(), next.score().negate())
-        || Book::builtin().moves(before).iter().any(|w| w.mv == played)
-    {
+    if Book::builtin().moves(before).iter().any(|w| w.mv == played) {
         return None;
     }
+    if first.best() == Some(played) {
+        return match &settings.only_move {
+            Some(limits) if only_move_candidate(before, played) => {
+                compare(searcher, before, played, limits, &settings.options)
+            }
+            _ => None,
+        };
+    }
+    if !(look.would_mark)(first.score(), next.score().negate()) {
+        return None;
+    }
+    compare(searcher, before, played, &look.limits, &settings.options)
+}
+
+/// Whether the move played from `before`, the engine's own choice, is worth asking whether
+/// it was the only move that held: a real choice (three legal moves or more) and not a
+/// capture that wins material or breaks even by the exchange (taking what was offered, or
+/// taking back, is what anyone plays). A sacrifice is a candidate.
+pub fn only_move_candidate(before: &Board, played: Move) -> bool {
+    let legal = before.legal_moves();
+    legal.len() >= 3
+        && !(before.piece_at(played.to()).is_some()
+            && crate::engine::order::see(before, played) >= 0)
+}
+
+/// The move played and the best of the others, searched from `before` to the same depth:
+/// the others within `limits`, then the move played alone to the depth they reached.
+fn compare(
+    searcher: &mut Searcher,
+    before: &Board,
+    played: Move,
+    limits: &Limits,
+    options: &SearchOptions,
+) -> Option<MoveCheck> {
     let others: Vec<Move> = before
         .legal_moves()
         .iter()
@@ -461,12 +506,11 @@ fn second_look(
     if others.is_empty() {
         return None;
     }
-    let options = &settings.options;
     let other = searcher.search_sync(
         before,
         &Limits {
             searchmoves: others.clone(),
-            ..look.limits.clone()
+            ..limits.clone()
         },
         options,
         &mut |_| {},
@@ -482,7 +526,7 @@ fn second_look(
         &Limits {
             searchmoves: vec![played],
             depth: Some(depth),
-            ..look.limits.clone()
+            ..limits.clone()
         },
         options,
         &mut |_| {},

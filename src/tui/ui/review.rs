@@ -1,6 +1,8 @@
 //! The review view (in place of the log pane after `:review`): each side's accuracy and
-//! counts, then the moves with their marks (`?!`, `?`, `??`) and, for a marked move, the
-//! engine's better move and its line. The chosen row is in reverse video.
+//! counts, then every move with its mark (`?!`, `?`, `??`, or `!` for the only move that
+//! held), the evaluation after it (White's view), the winning chances it gave away and,
+//! for a marked move, the engine's better move and its line. The chosen row is in reverse
+//! video.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -39,8 +41,19 @@ pub fn rows(app: &App) -> Vec<String> {
             .game()
             .numbered_san(m.index)
             .unwrap_or_else(|| san(m.played));
-        let mark = m.judgement.map_or("", |j| j.glyph());
-        let mut row = format!("{numbered}{mark}");
+        let mark = match (m.judgement, m.only_move) {
+            (Some(j), _) => j.glyph(),
+            (None, true) => "!",
+            (None, false) => "",
+        };
+        let eval = m
+            .eval_after
+            .map_or_else(|| "mate".to_string(), |e| e.to_string());
+        let mut row = format!(
+            "{:<11} {eval:>6} {:>4.2}",
+            format!("{numbered}{mark}"),
+            m.chances_lost
+        );
         if m.judgement.is_some()
             && let (Some(best), Some(b)) = (m.best, &board)
         {
