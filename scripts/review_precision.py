@@ -227,6 +227,94 @@ def measure(args: argparse.Namespace) -> None:
           f"{cpu / max(games, 1):.1f} s CPU")
 
 
+ROW = re.compile(r"\s(\S+)\s+(\d+\.\d\d)(?:\s\s(\?\?|\?!|\?|!)?)?\s*(.*)$")
+
+
+def table_rows(table: str) -> list[tuple[float, str | None, bool]]:
+    """A review's `--table`, one (loss, mark, markable) a move in game order: markable is
+    false for the engine's own choice and the book's moves, which are never marked."""
+    rows = []
+    for line in table.splitlines()[1:]:
+        m = ROW.search(line)
+        if not m:
+            raise ValueError(f"not a table row: {line!r}")
+        mark = m.group(3) if m.group(3) != "!" else None
+        note = m.group(4)
+        rows.append((float(m.group(2)), mark, note not in ("engine's choice", "book")))
+    return rows
+
+
+def tune(args: argparse.Namespace) -> None:
+    """Precision and recall of other thresholds for ox88's own losses, read from the tables
+    of reviews already run (`measure --runs DIR`): what the marks would be with `?!` from
+    each threshold in turn (`?` and `??` from theirs), no review run again."""
+    judge = Judge(args.depth, Path(args.cache), args.nice)
+    moves = []  # (ours: loss, mark, markable; Stockfish's loss)
+    try:
+        for path in args.pgn:
+            for number, game in enumerate(games_of(path, args.games), 1):
+                table = Path(args.runs) / f"{Path(path).stem}-{number}.table"
+                if not table.exists():
+                    continue
+                rows = table_rows(table.read_text())
+                board = game.board()
+                for move, row in zip(game.mainline_moves(), rows):
+                    moves.append((row, judge.loss(board, move)))
+                    board.push(move)
+    finally:
+        judge.close()
+    sf_bad = sum(1 for _, loss in moves if loss >= 0.2)
+    print(f"{len(moves)} moves, Stockfish ? or ?? {sf_bad}")
+    print("?! from   marks  precision   recall   (?! recall)")
+    for t in [x / 100 for x in range(10, 31, 2)]:
+        marks = agreed = found = sf_any = found_any = 0
+        for (loss, mark, markable), theirs in moves:
+            ours = None
+            if markable:
+                if mark and loss < 0.1:  # a mate rule's mark stands
+                    ours = mark
+                elif loss >= max(t, 0.2) or (loss >= t and loss < 0.2):
+                    ours = "x"
+            if ours:
+                marks += 1
+                agreed += theirs >= 0.1
+                found += theirs >= 0.2
+            sf_any += theirs >= 0.1
+            found_any += bool(ours) and theirs >= 0.1
+        print(f"  {t:.2f}   {marks:>6}   {100 * agreed / max(marks, 1):5.1f}%   "
+              f"{100 * found / max(sf_bad, 1):5.1f}%   {100 * found_any / max(sf_any, 1):5.1f}%")
+
+
+def ceiling(args: argparse.Namespace) -> None:
+    """Stockfish at another depth as the reviewer, judged by Stockfish at `--depth` the same
+    way ox88 is: its marks by lichess's thresholds on consecutive positions. How far two
+    runs of the best engine at different depths agree says how much of the gap is the
+    judge's own noise around the thresholds."""
+    judge = Judge(args.depth, Path(args.cache), args.nice)
+    other = Judge(args.reviewer_depth, Path(args.reviewer_cache), args.nice)
+    marks = agreed = sf_bad = found = 0
+    try:
+        for path in args.pgn:
+            for game in games_of(path, args.games):
+                board = game.board()
+                for move in game.mainline_moves():
+                    theirs = judge.loss(board, move)
+                    ours = stockfish_mark(other.loss(board, move))
+                    if ours:
+                        marks += 1
+                        agreed += theirs >= 0.1
+                    if theirs >= 0.2:
+                        sf_bad += 1
+                        found += bool(ours)
+                    board.push(move)
+    finally:
+        judge.close()
+        other.close()
+    print(f"Stockfish depth {args.reviewer_depth} as the reviewer: marks {marks}, precision "
+          f"{100 * agreed / max(marks, 1):.0f}%, recall {found}/{sf_bad} = "
+          f"{100 * found / max(sf_bad, 1):.0f}%")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -245,14 +333,21 @@ def main() -> None:
                    "on a rerun (one folder per binary and arguments)")
     m.add_argument("--reviews-only", action="store_true",
                    help="run (and keep, with --runs) the reviews, judge nothing")
+    t = sub.add_parser("tune", help="other thresholds tried on reviews already run")
+    t.add_argument("pgn", nargs="+")
+    t.add_argument("--runs", required=True, help="the folder of `measure --runs`")
+    c = sub.add_parser("ceiling", help="Stockfish at another depth as the reviewer")
+    c.add_argument("pgn", nargs="+")
+    c.add_argument("--reviewer-depth", type=int, default=12)
+    c.add_argument("--reviewer-cache", default="target/review-sf-reviewer-cache.json")
     lab.add_argument("--first", type=int, default=1, help="start at this game of each file")
-    for s in (lab, m):
+    for s in (lab, m, t, c):
         s.add_argument("--depth", type=int, default=16, help="Stockfish's depth")
         s.add_argument("--cache", default="target/review-sf16-cache.json")
         s.add_argument("--games", type=int, help="only the first N games of each file")
         s.add_argument("--nice", type=int, default=10, help="Stockfish's nice level")
     args = p.parse_args()
-    {"label": label, "measure": measure}[args.command](args)
+    {"label": label, "measure": measure, "tune": tune, "ceiling": ceiling}[args.command](args)
 
 
 if __name__ == "__main__":
