@@ -170,7 +170,7 @@ def review(args: argparse.Namespace, path: str, number: int) -> tuple[str, str, 
 
 
 def measure(args: argparse.Namespace) -> None:
-    marks = agreed = sf_bad = found = sf_any = 0
+    marks = agreed = sf_bad = found = sf_any = plies = 0
     by_mark = {m: [0, 0] for m in THRESHOLD}  # ox88's marks of that kind, agreed
     games = 0
     wall = cpu = 0.0
@@ -213,6 +213,7 @@ def measure(args: argparse.Namespace) -> None:
                         print(f"  missed {Path(path).name} #{number} {num}{san} "
                               f"sf {theirs} loss {loss:.3f}", file=sys.stderr)
                 board.push(node.move)
+                plies += 1
     finally:
         judge.close()
     label_ = args.label or " ".join(args.review_arg) or "(default)"
@@ -224,7 +225,7 @@ def measure(args: argparse.Namespace) -> None:
     recall = 100 * found / sf_bad if sf_bad else float("nan")
     print(f"precision {agreed}/{marks} = {precision:.0f}%   recall {found}/{sf_bad} = "
           f"{recall:.0f}%   time per game {wall / max(games, 1):.1f} s wall, "
-          f"{cpu / max(games, 1):.1f} s CPU")
+          f"{cpu / max(games, 1):.1f} s CPU; a 40-move game {80 * cpu / max(plies, 1):.1f} s CPU")
 
 
 ROW = re.compile(r"\s(\S+)\s+(\d+\.\d\d)(?:\s\s(\?\?|\?!|\?|!)?)?\s*(.*)$")
