@@ -245,9 +245,13 @@ impl Club {
     /// Time passes in every room: flags fall, a room whose players have both been away
     /// for [`Limits::abandon_after`] closes (its game adjourned), and rooms nobody has
     /// been in for [`EMPTY_ROOM_KEPT`] are swept. Call it often (the server does, ten
-    /// times a second).
+    /// times a second, from an async task: so it never waits, neither for the owner nor
+    /// for room in its queue, where a tick that finds none is skipped for the next).
+    /// What is asked of the club after it sees its outcome: commands are taken in order.
     pub fn tick(&self, now: Instant) {
-        self.ask(move |o| o.tick(now));
+        let _ = self
+            .commands
+            .try_send(Box::new(move |o: &mut Owner| o.tick(now)));
     }
 
     /// Saves every game going on with its clocks as they stand (the server is stopping:
@@ -914,5 +918,46 @@ mod tests {
         let after = club.lobby_view(0, club.now()).games[0].clocks.unwrap();
         assert_eq!(after[0], before[0], "white's clock stands");
         assert_eq!(before[1] - after[1], Duration::from_secs(7), "black's runs");
+    }
+
+    #[test]
+    fn what_happened_while_a_member_was_away_is_told_at_the_next_login() {
+        let t0 = Instant::now();
+        let (club, advance) = club_at(t0, Limits::default());
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        bob.join("den").unwrap();
+        alice.act(Action::Move("e4".into())).unwrap();
+        bob.act(Action::Move("e5".into())).unwrap();
+        drop(bob);
+        advance(Duration::from_secs(61));
+        club.tick(club.now());
+        let said = alice.act(Action::ClaimWin).unwrap();
+        assert!(said.contains("you won"), "{said}");
+        assert!(club.flush(Duration::from_secs(10)));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        let told = bob.take_notices();
+        assert!(
+            told.iter().any(|t| t.contains("while you were away (2)")),
+            "{told:?}"
+        );
+        assert!(
+            told.iter()
+                .any(|t| t.contains("your game in room den, alice – bob, ended 1-0")),
+            "{told:?}"
+        );
+        let rating = shown(&club.store().rating("b").unwrap());
+        assert!(
+            told.iter().any(|t| t.contains(&format!(
+                "your rating is {rating} after the game in room den"
+            ))),
+            "{told:?}"
+        );
+        assert!(rating < 1500);
+        // Told once.
+        drop(bob);
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        assert!(bob.take_notices().is_empty());
     }
 }

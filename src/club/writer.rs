@@ -511,6 +511,9 @@ impl Store for Through {
     fn rating_history(&self, member: &str) -> Result<Vec<(String, Rating)>, StoreError> {
         self.store.rating_history(member)
     }
+    fn members(&self, limit: usize) -> Result<Vec<super::store::MemberRating>, StoreError> {
+        self.store.members(limit)
+    }
     fn puzzle_record(&self, member: &str) -> Result<Option<String>, StoreError> {
         self.store.puzzle_record(member)
     }
@@ -588,6 +591,12 @@ mod tests {
         }
         fn player(&self, id: &str, name: &str) -> Result<Rating, StoreError> {
             self.inner.player(id, name)
+        }
+        fn members(
+            &self,
+            limit: usize,
+        ) -> Result<Vec<crate::club::store::MemberRating>, StoreError> {
+            self.inner.members(limit)
         }
         fn rating(&self, id: &str) -> Result<Rating, StoreError> {
             self.inner.rating(id)

@@ -169,6 +169,9 @@ impl Store for TestStore {
     fn rating_history(&self, member: &str) -> Result<Vec<(String, Rating)>, StoreError> {
         self.inner.rating_history(member)
     }
+    fn members(&self, limit: usize) -> Result<Vec<ox88::club::MemberRating>, StoreError> {
+        self.inner.members(limit)
+    }
     fn puzzle_record(&self, member: &str) -> Result<Option<String>, StoreError> {
         self.inner.puzzle_record(member)
     }

@@ -9,31 +9,10 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
-use super::owner::Owner;
+use super::owner::{Adjourned, Owner};
 use crate::club::room::Room;
-use crate::club::store::{GameRecord, Store};
+use crate::club::store::Store;
 use crate::club::{ClubError, is_visitor_id};
-
-/// A game kept without a room, and what each of its players is to be told when back.
-pub(super) struct Adjourned {
-    record: GameRecord,
-    /// `(member id, text)`, given when that member is back in the game's room.
-    news: Vec<(String, String)>,
-}
-
-impl Adjourned {
-    fn plays(&self, id: &str) -> bool {
-        self.record.white == id || self.record.black == id
-    }
-
-    fn opponent_of(&self, id: &str) -> &str {
-        if self.record.white == id {
-            &self.record.black
-        } else {
-            &self.record.white
-        }
-    }
-}
 
 /// The games the store kept going on when the server last stopped, adjourned: each player
 /// is told of the restart when back. Open visitors' games end here, forgotten: a visitor
@@ -71,22 +50,6 @@ pub(super) fn at_start(
     Ok(kept)
 }
 
-/// The room name of `member`'s adjourned game, if they have one.
-pub(super) fn room_of(adjourned: &[Adjourned], member: &str) -> Option<String> {
-    adjourned
-        .iter()
-        .find(|a| a.plays(member))
-        .map(|a| a.record.room.clone())
-}
-
-/// What `opponent` is told when `me` is back in the room of their adjourned game.
-pub(super) fn back_note(opponent: &str, me: &str, room: &str) -> Vec<(String, String)> {
-    vec![(
-        opponent.to_string(),
-        format!("{me} is back in room {room}: your adjourned game waits for you (:join {room})"),
-    )]
-}
-
 /// `d` in words: `10 min`, `90 s`, `2 h`.
 fn spoken(d: Duration) -> String {
     let s = d.as_secs();
@@ -99,22 +62,26 @@ fn spoken(d: Duration) -> String {
     }
 }
 
-/// Adjourns `room`'s game if both its players have been away for `after` (each is told
-/// when back). True when it did: the room is then to be closed.
-pub(super) fn adjourn_if_abandoned(room: &mut Room, after: Duration, now: Instant) -> bool {
-    if !room.abandoned(now, after) {
-        return false;
-    }
-    let text = format!(
-        "the game was adjourned at {}: you were both away over {}; the clocks stay \
-         stopped until you are both back",
-        Utc::now().format("%H:%M UTC"),
-        spoken(after)
-    );
-    room.adjourn_telling_players(now, &text)
-}
-
 impl Owner {
+    /// Adjourns room `name`'s game if both its players have been away for the club's
+    /// limit (each is told when back). True when it did: the room is then to be closed.
+    pub(super) fn adjourn_if_abandoned(&mut self, name: &str, now: Instant) -> bool {
+        let after = self.limits.abandon_after;
+        let Some(room) = self.rooms.get_mut(name) else {
+            return false;
+        };
+        if !room.abandoned(now, after) {
+            return false;
+        }
+        let text = format!(
+            "the game was adjourned at {}: you were both away over {}; the clocks stay \
+             stopped until you are both back",
+            Utc::now().format("%H:%M UTC"),
+            spoken(after)
+        );
+        room.adjourn_telling_players(now, &text)
+    }
+
     /// The room of `member`'s adjourned game (the one of room `name`, if given) made
     /// again and listed under its name (a new one if a room of its name is open
     /// meanwhile); with the room's name and the opponent's id. `None` when there is none.
@@ -190,6 +157,7 @@ mod tests {
     use crate::club::lobby::Limits;
     use crate::club::lobby::{Club, Viewer};
     use crate::club::room::{Action, Role};
+    use crate::club::store::GameRecord;
     use crate::club::{Member, SqliteStore};
     use std::sync::Arc;
 

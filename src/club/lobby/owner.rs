@@ -11,8 +11,7 @@ use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
-use super::adjourned::{self, Adjourned};
-use super::{Clock, Command, EMPTY_ROOM_KEPT, Limits, Published, ROOM_TIME_CONTROL, shown, view};
+use super::{Clock, Command, EMPTY_ROOM_KEPT, Limits, Published, ROOM_TIME_CONTROL, shown};
 use crate::chess::Color;
 use crate::club::room::{Action, Finished, Role, Room, RoomView};
 use crate::club::store::GameRecord;
@@ -21,6 +20,27 @@ use crate::club::writer::{Report, Write, Writer};
 use crate::club::{ClubError, Member, Notify};
 use crate::game::clock::TimeControl;
 use crate::game::glicko::Rating;
+
+/// A game kept without a room, and what each of its players is to be told when back.
+pub(super) struct Adjourned {
+    pub(super) record: GameRecord,
+    /// `(member id, text)`, given when that member is back in the game's room.
+    pub(super) news: Vec<(String, String)>,
+}
+
+impl Adjourned {
+    pub(super) fn plays(&self, id: &str) -> bool {
+        self.record.white == id || self.record.black == id
+    }
+
+    pub(super) fn opponent_of(&self, id: &str) -> &str {
+        if self.record.white == id {
+            &self.record.black
+        } else {
+            &self.record.white
+        }
+    }
+}
 
 /// Notices waiting for one viewer (older ones go).
 const NOTICES_KEPT: usize = 20;
@@ -60,13 +80,16 @@ pub(in crate::club) struct Owner {
     pub(super) challenges: Vec<Challenge>,
     /// Games kept without a room until a player of theirs comes back.
     pub(super) adjourned: Vec<Adjourned>,
+    /// What happened to members while no session of theirs was online (a result, a
+    /// rating change), by member id: told at their next login.
+    news: HashMap<String, Vec<String>>,
     /// Numbers for viewers, seeks, challenges and the rooms games are given.
     next: u64,
     pub(super) writer: Arc<Writer>,
     pub(super) limits: Limits,
     clock: Clock,
     /// Where the lobby is published for its viewers.
-    published: Published,
+    pub(super) published: Published,
     /// What the lobby lists changed since it was last published.
     lobby_changed: bool,
     /// Viewers to wake once the command is done (each once however many changes).
@@ -89,6 +112,7 @@ impl Owner {
             seeks: Vec::new(),
             challenges: Vec::new(),
             adjourned,
+            news: HashMap::new(),
             next: 0,
             writer,
             limits,
@@ -130,8 +154,7 @@ impl Owner {
     pub(super) fn publish(&mut self) {
         if self.lobby_changed {
             self.lobby_changed = false;
-            let snapshot = Arc::new(view::Snapshot::of(self, self.now()));
-            *self.published.lock().unwrap_or_else(|e| e.into_inner()) = snapshot;
+            self.publish_lobby(self.now());
             let in_lobby: Vec<u64> = self
                 .viewers
                 .iter()
@@ -194,6 +217,23 @@ impl Owner {
                 .collect();
             for id in to {
                 self.notice(id, text.clone());
+            }
+        }
+    }
+
+    /// Notes for members, kept for those not online until they log in (open visitors,
+    /// who never come back, are only told while here).
+    fn tell_or_keep(&mut self, notes: Vec<(String, String)>) {
+        for (member, text) in notes {
+            let online = self.viewers.values().any(|e| e.member.id == member);
+            if online {
+                self.tell(vec![(member, text)]);
+            } else if !crate::club::is_visitor_id(&member) {
+                let kept = self.news.entry(member).or_default();
+                if kept.len() >= NOTICES_KEPT {
+                    kept.remove(0);
+                }
+                kept.push(text);
             }
         }
     }
@@ -347,6 +387,11 @@ impl Owner {
         let id = self.number();
         let name = member.name.clone();
         let member_id = member.id.clone();
+        let mut told = told;
+        if let Some(news) = self.news.remove(&member_id) {
+            told.push(format!("while you were away ({}):", news.len()));
+            told.extend(news);
+        }
         self.viewers.insert(
             id,
             Entry {
@@ -419,7 +464,10 @@ impl Owner {
     pub(super) fn room_view(&self, id: u64, now: Instant) -> Option<(RoomView, Role)> {
         let e = self.viewers.get(&id)?;
         let r = self.rooms.get(e.room.as_deref()?)?;
-        Some((r.view(now), r.role(&e.member.id).unwrap_or(Role::Watcher)))
+        Some((
+            r.view_for(&e.member.id, now),
+            r.role(&e.member.id).unwrap_or(Role::Watcher),
+        ))
     }
 
     /// The next moment the viewer's room changes by itself (a clock's second, a flag).
@@ -442,7 +490,12 @@ impl Owner {
             .iter()
             .find(|(_, r)| r.plays_here(member) && r.has_begun())
             .map(|(name, _)| name.clone())
-            .or_else(|| adjourned::room_of(&self.adjourned, member))
+            .or_else(|| {
+                self.adjourned
+                    .iter()
+                    .find(|a| a.plays(member))
+                    .map(|a| a.record.room.clone())
+            })
     }
 
     /// May the engine search for `member` now? Not while they play (or have adjourned) a
@@ -512,7 +565,11 @@ impl Owner {
         // What happened while they were away, and the opponent told they are back.
         self.tell(notes);
         if let Some(opponent) = remade {
-            self.tell(adjourned::back_note(&opponent, &member.name, name));
+            let text = format!(
+                "{} is back in room {name}: your adjourned game waits for you (:join {name})",
+                member.name
+            );
+            self.tell(vec![(opponent, text)]);
         }
         self.room_changed(name);
         role
@@ -571,15 +628,18 @@ impl Owner {
     pub(super) fn tick(&mut self, now: Instant) {
         let names: Vec<String> = self.rooms.keys().cloned().collect();
         for name in names {
-            let after = self.limits.abandon_after;
             let Some(r) = self.rooms.get_mut(&name) else {
                 continue;
             };
             let changed = r.tick(now);
-            let abandoned = adjourned::adjourn_if_abandoned(r, after, now);
-            if abandoned {
+            if self.adjourn_if_abandoned(&name, now) {
                 self.close_adjourned(&name, now);
-            } else if changed {
+                continue;
+            }
+            let Some(r) = self.rooms.get_mut(&name) else {
+                continue;
+            };
+            if changed {
                 let finished = r.take_finished(now);
                 let record = r.record(now);
                 self.after_change(&name, record, finished);
@@ -615,6 +675,25 @@ impl Owner {
             self.writer.send(Write::Save(record));
         }
         if let Some(f) = finished {
+            // A player away when the game ended hears of it at the next login.
+            let how = format!(
+                "your game in room {room}, {} – {}, ended {}{}",
+                f.record.white_name,
+                f.record.black_name,
+                f.record.result.as_deref().unwrap_or("*"),
+                f.record
+                    .termination
+                    .as_deref()
+                    .map(|t| format!(" ({t})"))
+                    .unwrap_or_default()
+            );
+            let away: Vec<(String, String)> = f
+                .players
+                .iter()
+                .filter(|p| !self.viewers.values().any(|e| &e.member.id == *p))
+                .map(|p| (p.clone(), how.clone()))
+                .collect();
+            self.tell_or_keep(away);
             let game = f.record.id.clone();
             self.writer.send(Write::Save(f.record));
             if f.rated {
@@ -645,12 +724,15 @@ impl Owner {
                         before = Some(shown(&e.rating));
                         e.rating = new;
                     }
-                    if let Some(before) = before {
-                        let after = shown(&new);
-                        let change = after as i64 - before as i64;
-                        let text = format!("your rating: {before} → {after} ({change:+})");
-                        notes.push((id.clone(), text));
-                    }
+                    let after = shown(&new);
+                    let text = match before {
+                        Some(before) => {
+                            let change = after as i64 - before as i64;
+                            format!("your rating: {before} → {after} ({change:+})")
+                        }
+                        None => format!("your rating is {after} after the game in room {room}"),
+                    };
+                    notes.push((id.clone(), text));
                 }
                 // The room's header shows the new ratings too.
                 if let Some(r) = self.rooms.get_mut(&room) {
@@ -658,7 +740,7 @@ impl Owner {
                         r.rating_changed(id, rating);
                     }
                 }
-                self.tell(notes);
+                self.tell_or_keep(notes);
                 self.room_changed(&room);
             }
             Report::Failing { room, players, .. } => {

@@ -120,6 +120,15 @@ impl Default for Snapshot {
     }
 }
 
+impl Owner {
+    /// The lobby made again from the owner's state at `now` and published: one snapshot
+    /// every lobby viewer reads.
+    pub(super) fn publish_lobby(&self, now: Instant) {
+        let snapshot = std::sync::Arc::new(Snapshot::of(self, now));
+        *self.published.lock().unwrap_or_else(|e| e.into_inner()) = snapshot;
+    }
+}
+
 impl Snapshot {
     /// The lobby as `owner` holds it at `now`: each room's summary once, each member once
     /// however many sessions they have (in the room of any of them).

@@ -33,7 +33,7 @@ mod record;
 mod seats;
 
 use chat::Chat;
-pub use chat::{CHAT_BURST, CHAT_KEPT, CHAT_WINDOW, ChatLine};
+pub use chat::{Among, CHAT_BURST, CHAT_KEPT, CHAT_WINDOW, ChatLine};
 pub use clock::LAG_ALLOWANCE;
 use clock::ServerClock;
 pub use offers::Offer;
@@ -328,12 +328,26 @@ impl Room {
             offer: self.offer,
             result: self.result(),
             aborted: self.aborted,
-            chat: self.chat.lines(),
+            chat: self.chat.lines(None),
             version: self.version,
             game_id: self.game_id.clone(),
             began: self.began,
             waiting: self.waiting,
         }
+    }
+
+    /// The room as member `id` sees it at `now`: during a game the chat of their side
+    /// only (the players', or the watchers'), every line after it.
+    pub fn view_for(&self, id: &str, now: Instant) -> RoomView {
+        let mut view = self.view(now);
+        if self.in_progress() {
+            let side = match self.role(id) {
+                Some(Role::Player(_)) => Among::Players,
+                _ => Among::Watchers,
+            };
+            view.chat = self.chat.lines(Some(side));
+        }
+        view
     }
 
     pub fn version(&self) -> u64 {
