@@ -875,3 +875,49 @@ fn the_members_list_shows_ratings_and_a_members_history() {
         "{log:?}"
     );
 }
+
+#[test]
+fn a_finished_games_panes_give_the_analysis_slot_back() {
+    use common::app::{builder_with, ctrl, test_settings};
+    use ox88::club::Action;
+    use ox88::club::analysis::{Analyses, Sink};
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (mut alice, bob) = alice_and_bob_in_den(&club);
+    let analyses = Analyses::new(1, Box::new(|o| o.clone()));
+    let sink: Sink = Arc::new(|_| {});
+    let carol = club.connect(
+        ox88::club::Member {
+            id: "carol".into(),
+            name: "carol".into(),
+            rated: false,
+        },
+        Arc::new(|| {}),
+    );
+    let opts = ox88::tui::Options::of(test_settings());
+    let (builder, _) = builder_with(&opts, "default", ox88::tui::theme::ColorDepth::TrueColor);
+    let mut carol = builder
+        .club(carol, Some("den"))
+        .club_analyses(Arc::clone(&analyses), sink)
+        .build();
+    carol.on_club_change();
+    common::app::enter(&mut alice, "e4");
+    carol.on_club_change();
+    ctrl(&mut carol, 'v');
+    assert_eq!(
+        analyses.running(),
+        1,
+        "the game is analysed for its watcher"
+    );
+    bob.act(Action::Resign).unwrap();
+    carol.on_club_change();
+    assert!(
+        carol.club().engine_open(),
+        "the panes stay open on the finished game"
+    );
+    assert_eq!(
+        analyses.running(),
+        0,
+        "and the server's analysis slot is free"
+    );
+}

@@ -94,6 +94,9 @@ pub(in crate::club) struct Owner {
     lobby_changed: bool,
     /// Viewers to wake once the command is done (each once however many changes).
     to_wake: BTreeSet<u64>,
+    /// Writes the command made, handed to the writer once the viewers are woken: a move
+    /// reaches the screens before the disk hears of it.
+    outbox: Vec<Write>,
     stopped: bool,
 }
 
@@ -120,6 +123,7 @@ impl Owner {
             published,
             lobby_changed: true,
             to_wake: BTreeSet::new(),
+            outbox: Vec::new(),
             stopped: false,
         };
         owner.publish();
@@ -168,6 +172,14 @@ impl Owner {
                 (e.notify)();
             }
         }
+        for write in std::mem::take(&mut self.outbox) {
+            self.writer.send(write);
+        }
+    }
+
+    /// A write for the writer's thread, sent once this command's viewers are woken.
+    pub(super) fn write(&mut self, write: Write) {
+        self.outbox.push(write);
     }
 
     pub(super) fn number(&mut self) -> u64 {
@@ -323,11 +335,11 @@ impl Owner {
             r.leave(&member, now);
             // A visitors' game that no player is left in ends, and nothing of it is kept:
             // forgotten through the writer, after the saves queued before it.
-            if !was_aborted
-                && r.is_aborted()
-                && let Some(g) = r.record(now)
-            {
-                self.writer.send(Write::Forget {
+            let forget = (!was_aborted && r.is_aborted())
+                .then(|| r.record(now))
+                .flatten();
+            if let Some(g) = forget {
+                self.write(Write::Forget {
                     game: g.id,
                     room: g.room,
                     players: [g.white, g.black],
@@ -618,7 +630,7 @@ impl Owner {
         }
         self.after_change(&name, record, finished);
         if let Some(forget) = aborted {
-            self.writer.send(forget);
+            self.write(forget);
         }
         Ok(said)
     }
@@ -650,14 +662,17 @@ impl Owner {
 
     /// Every game going on queued to be saved with its clocks as they stand.
     pub(super) fn save_all(&mut self, now: Instant) {
-        for r in self.rooms.values() {
-            let v = r.view(now);
-            if v.result.is_none()
-                && !v.aborted
-                && let Some(record) = r.record(now)
-            {
-                self.writer.send(Write::Save(record));
-            }
+        let going: Vec<GameRecord> = self
+            .rooms
+            .values()
+            .filter(|r| {
+                let v = r.view(now);
+                v.result.is_none() && !v.aborted
+            })
+            .filter_map(|r| r.record(now))
+            .collect();
+        for record in going {
+            self.write(Write::Save(record));
         }
     }
 
@@ -672,7 +687,7 @@ impl Owner {
     ) {
         self.room_changed(room);
         if let Some(record) = record {
-            self.writer.send(Write::Save(record));
+            self.write(Write::Save(record));
         }
         if let Some(f) = finished {
             // A player away when the game ended hears of it at the next login.
@@ -695,9 +710,9 @@ impl Owner {
                 .collect();
             self.tell_or_keep(away);
             let game = f.record.id.clone();
-            self.writer.send(Write::Save(f.record));
+            self.write(Write::Save(f.record));
             if f.rated {
-                self.writer.send(Write::Rate {
+                self.write(Write::Rate {
                     game,
                     room: room.to_string(),
                     players: f.players,

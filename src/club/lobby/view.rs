@@ -93,7 +93,7 @@ struct Listed {
 
 /// The lobby as the owner publishes it after a change: one for every viewer, who picks
 /// what is theirs (challenges to and from them, their own name) and ages the clocks.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct Snapshot {
     at: Option<Instant>,
     online: Vec<OnlineView>,
@@ -104,20 +104,6 @@ pub(super) struct Snapshot {
     waiting: Vec<WaitingView>,
     /// Each viewer's name and rating as shown.
     me: HashMap<u64, (String, Option<u32>)>,
-}
-
-impl Default for Snapshot {
-    fn default() -> Snapshot {
-        Snapshot {
-            at: None,
-            online: Vec::new(),
-            seeks: Vec::new(),
-            challenges: Vec::new(),
-            games: Vec::new(),
-            waiting: Vec::new(),
-            me: HashMap::new(),
-        }
-    }
 }
 
 impl Owner {
