@@ -17,6 +17,7 @@ fn main() -> Result<()> {
     }
     match cli.command {
         Some(Command::Serve(args)) => ox88::serve::run(args),
+        Some(Command::Club(args)) => cli::club::run(args),
         Some(Command::Uci) => ox88::uci::run(),
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),

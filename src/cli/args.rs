@@ -308,6 +308,8 @@ impl PositionArgs {
 pub enum Command {
     /// Serve the TUI over SSH: players connect with `ssh -p 2222 HOST`, nothing installed.
     Serve(ox88::serve::ServeArgs),
+    /// The club's database, for its operator: `ox88 club games NAME [--pgn]`.
+    Club(super::club::ClubArgs),
     /// Speak the UCI protocol on standard input and output (for chess GUIs).
     Uci,
     /// Count leaf nodes of the legal move tree (move generator exactness and speed).

@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod bench;
+pub mod club;
 pub mod config;
 pub mod docs;
 pub mod eval;

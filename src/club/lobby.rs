@@ -1,22 +1,25 @@
-//! The club itself: who is online, the rooms by name, the seeks and challenges, and the
-//! store behind them.
+//! The club itself: who is online, the rooms by name, the seeks and challenges, the games
+//! adjourned — and the one thread that owns them.
 //!
-//! Games without a room (adjourned: the server restarted, or both players were away too
-//! long) wait in `adjourned.rs` until a player of theirs comes back.
+//! One owner: the club's state lives in an [`owner::Owner`] on a thread of its own, the
+//! only code that reads or changes it. Sessions hold a [`Viewer`] and ask through a
+//! bounded channel (a command, answered on a channel of its own); the ticker, the
+//! writer's reports and sign-in do the same. Nothing of the club's is behind a lock a
+//! session could hold, so there is no order of locks to keep, and a rule of the club is
+//! one method of the owner's, tested with the time passed in.
 //!
-//! Locks: the club's own state (viewers, room names, seeks) sits behind one mutex held for
-//! a few lookups at a time; each room has a mutex of its own, so a move in one room never
-//! waits for another room. The club's lock is never taken while a room's is held. After a
-//! change the viewers concerned are woken through their [`Notify`]; they read again.
+//! What the owner publishes: after each command that changed what the lobby lists, one
+//! snapshot of the lobby (shared by every lobby viewer, who reads it without asking) and a
+//! wake-up to each viewer whose screen changed; a room's view is copied for the viewer
+//! who asks. Writes go to the writer's thread, in order, and never wait for a disk.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::sync::mpsc::{self, SyncSender};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::room::{Action, Finished, Role, Room, RoomView};
+use super::room::{Action, Role, RoomView};
 use super::store::{GameRecord, Store};
-use super::text::OPEN_MARK;
-use super::writer::{Report, Write, Writer};
+use super::writer::Writer;
 use super::{ClubError, Member, Notify, SignedIn, text};
 use crate::chess::Color;
 use crate::game::clock::TimeControl;
@@ -24,8 +27,9 @@ use crate::game::glicko::Rating;
 
 mod adjourned;
 mod offers;
+mod owner;
 mod view;
-use adjourned::Adjourned;
+use owner::Owner;
 pub use view::{ChallengeView, GameView, LobbyView, OnlineView, SeekView, WaitingView};
 
 /// The time control of a room opened by name (its opener may not have said).
@@ -37,80 +41,12 @@ pub const MAX_ROOMS: usize = 1000;
 pub const ABANDON_AFTER: Duration = Duration::from_secs(600);
 /// Challenges one member may have out at once (one per opponent).
 pub const CHALLENGES_OUT: usize = 5;
-/// Notices waiting for one viewer (older ones go).
-const NOTICES_KEPT: usize = 20;
+/// How long a room nobody is in, with no game going on, is kept before it is swept.
+pub const EMPTY_ROOM_KEPT: Duration = Duration::from_secs(60);
 /// How long `:games` waits for the viewer's last games to be written before reading.
 const GAMES_WAIT: Duration = Duration::from_secs(1);
-
-struct Entry {
-    member: Member,
-    notify: Notify,
-    room: Option<String>,
-    rating: Rating,
-    notices: Vec<String>,
-}
-
-struct Seek {
-    number: u32,
-    viewer: u64,
-    time_control: Option<TimeControl>,
-    color: Option<Color>,
-    rated: bool,
-}
-
-struct Challenge {
-    number: u32,
-    from: u64,
-    to: u64,
-    time_control: Option<TimeControl>,
-    rated: bool,
-}
-
-#[derive(Default)]
-struct State {
-    viewers: HashMap<u64, Entry>,
-    rooms: HashMap<String, Arc<Mutex<Room>>>,
-    seeks: Vec<Seek>,
-    challenges: Vec<Challenge>,
-    /// Games kept without a room until a player of theirs comes back.
-    adjourned: Vec<Adjourned>,
-    /// Numbers for viewers, seeks, challenges and the rooms games are given.
-    next: u64,
-}
-
-impl State {
-    fn number(&mut self) -> u64 {
-        self.next += 1;
-        self.next
-    }
-
-    /// The viewers in `room`, to wake.
-    fn in_room(&self, room: &str) -> Vec<Notify> {
-        self.viewers
-            .values()
-            .filter(|e| e.room.as_deref() == Some(room))
-            .map(|e| Arc::clone(&e.notify))
-            .collect()
-    }
-
-    /// The viewers in the lobby, to wake.
-    fn in_lobby(&self) -> Vec<Notify> {
-        self.viewers
-            .values()
-            .filter(|e| e.room.is_none())
-            .map(|e| Arc::clone(&e.notify))
-            .collect()
-    }
-
-    fn notice(&mut self, viewer: u64, text: String) -> Option<Notify> {
-        let e = self.viewers.get_mut(&viewer)?;
-        if e.notices.len() >= NOTICES_KEPT {
-            e.notices.remove(0);
-        }
-        e.notices.push(text);
-        Some(Arc::clone(&e.notify))
-    }
-}
+/// Commands waiting for the owner at most; a sender past it waits its turn.
+const COMMANDS_QUEUED: usize = 1024;
 
 /// What the club holds at most, and how long it waits (the server's flags set them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,13 +74,19 @@ impl Default for Limits {
 /// by hand, so that a rule about minutes is checked in microseconds.
 pub type Clock = Arc<dyn Fn() -> Instant + Send + Sync>;
 
-/// The club.
+/// A command to the owner: run on its thread, with the club's state in hand.
+type Command = Box<dyn FnOnce(&mut Owner) + Send>;
+
+/// The lobby as the owner last published it, shared by every viewer.
+type Published = Arc<Mutex<Arc<view::Snapshot>>>;
+
+/// The club: a handle on its owner's thread, and the store and writer beside it.
 pub struct Club {
-    state: Mutex<State>,
-    /// Read here; written only through `writer`, on its own thread.
+    commands: SyncSender<Command>,
+    lobby: Published,
+    /// Reads go to the database; every write it is asked goes through `writer`'s thread.
     store: Arc<dyn Store>,
-    writer: Writer,
-    limits: Limits,
+    writer: Arc<Writer>,
     /// What the club's own actions (a join, a move, a leave) take as the time.
     clock: Clock,
     /// This run of the server, as a token of its own: open visitors' ids carry it, so no
@@ -152,13 +94,10 @@ pub struct Club {
     run: String,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn wake(all: Vec<Notify>) {
-    for n in all {
-        n();
+impl Drop for Club {
+    fn drop(&mut self) {
+        // The owner's thread ends; the writer finishes its queue once the owner is gone.
+        let _ = self.commands.send(Box::new(Owner::stop));
     }
 }
 
@@ -187,30 +126,62 @@ impl Club {
         clock: Clock,
     ) -> Result<Arc<Club>, ClubError> {
         let started = chrono::Utc::now();
-        let state = State {
-            adjourned: adjourned::at_start(store.as_ref(), started)?,
-            ..State::default()
-        };
-        // The writer tells the club of ratings and failures; it starts before the club
-        // exists, so it finds it through a slot filled just below.
-        let club_slot: Arc<OnceLock<Weak<Club>>> = Arc::new(OnceLock::new());
-        let slot = Arc::clone(&club_slot);
+        let adjourned = adjourned::at_start(store.as_ref(), started)?;
+        let (commands, inbox) = mpsc::sync_channel::<Command>(COMMANDS_QUEUED);
+        // The writer tells the owner of ratings and failures, as a command like any other.
+        let reports = commands.clone();
         let writer = Writer::start(Arc::clone(&store), move |report| {
-            if let Some(club) = slot.get().and_then(Weak::upgrade) {
-                club.reported(report);
-            }
+            let _ = reports.send(Box::new(move |o: &mut Owner| o.reported(report)));
         })
         .map_err(|e| ClubError::new(format!("cannot start the database's writer: {e}")))?;
-        let club = Arc::new(Club {
-            state: Mutex::new(state),
+        let writer = Arc::new(writer);
+        let lobby: Published = Arc::default();
+        let mut owner = Owner::new(
+            Arc::clone(&writer),
+            limits,
+            Arc::clone(&clock),
+            Arc::clone(&lobby),
+            adjourned,
+        );
+        std::thread::Builder::new()
+            .name("club".into())
+            .spawn(move || owner.run(&inbox))
+            .map_err(|e| ClubError::new(format!("cannot start the club's thread: {e}")))?;
+        let store = super::writer::through(Arc::clone(&writer), store);
+        Ok(Arc::new(Club {
+            commands,
+            lobby,
             store,
             writer,
-            limits,
             clock,
             run: format!("{:x}{:04x}", started.timestamp(), rand::random::<u16>()),
+        }))
+    }
+
+    /// Runs `f` on the owner's thread and brings back what it says; `None` when the owner
+    /// is gone (the server is stopping).
+    fn ask<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Owner) -> R + Send + 'static,
+    ) -> Option<R> {
+        let (answer, answered) = mpsc::sync_channel(1);
+        let command: Command = Box::new(move |o: &mut Owner| {
+            let r = f(o);
+            // Published before the answer: what the asker reads next includes it.
+            o.publish();
+            let _ = answer.send(r);
         });
-        let _ = club_slot.set(Arc::downgrade(&club));
-        Ok(club)
+        self.commands.send(command).ok()?;
+        answered.recv().ok()
+    }
+
+    /// [`Club::ask`] for what may be refused: the owner gone is one more refusal.
+    fn ask_or_refuse<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Owner) -> Result<R, ClubError> + Send + 'static,
+    ) -> Result<R, ClubError> {
+        self.ask(f)
+            .unwrap_or_else(|| Err(ClubError::new("the club is closing")))
     }
 
     /// The time by the club's clock.
@@ -223,25 +194,15 @@ impl Club {
         super::visitor_id(&self.run, n)
     }
 
-    /// One more room may be made, or why not.
-    fn room_for_one_more(&self, st: &State) -> Result<(), ClubError> {
-        if st.rooms.len() >= self.limits.max_rooms {
-            return Err(ClubError::new(format!(
-                "the server holds as many rooms as it may ({}): join one that is open, or \
-                 try again when a game ends",
-                self.limits.max_rooms
-            )));
-        }
-        Ok(())
-    }
-
+    /// The club's database: reads go to it, writes through the writer's thread.
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.store
     }
 
-    /// Waits until every write queued so far is in the store, or `within` has passed;
-    /// whether they all are.
+    /// Waits until every command sent so far is done and every write they queued is in
+    /// the store, or `within` has passed; whether they all are.
     pub fn flush(&self, within: Duration) -> bool {
+        self.ask(|_| ());
         self.writer.flush(within)
     }
 
@@ -250,42 +211,15 @@ impl Club {
         self.writer.pending()
     }
 
-    /// Passes a room's notes on as notices to the members they are for (each of their
-    /// sessions), and wakes those screens.
-    fn tell(&self, notes: Vec<(String, String)>) {
-        if notes.is_empty() {
-            return;
-        }
-        let wake: Vec<Notify> = {
-            let mut st = lock(&self.state);
-            let mut wake = Vec::new();
-            for (member, text) in notes {
-                let to: Vec<u64> = st
-                    .viewers
-                    .iter()
-                    .filter(|(_, e)| e.member.id == member)
-                    .map(|(&id, _)| id)
-                    .collect();
-                wake.extend(to.into_iter().filter_map(|id| st.notice(id, text.clone())));
-            }
-            wake
-        };
-        for n in wake {
-            n();
-        }
-    }
-
     /// A member comes online; `notify` wakes their screen. A player with a seat in a game
     /// that goes on is put back in its room. The member is who [`Club::sign_in`] said
     /// (an account's name, or an open visitor's own); what sign-in had to tell them comes
     /// as their first notices.
     pub fn connect(self: &Arc<Self>, who: impl Into<SignedIn>, notify: Notify) -> Viewer {
-        let SignedIn {
-            mut member,
-            told: greetings,
-        } = who.into();
+        let SignedIn { mut member, told } = who.into();
         // Cleaned before anything keeps it: the database and every screen see one name.
         member.name = text::clean_name(&member);
+        // Noted in the store (a write, through the writer) before the owner seats them.
         let rating = if member.rated {
             self.store
                 .player(&member.id, &member.name)
@@ -296,209 +230,58 @@ impl Club {
         } else {
             Rating::default()
         };
-        let mut st = lock(&self.state);
-        member.name = unique_name(&st, &member);
-        let id = st.number();
-        let seated = st
-            .rooms
-            .iter()
-            .map(|(name, room)| (name.clone(), Arc::clone(room)))
-            .collect::<Vec<_>>();
-        st.viewers.insert(
-            id,
-            Entry {
-                member: member.clone(),
-                notify,
-                room: None,
-                rating,
-                notices: greetings,
-            },
-        );
-        drop(st);
-        let viewer = Viewer {
+        let asked = member.clone();
+        let (id, name) = self
+            .ask(move |o| o.connect(asked, rating, told, notify))
+            .unwrap_or((0, member.name.clone()));
+        member.name = name;
+        Viewer {
             club: Arc::clone(self),
             id,
-            member: member.clone(),
-        };
-        // Back to a seat the member holds (a dropped connection, a restarted server).
-        viewer.seat_back(seated);
-        self.wake_lobby();
-        viewer
-    }
-
-    fn wake_lobby(&self) {
-        let all = lock(&self.state).in_lobby();
-        wake(all);
-    }
-
-    fn room(&self, name: &str) -> Option<Arc<Mutex<Room>>> {
-        lock(&self.state).rooms.get(name).cloned()
-    }
-
-    /// Time passes in every room: flags fall, and a room whose players have both been
-    /// away for [`Limits::abandon_after`] closes (its game adjourned). Call it often (the
-    /// server does, ten times a second); a room with nothing due costs a lock.
-    pub fn tick(&self, now: Instant) {
-        let rooms: Vec<_> = lock(&self.state)
-            .rooms
-            .iter()
-            .map(|(n, r)| (n.clone(), Arc::clone(r)))
-            .collect();
-        for (name, room) in rooms {
-            let (finished, record, abandoned) = {
-                let mut r = lock(&room);
-                let changed = r.tick(now);
-                let abandoned = self.adjourn_if_abandoned(&mut r, now);
-                if !changed && !abandoned {
-                    continue;
-                }
-                (r.take_finished(now), r.record(now), abandoned)
-            };
-            if abandoned {
-                self.close_adjourned(&name, &room, now);
-            } else {
-                self.after_change(&name, record, finished);
-            }
+            member,
         }
+    }
+
+    /// Time passes in every room: flags fall, a room whose players have both been away
+    /// for [`Limits::abandon_after`] closes (its game adjourned), and rooms nobody has
+    /// been in for [`EMPTY_ROOM_KEPT`] are swept. Call it often (the server does, ten
+    /// times a second, from an async task: so it never waits, neither for the owner nor
+    /// for room in its queue, where a tick that finds none is skipped for the next).
+    /// What is asked of the club after it sees its outcome: commands are taken in order.
+    pub fn tick(&self, now: Instant) {
+        let _ = self
+            .commands
+            .try_send(Box::new(move |o: &mut Owner| o.tick(now)));
     }
 
     /// Saves every game going on with its clocks as they stand (the server is stopping:
     /// they go on after a restart when both players are back), then waits up to `within`
     /// for everything queued to be written; whether it all was.
     pub fn save_all(&self, now: Instant, within: Duration) -> bool {
-        let rooms: Vec<_> = lock(&self.state).rooms.values().cloned().collect();
-        for room in rooms {
-            let record = {
-                let r = lock(&room);
-                let v = r.view(now);
-                if v.result.is_some() || v.aborted {
-                    None
-                } else {
-                    r.record(now)
-                }
-            };
-            if let Some(record) = record {
-                self.writer.send(Write::Save(record));
-            }
-        }
+        self.ask(move |o| o.save_all(now));
         self.writer.flush(within)
     }
 
-    /// What follows a change in `room`: the room's viewers and the lobby woken, then the
-    /// game's save (and a finished game's rating) queued for the writer's thread.
-    fn after_change(&self, room: &str, record: Option<GameRecord>, finished: Option<Finished>) {
-        let (in_room, in_lobby) = {
-            let st = lock(&self.state);
-            (st.in_room(room), st.in_lobby())
-        };
-        wake(in_room);
-        wake(in_lobby);
-        if let Some(record) = record {
-            self.writer.send(Write::Save(record));
-        }
-        if let Some(f) = finished {
-            let game = f.record.id.clone();
-            self.writer.send(Write::Save(f.record));
-            if f.rated {
-                self.writer.send(Write::Rate {
-                    game,
-                    room: room.to_string(),
-                    players: f.players,
-                    white_score: f.white_score,
-                });
-            }
-        }
+    /// May `member` have the engine search for them now? Refused, with the reason, while
+    /// they hold a seat in a game that goes on or is adjourned (a player's seat and clock
+    /// are theirs until the game ends). The one place this is decided.
+    pub fn engine_allowed(&self, member: &str) -> Result<(), ClubError> {
+        let member = member.to_string();
+        self.ask_or_refuse(move |o| o.engine_allowed(&member))
     }
 
-    /// What the writer's thread reports: new ratings shown (a notice to each player and
-    /// the room's header), a game that cannot be saved told to its players, and told again
-    /// once it is.
-    fn reported(&self, report: Report) {
-        match report {
-            Report::Rated {
-                room,
-                players,
-                ratings,
-            } => {
-                let notes = {
-                    let mut st = lock(&self.state);
-                    let mut notes = Vec::new();
-                    for (id, new) in players.iter().zip(ratings) {
-                        let mut before = None;
-                        for e in st.viewers.values_mut().filter(|e| &e.member.id == id) {
-                            before = Some(shown(&e.rating));
-                            e.rating = new;
-                        }
-                        if let Some(before) = before {
-                            let after = shown(&new);
-                            let change = after as i64 - before as i64;
-                            let text = format!("your rating: {before} → {after} ({change:+})");
-                            notes.push((id.clone(), text));
-                        }
-                    }
-                    notes
-                };
-                // The room's header shows the new ratings too (the club's lock is let go
-                // first: it is never taken under a room's).
-                if let Some(r) = self.room(&room) {
-                    let mut r = lock(&r);
-                    for (id, rating) in players.iter().zip(ratings) {
-                        r.rating_changed(id, rating);
-                    }
-                }
-                self.tell(notes);
-                self.after_change(&room, None, None);
-            }
-            Report::Failing { room, players, .. } => {
-                let text = format!(
-                    "room {room}: the server cannot save the game just now; it keeps the \
-                     moves and tries again"
-                );
-                self.tell(players.into_iter().map(|p| (p, text.clone())).collect());
-            }
-            Report::Saved { room, players } => {
-                let text = format!("room {room}: the game is saved again");
-                self.tell(players.into_iter().map(|p| (p, text.clone())).collect());
-            }
-        }
+    /// The lobby as viewer `me` reads it, at `now`.
+    fn lobby_view(&self, me: u64, now: Instant) -> LobbyView {
+        let snapshot = Arc::clone(&self.lobby.lock().unwrap_or_else(|e| e.into_inner()));
+        snapshot.for_viewer(me, now)
     }
 
-    /// A fresh room name for a game made in the lobby.
-    fn new_room_name(st: &mut State) -> String {
-        loop {
-            let n = st.number();
-            let name = format!("game-{n}");
-            if !st.rooms.contains_key(&name) {
-                return name;
-            }
-        }
+    /// Is room `name` open? (For tests of the rooms' lifecycle.)
+    #[cfg(test)]
+    fn has_room(&self, name: &str) -> bool {
+        let name = name.to_string();
+        self.ask(move |o| o.has_room(&name)).unwrap_or(false)
     }
-}
-
-/// The member's (clean) name, or another when a different member online already shows it
-/// (in any case). An account's name is its own in the whole club, so only an open visitor
-/// ever needs another: `name~2`, `name~3`… (`~` is in no account's name, so an open
-/// visitor can never pass for a member). A member with a key who still meets their name
-/// online (a club made by hand, in tests) is `name-2`.
-fn unique_name(st: &State, member: &Member) -> String {
-    let base = member.name.clone();
-    let taken = |n: &str| {
-        st.viewers
-            .values()
-            .any(|e| text::same_name(&e.member.name, n) && e.member.id != member.id)
-    };
-    if !taken(&base) {
-        return base;
-    }
-    let (stem, mark) = if member.rated {
-        (base.as_str(), '-')
-    } else {
-        (base.trim_end_matches(OPEN_MARK), OPEN_MARK)
-    };
-    (2..)
-        .map(|i| format!("{stem}{mark}{i}"))
-        .find(|n| !taken(n))
-        .expect("some suffix is free")
 }
 
 /// One viewer's hold on the club, kept by their screen. Dropping it is leaving: a seat in a
@@ -520,18 +303,8 @@ impl std::fmt::Debug for Viewer {
 
 impl Drop for Viewer {
     fn drop(&mut self) {
-        let room = {
-            let mut st = lock(&self.club.state);
-            let e = st.viewers.remove(&self.id);
-            st.seeks.retain(|s| s.viewer != self.id);
-            st.challenges
-                .retain(|c| c.from != self.id && c.to != self.id);
-            e.and_then(|e| e.room)
-        };
-        if let Some(name) = room {
-            self.leave_room_named(&name);
-        }
-        self.club.wake_lobby();
+        let id = self.id;
+        self.club.ask(move |o| o.disconnect(id));
     }
 }
 
@@ -540,18 +313,15 @@ impl Viewer {
         &self.member
     }
 
-    /// The club's database (a member's puzzle record is kept there).
+    /// The club's database (a member's puzzle record is kept there; writes go through the
+    /// writer's thread).
     pub fn store(&self) -> Arc<dyn Store> {
         Arc::clone(&self.club.store)
     }
 
     /// The name the club shows for this viewer (made unique among those online).
     pub fn name(&self) -> String {
-        lock(&self.club.state)
-            .viewers
-            .get(&self.id)
-            .map(|e| e.member.name.clone())
-            .unwrap_or_else(|| self.member.name.clone())
+        self.member.name.clone()
     }
 
     pub fn lobby(&self, now: Instant) -> LobbyView {
@@ -560,217 +330,47 @@ impl Viewer {
 
     /// The room this viewer is in, by name.
     pub fn room_name(&self) -> Option<String> {
-        lock(&self.club.state)
-            .viewers
-            .get(&self.id)
-            .and_then(|e| e.room.clone())
+        let id = self.id;
+        self.club.ask(move |o| o.room_name(id)).flatten()
     }
 
-    /// The room this viewer is in, as it stands now.
+    /// The room this viewer is in, as it stands at `now`, and their role there.
     pub fn room(&self, now: Instant) -> Option<(RoomView, Role)> {
-        let name = self.room_name()?;
-        let room = self.club.room(&name)?;
-        let r = lock(&room);
-        Some((
-            r.view(now),
-            r.role(&self.member.id).unwrap_or(Role::Watcher),
-        ))
+        let id = self.id;
+        self.club.ask(move |o| o.room_view(id, now)).flatten()
     }
 
     /// The next moment the room's screen changes by itself (a clock's second, a flag).
     pub fn next_due(&self, now: Instant) -> Option<Instant> {
-        let room = self.club.room(&self.room_name()?)?;
-        lock(&room).next_due(now)
+        let id = self.id;
+        self.club.ask(move |o| o.next_due(id, now)).flatten()
     }
 
     /// Messages for this viewer since the last call (a challenge, a rating change).
     pub fn take_notices(&self) -> Vec<String> {
-        lock(&self.club.state)
-            .viewers
-            .get_mut(&self.id)
-            .map(|e| std::mem::take(&mut e.notices))
+        let id = self.id;
+        self.club
+            .ask(move |o| o.take_notices(id))
             .unwrap_or_default()
     }
 
     /// Joins (or opens) the room `name`: a seat while one is free, else watching.
     pub fn join(&self, name: &str) -> Result<Role, ClubError> {
         let name = text::room_name(name)?;
-        let now = self.club.now();
-        if let Some(current) = self.room_name() {
-            if current == name {
-                return self
-                    .room(now)
-                    .map(|(_, role)| role)
-                    .ok_or_else(|| ClubError::new("the room is gone"));
-            }
-            self.leave_room();
-        }
-        let (room, remade) = {
-            let mut st = lock(&self.club.state);
-            match st.rooms.get(&name) {
-                Some(room) => (Arc::clone(room), None),
-                None => {
-                    self.club.room_for_one_more(&st)?;
-                    // This member's own adjourned game of that room, else a new room.
-                    match adjourned::reopen(&mut st, &self.member.id, Some(&name)) {
-                        Some((_, room, opponent)) => (room, Some(opponent)),
-                        None => {
-                            let tc = ROOM_TIME_CONTROL.parse().ok();
-                            let room = Arc::new(Mutex::new(Room::new(&name, tc, true)));
-                            st.rooms.insert(name.clone(), Arc::clone(&room));
-                            (room, None)
-                        }
-                    }
-                }
-            }
-        };
-        Ok(self.enter(&name, &room, remade, now))
-    }
-
-    /// Into room `name`: seated or watching. `remade`: the room of an adjourned game was
-    /// just made again, and this is the opponent of the one coming back.
-    fn enter(
-        &self,
-        name: &str,
-        room: &Arc<Mutex<Room>>,
-        remade: Option<String>,
-        now: Instant,
-    ) -> Role {
-        let rating = {
-            let mut st = lock(&self.club.state);
-            let e = st.viewers.get_mut(&self.id).expect("a viewer is listed");
-            e.room = Some(name.to_string());
-            e.member.rated.then_some(e.rating)
-        };
-        let (role, notes) = {
-            let mut r = lock(room);
-            (r.join(&self.member, rating, now), r.take_notes())
-        };
-        // What happened while they were away, and the opponent told they are back.
-        self.club.tell(notes);
-        if let Some(opponent) = remade {
-            self.club
-                .tell(adjourned::back_note(&opponent, &self.name(), name));
-        }
-        self.club.after_change(name, None, None);
-        role
-    }
-
-    /// At login: back to the seat this member holds in a game going on, or to their
-    /// adjourned game (its room made again).
-    fn seat_back(&self, rooms: Vec<(String, Arc<Mutex<Room>>)>) {
-        for (name, room) in rooms {
-            if lock(&room).plays_here(&self.member.id) {
-                let _ = self.join(&name);
-                return;
-            }
-        }
-        self.resume_adjourned();
+        let id = self.id;
+        self.club.ask_or_refuse(move |o| o.join(id, &name))
     }
 
     /// Back to the lobby: a player keeps the seat of a game that goes on.
     pub fn leave_room(&self) {
-        let name = {
-            let mut st = lock(&self.club.state);
-            st.viewers.get_mut(&self.id).and_then(|e| e.room.take())
-        };
-        if let Some(name) = name {
-            self.leave_room_named(&name);
-        }
-    }
-
-    fn leave_room_named(&self, name: &str) {
-        let Some(room) = self.club.room(name) else {
-            return;
-        };
-        // Another session of the same member still in the room keeps their seat there.
-        let still_here = lock(&self.club.state)
-            .viewers
-            .values()
-            .any(|e| e.member.id == self.member.id && e.room.as_deref() == Some(name));
-        if still_here {
-            self.club.after_change(name, None, None);
-            return;
-        }
-        let (idle, ended) = {
-            let mut r = lock(&room);
-            let was_aborted = r.is_aborted();
-            let now = self.club.now();
-            r.leave(&self.member.id, now);
-            // A visitors' game that no player is left in ends, and nothing of it is kept:
-            // forgotten through the writer, after the saves queued before it.
-            let ended = (!was_aborted && r.is_aborted())
-                .then(|| r.record(now))
-                .flatten()
-                .map(|g| Write::Forget {
-                    game: g.id,
-                    room: g.room,
-                    players: [g.white, g.black],
-                });
-            (r.is_idle(), ended)
-        };
-        if let Some(forget) = ended {
-            self.club.writer.send(forget);
-        }
-        if idle {
-            let mut st = lock(&self.club.state);
-            // Still idle and nobody joined it since.
-            if st.in_room(name).is_empty() && lock(&room).is_idle() {
-                st.rooms.remove(name);
-            }
-        }
-        self.club.after_change(name, None, None);
+        let id = self.id;
+        self.club.ask(move |o| o.leave_room(id));
     }
 
     /// Does what the viewer asks in their room.
     pub fn act(&self, action: Action) -> Result<String, ClubError> {
-        let name = self
-            .room_name()
-            .ok_or_else(|| ClubError::new("you are in the lobby: join a room first"))?;
-        let room = self
-            .club
-            .room(&name)
-            .ok_or_else(|| ClubError::new("the room is gone"))?;
-        let now = self.club.now();
-        let moved = matches!(action, Action::Move(_) | Action::Takeback);
-        let (said, record, finished, aborted, notes, adjourned) = {
-            let mut r = lock(&room);
-            let was_adjourned = r.is_adjourned();
-            let said = r.act(&self.member.id, action, now)?;
-            let record = if moved { r.record(now) } else { None };
-            // An aborted game that was saved is forgotten (one never saved has no record).
-            let aborted = r
-                .is_aborted()
-                .then(|| r.record(now))
-                .flatten()
-                .map(|g| Write::Forget {
-                    game: g.id,
-                    room: g.room,
-                    players: [g.white, g.black],
-                });
-            let adjourned = !was_adjourned && r.is_adjourned();
-            (
-                said,
-                record,
-                r.take_finished(now),
-                aborted,
-                r.take_notes(),
-                adjourned,
-            )
-        };
-        if adjourned {
-            // A claim against a player not back since the game was restored.
-            self.club.tell(notes);
-            self.club.close_adjourned(&name, &room, now);
-            return Ok(said);
-        }
-        // The room's lock is let go first: the club's is never taken under it.
-        self.club.tell(notes);
-        self.club.after_change(&name, record, finished);
-        if let Some(forget) = aborted {
-            self.club.writer.send(forget);
-        }
-        Ok(said)
+        let id = self.id;
+        self.club.ask_or_refuse(move |o| o.act(id, action))
     }
 
     /// Watches game `number` of the lobby's list.
@@ -783,14 +383,70 @@ impl Viewer {
         self.join(&game.room)
     }
 
+    /// May the engine search for this viewer now? See [`Club::engine_allowed`].
+    pub fn engine_allowed(&self) -> Result<(), ClubError> {
+        self.club.engine_allowed(&self.member.id)
+    }
+
     /// This viewer's finished games, newest first (a game just ended is read once its
     /// write is done, waiting a moment for it).
     pub fn games(&self, limit: usize) -> Result<Vec<GameRecord>, ClubError> {
-        self.club.writer.flush(GAMES_WAIT);
+        self.club.flush(GAMES_WAIT);
         self.club
             .store
             .games_of(&self.member.id, limit)
             .map_err(|e| ClubError::new(e.to_string()))
+    }
+
+    /// Puts a seek in the lobby (replacing this viewer's earlier one); its number.
+    pub fn seek(
+        &self,
+        time_control: Option<TimeControl>,
+        color: Option<Color>,
+        rated: bool,
+    ) -> Result<u32, ClubError> {
+        let id = self.id;
+        self.club
+            .ask_or_refuse(move |o| o.seek(id, time_control, color, rated))
+    }
+
+    /// Takes this viewer's seek out of the lobby; its number.
+    pub fn unseek(&self) -> Result<u32, ClubError> {
+        let id = self.id;
+        self.club.ask_or_refuse(move |o| o.unseek(id))
+    }
+
+    /// Withdraws this viewer's challenge to the member online as `name` (who is told);
+    /// its number.
+    pub fn withdraw(&self, name: &str) -> Result<u32, ClubError> {
+        let (id, name) = (self.id, name.to_string());
+        self.club.ask_or_refuse(move |o| o.withdraw(id, &name))
+    }
+
+    /// Challenges the member online as `name`, in place of an earlier challenge to them
+    /// (one standing challenge per opponent).
+    pub fn challenge(
+        &self,
+        name: &str,
+        time_control: Option<TimeControl>,
+        rated: bool,
+    ) -> Result<u32, ClubError> {
+        let (id, name) = (self.id, name.to_string());
+        self.club
+            .ask_or_refuse(move |o| o.challenge(id, &name, time_control, rated))
+    }
+
+    /// Turns down challenge `number` (or withdraws one's own).
+    pub fn decline(&self, number: u32) -> Result<(), ClubError> {
+        let id = self.id;
+        self.club.ask_or_refuse(move |o| o.decline(id, number))
+    }
+
+    /// Accepts seek or challenge `number`: a new room, both players in it. Returns the
+    /// room's name. Refused while this viewer plays a game of their own.
+    pub fn accept(&self, number: u32) -> Result<String, ClubError> {
+        let id = self.id;
+        self.club.ask_or_refuse(move |o| o.accept(id, number))
     }
 }
 
@@ -1058,7 +714,7 @@ mod tests {
         assert_eq!(carol.join("den").unwrap(), Role::Player(Color::Black));
         carol.leave_room();
         alice.leave_room();
-        assert!(club.room("den").is_none());
+        assert!(!club.has_room("den"));
         let room = carol.accept(challenge).unwrap();
         assert_eq!(bob.room_name(), Some(room));
     }
@@ -1123,5 +779,185 @@ mod tests {
         alice.withdraw(&names[1]).unwrap();
         alice.challenge(last, None, true).unwrap();
         assert_eq!(out(&alice), CHALLENGES_OUT);
+    }
+
+    /// A club whose clock is moved by hand: `(club, advance)`.
+    fn club_at(t0: Instant, limits: Limits) -> (Arc<Club>, impl Fn(Duration)) {
+        let now = Arc::new(Mutex::new(t0));
+        let read = Arc::clone(&now);
+        let clock: Clock = Arc::new(move || *read.lock().unwrap());
+        let store = Arc::new(SqliteStore::in_memory().expect("a database"));
+        let club = Club::with_clock(store, limits, clock).expect("a club");
+        (club, move |d: Duration| *now.lock().unwrap() += d)
+    }
+
+    #[test]
+    fn accepting_during_ones_own_game_says_so_and_does_nothing() {
+        let club = club();
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        let carol = club.connect(member("c", "carol", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        bob.join("den").unwrap();
+        alice.act(Action::Move("e4".into())).unwrap();
+        let n = carol.challenge("alice", None, true).unwrap();
+        let err = alice.accept(n).unwrap_err().to_string();
+        assert!(
+            err.contains("you have a game going on in room den"),
+            "{err}"
+        );
+        assert_eq!(
+            alice.room_name().as_deref(),
+            Some("den"),
+            "still in her game"
+        );
+        assert_eq!(
+            alice.lobby(club.now()).challenges.len(),
+            1,
+            "the challenge stands"
+        );
+        // Nor may another member take a seek of someone whose game goes on.
+        let seek = bob.seek(None, None, true).unwrap();
+        let err = carol.accept(seek).unwrap_err().to_string();
+        assert!(err.contains("bob has a game going on in room den"), "{err}");
+        assert_eq!(carol.room_name(), None);
+    }
+
+    #[test]
+    fn a_room_left_for_a_new_game_is_removed_and_empty_rooms_are_swept() {
+        let t0 = Instant::now();
+        let limits = Limits {
+            max_rooms: 3,
+            ..Limits::default()
+        };
+        let (club, advance) = club_at(t0, limits);
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        for _ in 0..2 {
+            alice.join("x1").unwrap();
+            let n = bob.challenge("alice", None, true).unwrap();
+            let room = alice.accept(n).unwrap();
+            assert!(!club.has_room("x1"), "the room alice left is gone");
+            alice.act(Action::Resign).ok();
+            alice.leave_room();
+            bob.leave_room();
+            assert!(
+                !club.has_room(&room),
+                "a room nobody is in and no game goes on"
+            );
+        }
+        // A room whose game ended by itself while its players were away is swept.
+        let n = bob.challenge("alice", "1+0".parse().ok(), true).unwrap();
+        let room = alice.accept(n).unwrap();
+        // (The challenger plays White.)
+        bob.act(Action::Move("e4".into())).unwrap();
+        alice.act(Action::Move("e5".into())).unwrap();
+        alice.leave_room();
+        bob.leave_room();
+        assert!(club.has_room(&room), "a game goes on");
+        advance(Duration::from_secs(30));
+        club.tick(club.now());
+        assert!(club.has_room(&room), "it still goes on");
+        advance(Duration::from_secs(31));
+        club.tick(club.now());
+        assert!(
+            !club.has_room(&room),
+            "the flag fell in an empty room: swept"
+        );
+        assert!(alice.join("game-4").is_ok(), "within --max-rooms");
+    }
+
+    #[test]
+    fn the_engine_is_refused_to_a_player_while_their_game_goes_on_or_is_adjourned() {
+        let t0 = Instant::now();
+        let limits = Limits {
+            abandon_after: Duration::from_secs(60),
+            ..Limits::default()
+        };
+        let (club, advance) = club_at(t0, limits);
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        let carol = club.connect(member("c", "carol", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        assert!(
+            alice.engine_allowed().is_ok(),
+            "no game yet: nobody to play"
+        );
+        bob.join("den").unwrap();
+        carol.join("den").unwrap();
+        alice.act(Action::Move("e4".into())).unwrap();
+        let err = alice.engine_allowed().unwrap_err().to_string();
+        assert!(err.contains("your game in room den"), "{err}");
+        // In the lobby, or playing the engine: the seat and clock are still hers.
+        alice.leave_room();
+        assert!(alice.engine_allowed().is_err());
+        assert!(carol.engine_allowed().is_ok(), "a watcher may");
+        // Both away too long: adjourned, and still refused.
+        drop(bob);
+        advance(Duration::from_secs(61));
+        club.tick(club.now());
+        assert!(!club.has_room("den"));
+        assert!(alice.engine_allowed().is_err(), "an adjourned game is hers");
+    }
+
+    #[test]
+    fn one_member_is_listed_once_and_lobby_clocks_run_between_snapshots() {
+        let t0 = Instant::now();
+        let (club, advance) = club_at(t0, Limits::default());
+        let laptop = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let _phone = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        let n = bob.challenge("alice", "5+0".parse().ok(), true).unwrap();
+        laptop.accept(n).unwrap();
+        let lobby = club.lobby_view(0, club.now());
+        let names: Vec<_> = lobby.online.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["alice", "bob"], "alice once, with her two sessions");
+        bob.act(Action::Move("e4".into())).unwrap();
+        let before = club.lobby_view(0, club.now()).games[0].clocks.unwrap();
+        advance(Duration::from_secs(7));
+        let after = club.lobby_view(0, club.now()).games[0].clocks.unwrap();
+        assert_eq!(after[0], before[0], "white's clock stands");
+        assert_eq!(before[1] - after[1], Duration::from_secs(7), "black's runs");
+    }
+
+    #[test]
+    fn what_happened_while_a_member_was_away_is_told_at_the_next_login() {
+        let t0 = Instant::now();
+        let (club, advance) = club_at(t0, Limits::default());
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        bob.join("den").unwrap();
+        alice.act(Action::Move("e4".into())).unwrap();
+        bob.act(Action::Move("e5".into())).unwrap();
+        drop(bob);
+        advance(Duration::from_secs(61));
+        club.tick(club.now());
+        let said = alice.act(Action::ClaimWin).unwrap();
+        assert!(said.contains("you won"), "{said}");
+        assert!(club.flush(Duration::from_secs(10)));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        let told = bob.take_notices();
+        assert!(
+            told.iter().any(|t| t.contains("while you were away (2)")),
+            "{told:?}"
+        );
+        assert!(
+            told.iter()
+                .any(|t| t.contains("your game in room den, alice – bob, ended 1-0")),
+            "{told:?}"
+        );
+        let rating = shown(&club.store().rating("b").unwrap());
+        assert!(
+            told.iter().any(|t| t.contains(&format!(
+                "your rating is {rating} after the game in room den"
+            ))),
+            "{told:?}"
+        );
+        assert!(rating < 1500);
+        // Told once.
+        drop(bob);
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        assert!(bob.take_notices().is_empty());
     }
 }

@@ -27,7 +27,9 @@ pub mod writer;
 pub use identity::{Login, SignedIn};
 pub use lobby::{Club, LobbyView, Viewer};
 pub use room::{Action, Role, Room, RoomView};
-pub use store::{Account, CodeRefused, GameRecord, SqliteStore, Store, StoreError};
+pub use store::{
+    Account, CodeRefused, GameRecord, MemberRating, SqliteStore, Store, StoreError, game_date,
+};
 
 use std::sync::Arc;
 

@@ -46,6 +46,23 @@ pub struct GameRecord {
     pub clocks_ms: Option<[u64; 2]>,
 }
 
+/// A member as the members list shows them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemberRating {
+    pub id: String,
+    pub name: String,
+    pub rating: Rating,
+    /// Rated games played.
+    pub games: u32,
+}
+
+/// The date a stored game was played, as its PGN's `Date` tag gives it (`2026.11.29`).
+pub fn game_date(game: &GameRecord) -> Option<&str> {
+    let start = game.pgn.find("[Date \"")? + "[Date \"".len();
+    let len = game.pgn[start..].find('"')?;
+    Some(&game.pgn[start..start + len])
+}
+
 /// What went wrong in the database, with what was being done.
 #[derive(Debug, thiserror::Error)]
 #[error("database: {0}")]
@@ -104,6 +121,8 @@ pub trait Store: Send + Sync {
     fn unfinished(&self) -> Result<Vec<GameRecord>, StoreError>;
     /// A member's ratings after each rated game, oldest first, with the game's id.
     fn rating_history(&self, member: &str) -> Result<Vec<(String, Rating)>, StoreError>;
+    /// The members with a key, strongest first: name, rating and rated games played.
+    fn members(&self, limit: usize) -> Result<Vec<MemberRating>, StoreError>;
     /// A member's puzzle record (the JSON `puzzle::progress` writes), if any.
     fn puzzle_record(&self, member: &str) -> Result<Option<String>, StoreError>;
     fn save_puzzle_record(&self, member: &str, json: &str) -> Result<(), StoreError>;
@@ -750,6 +769,37 @@ impl Store for SqliteStore {
             .doing(doing)
     }
 
+    fn members(&self, limit: usize) -> Result<Vec<MemberRating>, StoreError> {
+        let doing = || "reading the members list".to_string();
+        let inner = self.lock();
+        let mut query = inner
+            .conn
+            .prepare(
+                "SELECT p.id, p.name, r.rating, r.deviation, r.volatility, r.games
+                 FROM players p LEFT JOIN ratings r ON r.player = p.id
+                 WHERE p.id NOT LIKE 'open:%'
+                 ORDER BY COALESCE(r.rating, ?2) DESC, p.name LIMIT ?1",
+            )
+            .doing(doing)?;
+        let newcomer = Rating::default();
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        query
+            .query_map(rusqlite::params![limit, newcomer.rating], |row| {
+                let rating = match row.get::<_, Option<f64>>(2)? {
+                    Some(r) => Rating::new(r, row.get(3)?, row.get(4)?),
+                    None => newcomer,
+                };
+                Ok(MemberRating {
+                    id: row.get(0)?,
+                    name: row.get(1)?,
+                    rating,
+                    games: row.get::<_, Option<u32>>(5)?.unwrap_or(0),
+                })
+            })
+            .and_then(Iterator::collect)
+            .doing(doing)
+    }
+
     fn puzzle_record(&self, member: &str) -> Result<Option<String>, StoreError> {
         self.lock()
             .conn
@@ -1007,6 +1057,27 @@ mod tests {
         // The player row the game made carries the game's name.
         let name = "SELECT name FROM players WHERE id = ?1";
         assert_eq!(text(&store, name, "carol"), "carol the white");
+    }
+
+    #[test]
+    fn the_members_list_is_strongest_first_with_their_rated_games() {
+        let store = SqliteStore::in_memory().unwrap();
+        for name in ["alice", "bob", "carol"] {
+            store.player(name, name).unwrap();
+        }
+        store
+            .save_game(&finished(game("g", "alice", "bob"), "1-0"))
+            .unwrap();
+        store.rate_game("g", "alice", "bob", 1.0).unwrap();
+        let members = store.members(10).unwrap();
+        let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["alice", "carol", "bob"]);
+        assert_eq!(
+            members.iter().map(|m| m.games).collect::<Vec<_>>(),
+            [1, 0, 1]
+        );
+        assert_eq!(members[0].rating, store.rating("alice").unwrap());
+        assert_eq!(store.members(1).unwrap().len(), 1);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::store::{GameRecord, Store, StoreError};
+use super::store::{Account, CodeRefused, GameRecord, Store, StoreError};
 use crate::game::glicko::Rating;
 
 /// The first wait before a failed write is tried again; it doubles up to [`RETRY_MAX`].
@@ -118,8 +118,14 @@ struct Held {
     players: [String; 2],
 }
 
+/// A write asked by a session that waits for its answer (an account at sign-in, a key
+/// code, a puzzle record): run on the writer's thread like every other write.
+type Call = Box<dyn FnOnce(&dyn Store) + Send>;
+
 #[derive(Default)]
 struct Queue {
+    /// Writes whose askers wait for the answer: taken before the games' writes.
+    calls: VecDeque<Call>,
     ready: VecDeque<Queued>,
     held: HashMap<String, Held>,
     /// Writes queued and not yet done, by place: a flush waits for those before it.
@@ -174,6 +180,8 @@ impl Queue {
 
 /// What the writer's thread does next.
 enum Step {
+    /// A write whose asker waits for it.
+    Call(Call),
     /// A write from the queue.
     Write(Queued),
     /// The front write of a held game, tried again.
@@ -221,6 +229,26 @@ impl Writer {
     pub fn send(&self, write: Write) {
         lock(&self.shared.queue).push(write);
         self.shared.queued.notify_one();
+    }
+
+    /// Runs `f` on the writer's thread and waits for its answer: a write a session needs
+    /// the outcome of. `None` when the writer has stopped.
+    pub fn call<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn Store) -> R + Send + 'static,
+    ) -> Option<R> {
+        let (answer, answered) = std::sync::mpsc::sync_channel(1);
+        {
+            let mut q = lock(&self.shared.queue);
+            if q.closed {
+                return None;
+            }
+            q.calls.push_back(Box::new(move |store: &dyn Store| {
+                let _ = answer.send(f(store));
+            }));
+        }
+        self.shared.queued.notify_one();
+        answered.recv().ok()
     }
 
     /// Waits until every write queued before the call is done, or `within` has passed;
@@ -271,6 +299,10 @@ fn run(shared: &Shared, store: &dyn Store, report: &dyn Fn(Report)) {
     loop {
         let step = next_step(shared);
         let (queued, retry) = match step {
+            Step::Call(call) => {
+                call(store);
+                continue;
+            }
             Step::Write(q) => (q, false),
             Step::Retry(q) => (q, true),
             Step::Stop => return,
@@ -345,6 +377,9 @@ fn run(shared: &Shared, store: &dyn Store, report: &dyn Fn(Report)) {
 fn next_step(shared: &Shared) -> Step {
     let mut q = lock(&shared.queue);
     loop {
+        if let Some(call) = q.calls.pop_front() {
+            return Step::Call(call);
+        }
         let now = Instant::now();
         let retry = q.next_retry();
         if let Some((game, at)) = &retry
@@ -387,10 +422,115 @@ fn next_step(shared: &Shared) -> Step {
     }
 }
 
+/// `store` as the club hands it out: reads go to it directly (SQLite's readers never wait
+/// for its writer), and every write is done on `writer`'s thread, so the writer is the one
+/// code that writes to the database.
+pub fn through(writer: Arc<Writer>, store: Arc<dyn Store>) -> Arc<dyn Store> {
+    Arc::new(Through { writer, store })
+}
+
+struct Through {
+    writer: Arc<Writer>,
+    store: Arc<dyn Store>,
+}
+
+impl Through {
+    fn write<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn Store) -> Result<R, StoreError> + Send + 'static,
+    ) -> Result<R, StoreError> {
+        self.writer
+            .call(f)
+            .unwrap_or_else(|| Err(StoreError("the club's writer has stopped".into())))
+    }
+}
+
+impl Store for Through {
+    fn player(&self, id: &str, name: &str) -> Result<Rating, StoreError> {
+        let (id, name) = (id.to_string(), name.to_string());
+        self.write(move |s| s.player(&id, &name))
+    }
+    fn key_login(&self, key: &str) -> Result<Option<Account>, StoreError> {
+        let key = key.to_string();
+        self.write(move |s| s.key_login(&key))
+    }
+    fn new_account(&self, key: &str, name: &str) -> Result<Option<Account>, StoreError> {
+        let (key, name) = (key.to_string(), name.to_string());
+        self.write(move |s| s.new_account(&key, &name))
+    }
+    fn account_named(&self, name: &str) -> Result<Option<Account>, StoreError> {
+        self.store.account_named(name)
+    }
+    fn keys_of(&self, account: &str) -> Result<usize, StoreError> {
+        self.store.keys_of(account)
+    }
+    fn put_key_code(
+        &self,
+        account: &str,
+        code: &str,
+        expires: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
+        let (account, code) = (account.to_string(), code.to_string());
+        self.write(move |s| s.put_key_code(&account, &code, expires))
+    }
+    fn add_key_by_code(
+        &self,
+        name: &str,
+        code: &str,
+        key: &str,
+    ) -> Result<Result<Account, CodeRefused>, StoreError> {
+        let (name, code, key) = (name.to_string(), code.to_string(), key.to_string());
+        self.write(move |s| s.add_key_by_code(&name, &code, &key))
+    }
+    fn rating(&self, id: &str) -> Result<Rating, StoreError> {
+        self.store.rating(id)
+    }
+    fn save_game(&self, game: &GameRecord) -> Result<(), StoreError> {
+        let game = game.clone();
+        self.write(move |s| s.save_game(&game))
+    }
+    fn rate_game(
+        &self,
+        game_id: &str,
+        white: &str,
+        black: &str,
+        white_score: f64,
+    ) -> Result<[Rating; 2], StoreError> {
+        let (g, w, b) = (game_id.to_string(), white.to_string(), black.to_string());
+        self.write(move |s| s.rate_game(&g, &w, &b, white_score))
+    }
+    fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.store.game(id)
+    }
+    fn games_of(&self, member: &str, limit: usize) -> Result<Vec<GameRecord>, StoreError> {
+        self.store.games_of(member, limit)
+    }
+    fn unfinished(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.store.unfinished()
+    }
+    fn rating_history(&self, member: &str) -> Result<Vec<(String, Rating)>, StoreError> {
+        self.store.rating_history(member)
+    }
+    fn members(&self, limit: usize) -> Result<Vec<super::store::MemberRating>, StoreError> {
+        self.store.members(limit)
+    }
+    fn puzzle_record(&self, member: &str) -> Result<Option<String>, StoreError> {
+        self.store.puzzle_record(member)
+    }
+    fn save_puzzle_record(&self, member: &str, json: &str) -> Result<(), StoreError> {
+        let (member, json) = (member.to_string(), json.to_string());
+        self.write(move |s| s.save_puzzle_record(&member, &json))
+    }
+    fn forget_unplayed(&self, id: &str) -> Result<(), StoreError> {
+        let id = id.to_string();
+        self.write(move |s| s.forget_unplayed(&id))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::club::store::{Account, CodeRefused, SqliteStore};
+    use crate::club::store::SqliteStore;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     /// A store that records the saves it is asked for and fails while told to.
@@ -451,6 +591,12 @@ mod tests {
         }
         fn player(&self, id: &str, name: &str) -> Result<Rating, StoreError> {
             self.inner.player(id, name)
+        }
+        fn members(
+            &self,
+            limit: usize,
+        ) -> Result<Vec<crate::club::store::MemberRating>, StoreError> {
+            self.inner.members(limit)
         }
         fn rating(&self, id: &str) -> Result<Rating, StoreError> {
             self.inner.rating(id)

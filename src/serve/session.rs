@@ -652,7 +652,16 @@ impl driver::Front for Channel {
                 apply(app, input);
             }
         }
-        (now >= self.last_input + self.idle_timeout).then_some(End::Idle)
+        if now >= self.last_input + self.idle_timeout {
+            // A game going on in the viewer's room is activity: a player waiting for the
+            // opponent's move, a watcher of a long game.
+            if app.club().game_going_on() {
+                self.last_input = now;
+                return None;
+            }
+            return Some(End::Idle);
+        }
+        None
     }
 
     fn quit(&mut self) -> End {

@@ -170,28 +170,41 @@ async fn a_dropped_player_keeps_the_seat_and_chat_is_cleaned() {
     shows(&mut b, "ply 1 ").await;
     shows(&mut w, "ply 1 ").await;
     // Chat pasted with an escape sequence and a bidi override arrives cleaned: the
-    // watcher's screen is not cleared, the text reads in order.
+    // opponent's screen is not cleared, the text reads in order.
     a.send("'hi \x1b[200~\x1b[2J there \u{202e}rev\x1b[201~\r")
         .await;
-    for c in [&mut b, &mut w] {
-        c.wait_for("the chat line", |s| {
-            s.text().contains("alice: hi")
-                && s.text().contains("there rev")
-                && s.text().contains("Board")
-        })
-        .await;
-        assert!(!c.screen().text().contains('\u{202e}'));
-    }
+    b.wait_for("the chat line", |s| {
+        s.text().contains("alice: hi")
+            && s.text().contains("there rev")
+            && s.text().contains("Board")
+    })
+    .await;
+    assert!(!b.screen().text().contains('\u{202e}'));
     // Nor does a player see the evaluation under the board (`E +0.20` at a line's start).
     let shows_e = |t: &str| t.contains("│E +") || t.contains("│E -");
     assert!(!shows_e(&b.screen().text()), "{}", b.screen().text());
     assert!(shows_e(&w.screen().text()), "a watcher does");
-    // 10 kB of text is cut to a line.
+    // 10 kB of text is cut to a line. The watchers chat apart from the players during the
+    // game: what the watcher (who sees the engine) says never reaches a player, nor the
+    // players' lines the watcher.
     let long = "x".repeat(10_000);
     w.send(&format!("'{long}\r")).await;
-    a.wait_for("the long line cut", |s| s.text().contains("carol: xxxx"))
+    w.wait_for("the long line cut", |s| s.text().contains("carol: xxxx"))
         .await;
-    assert!(!a.screen().text().contains(&"x".repeat(250)));
+    assert!(!w.screen().text().contains(&"x".repeat(250)));
+    assert!(
+        !w.screen().text().contains("alice: hi"),
+        "{}",
+        w.screen().text()
+    );
+    b.send("'and you\r").await;
+    a.wait_for("bob's line", |s| s.text().contains("bob: and you"))
+        .await;
+    assert!(
+        !a.screen().text().contains("carol: x"),
+        "{}",
+        a.screen().text()
+    );
     // Alice drops; bob sees it; alice comes back to the lobby address and is seated again.
     a.disconnect().await;
     b.wait_for("alice away", |s| s.text().contains("disconnected"))
@@ -685,4 +698,226 @@ fn a_room_reads_commands_by_prefix_completes_them_and_says_where_the_rest_are_fo
     type_text(&mut carol, ":chal a");
     press(&mut carol, KeyCode::Tab);
     assert_eq!(carol.input().value(), ":challenge alice");
+}
+
+#[test]
+fn a_player_whose_game_goes_on_gets_no_engine_anywhere_in_the_club() {
+    use common::app::{ctrl, enter, message_text};
+    use ox88::club::Action;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (mut alice, bob) = alice_and_bob_in_den(&club);
+    enter(&mut alice, "e4");
+    bob.act(Action::Move("e5".into())).unwrap();
+    alice.on_club_change();
+    // Out to the lobby with her seat and clock kept: neither the engine game nor any
+    // search of the position.
+    enter(&mut alice, ":lobby");
+    enter(&mut alice, ":play");
+    let said = message_text(&alice);
+    assert!(
+        said.contains("not while your game in room den goes on"),
+        "{said}"
+    );
+    enter(&mut alice, ":review");
+    let said = message_text(&alice);
+    assert!(
+        said.contains("not while your game in room den goes on"),
+        "{said}"
+    );
+    ctrl(&mut alice, 'g');
+    assert!(
+        alice.club().engine_allowed().is_err(),
+        "the club refuses the engine to her"
+    );
+    // Once the game is over the engine is hers again.
+    bob.act(Action::Resign).unwrap();
+    alice.on_club_change();
+    assert!(alice.club().engine_allowed().is_ok());
+    enter(&mut alice, ":play");
+    let said = message_text(&alice);
+    assert!(said.contains("you play the engine"), "{said}");
+}
+
+#[test]
+fn a_resume_prompt_waits_in_a_room_and_takes_no_key_of_its_game() {
+    use common::app::{enter, message_text};
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (mut alice, bob) = alice_and_bob_in_den(&club);
+    // An unfinished game against the engine, found when the session started.
+    let mut old = ox88::game::Game::new();
+    let d4 = old.board().parse_move("d4").unwrap();
+    old.play(d4).unwrap();
+    alice.offer_resume(old);
+    enter(&mut alice, "e4");
+    let (view, _) = bob.room(std::time::Instant::now()).unwrap();
+    assert_eq!(view.game.sans(), ["e4"], "the key went to the room's game");
+    assert!(alice.play().prompt().is_some(), "the question still waits");
+    // Back in the lobby, the question is asked again, and answered there.
+    enter(&mut alice, ":lobby");
+    let said = message_text(&alice);
+    assert!(said.contains("Unfinished game: y resumes it"), "{said}");
+}
+
+#[test]
+fn a_long_lobby_scrolls_to_the_row_picked() {
+    use common::app::{press, screen};
+    use crossterm::event::KeyCode;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let seekers: Vec<ox88::club::Viewer> = (0..30)
+        .map(|i| {
+            let v = club.connect(
+                ox88::club::Member {
+                    id: format!("s{i}"),
+                    name: format!("seeker{i:02}"),
+                    rated: false,
+                },
+                Arc::new(|| {}),
+            );
+            v.seek(None, None, false).unwrap();
+            v
+        })
+        .collect();
+    let mut carol = viewer_app(&club, "carol", None);
+    carol.on_club_change();
+    // A seek's row (the online line names everyone too).
+    let seek_row = |app: &mut ox88::tui::App, name: &str| {
+        screen(app, 120, 30)
+            .iter()
+            .any(|l| l.contains(name) && l.contains("casual"))
+    };
+    assert!(seek_row(&mut carol, "seeker00"));
+    assert!(
+        !seek_row(&mut carol, "seeker29"),
+        "too many to show at once"
+    );
+    for _ in 0..29 {
+        press(&mut carol, KeyCode::Down);
+    }
+    let text = screen(&mut carol, 120, 30).join("\n");
+    assert!(
+        text.contains("▶"),
+        "the picked row is on the screen:\n{text}"
+    );
+    assert!(seek_row(&mut carol, "seeker29"), "{text}");
+    drop(seekers);
+}
+
+#[test]
+fn stored_games_are_numbered_with_dates_and_one_is_shown_as_pgn() {
+    use common::app::{enter, log_texts, message_text};
+    use ox88::club::Action;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (mut alice, bob) = alice_and_bob_in_den(&club);
+    enter(&mut alice, "e4");
+    bob.act(Action::Resign).unwrap();
+    alice.on_club_change();
+    enter(&mut alice, ":games");
+    let date = chrono::Utc::now().format("%Y.%m.%d").to_string();
+    let log = log_texts(&alice);
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with(" 1. ") && l.contains(&date) && l.contains("alice – bob 1-0")),
+        "{log:?}"
+    );
+    enter(&mut alice, ":pgn 1");
+    assert!(message_text(&alice).contains("game 1's PGN is in the log"));
+    let log = log_texts(&alice);
+    assert!(log.iter().any(|l| l == "[White \"alice\"]"), "{log:?}");
+    assert!(log.iter().any(|l| l.starts_with("1. e4")), "{log:?}");
+    enter(&mut alice, ":pgn 2");
+    assert!(message_text(&alice).contains("no stored game 2"));
+}
+
+#[test]
+fn the_members_list_shows_ratings_and_a_members_history() {
+    use common::app::{enter, log_texts, message_text};
+    use ox88::club::{Action, Member};
+    use std::sync::Arc;
+    use std::time::Duration;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let rated = |id: &str| Member {
+        id: id.into(),
+        name: id.into(),
+        rated: true,
+    };
+    let alice = club.connect(rated("alice"), Arc::new(|| {}));
+    let bob = club.connect(rated("bob"), Arc::new(|| {}));
+    alice.join("den").unwrap();
+    bob.join("den").unwrap();
+    alice.act(Action::Move("e4".into())).unwrap();
+    bob.act(Action::Resign).unwrap();
+    assert!(club.flush(Duration::from_secs(10)));
+    let mut carol = viewer_app(&club, "carol", None);
+    enter(&mut carol, ":members");
+    assert!(
+        message_text(&carol).contains("2 members in the log"),
+        "{}",
+        message_text(&carol)
+    );
+    let log = log_texts(&carol);
+    let first = log
+        .iter()
+        .position(|l| l.starts_with("  1. alice "))
+        .expect("alice first");
+    assert!(log[first].ends_with("(1 rated games)"), "{log:?}");
+    assert!(log[first + 1].starts_with("  2. bob "), "{log:?}");
+    enter(&mut carol, ":members ALICE");
+    assert!(message_text(&carol).contains("alice's rating:"));
+    let after = club.store().rating("alice").unwrap().rating.round();
+    let log = log_texts(&carol);
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with(&format!("{after:.0} after den-"))),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn a_finished_games_panes_give_the_analysis_slot_back() {
+    use common::app::{builder_with, ctrl, test_settings};
+    use ox88::club::Action;
+    use ox88::club::analysis::{Analyses, Sink};
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let (mut alice, bob) = alice_and_bob_in_den(&club);
+    let analyses = Analyses::new(1, Box::new(|o| o.clone()));
+    let sink: Sink = Arc::new(|_| {});
+    let carol = club.connect(
+        ox88::club::Member {
+            id: "carol".into(),
+            name: "carol".into(),
+            rated: false,
+        },
+        Arc::new(|| {}),
+    );
+    let opts = ox88::tui::Options::of(test_settings());
+    let (builder, _) = builder_with(&opts, "default", ox88::tui::theme::ColorDepth::TrueColor);
+    let mut carol = builder
+        .club(carol, Some("den"))
+        .club_analyses(Arc::clone(&analyses), sink)
+        .build();
+    carol.on_club_change();
+    common::app::enter(&mut alice, "e4");
+    carol.on_club_change();
+    ctrl(&mut carol, 'v');
+    assert_eq!(
+        analyses.running(),
+        1,
+        "the game is analysed for its watcher"
+    );
+    bob.act(Action::Resign).unwrap();
+    carol.on_club_change();
+    assert!(
+        carol.club().engine_open(),
+        "the panes stay open on the finished game"
+    );
+    assert_eq!(
+        analyses.running(),
+        0,
+        "and the server's analysis slot is free"
+    );
 }

@@ -169,6 +169,9 @@ impl Store for TestStore {
     fn rating_history(&self, member: &str) -> Result<Vec<(String, Rating)>, StoreError> {
         self.inner.rating_history(member)
     }
+    fn members(&self, limit: usize) -> Result<Vec<ox88::club::MemberRating>, StoreError> {
+        self.inner.members(limit)
+    }
     fn puzzle_record(&self, member: &str) -> Result<Option<String>, StoreError> {
         self.inner.puzzle_record(member)
     }
@@ -448,4 +451,60 @@ async fn a_failed_write_is_told_on_the_players_screens() {
     assert_eq!(stored.len(), 1, "{stored:?}");
     assert!(stored[0].pgn.contains("1. e4"), "{}", stored[0].pgn);
     assert_eq!(stored[0].white, player_id(keys[0].public_key()));
+}
+
+#[test]
+fn the_operator_lists_a_members_games_and_prints_their_pgn() {
+    let dir = TempDir::new("club-cli");
+    let db = dir.path().join("club.sqlite");
+    let store = SqliteStore::open(&db).unwrap();
+    let alice = store.new_account("key-a", "alice").unwrap().unwrap();
+    let bob = store.new_account("key-b", "bob").unwrap().unwrap();
+    store
+        .save_game(&GameRecord {
+            id: "den-1".into(),
+            room: "den".into(),
+            white: alice.id.clone(),
+            black: bob.id.clone(),
+            white_name: "alice".into(),
+            black_name: "bob".into(),
+            pgn: "[Date \"2026.11.29\"]\n[White \"alice\"]\n[Black \"bob\"]\n\n1. e4 1-0\n".into(),
+            result: Some("1-0".into()),
+            termination: Some("Black resigned".into()),
+            time_control: Some("5+3".into()),
+            rated: false,
+            clocks_ms: None,
+        })
+        .unwrap();
+    drop(store);
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .arg("club")
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .expect("ox88 runs")
+    };
+    let listed = run(&["games", "ALICE"]);
+    let out = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.status.success(), "{listed:?}");
+    assert!(
+        out.contains("  1  2026.11.29  den  alice – bob  1-0  5+3"),
+        "{out}"
+    );
+    let pgn = run(&["games", "bob", "--pgn"]);
+    let out = String::from_utf8_lossy(&pgn.stdout);
+    assert!(
+        out.starts_with("[Date \"2026.11.29\"]\n[White \"alice\"]"),
+        "{out}"
+    );
+    assert!(out.contains("1. e4 1-0"), "{out}");
+    let nobody = run(&["games", "carol"]);
+    assert!(!nobody.status.success());
+    let err = String::from_utf8_lossy(&nobody.stderr);
+    assert!(
+        err.contains("no member of the club is named \"carol\""),
+        "{err}"
+    );
 }

@@ -331,6 +331,48 @@ async fn an_idle_session_is_closed_with_a_note() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_going_on_keeps_its_players_and_watchers_from_the_idle_timeout() {
+    let dir = TempDir::new("serve-idle-game");
+    let mut cfg = config(dir.path(), Access::Open);
+    cfg.idle_timeout = Duration::from_millis(400);
+    let server = TestServer::start(cfg).await;
+    let mut room = Vec::new();
+    for (name, role) in [
+        ("white", "you: White"),
+        ("black", "you: Black"),
+        ("fan", "watching"),
+    ] {
+        let (mut c, ok) = SshClient::login_as(server.addr(), name, &new_key()).await;
+        assert!(ok);
+        c.open_room(80, 24, b"den").await.unwrap();
+        c.wait_for(role, |s| s.status().contains(role)).await;
+        room.push(c);
+    }
+    room[0].send("e4\r").await;
+    room[1]
+        .wait_for("the move", |s| s.text().contains("1.e4"))
+        .await;
+    // Several idle timeouts with no key from Black or the watcher, nor from White since.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    for c in &mut room {
+        assert!(
+            !c.closed(),
+            "closed while a game goes on: {}",
+            c.screen().text()
+        );
+    }
+    // Over: the timeout counts again.
+    room[1].send(":resign\r").await;
+    for c in &mut room {
+        c.wait_for("the note", |s| {
+            s.text().contains("closed for lack of input")
+        })
+        .await;
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_login_name_with_nothing_visible_is_refused_saying_why() {
     let dir = TempDir::new("serve-invisible-name");
     let server = TestServer::start(config(dir.path(), Access::Open)).await;

@@ -5,36 +5,14 @@
 //! made again, they are seated and told what happened while they were away, and the clocks
 //! stay stopped until the other is back too.
 
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
-use super::{Club, State, Viewer, lock, wake};
+use super::owner::{Adjourned, Owner};
 use crate::club::room::Room;
-use crate::club::store::{GameRecord, Store};
-use crate::club::{ClubError, Notify, is_visitor_id};
-
-/// A game kept without a room, and what each of its players is to be told when back.
-pub(super) struct Adjourned {
-    record: GameRecord,
-    /// `(member id, text)`, given when that member is back in the game's room.
-    news: Vec<(String, String)>,
-}
-
-impl Adjourned {
-    fn plays(&self, id: &str) -> bool {
-        self.record.white == id || self.record.black == id
-    }
-
-    fn opponent_of(&self, id: &str) -> &str {
-        if self.record.white == id {
-            &self.record.black
-        } else {
-            &self.record.white
-        }
-    }
-}
+use crate::club::store::Store;
+use crate::club::{ClubError, is_visitor_id};
 
 /// The games the store kept going on when the server last stopped, adjourned: each player
 /// is told of the restart when back. Open visitors' games end here, forgotten: a visitor
@@ -72,46 +50,6 @@ pub(super) fn at_start(
     Ok(kept)
 }
 
-/// The room of `member`'s adjourned game (the one of room `name`, if given) made again and
-/// listed under its name (a new one if a room of its name is open meanwhile); with the
-/// room's name and the opponent's id. `None` when there is none.
-pub(super) fn reopen(
-    st: &mut State,
-    member: &str,
-    name: Option<&str>,
-) -> Option<(String, Arc<Mutex<Room>>, String)> {
-    let i = st
-        .adjourned
-        .iter()
-        .position(|a| a.plays(member) && name.is_none_or(|n| a.record.room == n))?;
-    let opponent = st.adjourned[i].opponent_of(member).to_string();
-    let Adjourned { mut record, news } = st.adjourned.remove(i);
-    if st.rooms.contains_key(&record.room) {
-        record.room = Club::new_room_name(st);
-    }
-    let mut room = match Room::restore(&record) {
-        Ok(room) => room,
-        Err(e) => {
-            eprintln!("ox88 serve: game {} cannot go on: {e}", record.id);
-            return None;
-        }
-    };
-    for (to, text) in news {
-        room.hold_news(&to, text);
-    }
-    let room = Arc::new(Mutex::new(room));
-    st.rooms.insert(record.room.clone(), Arc::clone(&room));
-    Some((record.room, room, opponent))
-}
-
-/// What `opponent` is told when `me` is back in the room of their adjourned game.
-pub(super) fn back_note(opponent: &str, me: &str, room: &str) -> Vec<(String, String)> {
-    vec![(
-        opponent.to_string(),
-        format!("{me} is back in room {room}: your adjourned game waits for you (:join {room})"),
-    )]
-}
-
 /// `d` in words: `10 min`, `90 s`, `2 h`.
 fn spoken(d: Duration) -> String {
     let s = d.as_secs();
@@ -124,11 +62,14 @@ fn spoken(d: Duration) -> String {
     }
 }
 
-impl Club {
-    /// Adjourns `room`'s game if both its players have been away for the club's limit
-    /// (each is told when back). True when it did: the room is then to be closed.
-    pub(super) fn adjourn_if_abandoned(&self, room: &mut Room, now: Instant) -> bool {
+impl Owner {
+    /// Adjourns room `name`'s game if both its players have been away for the club's
+    /// limit (each is told when back). True when it did: the room is then to be closed.
+    pub(super) fn adjourn_if_abandoned(&mut self, name: &str, now: Instant) -> bool {
         let after = self.limits.abandon_after;
+        let Some(room) = self.rooms.get_mut(name) else {
+            return false;
+        };
         if !room.abandoned(now, after) {
             return false;
         }
@@ -141,69 +82,70 @@ impl Club {
         room.adjourn_telling_players(now, &text)
     }
 
+    /// The room of `member`'s adjourned game (the one of room `name`, if given) made
+    /// again and listed under its name (a new one if a room of its name is open
+    /// meanwhile); with the room's name and the opponent's id. `None` when there is none.
+    pub(super) fn reopen(&mut self, member: &str, name: Option<&str>) -> Option<(String, String)> {
+        let i = self
+            .adjourned
+            .iter()
+            .position(|a| a.plays(member) && name.is_none_or(|n| a.record.room == n))?;
+        let opponent = self.adjourned[i].opponent_of(member).to_string();
+        let Adjourned { mut record, news } = self.adjourned.remove(i);
+        if self.rooms.contains_key(&record.room) {
+            record.room = self.new_room_name();
+        }
+        let mut room = match Room::restore(&record) {
+            Ok(room) => room,
+            Err(e) => {
+                eprintln!("ox88 serve: game {} cannot go on: {e}", record.id);
+                return None;
+            }
+        };
+        for (to, text) in news {
+            room.hold_news(&to, text);
+        }
+        self.open_room(room);
+        Some((record.room, opponent))
+    }
+
     /// Closes room `name`, whose game was just adjourned: the game is kept (in the store,
     /// unfinished, and here for its players' return), and whoever was in the room goes to
     /// the lobby, told why.
-    pub(super) fn close_adjourned(&self, name: &str, room: &Arc<Mutex<Room>>, now: Instant) {
-        let (record, news) = {
-            let mut r = lock(room);
-            (r.record(now), r.take_held_news())
+    pub(super) fn close_adjourned(&mut self, name: &str, now: Instant) {
+        let Some(r) = self.rooms.get_mut(name) else {
+            return;
         };
+        let record = r.record(now);
+        let news = r.take_held_news();
+        if let Some(record) = &record {
+            self.adjourned.push(Adjourned {
+                record: record.clone(),
+                news,
+            });
+        }
         let told =
             format!("the game in room {name} is adjourned: it goes on when both players are back");
-        let woken: Vec<Notify> = {
-            let mut st = lock(&self.state);
-            if !st.rooms.get(name).is_some_and(|r| Arc::ptr_eq(r, room)) {
-                return;
-            }
-            st.rooms.remove(name);
-            if let Some(record) = &record {
-                st.adjourned.push(Adjourned {
-                    record: record.clone(),
-                    news,
-                });
-            }
-            let inside: Vec<u64> = st
-                .viewers
-                .iter()
-                .filter(|(_, e)| e.room.as_deref() == Some(name))
-                .map(|(&id, _)| id)
-                .collect();
-            inside
-                .into_iter()
-                .filter_map(|id| {
-                    st.viewers.get_mut(&id)?.room = None;
-                    st.notice(id, told.clone())
-                })
-                .collect()
-        };
-        wake(woken);
+        self.close_room(name, Some(&told));
         self.after_change(name, record, None);
     }
-}
 
-impl Viewer {
     /// At login, with no seat in a game going on: back to this member's adjourned game,
     /// its room made again (or told why not, when the server holds all the rooms it may).
-    pub(super) fn resume_adjourned(&self) {
-        let reopened = {
-            let mut st = lock(&self.club.state);
-            if !st.adjourned.iter().any(|a| a.plays(&self.member.id)) {
-                return;
-            }
-            if let Err(e) = self.club.room_for_one_more(&st) {
-                let text = format!("your adjourned game waits for a room: {e}");
-                let notify = st.notice(self.id, text);
-                drop(st);
-                if let Some(n) = notify {
-                    n();
-                }
-                return;
-            }
-            reopen(&mut st, &self.member.id, None)
+    pub(super) fn resume_adjourned(&mut self, id: u64) {
+        let Some(member) = self.viewers.get(&id).map(|e| e.member.id.clone()) else {
+            return;
         };
-        if let Some((name, room, opponent)) = reopened {
-            self.enter(&name, &room, Some(opponent), self.club.now());
+        if !self.adjourned.iter().any(|a| a.plays(&member)) {
+            return;
+        }
+        if let Err(e) = self.room_for_one_more() {
+            self.notice(id, format!("your adjourned game waits for a room: {e}"));
+            return;
+        }
+        if let Some((name, opponent)) = self.reopen(&member, None) {
+            let now = self.now();
+            self.enter(id, &name, Some(opponent), now);
         }
     }
 }
@@ -213,8 +155,11 @@ mod tests {
     use super::*;
     use crate::chess::Color;
     use crate::club::lobby::Limits;
+    use crate::club::lobby::{Club, Viewer};
     use crate::club::room::{Action, Role};
+    use crate::club::store::GameRecord;
     use crate::club::{Member, SqliteStore};
+    use std::sync::Arc;
 
     fn member(id: &str, rated: bool) -> Member {
         Member {
@@ -329,7 +274,7 @@ mod tests {
         club.tick(t0 + Duration::from_secs(61));
         assert_eq!(carol.room_name(), None, "the watcher is sent to the lobby");
         assert!(carol.take_notices()[0].contains("the game in room den is adjourned"));
-        assert!(club.room("den").is_none(), "the room is gone");
+        assert!(!club.has_room("den"), "the room is gone");
         assert!(club.flush(Duration::from_secs(10)));
         assert_eq!(store.unfinished().unwrap().len(), 1, "the game is kept");
         // A player back: the room again, the game where it was, and the reason told.
@@ -420,9 +365,9 @@ mod tests {
         assert!(club.flush(Duration::from_secs(10)));
         assert_eq!(store.unfinished().unwrap().len(), 1);
         drop(a);
-        assert!(club.room("den").is_some(), "one player is still there");
+        assert!(club.has_room("den"), "one player is still there");
         drop(b);
-        assert!(club.room("den").is_none(), "the room is gone");
+        assert!(!club.has_room("den"), "the room is gone");
         assert!(club.flush(Duration::from_secs(10)));
         assert!(
             store.unfinished().unwrap().is_empty(),

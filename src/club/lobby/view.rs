@@ -1,11 +1,13 @@
 //! The lobby as a viewer draws it: who is online and where, the seeks, the challenges to
-//! and from the viewer, the games going on and the rooms waiting for an opponent. Read
-//! under the club's lock for the club's own table, then a short look at each room's
-//! summary (no room's game is copied).
+//! and from the viewer, the games going on and the rooms waiting for an opponent. The
+//! owner makes one [`Snapshot`] after each change (a short look at each room's summary:
+//! no room's game is copied), and every lobby viewer reads that one.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::{Club, lock, shown};
+use super::owner::Owner;
+use super::shown;
 use crate::chess::Color;
 use crate::game::clock::TimeControl;
 
@@ -81,32 +83,67 @@ pub struct LobbyView {
     pub my_rating: Option<u32>,
 }
 
-impl Club {
-    pub(super) fn lobby_view(&self, me: u64, now: Instant) -> LobbyView {
-        let st = lock(&self.state);
-        let name_of = |v: u64| {
-            st.viewers
-                .get(&v)
-                .map(|e| e.member.name.clone())
-                .unwrap_or_default()
-        };
+/// A game of the lobby's list with its clocks as they stood when the lobby was published,
+/// and whose was running: a reader ages them to its own instant.
+#[derive(Clone, Debug)]
+struct Listed {
+    game: GameView,
+    running: Option<Color>,
+}
+
+/// The lobby as the owner publishes it after a change: one for every viewer, who picks
+/// what is theirs (challenges to and from them, their own name) and ages the clocks.
+#[derive(Debug, Default)]
+pub(super) struct Snapshot {
+    at: Option<Instant>,
+    online: Vec<OnlineView>,
+    seeks: Vec<SeekView>,
+    /// Each challenge with the viewers it is from and to.
+    challenges: Vec<(u64, u64, ChallengeView)>,
+    games: Vec<Listed>,
+    waiting: Vec<WaitingView>,
+    /// Each viewer's name and rating as shown.
+    me: HashMap<u64, (String, Option<u32>)>,
+}
+
+impl Owner {
+    /// The lobby made again from the owner's state at `now` and published: one snapshot
+    /// every lobby viewer reads.
+    pub(super) fn publish_lobby(&self, now: Instant) {
+        let snapshot = std::sync::Arc::new(Snapshot::of(self, now));
+        *self.published.lock().unwrap_or_else(|e| e.into_inner()) = snapshot;
+    }
+}
+
+impl Snapshot {
+    /// The lobby as `owner` holds it at `now`: each room's summary once, each member once
+    /// however many sessions they have (in the room of any of them).
+    pub(super) fn of(owner: &Owner, now: Instant) -> Snapshot {
+        let name_of = |v: u64| owner.name_of(v);
         let rating_of = |v: u64| {
-            st.viewers
+            owner
+                .viewers
                 .get(&v)
                 .filter(|e| e.member.rated)
                 .map(|e| shown(&e.rating))
         };
-        let mut online: Vec<OnlineView> = st
-            .viewers
-            .values()
-            .map(|e| OnlineView {
+        let mut members: HashMap<&str, OnlineView> = HashMap::new();
+        let mut ids: Vec<&u64> = owner.viewers.keys().collect();
+        ids.sort();
+        for id in ids {
+            let e = &owner.viewers[id];
+            let seen = members.entry(&e.member.id).or_insert_with(|| OnlineView {
                 name: e.member.name.clone(),
                 rating: e.member.rated.then(|| shown(&e.rating)),
-                room: e.room.clone(),
-            })
-            .collect();
+                room: None,
+            });
+            if seen.room.is_none() {
+                seen.room = e.room.clone();
+            }
+        }
+        let mut online: Vec<OnlineView> = members.into_values().collect();
         online.sort_by(|a, b| a.name.cmp(&b.name));
-        let seeks = st
+        let seeks = owner
             .seeks
             .iter()
             .map(|s| SeekView {
@@ -118,45 +155,46 @@ impl Club {
                 rated: s.rated,
             })
             .collect();
-        let challenges = st
+        let challenges = owner
             .challenges
             .iter()
-            .filter(|c| c.from == me || c.to == me)
-            .map(|c| ChallengeView {
-                number: c.number,
-                from: name_of(c.from),
-                to: name_of(c.to),
-                time_control: c.time_control,
-                rated: c.rated,
+            .map(|c| {
+                let view = ChallengeView {
+                    number: c.number,
+                    from: name_of(c.from),
+                    to: name_of(c.to),
+                    time_control: c.time_control,
+                    rated: c.rated,
+                };
+                (c.from, c.to, view)
             })
             .collect();
-        let rooms: Vec<_> = st.rooms.values().cloned().collect();
-        let (me_name, my_rating) = st
+        let me = owner
             .viewers
-            .get(&me)
-            .map(|e| {
-                (
-                    e.member.name.clone(),
-                    e.member.rated.then(|| shown(&e.rating)),
-                )
+            .iter()
+            .map(|(&id, e)| {
+                let rating = e.member.rated.then(|| shown(&e.rating));
+                (id, (e.member.name.clone(), rating))
             })
-            .unwrap_or_default();
-        drop(st);
+            .collect();
         // A summary of each room (names, clocks, counts): no room's game is copied.
         let mut games = Vec::new();
         let mut waiting = Vec::new();
-        for room in rooms {
-            let s = lock(&room).summary(now);
+        for room in owner.rooms.values() {
+            let s = room.summary(now);
             let white_waits = s.players[0].is_some();
             match s.players {
-                [Some((white, _)), Some((black, _))] if s.going => games.push(GameView {
-                    number: 0,
-                    room: s.name,
-                    white,
-                    black,
-                    clocks: s.clocks,
-                    move_number: s.move_number,
-                    watchers: s.watchers,
+                [Some((white, _)), Some((black, _))] if s.going => games.push(Listed {
+                    running: s.running,
+                    game: GameView {
+                        number: 0,
+                        room: s.name,
+                        white,
+                        black,
+                        clocks: s.clocks,
+                        move_number: s.move_number,
+                        watchers: s.watchers,
+                    },
                 }),
                 [Some((name, rating)), None] | [None, Some((name, rating))] if !s.began => {
                     waiting.push(WaitingView {
@@ -175,17 +213,52 @@ impl Club {
                 _ => {}
             }
         }
-        games.sort_by(|a, b| a.room.cmp(&b.room));
+        games.sort_by(|a, b| a.game.room.cmp(&b.game.room));
         for (i, g) in games.iter_mut().enumerate() {
-            g.number = i as u32 + 1;
+            g.game.number = i as u32 + 1;
         }
         waiting.sort_by(|a, b| a.room.cmp(&b.room));
-        LobbyView {
+        Snapshot {
+            at: Some(now),
             online,
             seeks,
             challenges,
             games,
             waiting,
+            me,
+        }
+    }
+
+    /// The lobby as viewer `me` draws it at `now`: the running clocks aged since the
+    /// snapshot was made, so a lobby nobody changes still shows them going down.
+    pub(super) fn for_viewer(&self, me: u64, now: Instant) -> LobbyView {
+        let since = self
+            .at
+            .map_or(Duration::ZERO, |at| now.saturating_duration_since(at));
+        let games = self
+            .games
+            .iter()
+            .map(|l| {
+                let mut g = l.game.clone();
+                if let (Some(clocks), Some(side)) = (g.clocks.as_mut(), l.running) {
+                    let i = usize::from(side == Color::Black);
+                    clocks[i] = clocks[i].saturating_sub(since);
+                }
+                g
+            })
+            .collect();
+        let (me_name, my_rating) = self.me.get(&me).cloned().unwrap_or_default();
+        LobbyView {
+            online: self.online.clone(),
+            seeks: self.seeks.clone(),
+            challenges: self
+                .challenges
+                .iter()
+                .filter(|(from, to, _)| *from == me || *to == me)
+                .map(|(_, _, c)| c.clone())
+                .collect(),
+            games,
+            waiting: self.waiting.clone(),
             me: me_name,
             my_rating,
         }

@@ -182,7 +182,7 @@ mod tests {
     }
 
     #[test]
-    fn a_player_back_since_the_restart_who_leaves_again_can_lose_by_absence() {
+    fn a_player_who_played_on_since_the_restart_and_leaves_again_can_lose_by_absence() {
         let t0 = Instant::now();
         let mut room = restored(t0);
         room.hold_news("alice", "the server restarted".into());
@@ -196,10 +196,13 @@ mod tests {
         assert!(
             notes.contains(&(
                 "bob".into(),
-                "alice-name is back: the game goes on, the clocks run".into()
+                "alice-name is back: the game goes on with the next move, when the clocks \
+                 run again"
+                    .into()
             )),
             "{notes:?}"
         );
+        mv(&mut room, "alice", "Nf3", t0 + secs(25));
         room.leave("alice", t0 + secs(30));
         let err = refused(&mut room, "bob", Action::ClaimWin, t0 + secs(40));
         assert!(err.contains("in 50 s"), "{err}");

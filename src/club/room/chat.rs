@@ -4,7 +4,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use super::{Room, seconds_up};
+use super::{Role, Room, seconds_up};
 use crate::club::{ClubError, text};
 
 /// The chat lines a room keeps (older ones go).
@@ -14,6 +14,18 @@ pub const CHAT_BURST: usize = 5;
 /// The window of the chat rate limit.
 pub const CHAT_WINDOW: Duration = Duration::from_secs(10);
 
+/// Who reads a chat line. During a game the players and the watchers chat apart (the
+/// watchers, who may see the engine, cannot pass it on to a player); after the game every
+/// line is everyone's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Among {
+    Everyone,
+    /// Said by a player while the game went on.
+    Players,
+    /// Said by a watcher while the game went on.
+    Watchers,
+}
+
 /// One chat line, already cleaned.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChatLine {
@@ -21,6 +33,7 @@ pub struct ChatLine {
     pub seq: u64,
     pub from: String,
     pub text: String,
+    pub among: Among,
 }
 
 /// A room's chat: its last lines, numbered, and who may send another now.
@@ -41,6 +54,7 @@ impl Chat {
         id: &str,
         from: String,
         text: &str,
+        among: Among,
         now: Instant,
     ) -> Result<(), ClubError> {
         let line = text::chat_line(text)?;
@@ -50,6 +64,7 @@ impl Chat {
             seq: self.seq,
             from,
             text: line,
+            among,
         });
         while self.lines.len() > CHAT_KEPT {
             self.lines.pop_front();
@@ -57,9 +72,14 @@ impl Chat {
         Ok(())
     }
 
-    /// The lines kept, oldest first.
-    pub(super) fn lines(&self) -> Vec<ChatLine> {
-        self.lines.iter().cloned().collect()
+    /// The lines kept, oldest first: all of them, or (`apart`) those of one side of a
+    /// game going on and those said to everyone.
+    pub(super) fn lines(&self, apart: Option<Among>) -> Vec<ChatLine> {
+        self.lines
+            .iter()
+            .filter(|l| apart.is_none_or(|side| l.among == side || l.among == Among::Everyone))
+            .cloned()
+            .collect()
     }
 }
 
@@ -107,7 +127,12 @@ impl Room {
             .seats
             .name_of(id)
             .ok_or_else(|| ClubError::new("you are not in this room"))?;
-        self.chat.say(id, from, text, now)?;
+        let among = match self.role(id) {
+            _ if !self.in_progress() => Among::Everyone,
+            Some(Role::Player(_)) => Among::Players,
+            _ => Among::Watchers,
+        };
+        self.chat.say(id, from, text, among, now)?;
         self.version += 1;
         Ok(String::new())
     }
@@ -156,6 +181,39 @@ mod tests {
             format!("line {}", CHAT_KEPT + 19)
         );
         assert_eq!(chat[0].seq, 24);
+    }
+
+    #[test]
+    fn watchers_and_players_chat_apart_during_the_game_and_together_after() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(None, t0);
+        room.join(&member("carol", false), None, t0);
+        let say = |room: &mut Room, who: &str, text: &str| {
+            room.act(who, Action::Chat(text.to_string()), t0).unwrap();
+        };
+        let texts = |room: &Room, who: &str| -> Vec<String> {
+            room.view_for(who, t0)
+                .chat
+                .iter()
+                .map(|l| l.text.clone())
+                .collect()
+        };
+        say(&mut room, "alice", "good luck");
+        say(&mut room, "carol", "engine says d2d4 is best");
+        say(&mut room, "bob", "thanks");
+        assert_eq!(texts(&room, "alice"), ["good luck", "thanks"]);
+        assert_eq!(texts(&room, "bob"), ["good luck", "thanks"]);
+        assert_eq!(texts(&room, "carol"), ["engine says d2d4 is best"]);
+        room.act("bob", Action::Resign, t0).unwrap();
+        say(&mut room, "carol", "well played");
+        let all = [
+            "good luck",
+            "engine says d2d4 is best",
+            "thanks",
+            "well played",
+        ];
+        assert_eq!(texts(&room, "alice"), all);
+        assert_eq!(texts(&room, "carol"), all);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! One room of the club: two seats, the watchers, a game under the server's clock, the
 //! offers that stand (draw, takeback, rematch), and the chat. Pure state: every call takes
-//! the `Instant` it happens at (tests drive time without sleeping), the club holds each room
-//! behind its own lock, and nothing here blocks or does I/O.
+//! the `Instant` it happens at (tests drive time without sleeping), the club's owner holds every
+//! room, and nothing here blocks or does I/O.
 //!
 //! This file is the hub: what a room holds, what the club may ask of it, and which part
 //! answers each [`Action`]. The parts, each in its own file:
@@ -33,7 +33,7 @@ mod record;
 mod seats;
 
 use chat::Chat;
-pub use chat::{CHAT_BURST, CHAT_KEPT, CHAT_WINDOW, ChatLine};
+pub use chat::{Among, CHAT_BURST, CHAT_KEPT, CHAT_WINDOW, ChatLine};
 pub use clock::LAG_ALLOWANCE;
 use clock::ServerClock;
 pub use offers::Offer;
@@ -117,6 +117,8 @@ pub struct RoomSummary {
     pub going: bool,
     /// Time left for White and Black.
     pub clocks: Option<[Duration; 2]>,
+    /// Whose clock runs (the lobby ages it between its snapshots).
+    pub running: Option<Color>,
     /// The move number being played.
     pub move_number: u32,
     pub watchers: usize,
@@ -326,12 +328,26 @@ impl Room {
             offer: self.offer,
             result: self.result(),
             aborted: self.aborted,
-            chat: self.chat.lines(),
+            chat: self.chat.lines(None),
             version: self.version,
             game_id: self.game_id.clone(),
             began: self.began,
             waiting: self.waiting,
         }
+    }
+
+    /// The room as member `id` sees it at `now`: during a game the chat of their side
+    /// only (the players', or the watchers'), every line after it.
+    pub fn view_for(&self, id: &str, now: Instant) -> RoomView {
+        let mut view = self.view(now);
+        if self.in_progress() {
+            let side = match self.role(id) {
+                Some(Role::Player(_)) => Among::Players,
+                _ => Among::Watchers,
+            };
+            view.chat = self.chat.lines(Some(side));
+        }
+        view
     }
 
     pub fn version(&self) -> u64 {
@@ -357,6 +373,11 @@ impl Room {
             && self.result().is_none()
     }
 
+    /// Both seats were taken and the game began (it may be over since).
+    pub fn has_begun(&self) -> bool {
+        self.began
+    }
+
     /// The room as the lobby lists it, at `now`: cheap (no copy of the game).
     pub fn summary(&self, now: Instant) -> RoomSummary {
         let seat = |side: Color| {
@@ -372,6 +393,10 @@ impl Room {
             began: self.began,
             going: self.in_progress(),
             clocks: self.clock.remaining(now),
+            running: self
+                .clock
+                .running()
+                .filter(|_| self.in_progress() && !self.waiting),
             move_number: self.game.board().fullmove_number(),
             watchers: self.seats.watcher_count(),
         }

@@ -67,7 +67,9 @@ impl Room {
         now: Instant,
     ) -> Result<String, ClubError> {
         self.require_going()?;
-        if self.waiting {
+        // A restored game goes on with a move made while both players are here.
+        let resuming = self.waiting;
+        if self.waiting && !self.seats.players_here() {
             let away = self.seats.name(me.flip());
             return Err(ClubError::new(format!(
                 "the game waits for {away} to come back: the clock runs again when both are here"
@@ -102,6 +104,12 @@ impl Room {
             .map_err(|e| ClubError::new(e.to_string()))?
             .san
             .clone();
+        if resuming {
+            // The clocks run again from this move (its thinking time is not charged), and
+            // from now on either player may lose the game by leaving.
+            self.waiting = false;
+            self.seats.resume();
+        }
         if let Some(left) = self.clock.charge(me, now) {
             self.game.set_last_clock(left);
         }

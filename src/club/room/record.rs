@@ -160,26 +160,22 @@ impl Room {
     }
 
     /// The player at `side` is back: in a restored game, the opponent who is not counts as
-    /// away from now, and once both are here the clock runs for the side to move (and the
-    /// one who waited is told).
+    /// away from now; once both are here the one who waited is told, and the game goes on
+    /// with the next move (see `play.rs`): a visit that makes no move starts no clock and
+    /// resumes nothing.
     pub(super) fn player_returned(&mut self, side: Color, now: Instant) {
         if !self.waiting {
             return;
         }
         self.seats.start_waiting_for_the_absent(now);
-        if self.seats.players_here() {
-            self.waiting = false;
-            self.seats.resume();
-            if self.in_progress() && !self.game.is_empty() {
-                self.clock.start(self.game.board().side_to_move(), now);
-            }
-            if let Some(waited) = self.seats.member(side.flip()) {
-                let text = format!(
-                    "{} is back: the game goes on, the clocks run",
-                    self.seats.name(side)
-                );
-                self.notes.push((waited.id.clone(), text));
-            }
+        if self.seats.players_here()
+            && let Some(waited) = self.seats.member(side.flip())
+        {
+            let text = format!(
+                "{} is back: the game goes on with the next move, when the clocks run again",
+                self.seats.name(side)
+            );
+            self.notes.push((waited.id.clone(), text));
         }
     }
 }
@@ -305,14 +301,58 @@ mod tests {
         );
         back.join(&member("alice", false), None, t1 + secs(100));
         let v = back.view(t1 + secs(110));
-        assert!(!v.waiting);
-        assert_eq!(v.running, Some(Color::Black));
-        assert_eq!(v.clocks, Some([ms(270_200), ms(260_200)]));
+        assert!(v.waiting, "both here, and no move yet: nothing resumed");
+        assert_eq!(v.running, None);
+        assert_eq!(v.clocks, Some([ms(270_200), ms(270_200)]));
         mv(&mut back, "bob", "Qh4#", t1 + secs(110));
         let done = back.take_finished(t1 + secs(110)).unwrap();
         assert_eq!(done.record.id, record.id);
         assert_eq!(done.white_score, 0.0);
         assert!(done.record.pgn.contains("Qh4#"));
+    }
+
+    #[test]
+    fn a_visit_without_a_move_resumes_nothing_and_opens_no_claim() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("5+0"), t0);
+        mv(&mut room, "alice", "e4", t0);
+        mv(&mut room, "bob", "e5", t0 + secs(2));
+        let mut back = Room::restore(&room.record(t0 + secs(3)).unwrap()).unwrap();
+        let t1 = t0 + secs(100);
+        back.join(&member("alice", false), None, t1);
+        // Bob logs in for a second (`ssh … </dev/null`) and is gone.
+        back.join(&member("bob", false), None, t1 + secs(1));
+        back.leave("bob", t1 + secs(2));
+        let v = back.view(t1 + secs(200));
+        assert!(v.waiting && v.running.is_none(), "no clock started");
+        let err = refused(
+            &mut back,
+            "alice",
+            Action::Move("Nf3".into()),
+            t1 + secs(200),
+        );
+        assert!(err.contains("waits for bob-name"), "{err}");
+        // Alice's claim adjourns: bob never played on since the restart.
+        let said = back.act("alice", Action::ClaimWin, t1 + secs(200)).unwrap();
+        assert!(said.contains("adjourned"), "{said}");
+        assert!(back.view(t1 + secs(200)).result.is_none());
+    }
+
+    #[test]
+    fn both_back_and_a_move_resume_the_game_and_its_clocks() {
+        let t0 = Instant::now();
+        let mut room = room_of_two(tc("5+0"), t0);
+        mv(&mut room, "alice", "e4", t0);
+        mv(&mut room, "bob", "e5", t0 + secs(2));
+        let mut back = Room::restore(&room.record(t0 + secs(3)).unwrap()).unwrap();
+        let t1 = t0 + secs(100);
+        back.join(&member("alice", false), None, t1);
+        back.join(&member("bob", false), None, t1 + secs(1));
+        mv(&mut back, "alice", "Nf3", t1 + secs(30));
+        let v = back.view(t1 + secs(40));
+        assert!(!v.waiting);
+        assert_eq!(v.running, Some(Color::Black));
+        assert!(v.seats.iter().flatten().all(|s| s.resumed));
     }
 
     #[test]

@@ -80,7 +80,9 @@ impl App {
             }
             return;
         }
-        if self.play.prompt().is_some() {
+        // A prompt of the game against the engine waits while the viewer is in a room:
+        // a key there is the room's.
+        if self.play.prompt().is_some() && !self.club.in_room() {
             self.answer_prompt(key);
             return;
         }
@@ -155,7 +157,9 @@ impl App {
     /// Pasted text goes into the input line as typed (only its first line: a paste never
     /// plays a move by itself).
     pub fn handle_paste(&mut self, text: &str) {
-        if self.play.prompt().is_some() || layout::too_small(self.screen.area()) {
+        if (self.play.prompt().is_some() && !self.club.in_room())
+            || layout::too_small(self.screen.area())
+        {
             return;
         }
         let line = text.lines().next().unwrap_or("");

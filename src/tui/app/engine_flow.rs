@@ -68,6 +68,12 @@ impl App {
     /// Starts a search of the current position. `analysis`: think without end and play
     /// nothing; otherwise search to the depth setting (and within the clock) and play.
     pub(super) fn start_search(&mut self, analysis: bool) {
+        // Fair play: no search of any kind for a member whose own game goes on.
+        if let Err(why) = self.club.engine_allowed() {
+            self.cancel_search();
+            self.error(why);
+            return;
+        }
         self.play.series_mut().engine_started();
         let mut limits = if analysis {
             Limits::infinite()

@@ -11,6 +11,7 @@ impl App {
 
     /// `:lab [DEPTH]`: the lab on the position on the board, shown in the lab view.
     pub(super) fn start_lab(&mut self, depth: u32) -> Result<(), String> {
+        self.club.engine_allowed()?;
         let mut settings = LabSettings::new(depth);
         settings.eval = self.prefs.eval();
         let board = self.play.game().board().clone();

@@ -64,6 +64,21 @@ impl App {
 
     /// Offers an unfinished game for resuming: the next key answers (y/n).
     pub fn offer_resume(&mut self, game: Game) {
+        self.play.ask(Prompt::Resume(Box::new(game)));
+        self.ask_prompt();
+        // Nothing may move (and be saved over the unfinished game) before the answer.
+        self.cancel_search();
+    }
+
+    /// The question of the prompt waiting, on the status line (again, after a room: in a
+    /// room it waits unasked, and no key of the room's game answers it).
+    pub(super) fn ask_prompt(&mut self) {
+        let Some(Prompt::Resume(game)) = self.play.prompt() else {
+            return;
+        };
+        if self.club.in_room() {
+            return;
+        }
         let n = moves_text(game.len());
         let date = game.tags.date.clone();
         self.screen.set_message(Message {
@@ -71,9 +86,6 @@ impl App {
             // The keys first: a narrow line still shows them.
             text: format!("Unfinished game: y resumes it, n sets it aside ({n}, {date})"),
         });
-        self.play.ask(Prompt::Resume(Box::new(game)));
-        // Nothing may move (and be saved over the unfinished game) before the answer.
-        self.cancel_search();
     }
 
     pub(super) fn answer_prompt(&mut self, key: KeyEvent) {

@@ -20,6 +20,7 @@ impl App {
         if self.review.is_running() {
             return Err("a review is already running (Esc cancels it)".into());
         }
+        self.club.engine_allowed()?;
         if self.play.game().is_empty() {
             return Err("no moves to review yet".into());
         }

@@ -160,12 +160,30 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
          :join ROOM · :play (the engine)",
         theme.dim(),
     )));
+    let scroll = lobby_scroll(&lines, area);
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
+            .scroll((scroll, 0))
             .block(pane_block(app, &title, true)),
         area,
     );
+}
+
+/// How many rows the lobby scrolls so the picked row (the line marked `▶`) is on the
+/// pane, with the row after it: a long lobby (many seeks, many games) scrolls with ↑ ↓.
+fn lobby_scroll(lines: &[Line<'_>], area: Rect) -> u16 {
+    let width = usize::from(area.width.saturating_sub(2)).max(1);
+    let height = usize::from(area.height.saturating_sub(2));
+    let rows = |l: &Line<'_>| l.width().max(1).div_ceil(width);
+    let Some(picked) = lines
+        .iter()
+        .position(|l| l.spans.first().is_some_and(|s| s.content == "▶ "))
+    else {
+        return 0;
+    };
+    let bottom = lines[..=picked].iter().map(rows).sum::<usize>() + 1;
+    u16::try_from(bottom.saturating_sub(height)).unwrap_or(u16::MAX)
 }
 
 fn seat_line<'a>(app: &App, v: &RoomView, color: Color, seat: Option<&'a SeatView>) -> Line<'a> {

@@ -119,6 +119,7 @@ impl App {
             self.screen.set_flipped(flipped);
         }
         self.position_changed();
+        self.ask_prompt();
     }
 
     /// Copies the room's game into the app when the room changed.

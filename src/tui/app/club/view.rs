@@ -236,10 +236,21 @@ impl ClubView {
             .map(|w| w.follow(board, options, following))
     }
 
-    /// The game is over: the shared analysis, if any, stops searching.
-    pub fn rest_analysis(&self) {
-        if let Some(w) = &self.watch {
+    /// The game is over: the shared analysis, if any, stops searching and its share is
+    /// given back, so the server's analysis slot goes to a game that goes on (the panes
+    /// stay open on the finished game with this screen's own engine).
+    pub fn rest_analysis(&mut self) {
+        if let Some(w) = self.watch.take() {
             w.rest();
+        }
+    }
+
+    /// May the engine search for this viewer now? Refused, with the club's reason, while
+    /// they have a game of their own going on or adjourned. Always outside the club.
+    pub fn engine_allowed(&self) -> Result<(), String> {
+        match &self.viewer {
+            Some(v) => v.engine_allowed().map_err(|e| e.to_string()),
+            None => Ok(()),
         }
     }
 
@@ -291,6 +302,15 @@ impl ClubView {
         }
         self.board_turned_for = Some(role);
         Some(role)
+    }
+
+    /// In a room whose game goes on (playing, waiting for a move, or watching): the
+    /// session is not idle, whatever the keys.
+    pub fn game_going_on(&self) -> bool {
+        match &self.room {
+            Some((v, _)) if self.in_room() => v.began && v.result.is_none() && !v.aborted,
+            _ => false,
+        }
     }
 
     /// A player of a game still going on: the engine stays out of sight.

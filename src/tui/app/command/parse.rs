@@ -96,6 +96,10 @@ pub enum Command {
     Engine,
     /// One's stored games, listed in the log.
     StoredGames,
+    /// The PGN of one's stored game of this number (as `:games` lists them).
+    Pgn(u32),
+    /// The members by rating, or one member's rating history.
+    Members(Option<String>),
     /// A one-time code that adds another key to one's account.
     KeyCode,
     Abort,
@@ -529,6 +533,8 @@ fn parse_club(spec: &'static CommandSpec, arg: &str) -> Result<Option<Command>, 
         ("mute", _) => a.none(Command::Mute)?,
         ("engine", _) => a.none(Command::Engine)?,
         ("games", _) => a.none(Command::StoredGames)?,
+        ("pgn", _) => Command::Pgn(arg.parse().map_err(|_| a.bad())?),
+        ("members", _) => Command::Members((!arg.is_empty()).then(|| arg.to_string())),
         _ => return Ok(None),
     };
     Ok(Some(cmd))

@@ -136,6 +136,8 @@ impl App {
             | Command::Mute
             | Command::Engine
             | Command::StoredGames
+            | Command::Pgn(_)
+            | Command::Members(_)
             | Command::KeyCode
             | Command::Abort
             | Command::Takeback

@@ -11,6 +11,11 @@ use crate::tui::Mode;
 use crate::tui::app::club::Place;
 use crate::tui::app::{App, LogKind};
 
+/// The stored games `:games` lists (and `:pgn N` numbers), newest first.
+const STORED_LISTED: usize = 20;
+/// The members `:members` lists, strongest first.
+const MEMBERS_LISTED: usize = 50;
+
 impl App {
     /// Carries out one of the club's commands (and `:draw` / `:resign` in a room): what
     /// the club answers goes to the status line, and the screen reads the club again.
@@ -23,6 +28,8 @@ impl App {
             self.info(said);
         }
         self.on_club_change();
+        // A question of the engine game that waited while in a room is asked again.
+        self.ask_prompt();
         Ok(())
     }
 
@@ -57,6 +64,7 @@ impl App {
                 Ok("the lobby: :seek, :challenge NAME, :watch N, :join ROOM, :play".into())
             }
             Command::Play => {
+                self.club.engine_allowed()?;
                 self.club.go_to_engine();
                 Ok("you play the engine: :lobby goes back to the lobby".into())
             }
@@ -106,6 +114,8 @@ impl App {
             .into()),
             Command::Engine => self.toggle_room_engine(),
             Command::StoredGames => self.list_games(),
+            Command::Pgn(n) => self.show_pgn(n),
+            Command::Members(name) => self.list_members(name.as_deref()),
             Command::KeyCode => self.with_viewer(|v| {
                 v.key_code().map(|code| {
                     format!(
@@ -154,13 +164,84 @@ impl App {
         }
     }
 
+    /// `:members`: the club's members by rating, into the log; `:members NAME`: that
+    /// member's rating after each rated game.
+    fn list_members(&mut self, name: Option<&str>) -> Result<String, String> {
+        let lines = self.with_viewer(|v| {
+            let store = v.store();
+            let failed = |e: crate::club::StoreError| ClubError::new(e.to_string());
+            let Some(name) = name else {
+                let members = store.members(MEMBERS_LISTED).map_err(failed)?;
+                return Ok(members
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        format!(
+                            "{:>3}. {} {:.0} ({} rated games)",
+                            i + 1,
+                            m.name,
+                            m.rating.rating,
+                            m.games
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"));
+            };
+            let account = store
+                .account_named(name.trim())
+                .map_err(failed)?
+                .ok_or_else(|| ClubError::new(format!("no member is named {:?}", name.trim())))?;
+            let history = store.rating_history(&account.id).map_err(failed)?;
+            let shown: Vec<String> = history
+                .iter()
+                .map(|(game, r)| format!("{:.0} after {game}", r.rating))
+                .collect();
+            Ok(if shown.is_empty() {
+                format!("{}: no rated games yet", account.name)
+            } else {
+                format!("{}'s rating:\n{}", account.name, shown.join("\n"))
+            })
+        })?;
+        let n = lines.lines().count();
+        for line in lines.lines() {
+            self.log_line(LogKind::Info, line.to_string());
+        }
+        Ok(match name {
+            None => format!("{n} members in the log, strongest first"),
+            Some(_) => lines.lines().next().unwrap_or_default().to_string(),
+        })
+    }
+
+    /// `:pgn N`: the PGN of stored game N (as `:games` numbers them) into the log, a line
+    /// at a time, to copy.
+    fn show_pgn(&mut self, n: u32) -> Result<String, String> {
+        let wanted = usize::try_from(n).unwrap_or(usize::MAX);
+        let pgn = self.with_viewer(|v| {
+            let games = v.games(STORED_LISTED)?;
+            match games.get(wanted.wrapping_sub(1)) {
+                Some(g) => Ok(g.pgn.clone()),
+                None => Err(ClubError::new(format!(
+                    "no stored game {n}: :games lists {} of yours",
+                    games.len()
+                ))),
+            }
+        })?;
+        for line in pgn.lines() {
+            self.log_line(LogKind::Info, line.to_string());
+        }
+        Ok(format!("game {n}'s PGN is in the log, to copy"))
+    }
+
     fn list_games(&mut self) -> Result<String, String> {
         let games = self.with_viewer(|v| {
-            v.games(10).map(|gs| {
+            v.games(STORED_LISTED).map(|gs| {
                 gs.iter()
-                    .map(|g| {
+                    .enumerate()
+                    .map(|(i, g)| {
                         format!(
-                            "{} {} – {} {} {}",
+                            "{:>2}. {} {} {} – {} {} {}",
+                            i + 1,
+                            crate::club::game_date(g).unwrap_or("????.??.??"),
                             g.room,
                             g.white_name,
                             g.black_name,
@@ -186,7 +267,7 @@ impl App {
         };
         let n = games.lines().count();
         Ok(if log_shown {
-            format!("{n} games in the log; :save NAME keeps the one on the board as PGN")
+            format!("{n} games in the log; :pgn N shows one's PGN")
         } else if self.club.in_room() {
             format!(
                 "{n} games listed in the log, shown beside the engine's board: :lobby, then :play"

@@ -390,8 +390,17 @@ pub const COMMANDS: &[CommandSpec] = &[
     .only(Scopes::WATCHING),
     CommandSpec::club(
         "games",
-        "your stored games (:save NAME keeps the one on the board)",
+        "your stored games, numbered, newest first (:pgn N shows one)",
     ),
+    CommandSpec::club(
+        "members",
+        "the club's members by rating; with a NAME, their rating history",
+    )
+    .args("[NAME]", &[])
+    .usage(":members [NAME]"),
+    CommandSpec::club("pgn", "the PGN of your stored game N, to copy")
+        .args("N", &[])
+        .usage(":pgn N (the number :games gives it)"),
     CommandSpec::club(
         "key",
         "a one-time code: log in with a new key as NAME+CODE to add it",
@@ -500,6 +509,8 @@ mod tests {
             ":mute",
             ":engine",
             ":games",
+            ":pgn N",
+            ":members [NAME]",
             ":key code",
         ] {
             assert_eq!(
@@ -508,7 +519,7 @@ mod tests {
                 "{want} in {club:?}"
             );
         }
-        assert_eq!(club.len(), 23, "{club:?}");
+        assert_eq!(club.len(), 25, "{club:?}");
         let solo: Vec<String> = help_rows(false).map(|(k, _)| k).collect();
         assert!(solo.iter().all(|k| !k.starts_with(":seek")), "{solo:?}");
         assert!(solo.contains(&":games N".to_string()));
