@@ -2,17 +2,21 @@
 //!
 //! A connection that has not authenticated is a stranger: it waits in a small budget of its
 //! own ([`PreAuth`]: so many in all, so many per address, a short deadline) and never holds
-//! a session slot. When an address's share is full, its oldest waiting connection is
-//! dropped to make room for the newest, so a member logging in from an address that also
-//! holds a hundred silent connections still gets in; when the whole budget is full, the
-//! oldest waiting connection of any address goes. A slot (so many sessions in all, so many
-//! per address) is taken only once the connection authenticated. No address is exempt,
-//! loopback included.
+//! a session slot. When an address's share is full, one of its waiting connections is
+//! dropped to make room for the newest: a silent one (no SSH version line yet), else one
+//! stalled (a quarter of the grace without authenticating), the oldest among those; when
+//! there is none, every waiting connection of the address is young and speaks SSH, and it
+//! is the newcomer that is closed. So a member logging in from an address that also holds
+//! a hundred silent connections, reopened as they are closed, still gets in: silent
+//! connections push out only silent or stalled ones, and the member's client speaks first
+//! thing. When the whole budget is full, the same choice is made among every address's. A slot (so many sessions
+//! in all, so many per address) is taken only once the connection authenticated. No address
+//! is exempt, loopback included.
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
@@ -58,26 +62,49 @@ struct Counts {
     per_ip: HashMap<IpAddr, usize>,
 }
 
-/// Connections waiting to authenticate, oldest first (by the order they came in).
+/// How far a waiting connection got: the less far, the sooner it is dropped for a newer one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// Nothing yet (not even the SSH version line).
+    Silent,
+    /// Sent its SSH version.
+    Spoke,
+    /// Asked to authenticate (the key exchange done).
+    Asked,
+}
+
+/// A waiting connection: where from, since when, how far it got, how it is told to go.
+struct Waiter {
+    ip: IpAddr,
+    since: Instant,
+    stage: Stage,
+    dropped: Arc<Notify>,
+}
+
+/// Connections waiting to authenticate, by the order they came in.
 #[derive(Default)]
 struct Waiting {
     next: u64,
-    conns: BTreeMap<u64, (IpAddr, Arc<Notify>)>,
+    conns: BTreeMap<u64, Waiter>,
     per_ip: HashMap<IpAddr, usize>,
 }
 
 impl Waiting {
-    fn remove(&mut self, id: u64) -> Option<(IpAddr, Arc<Notify>)> {
-        let (ip, dropped) = self.conns.remove(&id)?;
-        decrement(&mut self.per_ip, ip);
-        Some((ip, dropped))
+    fn remove(&mut self, id: u64) -> Option<Waiter> {
+        let w = self.conns.remove(&id)?;
+        decrement(&mut self.per_ip, w.ip);
+        Some(w)
     }
 
-    /// The oldest waiting connection, of `ip` only when given.
-    fn oldest(&self, ip: Option<IpAddr>) -> Option<u64> {
+    /// The waiting connection to drop for a newer one (of `ip` only when given): a silent
+    /// one, else one waiting since before `stalled`; the least far, the oldest among those.
+    /// None: every one speaks SSH and is young.
+    fn to_drop(&self, ip: Option<IpAddr>, stalled: Instant) -> Option<u64> {
         self.conns
             .iter()
-            .find(|(_, (from, _))| ip.is_none_or(|ip| *from == ip))
+            .filter(|(_, w)| ip.is_none_or(|ip| w.ip == ip))
+            .filter(|(_, w)| w.stage == Stage::Silent || w.since <= stalled)
+            .min_by_key(|(id, w)| (w.stage, **id))
             .map(|(id, _)| *id)
     }
 }
@@ -103,6 +130,31 @@ impl Ticket {
     /// Told (once, and remembered if nobody waits yet) when this connection lost its place.
     pub fn dropped(&self) -> Arc<Notify> {
         Arc::clone(&self.dropped)
+    }
+
+    /// What marks how far this connection got (it may be kept apart from the ticket).
+    pub fn stage(&self) -> Standing {
+        Standing {
+            admission: Arc::clone(&self.admission),
+            id: self.id,
+        }
+    }
+}
+
+/// Marks how far a waiting connection got.
+#[derive(Clone)]
+pub struct Standing {
+    admission: Arc<Admission>,
+    id: u64,
+}
+
+impl Standing {
+    /// The connection got as far as `stage` (never back).
+    pub fn reached(&self, stage: Stage) {
+        let mut w = self.admission.lock_waiting();
+        if let Some(waiter) = w.conns.get_mut(&self.id) {
+            waiter.stage = waiter.stage.max(stage);
+        }
     }
 }
 
@@ -154,35 +206,52 @@ impl Admission {
         self.waiting.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A place in the waiting room for a connection from `ip`, always given: when `ip`'s
-    /// share (or the whole room) is full, the oldest waiting connection of `ip` (or of
-    /// anyone) loses its place, and is told so through its ticket. Returns the ticket and
-    /// the address of the connection that lost its place, if one did.
-    pub fn arrive(self: &Arc<Self>, ip: IpAddr) -> (Ticket, Option<IpAddr>) {
+    /// A place in the waiting room for a connection from `ip`: when `ip`'s share (or the
+    /// whole room) is full, a waiting connection of `ip` (or of anyone) loses its place (a
+    /// silent or stalled one, the least far and then the oldest) and is told so through its
+    /// ticket. Returns the ticket, or none when none could be made room for (every waiting
+    /// connection speaks SSH and is young: the newcomer is to be closed); and the address
+    /// of the connection that lost its place, if one did.
+    pub fn arrive(self: &Arc<Self>, ip: IpAddr) -> (Option<Ticket>, Option<IpAddr>) {
         let mut w = self.lock_waiting();
         let mine = w.per_ip.get(&ip).copied().unwrap_or(0);
-        let evict = if mine >= self.pre_auth.per_ip {
-            w.oldest(Some(ip))
+        let now = Instant::now();
+        let stalled = now.checked_sub(self.pre_auth.grace / 4).unwrap_or(now);
+        let full = if mine >= self.pre_auth.per_ip {
+            Some(Some(ip))
         } else if w.conns.len() >= self.pre_auth.max {
-            w.oldest(None)
+            Some(None)
         } else {
             None
         };
-        let evicted = evict.and_then(|id| w.remove(id)).map(|(from, dropped)| {
-            dropped.notify_one();
-            from
+        let evict = match full {
+            None => None,
+            Some(of) => match w.to_drop(of, stalled) {
+                Some(id) => Some(id),
+                None => return (None, None),
+            },
+        };
+        let evicted = evict.and_then(|id| w.remove(id)).map(|gone| {
+            gone.dropped.notify_one();
+            gone.ip
         });
         let id = w.next;
         w.next += 1;
         let dropped = Arc::new(Notify::new());
-        w.conns.insert(id, (ip, Arc::clone(&dropped)));
+        let waiter = Waiter {
+            ip,
+            since: now,
+            stage: Stage::Silent,
+            dropped: Arc::clone(&dropped),
+        };
+        w.conns.insert(id, waiter);
         *w.per_ip.entry(ip).or_insert(0) += 1;
         let ticket = Ticket {
             admission: Arc::clone(self),
             id,
             dropped,
         };
-        (ticket, evicted)
+        (Some(ticket), evicted)
     }
 
     /// A session slot for an authenticated connection from `ip`, or why there is none, in
@@ -256,9 +325,10 @@ mod tests {
     fn a_full_share_drops_the_addresss_oldest_waiting_connection() {
         let a = admission(10, 3);
         let local = ip("127.0.0.1");
-        let silent: Vec<Ticket> = (0..3).map(|_| a.arrive(local).0).collect();
+        let silent: Vec<Ticket> = (0..3).map(|_| a.arrive(local).0.unwrap()).collect();
         assert_eq!(a.waiting(local), (3, 3));
         let (member, evicted) = a.arrive(local);
+        let member = member.unwrap();
         assert_eq!(evicted, Some(local));
         assert!(was_dropped(&silent[0]), "the oldest goes");
         assert!(!was_dropped(&silent[1]) && !was_dropped(&silent[2]));
@@ -266,6 +336,7 @@ mod tests {
         assert_eq!(a.waiting(local), (3, 3), "the share still holds");
         // Another address is not touched by this one's crowd.
         let (other, evicted) = a.arrive(ip("10.0.0.7"));
+        let other = other.unwrap();
         assert_eq!(evicted, None);
         assert!(!was_dropped(&other));
         drop(silent);
@@ -277,11 +348,60 @@ mod tests {
     }
 
     #[test]
+    fn silent_connections_push_out_only_silent_or_stalled_ones() {
+        let a = admission(10, 3);
+        let local = ip("127.0.0.1");
+        let member = a.arrive(local).0.unwrap();
+        member.stage().reached(Stage::Spoke);
+        // A flood of silent connections, each reopened as soon as it is dropped.
+        let mut silent: Vec<Ticket> = Vec::new();
+        for _ in 0..100 {
+            silent.push(a.arrive(local).0.unwrap());
+        }
+        assert!(
+            !was_dropped(&member),
+            "the member spoke: silent ones push out silent ones"
+        );
+        let dropped = silent.iter().filter(|t| was_dropped(t)).count();
+        assert_eq!(dropped, 98, "all but the two newest silent ones");
+        // All three speak now, and are young: a newcomer is not made room for.
+        member.stage().reached(Stage::Asked);
+        let speaking: Vec<&Ticket> = silent.iter().filter(|t| !was_dropped(t)).collect();
+        for t in &speaking {
+            t.stage().reached(Stage::Spoke);
+        }
+        member.stage().reached(Stage::Silent);
+        let (newcomer, evicted) = a.arrive(local);
+        assert!(
+            newcomer.is_none() && evicted.is_none(),
+            "closed, nobody pushed out"
+        );
+        assert!(!was_dropped(&member), "a stage is never lowered");
+        assert_eq!(a.waiting(local), (3, 3));
+    }
+
+    #[test]
+    fn a_stalled_connection_is_pushed_out_even_if_it_spoke() {
+        let pre_auth = PreAuth {
+            max: 10,
+            per_ip: 1,
+            grace: Duration::ZERO,
+        };
+        let a = Admission::new(4, 2, pre_auth);
+        let local = ip("127.0.0.1");
+        let stalled = a.arrive(local).0.unwrap();
+        stalled.stage().reached(Stage::Asked);
+        let (next, evicted) = a.arrive(local);
+        assert!(next.is_some() && evicted == Some(local));
+        assert!(was_dropped(&stalled));
+    }
+
+    #[test]
     fn a_full_room_drops_the_oldest_of_anyone() {
         let a = admission(3, 3);
-        let first = a.arrive(ip("10.0.0.1")).0;
-        let _second = a.arrive(ip("10.0.0.2")).0;
-        let _third = a.arrive(ip("10.0.0.3")).0;
+        let first = a.arrive(ip("10.0.0.1")).0.unwrap();
+        let _second = a.arrive(ip("10.0.0.2")).0.unwrap();
+        let _third = a.arrive(ip("10.0.0.3")).0.unwrap();
         let (_fourth, evicted) = a.arrive(ip("10.0.0.4"));
         assert_eq!(evicted, Some(ip("10.0.0.1")));
         assert!(was_dropped(&first));

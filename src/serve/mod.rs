@@ -40,7 +40,7 @@ use crate::club::analysis::Analyses;
 use crate::club::{Club, Login, SignedIn, SqliteStore};
 use crate::game::autosave::Autosave;
 pub use admission::PreAuth;
-use admission::{Admission, Slot, Ticket};
+use admission::{Admission, Slot, Stage, Standing, Ticket};
 pub use config::{Access, ServeArgs, ServeConfig, parse_duration};
 pub use keys::{
     AuthorizedKey, AuthorizedKeys, FromList, Verdict, load_or_make_host_key, parse_authorized_keys,
@@ -194,6 +194,7 @@ impl Server {
                 }
             })
         };
+        let (mut dropped_since, mut last_said) = (0u64, None);
         loop {
             tokio::select! {
                 _ = &mut shutdown => break,
@@ -209,17 +210,31 @@ impl Server {
                     // A stranger until authenticated: a place in the waiting room, not a slot.
                     let (ticket, evicted) = self.shared.admission.arrive(peer.ip());
                     if let Some(ip) = evicted {
-                        eprintln!(
-                            "ox88 serve: {ip}: too many connections waiting to log in; \
-                             the oldest is dropped for {peer}"
-                        );
+                        // A flood drops thousands: said once in a while, counted.
+                        dropped_since += 1;
+                        if last_said.is_none_or(|t: std::time::Instant| t.elapsed() >= DROPS_SAID_EVERY) {
+                            eprintln!(
+                                "ox88 serve: {dropped_since} connection(s) waiting to log in \
+                                 dropped for newer ones (the latest from {ip}, its share full)"
+                            );
+                            dropped_since = 0;
+                            last_said = Some(std::time::Instant::now());
+                        }
                     }
+                    let Some(ticket) = ticket else {
+                        // Every waiting connection of the address speaks SSH and is young:
+                        // this one is closed, counted with the dropped.
+                        dropped_since += 1;
+                        drop(stream);
+                        continue;
+                    };
                     let dropped = ticket.dropped();
+                    let standing = ticket.stage();
                     let progress = Arc::new(Progress::default());
                     let handler = Connection {
                         shared: Arc::clone(&self.shared),
                         peer,
-                        seat: Seat::Waiting { _held: ticket },
+                        seat: Seat::Waiting { ticket },
                         progress: Arc::clone(&progress),
                         player: None,
                         login: None,
@@ -232,6 +247,7 @@ impl Server {
                         shared: Arc::clone(&self.shared),
                         progress,
                         dropped,
+                        standing,
                         grace,
                     };
                     tokio::spawn(serve_connection(ssh, stream, peer, handler, watch));
@@ -290,13 +306,20 @@ impl Server {
 /// How long stopping waits for the database's queued writes.
 const SHUTDOWN_FLUSH: Duration = Duration::from_secs(10);
 
+/// How often the log counts the waiting connections dropped for newer ones.
+const DROPS_SAID_EVERY: Duration = Duration::from_secs(10);
+
+/// Why a waiting connection is closed when a newer one took its place (counted in the log,
+/// not said one by one).
+const DROPPED: &str = "too many connections from your address waiting to log in";
+
 /// Connections being turned away at once, at most; past it they are dropped unheard.
 const TURN_AWAY_MAX: u64 = 8;
 
 /// What a connection holds: a place in the waiting room until it authenticated, then a
 /// session's slot, or none and the reason to tell the person.
 enum Seat {
-    Waiting { _held: Ticket },
+    Waiting { ticket: Ticket },
     Slot { _held: Slot },
     Refused { _held: TurnAway, why: String },
 }
@@ -351,6 +374,8 @@ impl Progress {
 struct Watch {
     shared: Arc<Shared>,
     progress: Arc<Progress>,
+    /// Marks how far the connection got while it waits (a flood pushes out the least far).
+    standing: Standing,
     dropped: Arc<tokio::sync::Notify>,
     grace: Duration,
 }
@@ -367,7 +392,7 @@ impl Watch {
             tokio::select! {
                 _ = self.dropped.notified() => {
                     if self.progress.authenticated_at().is_none() {
-                        return "too many connections from your address waiting to log in";
+                        return DROPPED;
                     }
                 }
                 _ = tokio::time::sleep_until(deadline) => {
@@ -421,12 +446,21 @@ async fn serve_connection(
             Ok(running) => running,
             Err(e) => return eprintln!("ox88 serve: {peer}: {e}"),
         },
-        why = watch.expired(accepted) => return eprintln!("ox88 serve: {peer}: {why}, closing"),
+        why = watch.expired(accepted) => {
+            if why != DROPPED {
+                eprintln!("ox88 serve: {peer}: {why}, closing");
+            }
+            return;
+        }
     };
+    // The client sent its version line: it speaks SSH.
+    watch.standing.reached(Stage::Spoke);
     let handle = running.handle();
     let watchdog = tokio::spawn(async move {
         let why = watch.expired(accepted).await;
-        eprintln!("ox88 serve: {peer}: {why}, closing");
+        if why != DROPPED {
+            eprintln!("ox88 serve: {peer}: {why}, closing");
+        }
         let _ = handle
             .disconnect(russh::Disconnect::ByApplication, why.into(), "en".into())
             .await;
@@ -568,6 +602,14 @@ impl Connection {
             self.peer,
             key.algorithm()
         );
+    }
+
+    /// The connection asked to authenticate: the key exchange is done, it is dropped after
+    /// the silent ones when its address's share of the waiting room is full.
+    fn asked(&self) {
+        if let Seat::Waiting { ticket } = &self.seat {
+            ticket.stage().reached(Stage::Asked);
+        }
     }
 
     /// The connection authenticated: it leaves the waiting room for a session's slot, or
@@ -741,6 +783,7 @@ impl russh::server::Handler for Connection {
     type Error = russh::Error;
 
     async fn auth_none(&mut self, user: &str) -> Result<Auth, Self::Error> {
+        self.asked();
         if matches!(self.shared.config.access, Access::Open) {
             eprintln!("ox88 serve: {} logged in as {user:?} (open)", self.peer);
             self.player = Some(Player::Open);
@@ -755,6 +798,7 @@ impl russh::server::Handler for Connection {
         _user: &str,
         offer: PublicKeyOffer<'_>,
     ) -> Result<Auth, Self::Error> {
+        self.asked();
         // Said in the log here, where a key is first turned down: its fingerprint, so the
         // operator can add it.
         Ok(match self.key_verdict(offer.public_key) {
