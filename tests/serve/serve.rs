@@ -575,8 +575,10 @@ async fn a_connection_kept_open_after_its_session_ended_is_closed() {
     }
     assert!(p.handle().is_closed(), "the connection is closed");
     let mut q = join(server.addr(), &new_key()).await;
-    q.wait_for("the next one's start screen", |s| s.status().contains("depth 3"))
-        .await;
+    q.wait_for("the next one's start screen", |s| {
+        s.status().contains("depth 3")
+    })
+    .await;
     q.disconnect().await;
     server.stop().await;
 }
