@@ -5,10 +5,11 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use russh::keys::{PrivateKey, PublicKey};
 
-use super::keys::{load_or_make_host_key, parse_authorized_keys};
+use super::admission::{self, PreAuth};
+use super::keys::{AuthorizedKeys, load_or_make_host_key};
 use crate::club::lobby::Limits;
 
 /// The command line of `ox88 serve`.
@@ -34,10 +35,22 @@ pub struct ServeArgs {
     /// Sessions at once, in all.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_sessions: u32,
-    /// Sessions at once from one IP address (a club behind one NAT shares an address, so
-    /// by default it is as many as the server takes).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    /// Sessions at once from one IP address, loopback included (a club behind one NAT
+    /// shares an address: raise it for them).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_per_ip: u32,
+    /// Connections waiting to authenticate, in all; past it the oldest waiting is dropped.
+    /// They hold no session slot.
+    #[arg(long, default_value_t = admission::MAX_UNAUTHENTICATED as u32, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_unauthenticated: u32,
+    /// Connections waiting to authenticate from one address; past it that address's oldest
+    /// waiting connection is dropped, so the newest (a member's) gets in.
+    #[arg(long, default_value_t = admission::MAX_UNAUTHENTICATED_PER_IP as u32, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_unauthenticated_per_ip: u32,
+    /// How long a connection may take to authenticate, and then to start its session
+    /// (a passphrase typed included): 20s, 1m.
+    #[arg(long, default_value = "20s", value_parser = parse_duration)]
+    pub login_grace: Duration,
     /// Close a session after this long without a key press: 90s, 30m, 2h.
     #[arg(long, default_value = "30m", value_parser = parse_duration)]
     pub idle_timeout: Duration,
@@ -73,10 +86,17 @@ pub struct ServeArgs {
 /// Who may log in.
 #[derive(Clone, Debug)]
 pub enum Access {
-    /// Only these keys.
-    Keys(Vec<PublicKey>),
+    /// Only these keys (from where their lines allow).
+    Keys(AuthorizedKeys),
     /// Anyone.
     Open,
+}
+
+impl Access {
+    /// Only these keys, from anywhere.
+    pub fn keys(keys: Vec<PublicKey>) -> Access {
+        Access::Keys(AuthorizedKeys::of(keys))
+    }
 }
 
 /// Everything the server needs, resolved (files read, defaults applied).
@@ -87,6 +107,8 @@ pub struct ServeConfig {
     pub access: Access,
     pub max_sessions: usize,
     pub max_per_ip: usize,
+    /// Connections not yet authenticated: how many, from one address, for how long.
+    pub pre_auth: PreAuth,
     pub idle_timeout: Duration,
     pub hash_mb: usize,
     pub depth: u32,
@@ -104,13 +126,7 @@ impl ServeConfig {
     /// Resolves the command line: reads the authorized keys, loads or makes the host key.
     pub fn from_args(args: &ServeArgs, data_dir: &Path) -> anyhow::Result<ServeConfig> {
         let access = match (&args.authorized_keys, args.open) {
-            (Some(path), false) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                let keys = parse_authorized_keys(&text)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-                Access::Keys(keys)
-            }
+            (Some(path), false) => Access::Keys(AuthorizedKeys::read(path)?),
             (None, true) => Access::Open,
             _ => bail!("give either --authorized-keys FILE or --open"),
         };
@@ -133,6 +149,11 @@ impl ServeConfig {
             access,
             max_sessions: args.max_sessions as usize,
             max_per_ip: args.max_per_ip as usize,
+            pre_auth: PreAuth {
+                max: args.max_unauthenticated as usize,
+                per_ip: args.max_unauthenticated_per_ip as usize,
+                grace: args.login_grace,
+            },
             idle_timeout: args.idle_timeout,
             hash_mb: args.hash as usize,
             depth: args.depth,

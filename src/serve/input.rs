@@ -72,6 +72,12 @@ impl Parser {
         out
     }
 
+    /// Bytes held between calls: an unfinished sequence, and a paste's text so far (at
+    /// most [`PASTE_LIMIT`]). Bounded whatever is fed.
+    pub fn buffered(&self) -> usize {
+        self.pending.len() + self.paste.as_ref().map_or(0, |(text, _)| text.len())
+    }
+
     /// Whether bytes wait for more (the caller should `flush` after `ESC_TIMEOUT` of quiet).
     /// A paste in progress is not waiting: it ends with its marker.
     pub fn has_pending(&self) -> bool {

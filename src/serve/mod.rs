@@ -14,6 +14,7 @@
 //! fingerprint of its first key (so a returning player, with any of the account's keys, is
 //! offered their unfinished game), or in `--open` mode one per session.
 
+mod admission;
 mod config;
 pub mod input;
 mod keys;
@@ -21,63 +22,47 @@ pub mod session;
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use anyhow::Context;
 use russh::keys::{HashAlg, PublicKey};
 use russh::server::{Auth, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId};
+use russh::{MethodKind, MethodSet};
 use tokio::net::TcpListener;
 
 use crate::club::analysis::Analyses;
 
 use crate::club::{Club, Login, SignedIn, SqliteStore};
 use crate::game::autosave::Autosave;
+pub use admission::PreAuth;
+use admission::{Admission, Slot, Stage, Standing, Ticket};
 pub use config::{Access, ServeArgs, ServeConfig, parse_duration};
-pub use keys::{load_or_make_host_key, parse_authorized_keys, player_id};
+pub use keys::{
+    AuthorizedKey, AuthorizedKeys, FromList, Verdict, load_or_make_host_key, parse_authorized_keys,
+    player_id,
+};
 use session::{ClubSeat, SessionEvent, SessionSpec};
 
 /// How often the rooms' clocks are looked at.
 const CLUB_TICK: Duration = Duration::from_millis(100);
 
-/// Connections now: in all and per address. A `Slot` holds one and gives it back on drop.
-#[derive(Default)]
-struct Counts {
-    total: usize,
-    per_ip: HashMap<IpAddr, usize>,
-}
-
-struct Slot {
-    shared: Arc<Shared>,
-    ip: IpAddr,
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        let mut c = self.shared.counts.lock().unwrap_or_else(|e| e.into_inner());
-        c.total = c.total.saturating_sub(1);
-        if let Some(n) = c.per_ip.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                c.per_ip.remove(&self.ip);
-            }
-        }
-    }
-}
-
 /// What every connection shares.
 struct Shared {
     config: ServeConfig,
-    counts: Mutex<Counts>,
+    /// Session slots for the authenticated, the waiting room for the rest.
+    admission: Arc<Admission>,
     /// The running sessions, so a shutdown can end (and save) every one.
     sessions: Mutex<HashMap<u64, session::SessionHandle>>,
     next_session: AtomicU64,
     /// Connections being turned away with a word (bounded: past it they are dropped).
     turning_away: AtomicU64,
+    /// The keys let in now (the file is read again on SIGHUP).
+    keys: RwLock<Arc<AuthorizedKeys>>,
     /// Where visitors meet: rooms, the lobby, the database.
     club: Arc<Club>,
     /// The engine's analyses of watched games, one per game.
@@ -85,28 +70,39 @@ struct Shared {
 }
 
 impl Shared {
-    /// A seat for a connection from `ip`, or why there is none, in words for the person.
-    fn take_slot(self: &Arc<Self>, ip: IpAddr) -> Result<Slot, String> {
-        let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-        if c.total >= self.config.max_sessions {
-            return Err(format!(
-                "the server is full ({} sessions at once); try again later",
-                c.total
-            ));
+    fn keys(&self) -> Arc<AuthorizedKeys> {
+        Arc::clone(&self.keys.read().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+/// Reads the authorized keys file again, as SIGHUP asks: a member added or removed without
+/// a restart, nobody's session touched. A file that no longer reads is said, and the keys
+/// as they were are kept.
+#[derive(Clone)]
+pub struct KeysReload {
+    shared: Arc<Shared>,
+}
+
+impl KeysReload {
+    /// How many keys are let in now, or why the file was not taken.
+    pub fn reload(&self) -> Result<usize, String> {
+        let now = self.shared.keys();
+        let Some(path) = now.file() else {
+            return Ok(now.len());
+        };
+        match AuthorizedKeys::read(path) {
+            Ok(keys) => {
+                let n = keys.len();
+                *self.shared.keys.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(keys);
+                eprintln!("ox88 serve: read {} again: {n} keys", path.display());
+                Ok(n)
+            }
+            Err(e) => {
+                let why = format!("{e:#}; the {} keys read before are kept", now.len());
+                eprintln!("ox88 serve: {why}");
+                Err(why)
+            }
         }
-        let n = c.per_ip.entry(ip).or_insert(0);
-        if *n >= self.config.max_per_ip {
-            return Err(format!(
-                "your address ({ip}) already has the most sessions it may here ({n}); \
-                 close one and try again"
-            ));
-        }
-        *n += 1;
-        c.total += 1;
-        Ok(Slot {
-            shared: Arc::clone(self),
-            ip,
-        })
     }
 }
 
@@ -122,7 +118,14 @@ impl Server {
         let listener = TcpListener::bind(config.listen)
             .await
             .with_context(|| format!("cannot listen on {}", config.listen))?;
+        // Only what can let someone in is offered: with keys, a password prompt would ask
+        // for something the server never checks (and the answer would reach it).
+        let methods: &[MethodKind] = match config.access {
+            Access::Keys(_) => &[MethodKind::PublicKey],
+            Access::Open => &[MethodKind::None, MethodKind::PublicKey],
+        };
         let ssh = russh::server::Config {
+            methods: MethodSet::from(methods),
             keys: vec![config.host_key.clone()],
             auth_rejection_time: Duration::from_secs(1),
             auth_rejection_time_initial: Some(Duration::ZERO),
@@ -144,8 +147,12 @@ impl Server {
         Ok(Server {
             listener,
             shared: Arc::new(Shared {
+                admission: Admission::new(config.max_sessions, config.max_per_ip, config.pre_auth),
+                keys: RwLock::new(Arc::new(match &config.access {
+                    Access::Keys(keys) => keys.clone(),
+                    Access::Open => AuthorizedKeys::default(),
+                })),
                 config,
-                counts: Mutex::new(Counts::default()),
                 sessions: Mutex::new(HashMap::new()),
                 next_session: AtomicU64::new(1),
                 turning_away: AtomicU64::new(0),
@@ -158,6 +165,13 @@ impl Server {
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()
+    }
+
+    /// What reads the authorized keys file again (SIGHUP's work).
+    pub fn keys_reload(&self) -> KeysReload {
+        KeysReload {
+            shared: Arc::clone(&self.shared),
+        }
     }
 
     /// The engine's analyses of watched games (how many run, who shares them).
@@ -180,6 +194,7 @@ impl Server {
                 }
             })
         };
+        let (mut dropped_since, mut last_said) = (0u64, None);
         loop {
             tokio::select! {
                 _ = &mut shutdown => break,
@@ -192,34 +207,50 @@ impl Server {
                             continue;
                         }
                     };
-                    let (seat, grace) = match self.shared.take_slot(peer.ip()) {
-                        Ok(s) => (Seat::Slot { _held: s }, LOGIN_GRACE),
-                        Err(why) => {
-                            eprintln!("ox88 serve: {peer} refused: {why}");
-                            // The person is told why on their terminal, through a short
-                            // SSH session that only says so; a flood of them is dropped.
-                            match TurnAway::take(&self.shared) {
-                                Some(t) => (Seat::Refused { _held: t, why }, TURN_AWAY_GRACE),
-                                None => {
-                                    drop(stream);
-                                    continue;
-                                }
-                            }
+                    // A stranger until authenticated: a place in the waiting room, not a slot.
+                    let (ticket, evicted) = self.shared.admission.arrive(peer.ip());
+                    if let Some(ip) = evicted {
+                        // A flood drops thousands: said once in a while, counted.
+                        dropped_since += 1;
+                        if last_said.is_none_or(|t: std::time::Instant| t.elapsed() >= DROPS_SAID_EVERY) {
+                            eprintln!(
+                                "ox88 serve: {dropped_since} connection(s) waiting to log in \
+                                 dropped for newer ones (the latest from {ip}, its share full)"
+                            );
+                            dropped_since = 0;
+                            last_said = Some(std::time::Instant::now());
                         }
+                    }
+                    let Some(ticket) = ticket else {
+                        // Every waiting connection of the address speaks SSH and is young:
+                        // this one is closed, counted with the dropped.
+                        dropped_since += 1;
+                        drop(stream);
+                        continue;
                     };
-                    let started = Arc::new(AtomicBool::new(false));
+                    let dropped = ticket.dropped();
+                    let standing = ticket.stage();
+                    let progress = Arc::new(Progress::default());
                     let handler = Connection {
                         shared: Arc::clone(&self.shared),
                         peer,
-                        seat,
-                        started: Arc::clone(&started),
+                        seat: Seat::Waiting { ticket },
+                        progress: Arc::clone(&progress),
                         player: None,
                         login: None,
                         number: None,
                         channel: None,
                     };
                     let ssh = Arc::clone(&self.ssh);
-                    tokio::spawn(serve_connection(ssh, stream, peer, handler, started, grace));
+                    let grace = self.shared.admission.grace();
+                    let watch = Watch {
+                        shared: Arc::clone(&self.shared),
+                        progress,
+                        dropped,
+                        standing,
+                        grace,
+                    };
+                    tokio::spawn(serve_connection(ssh, stream, peer, handler, watch));
                 }
             }
         }
@@ -275,19 +306,20 @@ impl Server {
 /// How long stopping waits for the database's queued writes.
 const SHUTDOWN_FLUSH: Duration = Duration::from_secs(10);
 
-/// How long a connection may take from its first byte to a running game. A slot is taken
-/// at connect, so a client that stalls in the handshake or never asks for a shell must not
-/// keep it for the whole idle timeout.
-const LOGIN_GRACE: Duration = Duration::from_secs(60);
+/// How often the log counts the waiting connections dropped for newer ones.
+const DROPS_SAID_EVERY: Duration = Duration::from_secs(10);
 
-/// How long a connection that is being turned away may take to hear why.
-const TURN_AWAY_GRACE: Duration = Duration::from_secs(10);
+/// Why a waiting connection is closed when a newer one took its place (counted in the log,
+/// not said one by one).
+const DROPPED: &str = "too many connections from your address waiting to log in";
 
 /// Connections being turned away at once, at most; past it they are dropped unheard.
 const TURN_AWAY_MAX: u64 = 8;
 
-/// What a connection holds: a session's seat, or none and the reason to tell the person.
+/// What a connection holds: a place in the waiting room until it authenticated, then a
+/// session's slot, or none and the reason to tell the person.
 enum Seat {
+    Waiting { ticket: Ticket },
     Slot { _held: Slot },
     Refused { _held: TurnAway, why: String },
 }
@@ -316,33 +348,122 @@ impl Drop for TurnAway {
     }
 }
 
+/// How far a connection got: authenticated (and when), its session started. The watchdog
+/// reads it.
+#[derive(Default)]
+struct Progress {
+    authenticated: Mutex<Option<tokio::time::Instant>>,
+    started: AtomicBool,
+    /// The session's number, once it started.
+    session: Mutex<Option<u64>>,
+}
+
+impl Progress {
+    fn authenticated_at(&self) -> Option<tokio::time::Instant> {
+        *self.authenticated.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn authenticate(&self) {
+        let mut at = self.authenticated.lock().unwrap_or_else(|e| e.into_inner());
+        at.get_or_insert_with(tokio::time::Instant::now);
+    }
+}
+
+/// What a connection is watched for: its progress against the grace, the word that its
+/// place in the waiting room went to a newer connection, and its session's end.
+struct Watch {
+    shared: Arc<Shared>,
+    progress: Arc<Progress>,
+    /// Marks how far the connection got while it waits (a flood pushes out the least far).
+    standing: Standing,
+    dropped: Arc<tokio::sync::Notify>,
+    grace: Duration,
+}
+
+impl Watch {
+    /// Why the connection is to close, once it is: not authenticated within the grace (or
+    /// its waiting place given away), no session started within the grace after that.
+    async fn expired(&self, accepted: tokio::time::Instant) -> &'static str {
+        let deadline = accepted + self.grace;
+        loop {
+            if self.progress.authenticated_at().is_some() {
+                break;
+            }
+            tokio::select! {
+                _ = self.dropped.notified() => {
+                    if self.progress.authenticated_at().is_none() {
+                        return DROPPED;
+                    }
+                }
+                _ = tokio::time::sleep_until(deadline) => {
+                    if self.progress.authenticated_at().is_none() {
+                        return "not authenticated in time";
+                    }
+                }
+            }
+        }
+        let at = self.progress.authenticated_at().unwrap_or(deadline);
+        tokio::time::sleep_until(at + self.grace).await;
+        if !self.progress.started.load(Ordering::Relaxed) {
+            return "no game started in time";
+        }
+        // One session a connection: once it ended, a client that keeps the connection
+        // open (OpenSSH closes it at once) would keep its slot. It has a grace to go.
+        while self.session_runs() {
+            tokio::time::sleep(self.grace).await;
+        }
+        tokio::time::sleep(self.grace).await;
+        "the session ended"
+    }
+
+    fn session_runs(&self) -> bool {
+        let id = *self
+            .progress
+            .session
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let sessions = self
+            .shared
+            .sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        id.and_then(|id| sessions.get(&id))
+            .is_some_and(|h| !h.is_finished())
+    }
+}
+
 async fn serve_connection(
     ssh: Arc<russh::server::Config>,
     stream: tokio::net::TcpStream,
     peer: SocketAddr,
     handler: Connection,
-    started: Arc<AtomicBool>,
-    grace: Duration,
+    watch: Watch,
 ) {
-    let running =
-        match tokio::time::timeout(grace, russh::server::run_stream(ssh, stream, handler)).await {
-            Ok(Ok(running)) => running,
-            Ok(Err(e)) => return eprintln!("ox88 serve: {peer}: {e}"),
-            Err(_) => return eprintln!("ox88 serve: {peer}: no SSH handshake in time"),
-        };
+    let accepted = tokio::time::Instant::now();
+    // The handshake up to the session's start: dropping it closes the socket.
+    let running = tokio::select! {
+        r = russh::server::run_stream(ssh, stream, handler) => match r {
+            Ok(running) => running,
+            Err(e) => return eprintln!("ox88 serve: {peer}: {e}"),
+        },
+        why = watch.expired(accepted) => {
+            if why != DROPPED {
+                eprintln!("ox88 serve: {peer}: {why}, closing");
+            }
+            return;
+        }
+    };
+    // The client sent its version line: it speaks SSH.
+    watch.standing.reached(Stage::Spoke);
     let handle = running.handle();
     let watchdog = tokio::spawn(async move {
-        tokio::time::sleep(grace).await;
-        if !started.load(Ordering::Relaxed) {
-            eprintln!("ox88 serve: {peer}: no game started in time, closing");
-            let _ = handle
-                .disconnect(
-                    russh::Disconnect::ByApplication,
-                    "no game started in time".into(),
-                    "en".into(),
-                )
-                .await;
+        let why = watch.expired(accepted).await;
+        if why != DROPPED {
+            eprintln!("ox88 serve: {peer}: {why}, closing");
         }
+        let _ = handle
+            .disconnect(russh::Disconnect::ByApplication, why.into(), "en".into())
+            .await;
     });
     if let Err(e) = running.await {
         eprintln!("ox88 serve: {peer}: {e}");
@@ -373,8 +494,16 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             server.local_addr()?,
             data_dir.display()
         );
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            .context("cannot watch SIGTERM")?;
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
+        let mut hangup = signal(SignalKind::hangup()).context("cannot watch SIGHUP")?;
+        let reload = server.keys_reload();
+        // SIGHUP reads the authorized keys again, as sshd does; nobody's session is touched.
+        tokio::spawn(async move {
+            while hangup.recv().await.is_some() {
+                let _ = reload.reload();
+            }
+        });
         server
             .run(async move {
                 tokio::select! {
@@ -408,10 +537,10 @@ struct ChannelSetup {
 struct Connection {
     shared: Arc<Shared>,
     peer: SocketAddr,
-    /// The session's seat, held while the connection lasts; or why there is none.
+    /// The connection's place: waiting, a session's slot, or why there is none.
     seat: Seat,
-    /// Set once the shell runs (the login watchdog reads it).
-    started: Arc<AtomicBool>,
+    /// Authenticated, started (the login watchdog reads it).
+    progress: Arc<Progress>,
     player: Option<Player>,
     /// The SSH login name, as typed: the club makes the name shown of it (see `sign_in`).
     login: Option<String>,
@@ -425,6 +554,11 @@ const ENV_KEPT: [&str; 3] = ["TERM", "COLORTERM", "NO_COLOR"];
 
 impl Connection {
     fn send(&self, ev: SessionEvent) {
+        self.with_session(|h| h.send(ev));
+    }
+
+    /// Calls `f` with this connection's running session, if there is one.
+    fn with_session(&self, f: impl FnOnce(&session::SessionHandle)) {
         let Some(id) = self.channel.as_ref().and_then(|c| c.session) else {
             return;
         };
@@ -434,8 +568,71 @@ impl Connection {
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         if let Some(h) = sessions.get(&id) {
-            h.send(ev);
+            f(h);
         }
+    }
+
+    /// Whether `key` may log in from this connection's address (None: the server is open).
+    fn key_verdict(&self, key: &PublicKey) -> Option<Verdict> {
+        match &self.shared.config.access {
+            Access::Open => None,
+            Access::Keys(_) => Some(self.shared.keys().verdict(key, self.peer.ip())),
+        }
+    }
+
+    fn log_refused(&self, key: &PublicKey, why: &Verdict) {
+        let fp = key.fingerprint(HashAlg::Sha256);
+        let keys = self.shared.keys();
+        let file = keys.file().map_or("the authorized keys".to_string(), |f| {
+            f.display().to_string()
+        });
+        let why = match why {
+            Verdict::NotFrom(lines) => {
+                let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
+                format!(
+                    "listed in {file} (line {}), but not from {}",
+                    lines.join(", "),
+                    self.peer.ip()
+                )
+            }
+            _ => format!("not in {file}"),
+        };
+        eprintln!(
+            "ox88 serve: {} refused key {} {fp}: {why}",
+            self.peer,
+            key.algorithm()
+        );
+    }
+
+    /// The connection asked to authenticate: the key exchange is done, it is dropped after
+    /// the silent ones when its address's share of the waiting room is full.
+    fn asked(&self) {
+        if let Seat::Waiting { ticket } = &self.seat {
+            ticket.stage().reached(Stage::Asked);
+        }
+    }
+
+    /// The connection authenticated: it leaves the waiting room for a session's slot, or
+    /// for the few places of those who are told why there is none. Past those it is let
+    /// go (an error ends the connection).
+    fn admit(&mut self) -> Result<Auth, russh::Error> {
+        self.progress.authenticate();
+        if !matches!(self.seat, Seat::Waiting { .. }) {
+            return Ok(Auth::Accept);
+        }
+        self.seat = match self.shared.admission.take_slot(self.peer.ip()) {
+            Ok(slot) => Seat::Slot { _held: slot },
+            Err(why) => {
+                eprintln!("ox88 serve: {} refused: {why}", self.peer);
+                // The person is told why on their terminal, through a short SSH session
+                // that only says so; a flood of them is dropped.
+                match TurnAway::take(&self.shared) {
+                    Some(t) => Seat::Refused { _held: t, why },
+                    None => return Err(russh::Error::Disconnect),
+                }
+            }
+        };
+        Ok(Auth::Accept)
     }
 
     fn ours(&self, channel: ChannelId) -> bool {
@@ -505,13 +702,14 @@ impl Connection {
             return Err("the session is already running".into());
         }
         // A key's games live with its account, whichever of the account's keys logs in.
+        // A visitor's folder is named by their id (never given out twice, across restarts
+        // too) and goes with the session.
         let dir_name = if member.rated {
             member.id.clone()
         } else {
-            format!(
-                "open-{}-{number}",
-                chrono::Local::now().format("%Y%m%d-%H%M%S")
-            )
+            member
+                .id
+                .replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "-")
         };
         let mut env = setup.env.clone();
         if let Some(term) = &setup.term {
@@ -538,7 +736,6 @@ impl Connection {
         let handle = session::spawn(spec, session.handle(), setup.id)
             .map_err(|e| format!("cannot start a session: {e}"))?;
         setup.session = Some(number);
-        self.started.store(true, Ordering::Relaxed);
         eprintln!(
             "ox88 serve: {} session {number} for {dir_name} ({})",
             self.peer, name
@@ -547,6 +744,13 @@ impl Connection {
         // Sessions that ended by themselves leave their handles here; drop them now.
         sessions.retain(|_, h| !h.is_finished());
         sessions.insert(number, handle);
+        // Started, for the watchdog, once it can be found.
+        *self
+            .progress
+            .session
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(number);
+        self.progress.started.store(true, Ordering::Relaxed);
         Ok(())
     }
 
@@ -579,11 +783,12 @@ impl russh::server::Handler for Connection {
     type Error = russh::Error;
 
     async fn auth_none(&mut self, user: &str) -> Result<Auth, Self::Error> {
+        self.asked();
         if matches!(self.shared.config.access, Access::Open) {
             eprintln!("ox88 serve: {} logged in as {user:?} (open)", self.peer);
             self.player = Some(Player::Open);
             self.login = Some(user.to_string());
-            return Ok(Auth::Accept);
+            return self.admit();
         }
         Ok(Auth::reject())
     }
@@ -593,10 +798,15 @@ impl russh::server::Handler for Connection {
         _user: &str,
         offer: PublicKeyOffer<'_>,
     ) -> Result<Auth, Self::Error> {
-        Ok(match &self.shared.config.access {
-            Access::Open => Auth::Accept,
-            Access::Keys(keys) if listed(keys, offer.public_key) => Auth::Accept,
-            Access::Keys(_) => Auth::reject(),
+        self.asked();
+        // Said in the log here, where a key is first turned down: its fingerprint, so the
+        // operator can add it.
+        Ok(match self.key_verdict(offer.public_key) {
+            None | Some(Verdict::Allowed) => Auth::Accept,
+            Some(why) => {
+                self.log_refused(offer.public_key, &why);
+                Auth::reject()
+            }
         })
     }
 
@@ -606,27 +816,26 @@ impl russh::server::Handler for Connection {
         key: VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
         let fp = key.public_key.fingerprint(HashAlg::Sha256);
-        match &self.shared.config.access {
-            Access::Open => {
+        match self.key_verdict(key.public_key) {
+            None => {
                 eprintln!(
                     "ox88 serve: {} logged in as {user:?} ({fp}, open)",
                     self.peer
                 );
                 self.player = Some(Player::Open);
-                self.login = Some(user.to_string());
-                Ok(Auth::Accept)
             }
-            Access::Keys(keys) if listed(keys, key.public_key) => {
+            Some(Verdict::Allowed) => {
                 eprintln!("ox88 serve: {} logged in as {user:?} ({fp})", self.peer);
                 self.player = Some(Player::Key(player_id(key.public_key)));
-                self.login = Some(user.to_string());
-                Ok(Auth::Accept)
             }
-            Access::Keys(_) => {
-                eprintln!("ox88 serve: {} refused key {fp}", self.peer);
-                Ok(Auth::reject())
+            Some(why) => {
+                // The file was read again between the offer and the signature.
+                self.log_refused(key.public_key, &why);
+                return Ok(Auth::reject());
             }
         }
+        self.login = Some(user.to_string());
+        self.admit()
     }
 
     async fn channel_open_session(
@@ -663,7 +872,7 @@ impl russh::server::Handler for Connection {
         match self.channel.as_mut().filter(|c| c.id == channel) {
             Some(setup) if setup.session.is_none() => {
                 setup.term = Some(term.chars().take(64).collect());
-                setup.size = (clamp_size(col_width, 80), clamp_size(row_height, 24));
+                setup.size = window_size(col_width, row_height);
                 session.channel_success(channel)
             }
             _ => session.channel_failure(channel),
@@ -830,9 +1039,9 @@ impl russh::server::Handler for Connection {
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
         if let Some(setup) = self.channel.as_mut().filter(|c| c.id == channel) {
-            setup.size = (clamp_size(col_width, 80), clamp_size(row_height, 24));
-            let (w, h) = setup.size;
-            self.send(SessionEvent::Resize(w, h));
+            setup.size = window_size(col_width, row_height);
+            let size = setup.size;
+            self.with_session(|h| h.resize(size));
         }
         Ok(())
     }
@@ -877,14 +1086,21 @@ fn refuse(channel: ChannelId, session: &mut Session) -> Result<(), russh::Error>
     session.close(channel)
 }
 
-fn listed(keys: &[PublicKey], key: &PublicKey) -> bool {
-    keys.iter().any(|k| k.key_data() == key.key_data())
-}
+/// The most columns and rows a session draws: more than a screen shows, and what a frame
+/// costs the server is bounded by it (a client claiming 1000×1000 gets 400×200).
+pub const MAX_WINDOW: (u16, u16) = (400, 200);
 
 /// A window size as the client gave it, kept sane: 0 (a client that does not know) is
-/// `default`, and no more than 1000 cells.
-fn clamp_size(n: u32, default: u16) -> u16 {
-    if n == 0 { default } else { n.min(1000) as u16 }
+/// 80×24's part, and no more than [`MAX_WINDOW`].
+fn window_size(cols: u32, rows: u32) -> (u16, u16) {
+    let clamp = |n: u32, default: u16, max: u16| {
+        if n == 0 {
+            default
+        } else {
+            n.min(u32::from(max)) as u16
+        }
+    };
+    (clamp(cols, 80, MAX_WINDOW.0), clamp(rows, 24, MAX_WINDOW.1))
 }
 
 #[cfg(test)]
@@ -986,6 +1202,175 @@ mod tests {
                 .unwrap_err()
                 .contains("no keys")
         );
+    }
+
+    fn key_line() -> (PrivateKey, String) {
+        let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).unwrap();
+        let line = key.public_key().to_openssh().unwrap();
+        (key, line)
+    }
+
+    #[test]
+    fn options_that_cannot_be_honoured_stop_the_start_naming_file_and_line() {
+        let (_, line) = key_line();
+        let accepted = format!(
+            "restrict,no-pty,pty,no-agent-forwarding,no-port-forwarding,no-X11-forwarding,\
+             no-user-rc {line}\nfrom=\"10.1.2.3,192.168.0.0/16\" {line} a comment\n"
+        );
+        assert_eq!(parse_authorized_keys(&accepted).map(|k| k.len()), Ok(2));
+        let cases = [
+            (
+                format!("{line}\ncommand=\"/bin/sh -c 'echo, hi'\" {line}\n"),
+                "line 2: command=",
+            ),
+            (
+                format!("environment=\"A=1\" {line}\n"),
+                "line 1: option \"environment",
+            ),
+            (
+                format!("permitopen=\"host:22\",restrict {line}\n"),
+                "permitopen",
+            ),
+            (format!("port-forwarding {line}\n"), "port-forwarding"),
+            (
+                format!("from=\"10.0.0.1/8\" {line}\n"),
+                "bits are set past the prefix",
+            ),
+            (
+                format!("from=\"10.0.0.0/33\" {line}\n"),
+                "prefix length is 0 to 32",
+            ),
+            (format!("from=\"10.0.0.1,\" {line}\n"), "an empty pattern"),
+            (format!("from=\"10.0.0.1 {line}\n"), "never closed"),
+            (format!("from=10.0.0.1 {line}\n"), "double quotes"),
+        ];
+        for (text, said) in cases {
+            let why = parse_authorized_keys(&text).unwrap_err();
+            assert!(why.contains(said), "{text:?}: {why}");
+        }
+        // Through the command line: the file is named too.
+        use clap::Parser;
+        let dir = std::env::temp_dir().join(format!("ox88-serve-cmd-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("players.keys");
+        std::fs::write(&file, format!("{line}\ncommand=\"true\" {line}\n")).unwrap();
+        let args = Cmd::try_parse_from(["serve", "--authorized-keys", file.to_str().unwrap()])
+            .unwrap()
+            .serve;
+        let why = format!("{:#}", ServeConfig::from_args(&args, &dir).unwrap_err());
+        assert!(
+            why.contains(&*file.to_string_lossy()) && why.contains("line 2: command="),
+            "{why}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn from_matches_addresses_as_sshd_does() {
+        let allows = |list: &str, ip: &str| {
+            FromList::parse(list)
+                .unwrap()
+                .allows(ip.parse::<std::net::IpAddr>().unwrap())
+        };
+        assert!(allows("127.0.0.1", "127.0.0.1"));
+        assert!(!allows("127.0.0.1", "127.0.0.10"));
+        assert!(allows("127.0.0.?", "127.0.0.9"));
+        assert!(!allows("127.0.0.?", "127.0.0.10"));
+        assert!(allows("192.168.*", "192.168.40.2"));
+        assert!(allows("*", "8.8.8.8"));
+        assert!(allows("10.0.0.0/8", "10.200.3.4"));
+        assert!(!allows("10.0.0.0/8", "11.0.0.1"));
+        assert!(allows("0.0.0.0/0", "203.0.113.9"));
+        // A negated match refuses whatever else matches, in any order.
+        assert!(!allows("10.0.0.0/8,!10.9.9.9", "10.9.9.9"));
+        assert!(!allows("!10.9.9.*,10.0.0.0/8", "10.9.9.1"));
+        assert!(allows("!10.9.9.*,10.0.0.0/8", "10.9.8.1"));
+        // Only negations: nothing matches positively, so nobody is let in.
+        assert!(!allows("!10.9.9.9", "10.1.1.1"));
+        // IPv6, and an IPv4 peer seen through an IPv6 socket.
+        assert!(allows("2001:db8::/32", "2001:db8:1::5"));
+        assert!(!allows("2001:db8::/32", "2001:db9::5"));
+        assert!(allows("192.0.2.0/24", "::ffff:192.0.2.7"));
+        assert!(!allows("192.0.2.0/24", "2001:db8::1"));
+        // Names are not looked up: a name pattern matches no address.
+        assert!(!allows("*.example.com", "93.184.216.34"));
+    }
+
+    #[test]
+    fn a_key_is_let_in_where_any_of_its_lines_allows_the_address() {
+        let (key, line) = key_line();
+        let (other, _) = key_line();
+        let text = format!("from=\"10.0.0.0/8\" {line}\nfrom=\"192.168.1.*\" {line}\n");
+        let keys = AuthorizedKeys::of(Vec::new());
+        assert!(keys.is_empty());
+        let entries = parse_authorized_keys(&text).unwrap();
+        assert_eq!(entries.len(), 2);
+        let dir = std::env::temp_dir().join(format!("ox88-serve-verdict-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("k"), &text).unwrap();
+        let keys = AuthorizedKeys::read(&dir.join("k")).unwrap();
+        let ip = |s: &str| s.parse::<std::net::IpAddr>().unwrap();
+        assert_eq!(
+            keys.verdict(key.public_key(), ip("10.1.1.1")),
+            Verdict::Allowed
+        );
+        assert_eq!(
+            keys.verdict(key.public_key(), ip("192.168.1.5")),
+            Verdict::Allowed
+        );
+        assert_eq!(
+            keys.verdict(key.public_key(), ip("127.0.0.1")),
+            Verdict::NotFrom(vec![1, 2])
+        );
+        assert_eq!(
+            keys.verdict(other.public_key(), ip("10.1.1.1")),
+            Verdict::NotListed
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_window_is_clamped_to_what_a_screen_shows() {
+        assert_eq!(window_size(1000, 1000), MAX_WINDOW);
+        assert_eq!(window_size(0, 0), (80, 24));
+        assert_eq!(window_size(u32::MAX, 30), (MAX_WINDOW.0, 30));
+        assert_eq!(window_size(120, 40), (120, 40));
+    }
+
+    #[test]
+    fn the_pre_authentication_budget_and_the_per_address_cap_come_from_the_command_line() {
+        use clap::Parser;
+        let dir = std::env::temp_dir().join(format!("ox88-serve-preauth-{}", std::process::id()));
+        let args = Cmd::try_parse_from(["serve", "--open"]).unwrap().serve;
+        let config = ServeConfig::from_args(&args, &dir).unwrap();
+        assert_eq!(config.pre_auth, PreAuth::default());
+        assert!(
+            config.max_per_ip < config.max_sessions,
+            "a meaningful default"
+        );
+        let args = Cmd::try_parse_from([
+            "serve",
+            "--open",
+            "--max-unauthenticated",
+            "5",
+            "--max-unauthenticated-per-ip",
+            "2",
+            "--login-grace",
+            "7s",
+        ])
+        .unwrap()
+        .serve;
+        let config = ServeConfig::from_args(&args, &dir).unwrap();
+        assert_eq!(
+            config.pre_auth,
+            PreAuth {
+                max: 5,
+                per_ip: 2,
+                grace: Duration::from_secs(7)
+            }
+        );
+        assert!(Cmd::try_parse_from(["serve", "--open", "--max-unauthenticated", "0"]).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -66,8 +66,9 @@ const ROOM_READ_GAP: Duration = Duration::from_millis(20);
 pub enum SessionEvent {
     /// Channel data: the client's keyboard.
     Bytes(Vec<u8>),
-    /// The client's window is now this many columns and rows.
-    Resize(u16, u16),
+    /// The client's window changed: its latest size is in the session's [`Resizes`] (one
+    /// event waits at a time, however many resizes it stands for).
+    Resize,
     Engine(SearchEvent),
     /// The club's analysis of the game this viewer watches (shared with the game's other
     /// watchers; the session's own engine sends `Engine`).
@@ -127,10 +128,29 @@ impl std::fmt::Debug for ClubSeat {
     }
 }
 
+/// The client's window sizes not yet taken by the session: only the latest is kept, so a
+/// client resizing without pause queues one event and one redraw, never a backlog.
+#[derive(Clone, Default)]
+pub struct Resizes(Arc<std::sync::Mutex<Option<(u16, u16)>>>);
+
+impl Resizes {
+    /// Keeps `size` as the latest; true when no event is waiting for an earlier one.
+    pub fn put(&self, size: (u16, u16)) -> bool {
+        let mut latest = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        latest.replace(size).is_none()
+    }
+
+    /// The latest size, if one came since the last take.
+    pub fn take(&self) -> Option<(u16, u16)> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
 /// The server's hold on a running session.
 pub struct SessionHandle {
     tx: mpsc::Sender<SessionEvent>,
     queued_input: Arc<AtomicUsize>,
+    resizes: Resizes,
     thread: JoinHandle<()>,
 }
 
@@ -144,6 +164,13 @@ impl SessionHandle {
             }
         }
         let _ = self.tx.send(ev);
+    }
+
+    /// The client's window is now `size`: the session draws at the latest size it was given.
+    pub fn resize(&self, size: (u16, u16)) {
+        if self.resizes.put(size) {
+            let _ = self.tx.send(SessionEvent::Resize);
+        }
     }
 
     pub fn is_finished(&self) -> bool {
@@ -167,16 +194,19 @@ pub fn spawn(spec: SessionSpec, handle: Handle, channel: ChannelId) -> io::Resul
     });
     let (tx, rx) = mpsc::channel();
     let queued_input = Arc::new(AtomicUsize::new(0));
+    let resizes = Resizes::default();
     let thread = {
         let tx = tx.clone();
         let queued_input = Arc::clone(&queued_input);
+        let resizes = resizes.clone();
         std::thread::Builder::new()
             .name("ox88-session".into())
-            .spawn(move || run(spec, tx, rx, queued_input, out_tx))?
+            .spawn(move || run(spec, tx, rx, queued_input, resizes, out_tx))?
     };
     Ok(SessionHandle {
         tx,
         queued_input,
+        resizes,
         thread,
     })
 }
@@ -399,6 +429,7 @@ fn run(
     tx: mpsc::Sender<SessionEvent>,
     rx: mpsc::Receiver<SessionEvent>,
     queued_input: Arc<AtomicUsize>,
+    resizes: Resizes,
     out: tokio::sync::mpsc::Sender<Vec<u8>>,
 ) {
     let started = Instant::now();
@@ -500,6 +531,7 @@ fn run(
         esc_deadline: None,
         idle_timeout: spec.idle_timeout,
         queued_input,
+        resizes,
         club: ClubReads::new(club_wake),
     };
     let end = driver::run(&mut app, &rx, &mut channel);
@@ -512,6 +544,18 @@ fn run(
     );
     // Stops the engine; the game was saved after its last move.
     drop(app);
+    if spec.open {
+        // A visitor never comes back to this folder: nothing of theirs is kept.
+        if let Err(e) = std::fs::remove_dir_all(&spec.player_dir)
+            && e.kind() != io::ErrorKind::NotFound
+        {
+            eprintln!(
+                "ox88 serve: {}: cannot remove {}: {e}",
+                spec.label,
+                spec.player_dir.display()
+            );
+        }
+    }
     if end == End::Closed {
         return;
     }
@@ -540,6 +584,8 @@ struct Channel {
     idle_timeout: Duration,
     /// Bytes received and not yet handled (the server refuses more past a cap).
     queued_input: Arc<AtomicUsize>,
+    /// The client's latest window size, when it changed.
+    resizes: Resizes,
     club: ClubReads,
 }
 
@@ -629,9 +675,11 @@ impl driver::Front for Channel {
                     .has_pending()
                     .then(|| Instant::now() + ESC_TIMEOUT);
             }
-            SessionEvent::Resize(w, h) => {
-                self.screen.size = (w, h);
-                self.screen.whole = true;
+            SessionEvent::Resize => {
+                if let Some(size) = self.resizes.take() {
+                    self.screen.size = size;
+                    self.screen.whole = true;
+                }
             }
             SessionEvent::Engine(e) => app.on_engine_event(e),
             SessionEvent::Analysis(e) => app.on_shared_analysis(e),
@@ -770,6 +818,18 @@ mod tests {
         drop(client);
         let fourth = screen.frame(&moved).unwrap();
         assert_eq!(offer(&out, fourth, &mut screen), Offered::Closed);
+    }
+
+    #[test]
+    fn resizes_without_pause_wait_as_one_and_the_latest_size_wins() {
+        let resizes = Resizes::default();
+        assert!(resizes.put((100, 30)), "the first asks for an event");
+        for w in 101..1000 {
+            assert!(!resizes.put((w, 30)), "later ones ride on it");
+        }
+        assert_eq!(resizes.take(), Some((999, 30)));
+        assert_eq!(resizes.take(), None);
+        assert!(resizes.put((80, 24)), "taken: the next asks again");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ox88::club::analysis::Analyses;
-use ox88::serve::{Access, ServeConfig, Server};
+use ox88::serve::{Access, KeysReload, ServeConfig, Server};
 use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
 use russh::{ChannelMsg, Disconnect, client};
 use tokio::net::ToSocketAddrs;
@@ -32,6 +32,7 @@ pub fn config(data_dir: &Path, access: Access) -> ServeConfig {
         access,
         max_sessions: 8,
         max_per_ip: 8,
+        pre_auth: Default::default(),
         idle_timeout: Duration::from_secs(600),
         hash_mb: 4,
         depth: 3,
@@ -46,6 +47,7 @@ pub fn config(data_dir: &Path, access: Access) -> ServeConfig {
 pub struct TestServer {
     addr: SocketAddr,
     analyses: Arc<Analyses>,
+    reload: KeysReload,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<anyhow::Result<()>>,
 }
@@ -56,6 +58,7 @@ impl TestServer {
         let server = Server::bind(config).await.unwrap();
         let addr = server.local_addr().unwrap();
         let analyses = server.analyses();
+        let reload = server.keys_reload();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(server.run(async move {
             let _ = stopped.await;
@@ -63,6 +66,7 @@ impl TestServer {
         TestServer {
             addr,
             analyses,
+            reload,
             stop: Some(stop),
             task,
         }
@@ -75,6 +79,11 @@ impl TestServer {
     /// The server's analyses for watchers (how many run).
     pub fn analyses(&self) -> &Analyses {
         &self.analyses
+    }
+
+    /// Reads the authorized keys file again, as SIGHUP does.
+    pub fn reload_keys(&self) -> Result<usize, String> {
+        self.reload.reload()
     }
 
     pub fn is_running(&self) -> bool {

@@ -41,7 +41,7 @@ impl Club {
 
     async fn serve(dir: &TempDir, keys: &[PrivateKey]) -> TestServer {
         let listed = keys.iter().map(|k| k.public_key().clone()).collect();
-        TestServer::start(config(dir.path(), Access::Keys(listed))).await
+        TestServer::start(config(dir.path(), Access::keys(listed))).await
     }
 
     fn addr(&self) -> SocketAddr {

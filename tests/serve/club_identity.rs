@@ -39,7 +39,7 @@ async fn refused(addr: SocketAddr, user: &str, key: &PrivateKey, room: Option<&s
 
 async fn keys_server(dir: &TempDir, keys: &[PrivateKey]) -> TestServer {
     let listed = keys.iter().map(|k| k.public_key().clone()).collect();
-    TestServer::start(config(dir.path(), Access::Keys(listed))).await
+    TestServer::start(config(dir.path(), Access::keys(listed))).await
 }
 
 fn store(dir: &TempDir) -> SqliteStore {

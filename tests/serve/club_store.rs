@@ -414,7 +414,7 @@ async fn a_failed_write_is_told_on_the_players_screens() {
     let dir = TempDir::new("store-ssh");
     let keys = [new_key(), new_key()];
     let listed = keys.iter().map(|k| k.public_key().clone()).collect();
-    let server = TestServer::start(config(dir.path(), Access::Keys(listed))).await;
+    let server = TestServer::start(config(dir.path(), Access::keys(listed))).await;
     let mut clients = Vec::new();
     for (name, key, role) in [
         ("alice", &keys[0], "you: White"),

@@ -25,8 +25,15 @@ struct Server {
 
 impl Server {
     fn start(dir: &TempDir, extra: &[&str]) -> Server {
+        Server::start_with(dir, &["--open"], extra)
+    }
+
+    /// As [`Server::start`], let in as `access` says (`--open`, `--authorized-keys FILE`).
+    fn start_with(dir: &TempDir, access: &[&str], extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ox88"))
-            .args(["serve", "--open", "--listen", "127.0.0.1:0", "--depth", "2"])
+            .arg("serve")
+            .args(access)
+            .args(["--listen", "127.0.0.1:0", "--depth", "2"])
             .args(extra)
             .env("OX88_DATA_DIR", dir.path())
             .stdout(Stdio::null())
@@ -84,12 +91,17 @@ impl Server {
 
     /// SIGTERM, as a service manager stops it.
     fn terminate(&self) {
+        self.signal("TERM");
+    }
+
+    /// Sends the server `SIG<name>`.
+    fn signal(&self, name: &str) {
         let ok = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
+            .args([&format!("-{name}"), &self.child.id().to_string()])
             .status()
             .expect("run kill")
             .success();
-        assert!(ok, "kill -TERM");
+        assert!(ok, "kill -{name}");
     }
 }
 
@@ -171,6 +183,102 @@ async fn open_sessions_say_the_game_ends_with_them_and_the_log_says_how_each_end
         l.contains(&format!("session {third} ended"))
     });
     assert!(end.contains("ended: server shutdown after "), "{end}");
+    // Nothing of the visitors is kept: their folders went with their sessions.
+    let players = dir.path().join("serve").join("players");
+    let deadline = Instant::now() + WAIT;
+    while !visitor_folders(&players).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(visitor_folders(&players), Vec::<String>::new());
+}
+
+/// The visitors' folders under `players`.
+fn visitor_folders(players: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(players)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("open-"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visitor_has_a_folder_of_its_own_while_the_session_lasts() {
+    let dir = TempDir::new("serve-log-folder");
+    let mut server = Server::start(&dir, &[]);
+    let players = dir.path().join("serve").join("players");
+    let p = visit(&server.addr).await;
+    let start = server.wait_log("the start", |l| l.contains(" for open-"));
+    let folders = visitor_folders(&players);
+    assert_eq!(folders.len(), 1, "{folders:?}");
+    assert!(
+        start.contains(&format!(" for {} ", folders[0])),
+        "{start}: {folders:?}"
+    );
+    p.disconnect().await;
+    server.wait_log("the end", |l| l.contains(" ended: disconnect"));
+    let deadline = Instant::now() + WAIT;
+    while !visitor_folders(&players).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(visitor_folders(&players), Vec::<String>::new());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sighup_reads_the_keys_again_and_sigint_saves_and_stops() {
+    use russh::keys::HashAlg;
+    let dir = TempDir::new("serve-log-hup");
+    let (alice, bob) = (new_key(), new_key());
+    let file = dir.path().join("players.keys");
+    let line = |k: &russh::keys::PrivateKey| k.public_key().to_openssh().unwrap();
+    std::fs::write(&file, format!("restrict {}\n", line(&alice))).unwrap();
+    let keys = file.to_str().unwrap();
+    let mut server = Server::start_with(&dir, &["--authorized-keys", keys], &[]);
+
+    let mut a = SshClient::connect(server.addr.as_str()).await.unwrap();
+    assert!(a.auth("alice", &alice).await.unwrap(), "alice is listed");
+    a.open_shell(80, 24).await.unwrap();
+    a.send("e2e4\r").await;
+    a.wait_for("the engine's reply", |s| {
+        s.status().starts_with("White to move") && s.text().contains("1.e4 ")
+    })
+    .await;
+
+    // Bob is not listed yet: refused, and the log names his key for the operator.
+    let mut b = SshClient::connect(server.addr.as_str()).await.unwrap();
+    assert!(!b.auth("bob", &bob).await.unwrap());
+    let fp = bob.public_key().fingerprint(HashAlg::Sha256).to_string();
+    let refused = server.wait_log("bob's key refused", |l| l.contains(&fp));
+    assert!(
+        refused.contains("not in ") && refused.contains(keys),
+        "{refused}"
+    );
+
+    // Added to the file and SIGHUP: bob is in, alice's game goes on.
+    std::fs::write(&file, format!("{}\n{}\n", line(&alice), line(&bob))).unwrap();
+    server.signal("HUP");
+    server.wait_log("the file read again", |l| l.contains("again: 2 keys"));
+    let mut b = SshClient::connect(server.addr.as_str()).await.unwrap();
+    assert!(b.auth("bob", &bob).await.unwrap(), "bob is listed now");
+    b.open_shell(80, 24).await.unwrap();
+    b.wait_for("bob's lobby", |s| s.text().contains("bob"))
+        .await;
+    assert!(!a.closed(), "alice's session was not touched");
+
+    // SIGINT stops the server as SIGTERM does: every game saved, every session told.
+    server.signal("INT");
+    a.wait_for("the goodbye", |s| {
+        s.text()
+            .contains("the server is stopping; your game is saved")
+    })
+    .await;
+    server.wait_log("alice's session ended", |l| {
+        l.contains("ended: server shutdown") && l.contains("2 moves")
+    });
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "{status}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

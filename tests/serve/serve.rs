@@ -33,7 +33,7 @@ async fn play_resize_disconnect_and_resume_then_the_server_stops_cleanly() {
     let key = new_key();
     let server = TestServer::start(config(
         dir.path(),
-        Access::Keys(vec![key.public_key().clone()]),
+        Access::keys(vec![key.public_key().clone()]),
     ))
     .await;
 
@@ -126,7 +126,7 @@ async fn a_key_not_in_the_list_is_refused() {
     let stranger = new_key();
     let server = TestServer::start(config(
         dir.path(),
-        Access::Keys(vec![listed.public_key().clone()]),
+        Access::keys(vec![listed.public_key().clone()]),
     ))
     .await;
     let (_stranger, ok) = SshClient::login(server.addr(), &stranger).await;
@@ -142,7 +142,7 @@ async fn two_players_at_once_play_their_own_games() {
     let dir = TempDir::new("serve-two");
     let (a, b) = (new_key(), new_key());
     let keys = vec![a.public_key().clone(), b.public_key().clone()];
-    let server = TestServer::start(config(dir.path(), Access::Keys(keys))).await;
+    let server = TestServer::start(config(dir.path(), Access::keys(keys))).await;
     let mut pa = join_as(server.addr(), "anna", &a).await;
     let mut pb = join_as(server.addr(), "bert", &b).await;
     pa.wait_for("A's start", |s| s.status().starts_with("White to move"))
@@ -427,5 +427,200 @@ async fn terminal_keys_sent_as_bytes_reach_the_app() {
         p.screen().status()
     );
     p.disconnect().await;
+    server.stop().await;
+}
+
+/// Whether the server closed `socket` (EOF or a reset) within `within`.
+async fn closed_within(socket: &mut tokio::net::TcpStream, within: Duration) -> bool {
+    use tokio::io::AsyncReadExt;
+    let mut buf = [0u8; 256];
+    let deadline = Instant::now() + within;
+    loop {
+        match tokio::time::timeout_at(deadline, socket.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            // The server's SSH banner: keep reading.
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_member_gets_into_the_lobby_past_a_hundred_silent_connections_from_the_same_address() {
+    let dir = TempDir::new("serve-silent");
+    let key = new_key();
+    let cfg = config(dir.path(), Access::keys(vec![key.public_key().clone()]));
+    let pre_auth = cfg.pre_auth;
+    let server = TestServer::start(cfg).await;
+    // A hundred connections from the member's own address that never say a word.
+    let mut silent = Vec::new();
+    for _ in 0..100 {
+        silent.push(tokio::net::TcpStream::connect(server.addr()).await.unwrap());
+    }
+    let mut alice = join_as(server.addr(), "alice", &key).await;
+    alice
+        .wait_for("the lobby", |s| {
+            s.text().contains("Lobby") && s.text().contains("alice")
+        })
+        .await;
+    // Each silent connection past the address's share was dropped to make room; the few
+    // newest still wait (until the grace is over).
+    let mut closed = 0;
+    for s in &mut silent {
+        if closed_within(s, Duration::from_millis(50)).await {
+            closed += 1;
+        }
+    }
+    assert!(
+        closed >= 100 - pre_auth.per_ip,
+        "{closed} of 100 silent connections closed (share {})",
+        pre_auth.per_ip
+    );
+    alice.send("e2e4\r").await;
+    alice
+        .wait_for("the move", |s| s.text().contains("1.e4 "))
+        .await;
+    alice.disconnect().await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_does_not_authenticate_or_start_in_time_is_closed() {
+    let dir = TempDir::new("serve-grace");
+    let mut cfg = config(dir.path(), Access::Open);
+    cfg.pre_auth.grace = Duration::from_secs(2);
+    cfg.max_sessions = 1;
+    let server = TestServer::start(cfg).await;
+    // Silent from the first byte.
+    let mut silent = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    assert!(
+        closed_within(&mut silent, WAIT).await,
+        "a silent connection is closed"
+    );
+    // Logged in (open: anyone is), but no shell asked for, as `ssh -N` does.
+    let (idle, ok) = SshClient::login(server.addr(), &new_key()).await;
+    assert!(ok);
+    let deadline = Instant::now() + WAIT;
+    while !idle.handle().is_closed() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(idle.handle().is_closed(), "no session started: closed");
+    // Its slot was given back: a single-slot server still takes the next one.
+    let mut p = join(server.addr(), &new_key()).await;
+    p.wait_for("the start screen", |s| s.status().contains("depth 3"))
+        .await;
+    p.disconnect().await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_keys_only_publickey_is_offered_and_a_password_gets_nowhere() {
+    use russh::{MethodKind, client};
+    let dir = TempDir::new("serve-methods");
+    let key = new_key();
+    let cfg = config(dir.path(), Access::keys(vec![key.public_key().clone()]));
+    let server = TestServer::start(cfg).await;
+    let config = std::sync::Arc::new(client::Config::default());
+    let mut handle = client::connect(config, server.addr(), common::ssh::Trust)
+        .await
+        .unwrap();
+    match handle.authenticate_none("mallory").await.unwrap() {
+        client::AuthResult::Failure {
+            remaining_methods, ..
+        } => {
+            let offered: Vec<MethodKind> = remaining_methods.iter().copied().collect();
+            assert_eq!(offered, vec![MethodKind::PublicKey]);
+        }
+        client::AuthResult::Success => panic!("let in with no key"),
+    }
+    let typed = handle
+        .authenticate_password("mallory", "hunter2")
+        .await
+        .unwrap();
+    assert!(!typed.success(), "no password lets anyone in");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn from_restricts_a_key_and_a_reload_lets_a_new_member_in_without_touching_others() {
+    let dir = TempDir::new("serve-from");
+    let (far, near, late) = (new_key(), new_key(), new_key());
+    let line = |k: &PrivateKey| k.public_key().to_openssh().unwrap();
+    let file = dir.path().join("players.keys");
+    let first = format!(
+        "from=\"10.0.0.0/8,!10.9.9.9\" {}\nrestrict,from=\"127.0.0.?\" {}\n",
+        line(&far),
+        line(&near)
+    );
+    std::fs::write(&file, &first).unwrap();
+    let keys = ox88::serve::AuthorizedKeys::read(&file).unwrap();
+    let server = TestServer::start(config(dir.path(), Access::Keys(keys))).await;
+    let (_, ok) = SshClient::login(server.addr(), &far).await;
+    assert!(!ok, "from= leaves loopback out for this key");
+    let mut bob = join_as(server.addr(), "bob", &near).await;
+    bob.wait_for("the lobby", |s| s.text().contains("bob"))
+        .await;
+    bob.send("e2e4\r").await;
+    bob.wait_for("the engine's reply", |s| {
+        s.status().starts_with("White to move") && s.text().contains("1.e4 ")
+    })
+    .await;
+    let (_, ok) = SshClient::login(server.addr(), &late).await;
+    assert!(!ok, "not listed yet");
+
+    // A member added to the file, and the file read again: in, and bob plays on.
+    std::fs::write(&file, format!("{first}{}\n", line(&late))).unwrap();
+    assert_eq!(server.reload_keys(), Ok(3));
+    let mut carol = join_as(server.addr(), "carol", &late).await;
+    carol
+        .wait_for("the lobby", |s| s.text().contains("carol"))
+        .await;
+    // A file that no longer reads is said, and the keys read before are kept.
+    std::fs::write(
+        &file,
+        format!("{}\ncommand=\"true\" {}\n", line(&near), line(&late)),
+    )
+    .unwrap();
+    let why = server.reload_keys().unwrap_err();
+    assert!(
+        why.contains("line 2: command=") && why.contains("kept"),
+        "{why}"
+    );
+    let (again, ok) = SshClient::login(server.addr(), &late).await;
+    assert!(ok, "the keys read before still let carol in");
+    drop(again);
+    assert!(!bob.closed(), "bob's session is untouched");
+    bob.send("d2d4\r").await;
+    bob.wait_for("bob's game goes on", |s| s.text().contains("2.d4"))
+        .await;
+    carol.disconnect().await;
+    bob.disconnect().await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_kept_open_after_its_session_ended_is_closed() {
+    let dir = TempDir::new("serve-after");
+    let mut cfg = config(dir.path(), Access::Open);
+    cfg.pre_auth.grace = Duration::from_secs(1);
+    cfg.max_sessions = 1;
+    let server = TestServer::start(cfg).await;
+    let mut p = join(server.addr(), &new_key()).await;
+    p.wait_for("the start screen", |s| s.status().contains("depth 3"))
+        .await;
+    p.send(":quit\r").await;
+    p.wait_closed("the session's channel to close").await;
+    // The client keeps the connection; the server does not keep the slot for it.
+    let deadline = Instant::now() + WAIT;
+    while !p.handle().is_closed() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(p.handle().is_closed(), "the connection is closed");
+    let mut q = join(server.addr(), &new_key()).await;
+    q.wait_for("the next one's start screen", |s| {
+        s.status().contains("depth 3")
+    })
+    .await;
+    q.disconnect().await;
     server.stop().await;
 }

@@ -58,7 +58,7 @@ fn the_openssh_client_plays_a_move_and_ctrl_c_ends_only_its_session() {
         max_per_ip: 4,
         ..config(
             &dir.path().join("data"),
-            Access::Keys(vec![key.public_key().clone()]),
+            Access::keys(vec![key.public_key().clone()]),
         )
     };
     let server = runtime.block_on(TestServer::start(config));
@@ -171,7 +171,7 @@ fn two_openssh_clients_play_fools_mate_in_a_room_while_a_third_watches() {
         .unwrap();
     let config = config(
         &dir.path().join("data"),
-        Access::Keys(keys.iter().map(|k| k.public_key().clone()).collect()),
+        Access::keys(keys.iter().map(|k| k.public_key().clone()).collect()),
     );
     let server = runtime.block_on(TestServer::start(config));
     let port = server.addr().port();
@@ -240,7 +240,7 @@ fn the_openssh_client_shows_why_each_refusal_turns_it_away() {
         .enable_all()
         .build()
         .unwrap();
-    let listed = Access::Keys(vec![
+    let listed = Access::keys(vec![
         alice.public_key().clone(),
         mallory.public_key().clone(),
     ]);

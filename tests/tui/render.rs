@@ -1323,7 +1323,7 @@ fn the_log_shows_a_note_for_the_lines_it_dropped() {
     let (lines, _) = screen(&mut app, 120, 40);
     let all = lines.join("\n");
     assert!(
-        all.contains("(6 older lines dropped: the log keeps the last 10000)"),
+        all.contains("(6 older lines dropped: the log keeps 10000 lines, 2 MB)"),
         "{all}"
     );
     assert!(all.contains("line 5 "), "{all}");

@@ -699,7 +699,7 @@ async fn over_ssh_the_login_name_plays_and_a_second_session_does_not_autosave() 
     let key = new_key();
     let server = TestServer::start(config(
         dir.path(),
-        ox88::serve::Access::Keys(vec![key.public_key().clone()]),
+        ox88::serve::Access::keys(vec![key.public_key().clone()]),
     ))
     .await;
     let login = async || {

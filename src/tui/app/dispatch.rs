@@ -154,8 +154,8 @@ impl App {
         self.input.handle_key(key);
     }
 
-    /// Pasted text goes into the input line as typed (only its first line: a paste never
-    /// plays a move by itself).
+    /// Pasted text goes into the input line at once (only its first line: a paste never
+    /// plays a move by itself; as much as the line holds).
     pub fn handle_paste(&mut self, text: &str) {
         if (self.play.prompt().is_some() && !self.club.in_room())
             || layout::too_small(self.screen.area())
@@ -165,8 +165,13 @@ impl App {
         let line = text.lines().next().unwrap_or("");
         // A move is typed against the game's position, on the board again.
         self.leave_viewing();
-        for c in line.chars().filter(|c| !c.is_control()) {
-            self.input.insert_char(c);
+        let text: String = line.chars().filter(|c| !c.is_control()).collect();
+        let left = self.input.insert_text(&text);
+        if left > 0 {
+            self.error(format!(
+                "the paste was cut: {left} characters did not fit on the line (it holds {} bytes)",
+                super::input::LINE_MAX
+            ));
         }
         self.screen.focus_on(Focus::INPUT);
     }

@@ -2,12 +2,22 @@
 //! lines (Up/Down recall them, the unsent draft comes back at the end) and Tab completion
 //! of `:` commands from the command table. Text that was refused stays, marked, so it can
 //! be corrected; typing a character replaces it instead of adding to it.
+//!
+//! Both are bounded, whatever is typed or pasted (over SSH, by anyone): the line holds at
+//! most [`LINE_MAX`] bytes, the history [`HISTORY_MAX`] lines; a paste goes in at once.
 
 use crossterm::event::{Event as TermEvent, KeyEvent};
 use tui_input::Input;
 use tui_input::backend::crossterm::EventHandler;
 
 use super::command;
+
+/// The most bytes the line holds: longer than any move or command, short enough that a
+/// paste or a stuck key costs nothing.
+pub const LINE_MAX: usize = 4096;
+
+/// The most submitted lines kept for recall; older ones are forgotten.
+pub const HISTORY_MAX: usize = 200;
 
 #[derive(Clone, Debug, Default)]
 pub struct InputLine {
@@ -53,7 +63,13 @@ impl InputLine {
             self.input.reset();
         }
         self.refused = false;
-        let changed = self.input.handle_event(&TermEvent::Key(key)).is_some();
+        // An edit that would make the line too long (a character, a yank) is not made.
+        let before = self.input.clone();
+        let mut changed = self.input.handle_event(&TermEvent::Key(key)).is_some();
+        if self.input.value().len() > LINE_MAX {
+            self.input = before;
+            changed = false;
+        }
         if changed {
             self.history_pos = None;
         }
@@ -68,11 +84,48 @@ impl InputLine {
                 .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
     }
 
-    pub fn insert_char(&mut self, c: char) {
+    /// Types `c` at the cursor; false (and nothing typed) when the line is full.
+    pub fn insert_char(&mut self, c: char) -> bool {
         if std::mem::take(&mut self.refused) {
             self.input.reset();
         }
+        if self.input.value().len() + c.len_utf8() > LINE_MAX {
+            return false;
+        }
         self.input.handle(tui_input::InputRequest::InsertChar(c));
+        true
+    }
+
+    /// Puts `text` in at the cursor at once (a paste), as much of it as the line has room
+    /// for; returns how many characters did not fit.
+    pub fn insert_text(&mut self, text: &str) -> usize {
+        if std::mem::take(&mut self.refused) {
+            self.input.reset();
+        }
+        let value = self.input.value();
+        let room = LINE_MAX.saturating_sub(value.len());
+        let mut fits = text.len().min(room);
+        while !text.is_char_boundary(fits) {
+            fits -= 1;
+        }
+        let (taken, left) = text.split_at(fits);
+        let cursor = self.input.cursor();
+        let at = value
+            .char_indices()
+            .nth(cursor)
+            .map_or(value.len(), |(i, _)| i);
+        let mut line = String::with_capacity(value.len() + taken.len());
+        line.push_str(&value[..at]);
+        line.push_str(taken);
+        line.push_str(&value[at..]);
+        self.input = Input::new(line).with_cursor(cursor + taken.chars().count());
+        self.history_pos = None;
+        left.chars().count()
+    }
+
+    /// Lines kept for recall.
+    pub fn history_len(&self) -> usize {
+        self.history.len()
     }
 
     pub fn clear(&mut self) {
@@ -84,7 +137,10 @@ impl InputLine {
     /// Keeps a submitted line for recall (a repeat of the last one is kept once).
     pub fn remember(&mut self, text: &str) {
         if self.history.last().map(String::as_str) != Some(text) {
-            self.history.push(text.to_string());
+            if self.history.len() >= HISTORY_MAX {
+                self.history.remove(0);
+            }
+            self.history.push(text.chars().take(LINE_MAX).collect());
         }
         self.history_pos = None;
     }
@@ -161,6 +217,43 @@ mod tests {
         assert_eq!(line.value(), ":depth 5");
         line.recall(false);
         assert_eq!(line.value(), "Nf");
+    }
+
+    #[test]
+    fn the_line_and_its_history_are_bounded() {
+        let mut line = InputLine::default();
+        for _ in 0..LINE_MAX + 10 {
+            line.insert_char('x');
+        }
+        assert_eq!(line.value().len(), LINE_MAX);
+        assert!(!line.insert_char('y'), "a full line takes nothing more");
+        let key = KeyEvent::from(crossterm::event::KeyCode::Char('z'));
+        assert!(!line.handle_key(key), "a typed key neither");
+        assert_eq!(line.value().len(), LINE_MAX);
+        for n in 0..HISTORY_MAX + 50 {
+            line.remember(&format!("e2e4 {n}"));
+        }
+        assert_eq!(line.history_len(), HISTORY_MAX);
+        line.recall(true);
+        assert_eq!(line.value(), format!("e2e4 {}", HISTORY_MAX + 49));
+    }
+
+    #[test]
+    fn a_paste_goes_in_at_the_cursor_at_once_and_up_to_the_cap() {
+        let mut line = typed("e4");
+        line.input = line.input.clone().with_cursor(1);
+        assert_eq!(line.insert_text("♞x"), 0);
+        assert_eq!(line.value(), "e♞x4");
+        assert_eq!(line.input().cursor(), 3);
+        let mut line = InputLine::default();
+        let long = "é".repeat(LINE_MAX);
+        let dropped = line.insert_text(&long);
+        assert!(line.value().len() <= LINE_MAX);
+        assert_eq!(line.value().chars().count() + dropped, LINE_MAX);
+        assert!(
+            line.value().chars().all(|c| c == 'é'),
+            "cut between characters"
+        );
     }
 
     #[test]

@@ -10,6 +10,13 @@ use std::collections::VecDeque;
 /// How many lines the log keeps; older ones are dropped and counted in one note line.
 pub const LOG_CAP: usize = 10_000;
 
+/// The most bytes of one line's text: past it the line is cut (with `…`). Lines carry what
+/// people type (chat, a refused move), so this bounds what one line of anyone's can cost.
+pub const LOG_LINE_MAX: usize = 1024;
+
+/// The most bytes of text the log keeps in all; past it the oldest lines are dropped too.
+pub const LOG_BYTES: usize = 2 * 1024 * 1024;
+
 /// The time stamp's columns on the first row of a line (`HH:MM:SS `); the continuation rows
 /// are indented as far.
 pub const STAMP_WIDTH: usize = 9;
@@ -48,6 +55,8 @@ pub struct LogBuffer {
     total_rows: usize,
     /// Wrapped rows up from the bottom (0: follow the newest line).
     scroll: usize,
+    /// Bytes of text in `lines`.
+    bytes: usize,
 }
 
 impl Default for LogBuffer {
@@ -68,21 +77,19 @@ impl LogBuffer {
             wrap_width: 0,
             total_rows: 0,
             scroll: 0,
+            bytes: 0,
         }
     }
 
-    pub fn push(&mut self, line: LogLine) {
+    pub fn push(&mut self, mut line: LogLine) {
+        cut_to(&mut line.text, LOG_LINE_MAX);
         if self.lines.len() == self.cap {
-            if let Some(old) = self.lines.pop_front() {
-                if self.dropped == 0 {
-                    self.note_stamp = old.stamp;
-                }
-                self.dropped += 1;
-            }
-            if let Some(rows) = self.wrapped.pop_front() {
-                self.total_rows -= rows.len();
-            }
+            self.drop_oldest();
         }
+        while self.bytes + line.text.len() > LOG_BYTES && !self.lines.is_empty() {
+            self.drop_oldest();
+        }
+        self.bytes += line.text.len();
         if self.wrap_width > 0 {
             let rows = wrap_text(&line.text, self.wrap_width);
             self.total_rows += rows.len();
@@ -95,6 +102,24 @@ impl LogBuffer {
             self.scroll += 1;
         }
         self.lines.push_back(line);
+    }
+
+    fn drop_oldest(&mut self) {
+        if let Some(old) = self.lines.pop_front() {
+            self.bytes -= old.text.len();
+            if self.dropped == 0 {
+                self.note_stamp = old.stamp;
+            }
+            self.dropped += 1;
+        }
+        if let Some(rows) = self.wrapped.pop_front() {
+            self.total_rows -= rows.len();
+        }
+    }
+
+    /// Bytes of text kept.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// The lines kept (the note not included), oldest first.
@@ -125,10 +150,11 @@ impl LogBuffer {
             stamp: self.note_stamp.clone(),
             kind: LogKind::Info,
             text: format!(
-                "({} older line{} dropped: the log keeps the last {})",
+                "({} older line{} dropped: the log keeps {} lines, {} MB)",
                 self.dropped,
                 if self.dropped == 1 { "" } else { "s" },
-                self.cap
+                self.cap,
+                LOG_BYTES / (1024 * 1024)
             ),
         })
     }
@@ -221,6 +247,19 @@ impl LogBuffer {
     }
 }
 
+/// Cuts `text` to at most `max` bytes (between characters), ending it with `…` when cut.
+fn cut_to(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let mut end = max.saturating_sub('…'.len_utf8());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push('…');
+}
+
 /// Splits `text` into rows of at most `width` characters at spaces; longer words are cut.
 pub fn wrap_text(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
@@ -277,6 +316,31 @@ mod tests {
     }
 
     #[test]
+    fn a_line_is_cut_to_its_bytes_and_the_log_to_its_budget() {
+        let mut log = LogBuffer::default();
+        log.set_wrap_width(80);
+        log.push(line(&"é".repeat(LOG_LINE_MAX)));
+        let first = &log.last().unwrap().text;
+        assert!(first.len() <= LOG_LINE_MAX, "{}", first.len());
+        assert!(first.ends_with('…'));
+        let n = 3 * LOG_BYTES / LOG_LINE_MAX;
+        for i in 0..n {
+            log.push(line(&format!("{i} {}", "x".repeat(LOG_LINE_MAX))));
+        }
+        assert!(log.bytes() <= LOG_BYTES, "{}", log.bytes());
+        let kept: usize = log.lines().map(|l| l.text.len()).sum();
+        assert_eq!(kept, log.bytes());
+        assert!(log.len() < LOG_CAP && log.dropped() > 0);
+        assert!(log.last().unwrap().text.starts_with(&format!("{} ", n - 1)));
+        let rows: usize = log.lines().map(|l| wrap_text(&l.text, 80).len()).sum();
+        assert_eq!(
+            log.total_rows(),
+            rows + 1,
+            "the wrapped rows follow, the note's too"
+        );
+    }
+
+    #[test]
     fn the_log_keeps_its_cap_and_one_note_counts_the_dropped_lines() {
         let mut log = LogBuffer::default();
         for i in 0..LOG_CAP + 250 {
@@ -288,7 +352,7 @@ mod tests {
         assert_eq!(log.last().unwrap().text, format!("line {}", LOG_CAP + 249));
         assert_eq!(
             log.note().unwrap().text,
-            "(250 older lines dropped: the log keeps the last 10000)"
+            "(250 older lines dropped: the log keeps 10000 lines, 2 MB)"
         );
     }
 

@@ -499,8 +499,11 @@ impl App {
         self.play
             .stamp_tags(&self.prefs.settings().name, self.prefs.settings().level);
         let shown = self.play.game().as_shown();
-        autosave::write_atomic(&path, shown.to_pgn().as_bytes())
-            .map_err(|e| format!("{shown_path}: {e}"))?;
+        let pgn = shown.to_pgn();
+        if let Some(root) = self.prefs.file_root() {
+            saves_budget(root, &path, pgn.len())?;
+        }
+        autosave::write_atomic(&path, pgn.as_bytes()).map_err(|e| format!("{shown_path}: {e}"))?;
         let text = format!("saved {} to {shown_path}", moves_text(shown.len()));
         self.log_line(LogKind::Info, text.clone());
         self.info(text);
@@ -610,5 +613,68 @@ fn expand_home(path: &str) -> PathBuf {
     match (path.strip_prefix("~/"), dirs::home_dir()) {
         (Some(rest), Some(home)) => home.join(rest),
         _ => PathBuf::from(path),
+    }
+}
+
+/// Files a player's `:save` may keep in their folder (a server's visitor), at most.
+pub const SAVES_MAX_FILES: usize = 100;
+
+/// Bytes of those files, at most.
+pub const SAVES_MAX_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Whether `path` may be written with `len` bytes inside `root` and the folder stay within
+/// [`SAVES_MAX_FILES`] and [`SAVES_MAX_BYTES`] (a file written again counts once, at its
+/// new size); why not, in words for the player.
+fn saves_budget(root: &Path, path: &Path, len: usize) -> Result<(), String> {
+    let (mut files, mut bytes) = (0usize, 0u64);
+    if let Ok(entries) = std::fs::read_dir(root) {
+        for e in entries.flatten() {
+            if e.path() == path {
+                continue;
+            }
+            if let Ok(meta) = e.metadata()
+                && meta.is_file()
+            {
+                files += 1;
+                bytes += meta.len();
+            }
+        }
+    }
+    if files + 1 > SAVES_MAX_FILES || bytes + len as u64 > SAVES_MAX_BYTES {
+        return Err(format!(
+            "your saved games are at the limit ({files} files, {} KB; at most \
+             {SAVES_MAX_FILES} files and {} KB): save over an old name instead",
+            bytes / 1024,
+            SAVES_MAX_BYTES / 1024
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saves_stay_within_their_files_and_bytes_and_an_old_name_may_be_saved_over() {
+        let root = std::env::temp_dir().join(format!("ox88-saves-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let name = |i: usize| root.join(format!("g{i}.pgn"));
+        for i in 0..SAVES_MAX_FILES {
+            assert_eq!(saves_budget(&root, &name(i), 10), Ok(()), "file {i}");
+            std::fs::write(name(i), [b'x'; 10]).unwrap();
+        }
+        let why = saves_budget(&root, &name(SAVES_MAX_FILES), 10).unwrap_err();
+        assert!(why.contains("at the limit (100 files"), "{why}");
+        assert_eq!(
+            saves_budget(&root, &name(3), 10),
+            Ok(()),
+            "over an old name"
+        );
+        let big = SAVES_MAX_BYTES as usize;
+        let why = saves_budget(&root, &name(3), big).unwrap_err();
+        assert!(why.contains("KB"), "{why}");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }
