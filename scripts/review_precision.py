@@ -181,6 +181,9 @@ def measure(args: argparse.Namespace) -> None:
     if args.reviews_only:
         return
     judge = Judge(args.depth, Path(args.cache), args.nice)
+    confirm = (Judge(args.confirm_depth, Path(args.confirm_cache), args.nice)
+               if args.confirm_depth else None)
+    confirmed = confirmed_found = 0
     try:
         for (path, number), (text, _table, w, c) in zip(todo, runs):
             wall += w
@@ -205,6 +208,9 @@ def measure(args: argparse.Namespace) -> None:
                               f"sf loss {loss:.3f}", file=sys.stderr)
                 if theirs:
                     sf_any += 1
+                if theirs in ("?", "??") and confirm and confirm.loss(board, node.move) >= 0.2:
+                    confirmed += 1
+                    confirmed_found += bool(ours)
                 if theirs in ("?", "??"):
                     sf_bad += 1
                     if ours:
@@ -216,6 +222,8 @@ def measure(args: argparse.Namespace) -> None:
                 plies += 1
     finally:
         judge.close()
+        if confirm:
+            confirm.close()
     label_ = args.label or " ".join(args.review_arg) or "(default)"
     print(f"{label_}: games {games}, ox88 marks {marks}, Stockfish marks {sf_any} "
           f"({sf_bad} ? or ??)")
@@ -226,6 +234,9 @@ def measure(args: argparse.Namespace) -> None:
     print(f"precision {agreed}/{marks} = {precision:.0f}%   recall {found}/{sf_bad} = "
           f"{recall:.0f}%   time per game {wall / max(games, 1):.1f} s wall, "
           f"{cpu / max(games, 1):.1f} s CPU; a 40-move game {80 * cpu / max(plies, 1):.1f} s CPU")
+    if confirm:
+        print(f"recall of the ? and ?? Stockfish confirms at depth {args.confirm_depth}: "
+              f"{confirmed_found}/{confirmed} = {100 * confirmed_found / max(confirmed, 1):.0f}%")
 
 
 ROW = re.compile(r"\s(\S+)\s+(\d+\.\d\d)(?:\s\s(\?\?|\?!|\?|!)?)?\s*(.*)$")
@@ -332,6 +343,9 @@ def main() -> None:
     m.add_argument("--jobs", type=int, default=1, help="reviews run at once")
     m.add_argument("--runs", help="a folder keeping each review's PGN and times, read back "
                    "on a rerun (one folder per binary and arguments)")
+    m.add_argument("--confirm-depth", type=int,
+                   help="also the recall of the ? and ?? Stockfish still gives at this depth")
+    m.add_argument("--confirm-cache", default="target/review-sf-confirm-cache.json")
     m.add_argument("--reviews-only", action="store_true",
                    help="run (and keep, with --runs) the reviews, judge nothing")
     t = sub.add_parser("tune", help="other thresholds tried on reviews already run")
