@@ -42,8 +42,12 @@ class Player:
         return sum(pts[r[2]] for r in self.rounds[:upto])
 
 
-def trf_text(players, total_rounds, upto):
-    """TRF-16 of the first `upto` round columns (the last may hold only requested byes)."""
+def trf_text(players, total_rounds, upto, final=False):
+    """TRF-16 of the first `upto` round columns (the last may hold only requested byes).
+
+    A withdrawn player's rounds are written `0000 - -` for ox88, which reads them as "not
+    paired"; the oracle's checker counts such an entry as a bye it did not give, so in the
+    `final` file they are left blank, as TRF allows."""
     lines = ["012 ox88 oracle", f"XXR {total_rounds}", "XXC white1"]
     for p in sorted(players, key=lambda p: p.number):
         cols = [" "] * 89
@@ -57,10 +61,32 @@ def trf_text(players, total_rounds, upto):
         s = p.score2(upto)
         put(80, f"{s // 2}.{(s % 2) * 5}".rjust(4))
         line = "".join(cols)
-        for opp, colour, res in p.rounds[:upto]:
+        rounds = p.rounds[:upto]
+        if final:
+            while rounds and rounds[-1] == (0, "-", "-"):
+                rounds = rounds[:-1]
+        for opp, colour, res in rounds:
             line += f"  {opp:>4} {colour} {res}"
         lines.append(line.rstrip())
     return "\n".join(lines) + "\n"
+
+
+def enter_late(players, rating, missed, sitting):
+    """A late entrant takes the pairing number its rating gives (C.04.2.B); those below it
+    move down one, in every record."""
+    number = 1 + sum(1 for p in players if p.rating >= rating)
+    def shift(n):
+        return n + 1 if n >= number else n
+    for p in players:
+        p.number = shift(p.number)
+        p.rounds = [(shift(o) if o else 0, c, r) for o, c, r in p.rounds]
+    moved = {shift(n): kind for n, kind in sitting.items()}
+    sitting.clear()
+    sitting.update(moved)
+    late = Player(number, rating)
+    late.rounds = [(0, "-", "H")] * missed
+    players.append(late)
+    players.sort(key=lambda p: p.number)
 
 
 def pair_with_ox88(ox88, text):
@@ -94,12 +120,16 @@ def result_of(rng, white, black):
     return "1" if rng.random() < expected else "0"
 
 
-def play_tournament(rng, ox88, events):
+def play_tournament(rng, ox88, events, check):
+    """Plays one tournament; `check(trf, first, last)` is called for each stretch of rounds
+    paired under the same pairing numbers (a late entry renumbers those below it, so the
+    rounds before it are checked on the file as it was)."""
     n = rng.randint(4, 60)
     total = rng.randint(3, 11)
     ratings = sorted((rng.randint(1000, 2700) for _ in range(n)), reverse=True)
     players = [Player(i + 1, r) for i, r in enumerate(ratings)]
     eventful_rounds = set()
+    first_unchecked = 1
     touched = False  # any bye on request, withdrawal or late entry so far
     for rnd in range(1, total + 1):
         sitting = {}
@@ -117,9 +147,10 @@ def play_tournament(rng, ox88, events):
                     p.withdrawn = True
                     sitting[p.number] = "-"
             if rnd > 1 and rnd <= (total + 1) // 2 and rng.random() < 0.3:
-                late = Player(len(players) + 1, rng.randint(1000, 2700))
-                late.rounds = [(0, "-", "H")] * (rnd - 1)
-                players.append(late)
+                if first_unchecked < rnd:
+                    check(trf_text(players, total, rnd - 1, final=True), first_unchecked, rnd - 1)
+                    first_unchecked = rnd
+                enter_late(players, rng.randint(1000, 2700), rnd - 1, sitting)
                 touched = True
         if sitting:
             touched = True
@@ -127,7 +158,8 @@ def play_tournament(rng, ox88, events):
             eventful_rounds.add(rnd)
         active = [p for p in players if p.number not in sitting]
         if len(active) < 2:
-            return players, total, rnd - 1, eventful_rounds, None
+            check(trf_text(players, total, rnd - 1, final=True), first_unchecked, rnd - 1)
+            return eventful_rounds, None
         for p in players:
             if p.number in sitting:
                 p.rounds.append((0, "-", sitting[p.number]))
@@ -138,7 +170,8 @@ def play_tournament(rng, ox88, events):
             for p in players:
                 if len(p.rounds) == rnd:
                     p.rounds.pop()
-            return players, total, rnd - 1, eventful_rounds, error
+            check(trf_text(players, total, rnd - 1, final=True), first_unchecked, rnd - 1)
+            return eventful_rounds, (rnd, error)
         boards, bye = pairing
         by_number = {p.number: p for p in players}
         for w, b in boards:
@@ -148,7 +181,8 @@ def play_tournament(rng, ox88, events):
             by_number[b].rounds.append((w, "b", back))
         if bye is not None:
             by_number[bye].rounds.append((0, "-", "U"))
-    return players, total, total, eventful_rounds, None
+    check(trf_text(players, total, total, final=True), first_unchecked, total)
+    return eventful_rounds, None
 
 
 def colours_agree(ours, oracle):
@@ -172,16 +206,20 @@ def main():
     ours_failed = []
     diffs = []
     for t in range(args.tournaments):
-        players, total, played, eventful, error = play_tournament(rng, args.ox88, args.events)
+        checked = []
+
+        def check(text, first, last):
+            if last < first:
+                return
+            report = check_trf(text)
+            for r in report["rounds"]:
+                if first <= r["round"] <= last:
+                    checked.append((r, text))
+
+        eventful, error = play_tournament(rng, args.ox88, args.events, check)
         if error:
-            ours_failed.append((t, played + 1, error))
-        if played == 0:
-            continue
-        text = trf_text(players, total, played)
-        report = check_trf(text)
-        for r in report["rounds"]:
-            if r["round"] > played:
-                continue
+            ours_failed.append((t, error[0], error[1]))
+        for r, text in checked:
             key = r["round"] in eventful
             compared[key][0] += 1
             same_colours = colours_agree(r["trf_pairings"], r["engine_pairings"])
@@ -193,10 +231,7 @@ def main():
                 diffs.append({
                     "tournament": t,
                     "round": r["round"],
-                    "players": len(players),
-                    "rounds": total,
-                    "trf_before": trf_text(players, total, r["round"] - 1)
-                    if r["round"] > 1 else None,
+                    "trf": text,
                     "ours": r["trf_pairings"],
                     "oracle": r["engine_pairings"],
                     "discrepancies": r["discrepancies"],

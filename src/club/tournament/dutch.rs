@@ -29,7 +29,7 @@
 //! the best found so far: enough for club-sized fields, and it never breaks C1–C4.
 //!
 //! Colours are then given by section E: both preferences (E.1), the stronger one (E.2),
-//! alternation from the most recent round the two had different colours (E.3), the higher
+//! alternation from the most recent game the two had different colours (E.3), the higher
 //! ranked player's preference (E.4), and otherwise the initial colour to the higher ranked
 //! player when his pairing number is odd (E.5).
 //!
@@ -215,8 +215,6 @@ enum Float {
 struct Facts {
     number: u32,
     score: u32,
-    /// Colour in each round, `None` where no game was played.
-    colours: Vec<Option<Color>>,
     /// Colours of the games played, in order.
     played: Vec<Color>,
     difference: i32,
@@ -243,12 +241,11 @@ impl Context {
             .iter()
             .filter(|p| state.is_paired_next(p))
             .map(|p| {
-                let colours: Vec<Option<Color>> = p
+                let played: Vec<Color> = p
                     .rounds
                     .iter()
-                    .map(|r| r.played().map(|(_, c)| c))
+                    .filter_map(|r| r.played().map(|(_, c)| c))
                     .collect();
-                let played: Vec<Color> = colours.iter().flatten().copied().collect();
                 let difference = played
                     .iter()
                     .map(|&c| if c == Color::White { 1 } else { -1 })
@@ -263,7 +260,6 @@ impl Context {
                     number: p.number,
                     score,
                     preference: preference(&played, difference),
-                    colours,
                     played,
                     difference,
                     topscorer: last_round && score > played_rounds as u32,
@@ -368,11 +364,11 @@ impl Context {
                         ca.flip()
                     };
                 }
-                // E.3: alternate from the latest round where one had white, the other black.
-                for (x, y) in a.colours.iter().rev().zip(b.colours.iter().rev()) {
-                    if let (Some(x), Some(y)) = (x, y)
-                        && x != y
-                    {
+                // E.3: alternate from the latest time one had white and the other black,
+                // the games played by each compared from the last back (C.04.2.D.5: rounds
+                // not played are left out).
+                for (x, y) in a.played.iter().rev().zip(b.played.iter().rev()) {
+                    if x != y {
                         return x.flip();
                     }
                 }
@@ -393,7 +389,7 @@ impl Context {
 fn preference(played: &[Color], difference: i32) -> Option<(Color, Strength)> {
     let last = *played.last()?;
     let repeated = played.len() >= 2 && played[played.len() - 2] == last;
-    if difference < -1 || difference > 1 || repeated {
+    if !(-1..=1).contains(&difference) || repeated {
         let colour = if difference < -1 {
             Color::White
         } else if difference > 1 {

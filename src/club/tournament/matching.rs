@@ -9,9 +9,9 @@ const NONE: usize = usize::MAX;
 pub fn max_matching(adj: &[Vec<usize>]) -> usize {
     let mut m = Blossom::new(adj);
     // A greedy start leaves fewer augmenting paths to search for.
-    for v in 0..adj.len() {
+    for (v, near) in adj.iter().enumerate() {
         if m.mate[v] == NONE
-            && let Some(&u) = adj[v].iter().find(|&&u| m.mate[u] == NONE && u != v)
+            && let Some(&u) = near.iter().find(|&&u| m.mate[u] == NONE && u != v)
         {
             m.mate[v] = u;
             m.mate[u] = v;

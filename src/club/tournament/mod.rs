@@ -123,7 +123,11 @@ impl RoundRecord {
 /// One entrant and their rounds so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SwissPlayer {
-    /// The pairing number (1-based, by the initial ranking; late entrants take the next free).
+    /// Who this is for the caller (the club's member id); a TRF file has none and uses the
+    /// name.
+    pub id: String,
+    /// The pairing number: 1-based, the place in the initial ranking by rating (C.04.2.B).
+    /// A late entrant takes the place its rating gives and those below move down one.
     pub number: u32,
     pub name: String,
     pub rating: u32,
@@ -135,9 +139,11 @@ pub struct SwissPlayer {
 
 impl SwissPlayer {
     pub fn new(number: u32, name: impl Into<String>, rating: u32) -> SwissPlayer {
+        let name = name.into();
         SwissPlayer {
+            id: name.clone(),
             number,
-            name: name.into(),
+            name,
             rating,
             withdrawn: false,
             rounds: Vec::new(),
@@ -202,14 +208,52 @@ impl SwissState {
         self.players.iter().find(|p| p.number == number)
     }
 
-    /// Adds an entrant with the next free pairing number; one who joins after round 1 gets
-    /// `missed` for each round already played (the club gives a half-point bye).
+    /// Adds an entrant named `name` (also its id); see [`SwissState::enter_member`].
     pub fn enter(&mut self, name: impl Into<String>, rating: u32, missed: ByeKind) -> u32 {
-        let number = self.players.iter().map(|p| p.number).max().unwrap_or(0) + 1;
+        let name = name.into();
+        self.enter_member(name.clone(), name, rating, missed)
+    }
+
+    /// Adds an entrant and returns its pairing number. Pairing numbers follow the initial
+    /// ranking by rating (C.04.2.B): the entrant takes the place after everyone rated as
+    /// high or higher, and those below move down one number (their records follow). One
+    /// who joins after round 1 gets `missed` for each round already played (the club gives
+    /// a half-point bye).
+    pub fn enter_member(
+        &mut self,
+        id: impl Into<String>,
+        name: impl Into<String>,
+        rating: u32,
+        missed: ByeKind,
+    ) -> u32 {
+        let number = 1 + self.players.iter().filter(|p| p.rating >= rating).count() as u32;
+        let shift = |n: &mut u32| {
+            if *n >= number {
+                *n += 1;
+            }
+        };
+        for p in &mut self.players {
+            shift(&mut p.number);
+            for r in &mut p.rounds {
+                if let RoundRecord::Game { opponent, .. } = r {
+                    shift(opponent);
+                }
+            }
+        }
+        for (n, _) in &mut self.sitting_out {
+            shift(n);
+        }
         let mut player = SwissPlayer::new(number, name, rating);
+        player.id = id.into();
         player.rounds = vec![RoundRecord::Bye(missed); self.rounds_played()];
         self.players.push(player);
+        self.players.sort_by_key(|p| p.number);
         number
+    }
+
+    /// The pairing number of the entrant with this id.
+    pub fn number_of(&self, id: &str) -> Option<u32> {
+        self.players.iter().find(|p| p.id == id).map(|p| p.number)
     }
 
     /// Will this player be paired in the next round?

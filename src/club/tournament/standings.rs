@@ -123,7 +123,7 @@ fn encounter_points(state: &SwissState, number: u32, group: &[u32]) -> Option<u3
 
 /// A score in half points as people write it: `3½` style with a plain `.5` (`3.5`, `4`).
 pub fn points_text(half_points: u32) -> String {
-    if half_points % 2 == 0 {
+    if half_points.is_multiple_of(2) {
         format!("{}", half_points / 2)
     } else {
         format!("{}.5", half_points / 2)
