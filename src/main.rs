@@ -34,6 +34,7 @@ fn main() -> Result<()> {
         Some(Command::Completions(args)) => cli::docs::completions(args),
         Some(Command::Man) => cli::docs::man(),
         Some(Command::Config(args)) => cli::config::run(&cli.play, &args),
+        Some(Command::SwissPair(args)) => cli::swiss::run(args),
         None => cli::play::run(cli.play),
     }
 }

@@ -365,6 +365,17 @@ pub enum Command {
     Man,
     /// Show the settings in effect (file, then flags) and the file's problems, if any.
     Config(ConfigArgs),
+    /// Plumbing for checking the Swiss pairing (scripts/swiss_oracle.py): read a FIDE TRF-16
+    /// file and print the next round's pairing by the FIDE Dutch system, one board a line
+    /// (`WHITE BLACK` pairing numbers, in table order) then `bye N` if there is one.
+    #[command(hide = true)]
+    SwissPair(SwissPairArgs),
+}
+
+/// `ox88 swiss-pair`: the TRF file to read (`-` for standard input).
+#[derive(clap::Args, Debug)]
+pub struct SwissPairArgs {
+    pub trf: String,
 }
 
 /// `ox88 config`: which settings file to show (the flags of the TUI go before `config`).

@@ -20,6 +20,7 @@ pub mod puzzles;
 pub mod review;
 pub mod search;
 pub mod selfplay;
+pub mod swiss;
 pub mod tb;
 pub mod tree;
 pub mod tune;

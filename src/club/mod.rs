@@ -15,6 +15,7 @@
 //! - `writer.rs` the thread that writes to the store, so that play never waits for a disk
 //! - `lobby.rs` the club itself: viewers, rooms by name, seeks and challenges
 //! - `analysis.rs` the engine's analysis of a watched game, one search shared by its watchers
+//! - `tournament/` Swiss tournaments as pure data: FIDE Dutch pairing, standings, TRF files
 
 pub mod analysis;
 pub mod identity;
@@ -22,6 +23,7 @@ pub mod lobby;
 pub mod room;
 pub mod store;
 pub mod text;
+pub mod tournament;
 pub mod writer;
 
 pub use identity::{Login, SignedIn};

@@ -1,5 +1,6 @@
 //! The integration tests of games and their formats: games and PGN, review, puzzles, the
-//! configuration file, the command line's output and the UCI conversation.
+//! configuration file, the command line's output, the UCI conversation and Swiss tournaments
+//! (pairing, standings, TRF).
 //!
 //! One test binary for a group of modules, so that the crate and its dependencies link once per
 //! group rather than once per file (each file under `tests/` would be a binary of its own).
@@ -15,4 +16,5 @@ mod game;
 mod pgn;
 mod puzzles;
 mod review;
+mod swiss;
 mod uci;
