@@ -830,6 +830,22 @@ fn stored_games_are_numbered_with_dates_and_one_is_shown_as_pgn() {
     assert!(log.iter().any(|l| l.starts_with("1. e4")), "{log:?}");
     enter(&mut alice, ":pgn 2");
     assert!(message_text(&alice).contains("no stored game 2"));
+    // :open puts the stored game on her own board, to step through and review.
+    enter(&mut alice, ":open 1");
+    assert!(
+        message_text(&alice).contains("stored game 1 on your board"),
+        "{}",
+        message_text(&alice)
+    );
+    assert_eq!(alice.game().len(), 1);
+    assert_eq!(alice.game().tags.white, "alice");
+    enter(&mut alice, ":open 2");
+    assert!(message_text(&alice).contains("no stored game 2"));
+    assert_eq!(
+        alice.game().len(),
+        1,
+        "a refused :open keeps the board as it was"
+    );
 }
 
 #[test]

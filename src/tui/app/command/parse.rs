@@ -98,6 +98,8 @@ pub enum Command {
     StoredGames,
     /// The PGN of one's stored game of this number (as `:games` lists them).
     Pgn(u32),
+    /// One's stored game of this number on one's own board.
+    Open(u32),
     /// The members by rating, or one member's rating history.
     Members(Option<String>),
     /// A one-time code that adds another key to one's account.
@@ -534,6 +536,7 @@ fn parse_club(spec: &'static CommandSpec, arg: &str) -> Result<Option<Command>, 
         ("engine", _) => a.none(Command::Engine)?,
         ("games", _) => a.none(Command::StoredGames)?,
         ("pgn", _) => Command::Pgn(arg.parse().map_err(|_| a.bad())?),
+        ("open", _) => Command::Open(arg.parse().map_err(|_| a.bad())?),
         ("members", _) => Command::Members((!arg.is_empty()).then(|| arg.to_string())),
         _ => return Ok(None),
     };

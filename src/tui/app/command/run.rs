@@ -137,6 +137,7 @@ impl App {
             | Command::Engine
             | Command::StoredGames
             | Command::Pgn(_)
+            | Command::Open(_)
             | Command::Members(_)
             | Command::KeyCode
             | Command::Abort

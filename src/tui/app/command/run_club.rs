@@ -115,6 +115,7 @@ impl App {
             Command::Engine => self.toggle_room_engine(),
             Command::StoredGames => self.list_games(),
             Command::Pgn(n) => self.show_pgn(n),
+            Command::Open(n) => self.open_stored(n),
             Command::Members(name) => self.list_members(name.as_deref()),
             Command::KeyCode => self.with_viewer(|v| {
                 v.key_code().map(|code| {
@@ -215,8 +216,41 @@ impl App {
     /// `:pgn N`: the PGN of stored game N (as `:games` numbers them) into the log, a line
     /// at a time, to copy.
     fn show_pgn(&mut self, n: u32) -> Result<String, String> {
+        let pgn = self.stored_pgn(n)?;
+        for line in pgn.lines() {
+            self.log_line(LogKind::Info, line.to_string());
+        }
+        Ok(format!("game {n}'s PGN is in the log, to copy"))
+    }
+
+    /// `:open N`: stored game N on the member's own board (the one `:play` shows), to step
+    /// through and review. Refused, as `:play` is, while the member's own game goes on.
+    fn open_stored(&mut self, n: u32) -> Result<String, String> {
+        self.club.engine_allowed()?;
+        let pgn = self.stored_pgn(n)?;
+        let game = crate::game::Game::from_pgn(&pgn)
+            .map_err(|e| format!("stored game {n} cannot be read: {e}"))?;
+        let moves = game.len();
+        // Out of a room first (its game is over: the engine is allowed), as :lobby leaves.
+        if self.club.place() == Place::Room {
+            if let Some(v) = self.club.viewer() {
+                v.leave_room();
+            }
+            self.club.refresh(Instant::now());
+            self.room_left();
+        }
+        self.set_game(game, &format!("stored game {n} opened"));
+        self.club.go_to_engine();
+        Ok(format!(
+            "stored game {n} on your board ({moves} plies): ← → step through it, :review \
+             reviews it, :lobby goes back"
+        ))
+    }
+
+    /// The PGN of stored game N, as `:games` numbers them.
+    fn stored_pgn(&mut self, n: u32) -> Result<String, String> {
         let wanted = usize::try_from(n).unwrap_or(usize::MAX);
-        let pgn = self.with_viewer(|v| {
+        self.with_viewer(|v| {
             let games = v.games(STORED_LISTED)?;
             match games.get(wanted.wrapping_sub(1)) {
                 Some(g) => Ok(g.pgn.clone()),
@@ -225,11 +259,7 @@ impl App {
                     games.len()
                 ))),
             }
-        })?;
-        for line in pgn.lines() {
-            self.log_line(LogKind::Info, line.to_string());
-        }
-        Ok(format!("game {n}'s PGN is in the log, to copy"))
+        })
     }
 
     fn list_games(&mut self) -> Result<String, String> {
@@ -267,7 +297,7 @@ impl App {
         };
         let n = games.lines().count();
         Ok(if log_shown {
-            format!("{n} games in the log; :pgn N shows one's PGN")
+            format!("{n} games in the log; :pgn N shows one's PGN, :open N opens it")
         } else if self.club.in_room() {
             format!(
                 "{n} games listed in the log, shown beside the engine's board: :lobby, then :play"

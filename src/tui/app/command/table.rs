@@ -390,7 +390,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     .only(Scopes::WATCHING),
     CommandSpec::club(
         "games",
-        "your stored games, numbered, newest first (:pgn N shows one)",
+        "your stored games, numbered, newest first (:pgn N shows one, :open N opens it)",
     ),
     CommandSpec::club(
         "members",
@@ -401,6 +401,12 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec::club("pgn", "the PGN of your stored game N, to copy")
         .args("N", &[])
         .usage(":pgn N (the number :games gives it)"),
+    CommandSpec::club(
+        "open",
+        "your stored game N on your own board: step through it, :review it",
+    )
+    .args("N", &[])
+    .usage(":open N (the number :games gives it)"),
     CommandSpec::club(
         "key",
         "a one-time code: log in with a new key as NAME+CODE to add it",
