@@ -127,6 +127,7 @@ impl Club {
     ) -> Result<Arc<Club>, ClubError> {
         let started = chrono::Utc::now();
         let adjourned = adjourned::at_start(store.as_ref(), started)?;
+        let news = store.news().map_err(|e| ClubError::new(e.to_string()))?;
         let (commands, inbox) = mpsc::sync_channel::<Command>(COMMANDS_QUEUED);
         // The writer tells the owner of ratings and failures, as a command like any other.
         let reports = commands.clone();
@@ -142,6 +143,7 @@ impl Club {
             Arc::clone(&clock),
             Arc::clone(&lobby),
             adjourned,
+            news,
         );
         std::thread::Builder::new()
             .name("club".into())
@@ -959,5 +961,66 @@ mod tests {
         drop(bob);
         let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
         assert!(bob.take_notices().is_empty());
+    }
+
+    /// Waits (a few seconds at most) until the store's news satisfy `done`.
+    fn news_until(store: &dyn Store, done: impl Fn(&[(String, String)]) -> bool) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if store.news().is_ok_and(|n| done(&n)) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+
+    #[test]
+    fn news_kept_for_a_member_away_survive_a_restart_and_are_told_once() {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().expect("a database"));
+        let now = Arc::new(Mutex::new(Instant::now()));
+        let read = Arc::clone(&now);
+        let clock: Clock = Arc::new(move || *read.lock().unwrap());
+        let club = Club::with_clock(Arc::clone(&store), Limits::default(), clock).unwrap();
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        bob.join("den").unwrap();
+        alice.act(Action::Move("e4".into())).unwrap();
+        bob.act(Action::Move("e5".into())).unwrap();
+        drop(bob);
+        *now.lock().unwrap() += Duration::from_secs(61);
+        club.tick(club.now());
+        alice.act(Action::ClaimWin).unwrap();
+        assert!(club.flush(Duration::from_secs(10)));
+        assert!(news_until(store.as_ref(), |n| n
+            .iter()
+            .filter(|(m, _)| m == "b")
+            .count()
+            == 2));
+        drop(alice);
+        drop(club);
+        // The server starts again on the same database: bob is told at his next login.
+        let club = Club::new(Arc::clone(&store)).unwrap();
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        let told = bob.take_notices();
+        assert!(
+            told.iter().any(|t| t.contains("while you were away (2)")),
+            "{told:?}"
+        );
+        assert!(
+            told.iter()
+                .any(|t| t.contains("your game in room den, alice – bob, ended 1-0")),
+            "{told:?}"
+        );
+        assert!(news_until(store.as_ref(), |n| n.is_empty()));
+        drop(bob);
+        drop(club);
+        let club = Club::new(store).unwrap();
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        assert!(
+            bob.take_notices().is_empty(),
+            "told once, across restarts too"
+        );
     }
 }

@@ -129,6 +129,12 @@ pub trait Store: Send + Sync {
     /// Forgets a game that was never played out (aborted): an unrated game with no
     /// result; a finished or rated game is never deleted.
     fn forget_unplayed(&self, id: &str) -> Result<(), StoreError>;
+    /// What members are to be told at their next login, `(member id, text)`, oldest first.
+    fn news(&self) -> Result<Vec<(String, String)>, StoreError>;
+    /// Keeps a line for `member`'s next login, the oldest dropped past `kept` lines.
+    fn keep_news(&self, member: &str, text: &str, kept: usize) -> Result<(), StoreError>;
+    /// Forgets what `member` was to be told (told now).
+    fn clear_news(&self, member: &str) -> Result<(), StoreError>;
 }
 
 /// The built-in store: one SQLite file (or a database in memory, for tests).
@@ -161,6 +167,16 @@ const MIGRATIONS: &[Step] = &[
     Step::Sql(SCHEMA_1),
     // Version 2: accounts reached by keys, names unique without case (accounts.rs).
     Step::Code(accounts::names_and_keys),
+    // Version 3: what a member is to be told at their next login.
+    Step::Sql(
+        "CREATE TABLE news (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            member TEXT NOT NULL,
+            text TEXT NOT NULL,
+            at TEXT NOT NULL
+        );
+        CREATE INDEX news_by_member ON news (member, id);",
+    ),
 ];
 
 /// The first schema.
@@ -838,6 +854,45 @@ impl Store for SqliteStore {
             .doing(|| format!("forgetting the aborted game {id}"))?;
         Ok(())
     }
+
+    fn news(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let inner = self.lock();
+        let doing = || "reading the news kept for members".to_string();
+        let mut stmt = inner
+            .conn
+            .prepare("SELECT member, text FROM news ORDER BY id")
+            .doing(doing)?;
+        stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .and_then(Iterator::collect)
+            .doing(doing)
+    }
+
+    fn keep_news(&self, member: &str, text: &str, kept: usize) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let now = inner.stamp();
+        let doing = || format!("keeping news for {member}");
+        let tx = inner.conn.transaction().doing(doing)?;
+        tx.execute(
+            "INSERT INTO news (member, text, at) VALUES (?1, ?2, ?3)",
+            params![member, text, now],
+        )
+        .doing(doing)?;
+        tx.execute(
+            "DELETE FROM news WHERE member = ?1 AND id NOT IN
+                 (SELECT id FROM news WHERE member = ?1 ORDER BY id DESC LIMIT ?2)",
+            params![member, kept as i64],
+        )
+        .doing(doing)?;
+        tx.commit().doing(doing)
+    }
+
+    fn clear_news(&self, member: &str) -> Result<(), StoreError> {
+        self.lock()
+            .conn
+            .execute("DELETE FROM news WHERE member = ?1", [member])
+            .doing(|| format!("forgetting the news told to {member}"))?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -1057,6 +1112,29 @@ mod tests {
         // The player row the game made carries the game's name.
         let name = "SELECT name FROM players WHERE id = ?1";
         assert_eq!(text(&store, name, "carol"), "carol the white");
+    }
+
+    #[test]
+    fn news_are_kept_in_order_up_to_their_cap_and_cleared_per_member() {
+        let store = SqliteStore::in_memory().unwrap();
+        for text in ["one", "two", "three"] {
+            store.keep_news("b", text, 2).unwrap();
+        }
+        store.keep_news("c", "other", 2).unwrap();
+        let news = store.news().unwrap();
+        let texts = |m: &str| -> Vec<String> {
+            news.iter()
+                .filter(|(x, _)| x == m)
+                .map(|(_, t)| t.clone())
+                .collect()
+        };
+        assert_eq!(texts("b"), ["two", "three"]);
+        assert_eq!(texts("c"), ["other"]);
+        store.clear_news("b").unwrap();
+        assert_eq!(
+            store.news().unwrap(),
+            [("c".to_string(), "other".to_string())]
+        );
     }
 
     #[test]

@@ -231,6 +231,16 @@ impl Writer {
         self.shared.queued.notify_one();
     }
 
+    /// Runs `f` on the writer's thread without waiting for it (the club's own small writes,
+    /// such as the news kept for a member, whose failure the writer logs).
+    pub fn post(&self, f: impl FnOnce(&dyn Store) + Send + 'static) {
+        let mut q = lock(&self.shared.queue);
+        if !q.closed {
+            q.calls.push_back(Box::new(f));
+            self.shared.queued.notify_one();
+        }
+    }
+
     /// Runs `f` on the writer's thread and waits for its answer: a write a session needs
     /// the outcome of. `None` when the writer has stopped.
     pub fn call<R: Send + 'static>(
@@ -525,6 +535,17 @@ impl Store for Through {
         let id = id.to_string();
         self.write(move |s| s.forget_unplayed(&id))
     }
+    fn news(&self) -> Result<Vec<(String, String)>, StoreError> {
+        self.store.news()
+    }
+    fn keep_news(&self, member: &str, text: &str, kept: usize) -> Result<(), StoreError> {
+        let (member, text) = (member.to_string(), text.to_string());
+        self.write(move |s| s.keep_news(&member, &text, kept))
+    }
+    fn clear_news(&self, member: &str) -> Result<(), StoreError> {
+        let member = member.to_string();
+        self.write(move |s| s.clear_news(&member))
+    }
 }
 
 #[cfg(test)]
@@ -640,6 +661,17 @@ mod tests {
         fn forget_unplayed(&self, id: &str) -> Result<(), StoreError> {
             self.fail()?;
             self.inner.forget_unplayed(id)
+        }
+        fn news(&self) -> Result<Vec<(String, String)>, StoreError> {
+            self.inner.news()
+        }
+        fn keep_news(&self, member: &str, text: &str, kept: usize) -> Result<(), StoreError> {
+            self.fail()?;
+            self.inner.keep_news(member, text, kept)
+        }
+        fn clear_news(&self, member: &str) -> Result<(), StoreError> {
+            self.fail()?;
+            self.inner.clear_news(member)
         }
     }
 

@@ -182,6 +182,15 @@ impl Store for TestStore {
         self.write("forget")?;
         self.inner.forget_unplayed(id)
     }
+    fn news(&self) -> Result<Vec<(String, String)>, StoreError> {
+        self.inner.news()
+    }
+    fn keep_news(&self, member: &str, text: &str, kept: usize) -> Result<(), StoreError> {
+        self.inner.keep_news(member, text, kept)
+    }
+    fn clear_news(&self, member: &str) -> Result<(), StoreError> {
+        self.inner.clear_news(member)
+    }
 }
 
 fn member(id: &str, name: &str) -> Member {

@@ -81,7 +81,8 @@ pub(in crate::club) struct Owner {
     /// Games kept without a room until a player of theirs comes back.
     pub(super) adjourned: Vec<Adjourned>,
     /// What happened to members while no session of theirs was online (a result, a
-    /// rating change), by member id: told at their next login.
+    /// rating change), by member id: told at their next login. Kept in the store as well
+    /// (through the writer), so a restart forgets none of it.
     news: HashMap<String, Vec<String>>,
     /// Numbers for viewers, seeks, challenges and the rooms games are given.
     next: u64,
@@ -107,7 +108,12 @@ impl Owner {
         clock: Clock,
         published: Published,
         adjourned: Vec<Adjourned>,
+        news: Vec<(String, String)>,
     ) -> Owner {
+        let mut kept: HashMap<String, Vec<String>> = HashMap::new();
+        for (member, text) in news {
+            kept.entry(member).or_default().push(text);
+        }
         let mut owner = Owner {
             viewers: HashMap::new(),
             rooms: HashMap::new(),
@@ -115,7 +121,7 @@ impl Owner {
             seeks: Vec::new(),
             challenges: Vec::new(),
             adjourned,
-            news: HashMap::new(),
+            news: kept,
             next: 0,
             writer,
             limits,
@@ -241,11 +247,16 @@ impl Owner {
             if online {
                 self.tell(vec![(member, text)]);
             } else if !crate::club::is_visitor_id(&member) {
-                let kept = self.news.entry(member).or_default();
+                let kept = self.news.entry(member.clone()).or_default();
                 if kept.len() >= NOTICES_KEPT {
                     kept.remove(0);
                 }
-                kept.push(text);
+                kept.push(text.clone());
+                self.writer.post(move |store| {
+                    if let Err(e) = store.keep_news(&member, &text, NOTICES_KEPT) {
+                        eprintln!("ox88 serve: {e}");
+                    }
+                });
             }
         }
     }
@@ -403,6 +414,12 @@ impl Owner {
         if let Some(news) = self.news.remove(&member_id) {
             told.push(format!("while you were away ({}):", news.len()));
             told.extend(news);
+            let member = member_id.clone();
+            self.writer.post(move |store| {
+                if let Err(e) = store.clear_news(&member) {
+                    eprintln!("ox88 serve: {e}");
+                }
+            });
         }
         self.viewers.insert(
             id,
