@@ -1,6 +1,6 @@
 //! The integration tests of games and their formats: games and PGN, review, puzzles, the
-//! configuration file, the command line's output, the UCI conversation and Swiss tournaments
-//! (pairing, standings, TRF).
+//! configuration file, the command line's output, the UCI conversation and tournaments (arena
+//! scoring and pairing; Swiss pairing, standings, TRF).
 //!
 //! One test binary for a group of modules, so that the crate and its dependencies link once per
 //! group rather than once per file (each file under `tests/` would be a binary of its own).
@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod arena;
 mod cli_output;
 mod config;
 mod game;

@@ -3,6 +3,8 @@
 //! FIDE TRF-16 file. Nothing here knows of the server, a clock or a database: the club keeps
 //! a [`SwissState`], records each round's games in it, and asks [`pair_round`] for the next.
 //!
+//! - `arena.rs` an arena: lichess's scoring (fire, berserk), standings and the pairing of
+//!   whoever is waiting, by a minimum-cost matching on rank and rating
 //! - `dutch.rs` the pairing of a round by the FIDE Dutch system (Handbook C.04.3)
 //! - `matching.rs` maximum matching in a general graph, which answers "can the rest of the
 //!   round still be paired?" (the Dutch system's completion criterion)
@@ -12,6 +14,7 @@
 //! Scores are counted in half points (`u32`) so that no comparison depends on floating
 //! point: a win is 2, a draw 1.
 
+pub mod arena;
 pub mod dutch;
 mod matching;
 pub mod standings;
