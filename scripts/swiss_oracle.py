@@ -13,7 +13,10 @@ same boards, colours and bye.
     python3 scripts/swiss_oracle.py --tournaments 60 --events --seed 2 --out /tmp/diffs.json
 
 Prints the rounds compared and agreed, apart for rounds touched by byes, withdrawals or late
-entries; --out keeps each differing round (the TRF and both pairings) for study.
+entries; --out keeps each differing round (the TRF and both pairings) for study. A round
+ox88 refuses to pair is handed to the oracle as well, and its pairing, if any, checked
+against the absolute criteria C1-C3: a pairing that keeps them would mean ox88 refused a
+round it should have paired.
 """
 
 import argparse
@@ -25,7 +28,10 @@ import sys
 import tempfile
 
 try:
+    from caissify_pairings import fpc
+    from caissify_pairings.engines.dutch import DutchEngine
     from caissify_pairings.fpc import check_trf
+    from caissify_pairings.trf import TRFParser
 except ImportError:
     sys.exit("the oracle is missing: pip install caissify-pairings")
 
@@ -111,6 +117,69 @@ def pair_with_ox88(ox88, text):
     return (boards, bye), None
 
 
+def oracle_pairs(text, rnd):
+    """The oracle's pairing of round `rnd`, not yet played in `text` (its column holds only
+    the byes on request): the players to pair are marked with a placeholder entry, which
+    the oracle reads as "present" and leaves out of the history. Uses the checker's own
+    steps (private helpers of caissify-pairings 0.5.0). Returns (boards, bye) or the error."""
+    lines = []
+    for line in text.rstrip("\n").split("\n"):
+        if line.startswith("001") and len(line) < 89 + 10 * rnd:
+            line = line.ljust(89 + 10 * (rnd - 1)) + "  0000 - U"
+        lines.append(line)
+    parsed = TRFParser("\n".join(lines) + "\n").parse()
+    players = {p["starting_number"]: p for p in parsed["players"]}
+    try:
+        engine = DutchEngine(
+            players=fpc._build_engine_players(players, rnd),
+            previous_pairings=fpc._build_previous_pairings(players, rnd),
+            round_number=rnd,
+            total_rounds=parsed["tournament"].get("total_rounds") or rnd,
+            initial_color=fpc._infer_initial_color(players),
+        )
+        out = fpc._normalise_engine_output(engine.generate_pairings())
+    except Exception as exc:  # the oracle refusing the round too
+        return str(exc)
+    boards = [(p["white"], p["black"]) for p in out if not p.get("bye")]
+    byes = [p["white"] for p in out if p.get("bye")]
+    if len(byes) > 1:  # its fallback leaves several players unpaired
+        return f"it leaves {', '.join(map(str, byes))} unpaired"
+    return boards, (byes[0] if byes else None)
+
+
+def breaks_absolute(players, total_rounds, boards, bye):
+    """The absolute criteria a pairing breaks (C1 rematch, C2 second pairing-allocated bye
+    or one after a win without playing, C3 two non-topscorers who must have the same
+    colour), for the rounds only the oracle could pair."""
+    by_number = {p.number: p for p in players}
+    broken = []
+    for w, b in boards:
+        if any(o == b and r in "10=" for o, _, r in by_number[w].rounds):
+            broken.append(f"C1: {w} and {b} met before")
+    if bye is not None and any(r in "UF+" for _, _, r in by_number[bye].rounds):
+        broken.append(f"C2: {bye} had a bye or a win without playing")
+    last_round = any(len(p.rounds) == total_rounds - 1 for p in players)
+    for w, b in boards:
+        mw, mb = absolute_preference(by_number[w]), absolute_preference(by_number[b])
+        # A.7: topscorers (over half the possible points, in the last round) are exempt.
+        top = last_round and any(by_number[x].score2() > total_rounds for x in (w, b))
+        if mw is not None and mw == mb and not top:
+            broken.append(f"C3: {w} and {b} must both have {mw}")
+    return broken
+
+
+def absolute_preference(player):
+    """A.6.a: the colour a player must have (colour difference beyond 1, or the same colour
+    in the two latest games played), or None."""
+    played = [c for o, c, r in player.rounds if o and r in "10="]
+    diff = played.count("w") - played.count("b")
+    if diff > 1 or played[-2:] == ["w", "w"]:
+        return "black"
+    if diff < -1 or played[-2:] == ["b", "b"]:
+        return "white"
+    return None
+
+
 def result_of(rng, white, black):
     expected = 1 / (1 + 10 ** ((black.rating - white.rating) / 400))
     draw = 0.25
@@ -166,6 +235,13 @@ def play_tournament(rng, ox88, events, check):
         text = trf_text(players, total, rnd)
         pairing, error = pair_with_ox88(ox88, text)
         if pairing is None:
+            answer = oracle_pairs(text, rnd)
+            if isinstance(answer, str):
+                error += "; the oracle cannot pair it either: " + answer
+            else:
+                broken = breaks_absolute(players, total, *answer)
+                error += f"; the oracle pairs it {answer}" + (
+                    f", breaking {', '.join(broken)}" if broken else ", within C1-C3")
             # Undo the requested byes of the round that could not be paired.
             for p in players:
                 if len(p.rounds) == rnd:
@@ -245,7 +321,7 @@ def main():
     print(f"all rounds: {total[0]}, same pairs {total[1]}, same colours too {total[2]}")
     if ours_failed:
         print(f"rounds ox88 refused to pair: {len(ours_failed)}")
-        for t, rnd, err in ours_failed[:10]:
+        for t, rnd, err in ours_failed:
             print(f"  tournament {t} round {rnd}: {err}")
     if args.out:
         with open(args.out, "w") as f:

@@ -131,6 +131,45 @@ fn same_absolute_colour_preferences_never_meet_c3() {
     assert_eq!(pair_round(&s), Err(PairError::Impossible(3)));
 }
 
+/// The boards as unordered pairs, sorted: for comparing who meets whom.
+fn pairs(p: &Pairing) -> Vec<(u32, u32)> {
+    let mut v: Vec<(u32, u32)> = boards(p)
+        .iter()
+        .map(|&(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn a_player_left_unpaired_in_a_bracket_on_zero_adds_a_point_and_more_to_the_psd() {
+    // Round 1: 1 beat 3, 2 (black) beat 4, 5 had the bye. Round 2: 1, 2 and 5 on one point;
+    // 5, whose bye was a downfloat, is paired (C12) with 1, and 2 floats to the zero group
+    // {3, 4}. Pairing 2-3 and giving 4 the bye scores PSD 1 + 1 (A.8: the one left unpaired
+    // counts his score less one point below the bracket's lowest, here -1); pairing 3-4 and
+    // giving 2 the bye scores 2 + 0. C6 takes the smaller largest difference: 2-3, bye 4.
+    let mut s = field(5, 5);
+    play(&mut s, &[(1, 3, Win), (4, 2, Loss)], Some(5));
+    let p = pair_round(&s).unwrap();
+    assert_eq!((pairs(&p), p.bye), (vec![(1, 5), (2, 3)], Some(4)));
+}
+
+#[test]
+fn an_mdp_floating_on_repeats_his_downfloat_with_a_larger_score_difference_c16() {
+    // After three rounds: 1 on 2½; 2, 3 and 4 on 2; 7 on 1½; 5 and 6 on 1. 5, 6 and 7
+    // have had the bye, so it goes to 2, 3 or 4. 1 (down into the 2-point group) can only
+    // meet 3; 2 and 4 float to 7, one of them plays 7 and the other floats on to the bye.
+    // 2 downfloated in round 3 (2 against 1½), so either way he downfloats again (C12
+    // cannot tell them apart); C16 takes the smaller score difference for him: ½ point
+    // against 7 rather than 1½ points floating on (A.8's difference for the unpaired).
+    let mut s = field(7, 7);
+    play(&mut s, &[(1, 4, Win), (5, 2, Loss), (3, 6, Win)], Some(7));
+    play(&mut s, &[(7, 1, Draw), (2, 3, Win), (4, 5, Win)], Some(6));
+    play(&mut s, &[(1, 2, Win), (3, 7, Win), (6, 4, Loss)], Some(5));
+    let p = pair_round(&s).unwrap();
+    assert_eq!((pairs(&p), p.bye), (vec![(1, 3), (2, 7), (5, 6)], Some(4)));
+}
+
 #[test]
 fn withdrawn_and_absent_players_are_not_paired_and_late_entrants_are() {
     let mut s = field(6, 5);

@@ -22,7 +22,10 @@
 //! - C10 fewest players denied their colour preference; C11 fewest denied a strong one;
 //! - C12–C15 fewest repeated floats (a downfloat after one in the previous round, an upfloat
 //!   after one in the previous round, the same two rounds before);
-//! - C16–C19 the smallest score differences among those repeated floats.
+//! - C16–C19 the smallest score differences among those repeated floats; a player left
+//!   unpaired (floating on, or the bye: a downfloat too, A.4) counts with the difference C6
+//!   gives him, so an MDP who downfloated last round meets the nearest score rather than
+//!   float further.
 //!
 //! The search stops at the first candidate that reaches a lower bound on every criterion
 //! (a "perfect" candidate in the rules' words) or after a fixed number of steps, keeping
@@ -487,7 +490,9 @@ struct Search<'a> {
     next_pairs: HashMap<Vec<usize>, (u32, Vec<u32>)>,
     /// Steps this search may take.
     budget: usize,
-    artificial: u32,
+    /// The bracket's lowest score (half points): a player left unpaired counts, by A.8, as
+    /// paired with one a point below it.
+    lowest: u32,
     /// Searching for a candidate at the bound on every criterion only.
     perfect_only: bool,
 }
@@ -526,7 +531,7 @@ fn pair_bracket(
         completion: HashMap::new(),
         next_pairs: HashMap::new(),
         budget,
-        artificial: lowest.saturating_sub(2),
+        lowest,
         perfect_only: true,
     };
     search.bound = search.lower_bound(mdp_pairs);
@@ -542,6 +547,13 @@ fn pair_bracket(
 }
 
 impl Search<'_> {
+    /// A.8: the score difference a player left unpaired (a floater, or the bye) adds to the
+    /// PSD: his score less one point below the bracket's lowest score. Kept in whole
+    /// numbers by adding the point rather than taking it from a score that may be zero.
+    fn unpaired_psd(&self, score: u32) -> u32 {
+        score + 2 - self.lowest.min(score)
+    }
+
     fn run(&mut self, mdp_pairs: u32) {
         let (mdps, residents, max_pairs) = (self.mdps, self.residents, self.max_pairs);
         for m1 in (0..=mdp_pairs as usize).rev() {
@@ -586,7 +598,7 @@ impl Search<'_> {
             psd.push(if (k as u32) < mdp_pairs {
                 s - resident_score
             } else {
-                s - self.artificial
+                self.unpaired_psd(s)
             });
         }
         let resident_pairs = pairs.saturating_sub(mdp_pairs);
@@ -594,7 +606,7 @@ impl Search<'_> {
             (self.residents.len() as u32).saturating_sub(mdp_pairs + 2 * resident_pairs);
         psd.extend(std::iter::repeat_n(0, resident_pairs as usize));
         psd.extend(std::iter::repeat_n(
-            resident_score - self.artificial,
+            self.unpaired_psd(resident_score),
             resident_floaters as usize,
         ));
         psd.sort_unstable_by(|a, b| b.cmp(a));
@@ -660,11 +672,11 @@ impl Search<'_> {
         psd.extend(
             limbo
                 .iter()
-                .map(|&m| ctx.players[m].score - self.artificial),
+                .map(|&m| self.unpaired_psd(ctx.players[m].score)),
         );
         psd.extend(std::iter::repeat_n(0, remainder_pairs));
         psd.extend(std::iter::repeat_n(
-            resident_score - self.artificial,
+            self.unpaired_psd(resident_score),
             rest.saturating_sub(2 * remainder_pairs),
         ));
         psd.sort_unstable_by(|a, b| b.cmp(a));
@@ -937,16 +949,23 @@ impl Search<'_> {
             self.add_pair(&mut q, a, b, true);
         }
         for &f in floaters {
-            let s = ctx.players[f].score;
-            q.psd.push(s - self.artificial.min(s));
-            if self.mdps.contains(&f) {
-                continue;
-            }
-            if ctx.players[f].floats[0] == Float::Down {
-                q.repeat_down_1 += 1;
-            }
-            if ctx.players[f].floats[1] == Float::Down {
-                q.repeat_down_2 += 1;
+            let sd = self.unpaired_psd(ctx.players[f].score);
+            q.psd.push(sd);
+            // A player left unpaired floats down (or takes the bye, a downfloat too: A.4):
+            // his score difference counts for C16/C18 as for C6, whether he is a resident or
+            // an MDP floating on. The count (C12/C14) takes residents only: every MDP
+            // downfloats whatever the candidate, so counting them would change nothing.
+            let mdp = self.mdps.contains(&f);
+            for (back, count, sds) in [
+                (0, &mut q.repeat_down_1, &mut q.repeat_down_1_sd),
+                (1, &mut q.repeat_down_2, &mut q.repeat_down_2_sd),
+            ] {
+                if ctx.players[f].floats[back] == Float::Down {
+                    sds.push(sd);
+                    if !mdp {
+                        *count += 1;
+                    }
+                }
             }
         }
         q.sort_lists();
