@@ -1,5 +1,7 @@
-//! `ox88 club`: the operator's look at the club's database, with or without a server
-//! running (SQLite in WAL mode lets a reader in beside the server's writer).
+//! `ox88 club`: the operator's look at the club's database, and their orders, with or
+//! without a server running (SQLite in WAL mode lets this process in beside the server's
+//! writer). A ban or a kick is a row in the database; a running server reads the orders
+//! every second and closes the sessions they name, so they take effect within a second.
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
@@ -30,6 +32,23 @@ pub enum ClubCommand {
         #[arg(long, default_value_t = 20)]
         limit: usize,
     },
+    /// Bans a member: their sessions close within a second on a running server, and no key
+    /// of their account logs in until `unban`.
+    Ban {
+        /// The member's name (without case).
+        name: String,
+    },
+    /// Lifts a member's ban.
+    Unban {
+        /// The member's name (without case).
+        name: String,
+    },
+    /// Closes a member's sessions on the running server within a second (a game of theirs
+    /// waits as after a dropped connection); they may log in again.
+    Kick {
+        /// The member's name (without case).
+        name: String,
+    },
 }
 
 pub fn run(args: ClubArgs) -> Result<()> {
@@ -43,7 +62,41 @@ pub fn run(args: ClubArgs) -> Result<()> {
         bail!("no club database at {} (--db PATH names one)", db.display());
     }
     let store = SqliteStore::open(&db)?;
+    let member = |name: &str| -> Result<ox88::club::Account> {
+        store
+            .account_named(name)?
+            .with_context(|| format!("no member of the club is named {name:?}"))
+    };
     match args.what {
+        ClubCommand::Ban { name } => {
+            let account = member(&name)?;
+            if store.ban(&account.id)? {
+                println!(
+                    "{} is banned: a running server closes their sessions within a second and \
+                     refuses their keys (ox88 club unban {} lifts it)",
+                    account.name, account.name
+                );
+            } else {
+                println!("{} is banned already", account.name);
+            }
+        }
+        ClubCommand::Unban { name } => {
+            let account = member(&name)?;
+            if store.unban(&account.id)? {
+                println!("{} may log in again", account.name);
+            } else {
+                println!("{} was not banned", account.name);
+            }
+        }
+        ClubCommand::Kick { name } => {
+            let account = member(&name)?;
+            store.kick(&account.id)?;
+            println!(
+                "{}'s sessions close within a second on a running server (they may log in \
+                 again; ox88 club ban keeps them out)",
+                account.name
+            );
+        }
         ClubCommand::Games { name, pgn, limit } => {
             let Some(account) = store.account_named(&name)? else {
                 bail!("no member of the club is named {name:?}");

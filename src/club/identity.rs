@@ -29,6 +29,9 @@ const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 /// [`CODE_TRIES`] tries in [`CODE_MINUTES`].
 const CODE_LEN: usize = 8;
 
+/// What a banned member reads, at login and when a running session is closed for the ban.
+pub const BANNED: &str = "this account is banned from the club by its operator";
+
 /// Who logs in.
 #[derive(Clone, Copy, Debug)]
 pub enum Login<'a> {
@@ -69,6 +72,10 @@ impl Club {
             Login::Key { key, login } => self.key_sign_in(key, login),
             Login::Open { visitor, login } => self.open_sign_in(visitor, login),
         }?;
+        // The operator's ban (`ox88 club ban`) holds whichever of the account's keys comes.
+        if member.rated && self.store().is_banned(&member.id).map_err(failed)? {
+            return Err(ClubError::new(BANNED));
+        }
         Ok(SignedIn { member, told })
     }
 

@@ -17,6 +17,7 @@ use std::sync::mpsc::{self, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::budget::{JobKind, Turn};
 use super::room::{Action, Role, RoomView};
 use super::store::{GameRecord, Store};
 use super::writer::Writer;
@@ -58,6 +59,8 @@ pub struct Limits {
     pub abandon_after: Duration,
     /// Challenges one member may have out at once.
     pub challenges: usize,
+    /// Searches at once over the whole club (`--engine-threads`); `None`: no budget.
+    pub engine_threads: Option<usize>,
 }
 
 impl Default for Limits {
@@ -66,6 +69,7 @@ impl Default for Limits {
             max_rooms: MAX_ROOMS,
             abandon_after: ABANDON_AFTER,
             challenges: CHALLENGES_OUT,
+            engine_threads: None,
         }
     }
 }
@@ -273,6 +277,14 @@ impl Club {
     }
 
     /// The lobby as viewer `me` reads it, at `now`.
+    /// Viewer `viewer` (of `member`) asks for a search of `kind`: refused while the
+    /// member's own game goes on (fair play), else where the search stands in the
+    /// server's engine budget (always running when the club has none).
+    fn engine_ask(&self, viewer: u64, member: &str, kind: JobKind) -> Result<Turn, ClubError> {
+        let member = member.to_string();
+        self.ask_or_refuse(move |o| o.engine_ask(viewer, &member, kind))
+    }
+
     fn lobby_view(&self, me: u64, now: Instant) -> LobbyView {
         let snapshot = Arc::clone(&self.lobby.lock().unwrap_or_else(|e| e.into_inner()));
         snapshot.for_viewer(me, now)
@@ -388,6 +400,28 @@ impl Viewer {
     /// May the engine search for this viewer now? See [`Club::engine_allowed`].
     pub fn engine_allowed(&self) -> Result<(), ClubError> {
         self.club.engine_allowed(&self.member.id)
+    }
+
+    /// This viewer asks for a search of `kind` (replacing any it had): refused while the
+    /// member's own game goes on, else running or queued in the server's engine budget.
+    /// A queued search is woken (the viewer's screen told) when its turn changes.
+    pub fn engine_ask(&self, kind: JobKind) -> Result<Turn, ClubError> {
+        self.club.engine_ask(self.id, &self.member.id, kind)
+    }
+
+    /// Where this viewer's search stands in the engine budget (a running-on analysis may
+    /// have been paused for a job that ends: it reads `Queued`).
+    pub fn engine_turn(&self) -> Turn {
+        let id = self.id;
+        self.club
+            .ask(move |o| o.engine_turn(id))
+            .unwrap_or(Turn::Idle)
+    }
+
+    /// This viewer's search is over: its share goes to the next.
+    pub fn engine_done(&self) {
+        let id = self.id;
+        self.club.ask(move |o| o.engine_done(id));
     }
 
     /// This viewer's finished games, newest first (a game just ended is read once its

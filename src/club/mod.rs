@@ -16,8 +16,10 @@
 //! - `lobby.rs` the club itself: viewers, rooms by name, seeks and challenges
 //! - `analysis.rs` the engine's analysis of a watched game, one search shared by its watchers
 //! - `tournament/` Swiss tournaments as pure data: FIDE Dutch pairing, standings, TRF files
+//! - `budget.rs` the server's engine budget: searches at once, and who waits for a share
 
 pub mod analysis;
+pub mod budget;
 pub mod identity;
 pub mod lobby;
 pub mod room;
@@ -30,7 +32,8 @@ pub use identity::{Login, SignedIn};
 pub use lobby::{Club, LobbyView, Viewer};
 pub use room::{Action, Role, Room, RoomView};
 pub use store::{
-    Account, CodeRefused, GameRecord, MemberRating, SqliteStore, Store, StoreError, game_date,
+    Account, CodeRefused, GameRecord, MemberRating, Orders, SqliteStore, Store, StoreError,
+    game_date,
 };
 
 use std::sync::Arc;

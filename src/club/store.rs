@@ -68,6 +68,15 @@ pub fn game_date(game: &GameRecord) -> Option<&str> {
 #[error("database: {0}")]
 pub struct StoreError(pub String);
 
+/// What the operator has ordered (`ox88 club ban|kick`), by account id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Orders {
+    /// Accounts banned: none of their sessions may run.
+    pub banned: Vec<String>,
+    /// Accounts whose sessions are to be closed once (they may come back).
+    pub kicked: Vec<String>,
+}
+
 /// What the club keeps. Every method is one transaction; implementations are shared by
 /// all sessions' threads.
 pub trait Store: Send + Sync {
@@ -135,6 +144,17 @@ pub trait Store: Send + Sync {
     fn keep_news(&self, member: &str, text: &str, kept: usize) -> Result<(), StoreError>;
     /// Forgets what `member` was to be told (told now).
     fn clear_news(&self, member: &str) -> Result<(), StoreError>;
+    /// Whether `account` is banned from the club (`ox88 club ban`). A store that keeps no
+    /// bans (a test's) bans nobody.
+    fn is_banned(&self, _account: &str) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    /// The operator's orders as they stand: every banned account, and the accounts asked
+    /// to be kicked since the last call (each kick is taken once). A store that keeps no
+    /// orders has none.
+    fn take_orders(&self) -> Result<Orders, StoreError> {
+        Ok(Orders::default())
+    }
 }
 
 /// The built-in store: one SQLite file (or a database in memory, for tests).
@@ -177,7 +197,21 @@ const MIGRATIONS: &[Step] = &[
         );
         CREATE INDEX news_by_member ON news (member, id);",
     ),
+    // Version 4: the operator's bans and kicks (`ox88 club ban|kick`).
+    Step::Sql(OPERATOR),
 ];
+
+/// The operator's orders, written by `ox88 club` (another process) and read by the server
+/// every second: an account banned stays so until unbanned; a kick is a request the server
+/// takes (deletes) when it acts on it.
+const OPERATOR: &str = "CREATE TABLE banned (
+        player TEXT PRIMARY KEY NOT NULL REFERENCES players(id),
+        since TEXT NOT NULL
+    );
+    CREATE TABLE kicks (
+        player TEXT NOT NULL REFERENCES players(id),
+        asked_at TEXT NOT NULL
+    );";
 
 /// The first schema.
 const SCHEMA_1: &str = "CREATE TABLE players (
@@ -306,6 +340,44 @@ impl SqliteStore {
                 last_stamp: None,
             }),
         })
+    }
+
+    /// Bans `account` (`ox88 club ban`): whether it was not banned already.
+    pub fn ban(&self, account: &str) -> Result<bool, StoreError> {
+        let mut inner = self.lock();
+        let since = inner.stamp();
+        inner
+            .conn
+            .execute(
+                "INSERT OR IGNORE INTO banned (player, since) VALUES (?1, ?2)",
+                params![account, since],
+            )
+            .map(|n| n > 0)
+            .doing(|| "banning".into())
+    }
+
+    /// Lifts `account`'s ban (`ox88 club unban`): whether it was banned.
+    pub fn unban(&self, account: &str) -> Result<bool, StoreError> {
+        self.lock()
+            .conn
+            .execute("DELETE FROM banned WHERE player = ?1", params![account])
+            .map(|n| n > 0)
+            .doing(|| "lifting a ban".into())
+    }
+
+    /// Asks the running server to close `account`'s sessions (`ox88 club kick`); it takes
+    /// the request within a second.
+    pub fn kick(&self, account: &str) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let at = inner.stamp();
+        inner
+            .conn
+            .execute(
+                "INSERT INTO kicks (player, asked_at) VALUES (?1, ?2)",
+                params![account, at],
+            )
+            .map(|_| ())
+            .doing(|| "asking for a kick".into())
     }
 
     /// The connection and the stamp, for one call. A panic in another call cannot have left
@@ -843,6 +915,42 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    fn is_banned(&self, account: &str) -> Result<bool, StoreError> {
+        let inner = self.lock();
+        inner
+            .conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM banned WHERE player = ?1)",
+                params![account],
+                |row| row.get(0),
+            )
+            .doing(|| "reading the bans".into())
+    }
+
+    fn take_orders(&self) -> Result<Orders, StoreError> {
+        let mut inner = self.lock();
+        let tx = inner
+            .conn
+            .transaction()
+            .doing(|| "reading the operator's orders".into())?;
+        let column = |sql: &str| -> rusqlite::Result<Vec<String>> {
+            let mut query = tx.prepare(sql)?;
+            query.query_map([], |row| row.get(0))?.collect()
+        };
+        let orders = Orders {
+            banned: column("SELECT player FROM banned ORDER BY since")
+                .doing(|| "reading the bans".into())?,
+            kicked: column("SELECT DISTINCT player FROM kicks")
+                .doing(|| "reading the kicks".into())?,
+        };
+        if !orders.kicked.is_empty() {
+            tx.execute("DELETE FROM kicks", [])
+                .doing(|| "taking the kicks".into())?;
+        }
+        tx.commit().doing(|| "taking the kicks".into())?;
+        Ok(orders)
+    }
+
     fn forget_unplayed(&self, id: &str) -> Result<(), StoreError> {
         self.lock()
             .conn
@@ -1135,6 +1243,32 @@ mod tests {
             store.news().unwrap(),
             [("c".to_string(), "other".to_string())]
         );
+    }
+
+    #[test]
+    fn a_ban_holds_until_lifted_and_a_kick_is_taken_once() {
+        let store = SqliteStore::in_memory().unwrap();
+        for name in ["alice", "bob"] {
+            store.player(name, name).unwrap();
+        }
+        assert!(!store.is_banned("alice").unwrap());
+        assert!(store.ban("alice").unwrap());
+        assert!(!store.ban("alice").unwrap(), "banned once");
+        assert!(store.is_banned("alice").unwrap());
+        store.kick("bob").unwrap();
+        store.kick("bob").unwrap();
+        let orders = store.take_orders().unwrap();
+        assert_eq!(orders.banned, ["alice"]);
+        assert_eq!(orders.kicked, ["bob"], "two kicks of one member are one");
+        let orders = store.take_orders().unwrap();
+        assert_eq!(orders.banned, ["alice"], "a ban stays");
+        assert!(orders.kicked.is_empty(), "a kick is taken once");
+        assert!(store.unban("alice").unwrap());
+        assert!(!store.unban("alice").unwrap());
+        assert!(!store.is_banned("alice").unwrap());
+        assert_eq!(store.take_orders().unwrap(), Orders::default());
+        // Only an account the club knows can be banned.
+        assert!(store.ban("nobody").is_err());
     }
 
     #[test]

@@ -456,6 +456,12 @@ impl Through {
 }
 
 impl Store for Through {
+    fn is_banned(&self, account: &str) -> Result<bool, StoreError> {
+        self.store.is_banned(account)
+    }
+    fn take_orders(&self) -> Result<super::store::Orders, StoreError> {
+        self.write(|s| s.take_orders())
+    }
     fn player(&self, id: &str, name: &str) -> Result<Rating, StoreError> {
         let (id, name) = (id.to_string(), name.to_string());
         self.write(move |s| s.player(&id, &name))

@@ -10,6 +10,7 @@ use russh::keys::{PrivateKey, PublicKey};
 
 use super::admission::{self, PreAuth};
 use super::keys::{AuthorizedKeys, load_or_make_host_key};
+use crate::club::budget::Budget;
 use crate::club::lobby::Limits;
 
 /// The command line of `ox88 serve`.
@@ -73,6 +74,11 @@ pub struct ServeArgs {
     /// to the players' moves; 0 keeps the engine's panes shut for watchers.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=256))]
     pub analysis: u32,
+    /// Searches at once over the whole server (playing the engine, hints, analysis, the
+    /// lab, a review, a watched game's analysis); the others wait their turn, saying so.
+    /// Default: the machine's cores less one, at least one.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub engine_threads: Option<u32>,
     /// Rooms at once, however made (by name, a seek or challenge accepted, an adjourned
     /// game resumed); past it a new room is refused, saying why.
     #[arg(long, default_value_t = crate::club::lobby::MAX_ROOMS as u32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -166,6 +172,10 @@ impl ServeConfig {
             club: Limits {
                 max_rooms: args.max_rooms as usize,
                 abandon_after: args.abandon_after,
+                engine_threads: Some(
+                    args.engine_threads
+                        .map_or_else(Budget::default_shares, |n| n as usize),
+                ),
                 ..Limits::default()
             },
         })

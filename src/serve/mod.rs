@@ -194,6 +194,8 @@ impl Server {
                 }
             })
         };
+        // The operator's bans and kicks (`ox88 club`, another process) read every second.
+        let orders = tokio::spawn(follow_orders(Arc::clone(&self.shared)));
         let (mut dropped_since, mut last_said) = (0u64, None);
         loop {
             tokio::select! {
@@ -255,6 +257,7 @@ impl Server {
             }
         }
         ticker.abort();
+        orders.abort();
         // Games going on are kept with their clocks as they stand, to go on after a restart;
         // the writes still queued are waited for (a bounded time, off the async workers).
         let club = Arc::clone(&self.shared.club);
@@ -300,6 +303,53 @@ impl Server {
         }
         // Let the output tasks pass the last bytes and close the channels.
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// How often the server reads the operator's orders (`ox88 club ban|kick`) from the
+/// database: a ban or a kick takes effect within this.
+const ORDERS_EVERY: Duration = Duration::from_secs(1);
+
+/// Reads the operator's orders every [`ORDERS_EVERY`] and closes the sessions they name:
+/// every session of a banned account (a new login of one is refused at sign-in), and once
+/// those of a kicked one. Each closes as a dropped connection does: a game keeps its seat
+/// and clock, the game against the engine is saved.
+async fn follow_orders(shared: Arc<Shared>) {
+    let mut every = tokio::time::interval(ORDERS_EVERY);
+    let mut failing = false;
+    loop {
+        every.tick().await;
+        let club = Arc::clone(&shared.club);
+        let orders = tokio::task::spawn_blocking(move || club.store().take_orders()).await;
+        let orders = match orders {
+            Ok(Ok(orders)) => {
+                failing = false;
+                orders
+            }
+            Ok(Err(e)) => {
+                if !failing {
+                    eprintln!("ox88 serve: cannot read the operator's orders: {e}");
+                }
+                failing = true;
+                continue;
+            }
+            Err(_) => continue,
+        };
+        if orders.banned.is_empty() && orders.kicked.is_empty() {
+            continue;
+        }
+        let sessions = shared.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        for (number, h) in sessions.iter().filter(|(_, h)| !h.is_finished()) {
+            let Some(member) = h.member() else { continue };
+            let banned = orders.banned.iter().any(|b| b == member);
+            if banned || orders.kicked.iter().any(|k| k == member) {
+                eprintln!(
+                    "ox88 serve: session {number} of {member} closed: {} by the operator",
+                    if banned { "banned" } else { "kicked" }
+                );
+                h.send(SessionEvent::Removed { banned });
+            }
+        }
     }
 }
 

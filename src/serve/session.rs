@@ -82,6 +82,10 @@ pub enum SessionEvent {
     Closed,
     /// The server is stopping.
     Shutdown,
+    /// The club's operator closed the session (`ox88 club kick`, or `ban`: `true`).
+    Removed {
+        banned: bool,
+    },
 }
 
 /// What a session starts from.
@@ -148,6 +152,8 @@ impl Resizes {
 
 /// The server's hold on a running session.
 pub struct SessionHandle {
+    /// The club member the session is (an account's id, or a visitor's).
+    member: Option<String>,
     tx: mpsc::Sender<SessionEvent>,
     queued_input: Arc<AtomicUsize>,
     resizes: Resizes,
@@ -155,6 +161,11 @@ pub struct SessionHandle {
 }
 
 impl SessionHandle {
+    /// The club member the session is.
+    pub fn member(&self) -> Option<&str> {
+        self.member.as_deref()
+    }
+
     pub fn send(&self, ev: SessionEvent) {
         if let SessionEvent::Bytes(b) = &ev {
             let queued = self.queued_input.fetch_add(b.len(), Ordering::Relaxed);
@@ -192,6 +203,7 @@ pub fn spawn(spec: SessionSpec, handle: Handle, channel: ChannelId) -> io::Resul
         let _ = handle.eof(channel).await;
         let _ = handle.close(channel).await;
     });
+    let member = spec.club.as_ref().map(|c| c.who.member.id.clone());
     let (tx, rx) = mpsc::channel();
     let queued_input = Arc::new(AtomicUsize::new(0));
     let resizes = Resizes::default();
@@ -204,6 +216,7 @@ pub fn spawn(spec: SessionSpec, handle: Handle, channel: ChannelId) -> io::Resul
             .spawn(move || run(spec, tx, rx, queued_input, resizes, out_tx))?
     };
     Ok(SessionHandle {
+        member,
         tx,
         queued_input,
         resizes,
@@ -382,6 +395,8 @@ enum End {
     Closed,
     Shutdown,
     Idle,
+    Kicked,
+    Banned,
 }
 
 impl End {
@@ -392,6 +407,8 @@ impl End {
             End::Closed => "disconnect",
             End::Shutdown => "server shutdown",
             End::Idle => "idle timeout",
+            End::Kicked => "kicked by the operator",
+            End::Banned => "banned by the operator",
         }
     }
 
@@ -407,6 +424,14 @@ impl End {
                 "ox88: the server is stopping; the game ended with the session.\r\n"
             }
             (End::Idle, false) => "ox88: closed for lack of input; your game is saved.\r\n",
+            (End::Kicked, _) => {
+                "ox88: the club's operator closed this session (a game of yours waits, as \
+                 after a dropped connection); you may log in again.\r\n"
+            }
+            (End::Banned, _) => {
+                "ox88: this account is banned from the club by its operator; the session is \
+                 closed.\r\n"
+            }
             (End::Idle, true) => {
                 "ox88: closed for lack of input; the game ended with the session.\r\n"
             }
@@ -688,6 +713,8 @@ impl driver::Front for Channel {
             SessionEvent::Club => self.club.due = true,
             SessionEvent::Closed => return Some(End::Closed),
             SessionEvent::Shutdown => return Some(End::Shutdown),
+            SessionEvent::Removed { banned: false } => return Some(End::Kicked),
+            SessionEvent::Removed { banned: true } => return Some(End::Banned),
         }
         None
     }

@@ -937,3 +937,110 @@ fn a_finished_games_panes_give_the_analysis_slot_back() {
         "and the server's analysis slot is free"
     );
 }
+
+/// With one search at a time on the server: a second session's search waits, its status
+/// line says so, and it starts once the first session's search is stopped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_sessions_search_waits_for_the_engine_budget_and_says_queued() {
+    let dir = TempDir::new("club-budget");
+    let keys = [new_key(), new_key()];
+    let listed = keys.iter().map(|k| k.public_key().clone()).collect();
+    let mut cfg = config(dir.path(), Access::keys(listed));
+    cfg.club.engine_threads = Some(1);
+    let server = TestServer::start(cfg).await;
+    let mut alice = enter(server.addr(), "alice", &keys[0], None).await;
+    let mut bob = enter(server.addr(), "bob", &keys[1], None).await;
+    alice.send(":lab 40\r").await;
+    alice
+        .wait_for("alice's lab running", |s| {
+            s.text().contains("lab: depth 40")
+        })
+        .await;
+    bob.send(":lab 30\r").await;
+    bob.wait_for("bob's lab queued", |s| {
+        s.message().contains("queued: 0 ahead")
+    })
+    .await;
+    assert!(
+        !bob.screen().text().contains("lab: depth 30"),
+        "bob's lab waits"
+    );
+    // Alice stops her lab (Esc): her share goes to bob, whose lab starts.
+    alice.send("\x1b").await;
+    bob.wait_for("bob's lab started", |s| s.text().contains("lab: depth 30"))
+        .await;
+    bob.send("\x1b").await;
+    server.stop().await;
+}
+
+/// `ox88 club ORDER NAME --db DB`, as the operator types it beside the running server:
+/// what it printed.
+async fn operator(db: std::path::PathBuf, order: &'static str, name: &'static str) -> String {
+    tokio::task::spawn_blocking(move || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .args(["club", "--db"])
+            .arg(&db)
+            .args([order, name])
+            .output()
+            .expect("ox88 runs");
+        let said = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "ox88 club {order} {name}: {said}");
+        said
+    })
+    .await
+    .unwrap()
+}
+
+/// The operator's tools on a running server: a kick closes the member's session, saying
+/// so, and the member comes back; a ban closes it and refuses the next login with a
+/// message, until `unban`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_operator_kicks_and_bans_a_member_on_the_running_server() {
+    let club = Club::start("club-operator", 2).await;
+    let db = club.dir.path().join("club.sqlite");
+    let mut alice = enter(club.addr(), "alice", &club.keys[0], None).await;
+    let mut bob = enter(club.addr(), "bob", &club.keys[1], None).await;
+    alice
+        .wait_for("alice in the lobby", |s| s.text().contains("Lobby —"))
+        .await;
+
+    let said = operator(db.clone(), "kick", "bob").await;
+    assert!(said.contains("bob's sessions close"), "{said}");
+    bob.wait_for("bob told he was kicked", |s| {
+        s.text().contains("operator closed this session")
+    })
+    .await;
+    bob.wait_closed("bob's session closed").await;
+    // A kick is once: bob comes back.
+    let mut bob = enter(club.addr(), "bob", &club.keys[1], None).await;
+    bob.wait_for("bob back in the lobby", |s| s.text().contains("Lobby —"))
+        .await;
+
+    let said = operator(db.clone(), "ban", "alice").await;
+    assert!(said.contains("alice is banned"), "{said}");
+    alice
+        .wait_for("alice told she is banned", |s| s.text().contains("banned"))
+        .await;
+    alice.wait_closed("alice's session closed").await;
+    // Her key is refused with the reason, on her own terminal.
+    let (mut again, ok) = SshClient::login_as(club.addr(), "alice", &club.keys[0]).await;
+    assert!(ok, "the key is let in only to hear why");
+    let _ = again.open_shell(COLS, ROWS).await;
+    again
+        .wait_for("the ban said at login", |s| {
+            s.text().contains("banned from the club")
+        })
+        .await;
+    again.wait_closed("the refused session closed").await;
+    // Bob, not banned, stays.
+    assert!(!bob.closed(), "bob's session goes on");
+
+    let said = operator(db.clone(), "unban", "alice").await;
+    assert!(said.contains("alice may log in again"), "{said}");
+    let mut alice = enter(club.addr(), "alice", &club.keys[0], None).await;
+    alice
+        .wait_for("alice back", |s| s.text().contains("Lobby —"))
+        .await;
+    club.server.stop().await;
+}

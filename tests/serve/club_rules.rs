@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use common::club::{ManualClock, member, unheard};
 use ox88::chess::Color;
+use ox88::club::budget::{JobKind, Turn};
 use ox88::club::lobby::Limits;
 use ox88::club::{Action, Club, Role, SqliteStore, Store, Viewer};
 
@@ -252,4 +253,124 @@ fn offers_between_two_draw_take_back_resign_rematch_and_abort() {
     assert!(results.contains(&Some("1/2-1/2".into())), "{results:?}");
     assert!(results.contains(&Some("0-1".into())), "{results:?}");
     assert_eq!(games.len(), 2, "the aborted game is not kept: {results:?}");
+}
+
+/// A viewer whose wake-ups are counted.
+fn counted(club: &Arc<Club>, name: &str) -> (Viewer, Arc<std::sync::atomic::AtomicUsize>) {
+    let woken = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let w = Arc::clone(&woken);
+    let notify: ox88::club::Notify = Arc::new(move || {
+        w.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    });
+    (club.connect(member(name), notify), woken)
+}
+
+fn wakes(n: &std::sync::atomic::AtomicUsize) -> usize {
+    n.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// With one search at a time: searches start in the order asked, a session holds one job
+/// however often it asks, the one waiting is woken when its turn comes, a session that
+/// leaves gives its share back, and the fair-play gate answers before the budget does.
+#[test]
+fn the_engine_budget_runs_searches_in_turn_one_per_session() {
+    let clock = ManualClock::new();
+    let limits = Limits {
+        engine_threads: Some(1),
+        ..Limits::default()
+    };
+    let club = club_with(limits, &clock);
+    let (alice, _) = counted(&club, "alice");
+    let (bob, bob_woken) = counted(&club, "bob");
+    let (carol, carol_woken) = counted(&club, "carol");
+    assert_eq!(alice.engine_ask(JobKind::Ends).unwrap(), Turn::Running);
+    // Asking again (the next move's search) keeps the share: one job per session.
+    assert_eq!(alice.engine_ask(JobKind::Ends).unwrap(), Turn::Running);
+    assert_eq!(
+        bob.engine_ask(JobKind::Ends).unwrap(),
+        Turn::Queued { ahead: 0 }
+    );
+    assert_eq!(
+        carol.engine_ask(JobKind::Ends).unwrap(),
+        Turn::Queued { ahead: 1 }
+    );
+    let text = carol.engine_turn().describe().unwrap();
+    assert!(text.starts_with("queued: 1 ahead"), "{text}");
+    let (b, c) = (wakes(&bob_woken), wakes(&carol_woken));
+    alice.engine_done();
+    assert_eq!(bob.engine_turn(), Turn::Running);
+    assert_eq!(carol.engine_turn(), Turn::Queued { ahead: 0 });
+    assert!(wakes(&bob_woken) > b, "bob is woken: his search may start");
+    assert!(wakes(&carol_woken) > c, "carol is woken: one fewer ahead");
+    // Bob leaving gives his share to carol.
+    drop(bob);
+    assert_eq!(carol.engine_turn(), Turn::Running);
+    assert_eq!(
+        alice.engine_ask(JobKind::Ends).unwrap(),
+        Turn::Queued { ahead: 0 }
+    );
+    carol.engine_done();
+    assert_eq!(alice.engine_turn(), Turn::Running);
+    assert_eq!(carol.engine_turn(), Turn::Idle);
+
+    // Fair play first: a member whose game goes on is refused, not queued.
+    let (dave, _) = counted(&club, "dave");
+    let (erin, _) = counted(&club, "erin");
+    dave.join("den").unwrap();
+    erin.join("den").unwrap();
+    play(&dave, "e4");
+    let why = dave.engine_ask(JobKind::Ends).unwrap_err().to_string();
+    assert!(why.contains("not while your game"), "{why}");
+    assert_eq!(dave.engine_turn(), Turn::Idle, "a refusal holds no place");
+}
+
+/// An analysis, which runs on, yields its share to a search that ends (a move, the lab, a
+/// review) and resumes when that one is done; an analysis never pauses another.
+#[test]
+fn a_search_that_ends_pauses_a_running_analysis_which_resumes_after() {
+    let clock = ManualClock::new();
+    let limits = Limits {
+        engine_threads: Some(1),
+        ..Limits::default()
+    };
+    let club = club_with(limits, &clock);
+    let (watcher, watcher_woken) = counted(&club, "wendy");
+    let (player, _) = counted(&club, "pat");
+    let (other, _) = counted(&club, "oscar");
+    assert_eq!(watcher.engine_ask(JobKind::RunsOn).unwrap(), Turn::Running);
+    assert_eq!(
+        other.engine_ask(JobKind::RunsOn).unwrap(),
+        Turn::Queued { ahead: 0 }
+    );
+    let before = wakes(&watcher_woken);
+    assert_eq!(
+        player.engine_ask(JobKind::Ends).unwrap(),
+        Turn::Running,
+        "the move does not wait behind an analysis"
+    );
+    assert!(
+        wakes(&watcher_woken) > before,
+        "the analysis is told to yield"
+    );
+    assert_eq!(watcher.engine_turn(), Turn::Queued { ahead: 0 });
+    assert_eq!(other.engine_turn(), Turn::Queued { ahead: 1 });
+    player.engine_done();
+    assert_eq!(
+        watcher.engine_turn(),
+        Turn::Running,
+        "the analysis resumes first"
+    );
+    assert_eq!(other.engine_turn(), Turn::Queued { ahead: 0 });
+}
+
+/// Without a budget (the club outside `ox88 serve --engine-threads`, as in tests and the
+/// terminal) every search runs at once.
+#[test]
+fn without_a_budget_every_search_runs() {
+    let clock = ManualClock::new();
+    let club = club_with(Limits::default(), &clock);
+    let viewers: Vec<Viewer> = ["a1", "a2", "a3"].iter().map(|n| enter(&club, n)).collect();
+    for v in &viewers {
+        assert_eq!(v.engine_ask(JobKind::Ends).unwrap(), Turn::Running);
+    }
 }

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use super::{Clock, Command, EMPTY_ROOM_KEPT, Limits, Published, ROOM_TIME_CONTROL, shown};
 use crate::chess::Color;
+use crate::club::budget::{Budget, JobKind, Turn};
 use crate::club::room::{Action, Finished, Role, Room, RoomView};
 use crate::club::store::GameRecord;
 use crate::club::text::{self, OPEN_MARK};
@@ -99,6 +100,8 @@ pub(in crate::club) struct Owner {
     /// reaches the screens before the disk hears of it.
     outbox: Vec<Write>,
     stopped: bool,
+    /// The server's engine budget (`None`: searches never wait).
+    budget: Option<Budget>,
 }
 
 impl Owner {
@@ -131,6 +134,7 @@ impl Owner {
             to_wake: BTreeSet::new(),
             outbox: Vec::new(),
             stopped: false,
+            budget: limits.engine_threads.map(Budget::new),
         };
         owner.publish();
         owner
@@ -450,6 +454,7 @@ impl Owner {
     /// A session goes: its seeks and challenges with it, and it leaves its room (a seat in
     /// a game going on is kept: the clock runs).
     pub(super) fn disconnect(&mut self, id: u64) {
+        self.engine_done(id);
         self.seeks.retain(|s| s.viewer != id);
         self.challenges.retain(|c| c.from != id && c.to != id);
         if let Some(room) = self.viewers.get(&id).and_then(|e| e.room.clone()) {
@@ -536,6 +541,39 @@ impl Owner {
                 "not while your game in room {room} goes on: the engine helps nobody \
                  during their own game (it is yours again when the game ends)"
             ))),
+        }
+    }
+
+    /// Viewer `id` (of `member`) asks for a search of `kind`: the fair-play gate first,
+    /// then the budget. The viewers whose turn changed are woken.
+    pub(super) fn engine_ask(
+        &mut self,
+        id: u64,
+        member: &str,
+        kind: JobKind,
+    ) -> Result<Turn, ClubError> {
+        if let Err(why) = self.engine_allowed(member) {
+            self.engine_done(id);
+            return Err(why);
+        }
+        let Some(budget) = &mut self.budget else {
+            return Ok(Turn::Running);
+        };
+        let (turn, changed) = budget.ask(id, kind);
+        self.to_wake.extend(changed);
+        Ok(turn)
+    }
+
+    /// Where viewer `id`'s search stands (always running without a budget).
+    pub(super) fn engine_turn(&self, id: u64) -> Turn {
+        self.budget.as_ref().map_or(Turn::Running, |b| b.turn(id))
+    }
+
+    /// Viewer `id`'s search is over (or the viewer left): the next in the queue starts.
+    pub(super) fn engine_done(&mut self, id: u64) {
+        if let Some(budget) = &mut self.budget {
+            let changed = budget.done(id);
+            self.to_wake.extend(changed);
         }
     }
 

@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::club::EngineJob;
 use super::command::MAX_DEPTH;
 use super::log::LogKind;
 use super::moves::SearchScore;
@@ -68,11 +69,19 @@ impl App {
     /// Starts a search of the current position. `analysis`: think without end and play
     /// nothing; otherwise search to the depth setting (and within the clock) and play.
     pub(super) fn start_search(&mut self, analysis: bool) {
-        // Fair play: no search of any kind for a member whose own game goes on.
-        if let Err(why) = self.club.engine_allowed() {
-            self.cancel_search();
-            self.error(why);
-            return;
+        // Fair play, then the server's engine budget: no search of any kind for a member
+        // whose own game goes on, and none beyond the server's share (it waits, saying so).
+        match self.engine_go(EngineJob::Search { analysis }) {
+            Ok(true) => {}
+            Ok(false) => {
+                self.session.cancel();
+                return;
+            }
+            Err(why) => {
+                self.cancel_search();
+                self.error(why);
+                return;
+            }
         }
         self.play.series_mut().engine_started();
         let mut limits = if analysis {
@@ -111,6 +120,8 @@ impl App {
     /// Forgets the running search (its events become stale) and asks the engine to stop.
     pub(super) fn cancel_search(&mut self) {
         self.session.cancel();
+        // Its share of the server's engine (or its place in the queue) goes to the next.
+        self.club.engine_done();
         self.play.series_mut().engine_started();
     }
 
@@ -267,6 +278,7 @@ impl App {
 
     /// Timers: the engine-vs-engine delay and the clocks. Returns whether anything changed.
     pub fn on_tick(&mut self, now: Instant) -> bool {
+        self.engine_budget_tick();
         if self.club.in_room() {
             // The room's clocks move on the screen.
             self.club.refresh(now);

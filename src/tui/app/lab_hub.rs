@@ -1,6 +1,7 @@
 //! The hub's side of the lab (`lab.rs` the part): starting it on the position, the view it is
 //! shown in, and the background jobs' reports (the lab's and the review's) as they arrive.
 
+use super::club::EngineJob;
 use super::notice::JobEvent;
 use super::{App, LogKind};
 use crate::engine::jobs::lab::LabSettings;
@@ -11,7 +12,9 @@ impl App {
 
     /// `:lab [DEPTH]`: the lab on the position on the board, shown in the lab view.
     pub(super) fn start_lab(&mut self, depth: u32) -> Result<(), String> {
-        self.club.engine_allowed()?;
+        if !self.engine_go(EngineJob::Lab(depth))? {
+            return Ok(());
+        }
         let mut settings = LabSettings::new(depth);
         settings.eval = self.prefs.eval();
         let board = self.play.game().board().clone();

@@ -22,6 +22,7 @@ mod cursor_hub;
 mod dispatch;
 mod draws;
 mod draws_hub;
+mod engine_budget;
 mod engine_flow;
 pub mod evalview;
 pub mod explorer;

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::club::EngineJob;
 use super::notice::{JobEvent, OnEnd};
 use super::review::RunningReview;
 use super::text::moves_text;
@@ -20,9 +21,13 @@ impl App {
         if self.review.is_running() {
             return Err("a review is already running (Esc cancels it)".into());
         }
+        // Fair play first: a member whose game goes on hears that, whatever is on the board.
         self.club.engine_allowed()?;
         if self.play.game().is_empty() {
             return Err("no moves to review yet".into());
+        }
+        if !self.engine_go(EngineJob::Review(depth))? {
+            return Ok(());
         }
         // The review's own budget whatever the playing depth: a review at a beginner's depth
         // would mark good moves. A move about to be marked gets a second, deeper look.

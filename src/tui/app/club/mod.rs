@@ -8,4 +8,4 @@ mod keys;
 mod room;
 mod view;
 
-pub use view::{ClubView, LobbyRow, Place};
+pub use view::{ClubView, EngineJob, LobbyRow, Place};

@@ -25,6 +25,7 @@ impl App {
     /// line rather than the room's greeting).
     pub fn on_club_change(&mut self) {
         self.club_changed(true);
+        self.engine_budget_changed();
     }
 
     /// The club read again; its notices told when `tell` (else they wait for the next

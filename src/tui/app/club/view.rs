@@ -9,9 +9,11 @@ use std::time::Instant;
 
 use crate::chess::Board;
 use crate::club::analysis::{Analyses, Sink, Watch};
+use crate::club::budget::{JobKind, Turn};
 use crate::club::lobby::LobbyView;
 use crate::club::{ClubError, Role, RoomView, Viewer};
 use crate::engine::SearchOptions;
+use crate::engine::jobs::ReviewDepth;
 use crate::tui::app::command::{Scope, Words, lobby_words};
 use crate::tui::app::play::SetAside;
 
@@ -64,6 +66,33 @@ pub struct ClubView {
     picked: usize,
     /// The role the board was last turned for in this room (a rematch swaps colours).
     board_turned_for: Option<Role>,
+    /// A search asked for and waiting its turn in the server's engine budget.
+    engine_waiting: Option<EngineJob>,
+    /// This viewer holds a share of the engine budget (given back when its search ends).
+    engine_holding: bool,
+}
+
+/// A search that waits for a share of the server's engine budget, started when its turn
+/// comes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineJob {
+    /// A search of the position: `analysis` runs on, else it plays a move.
+    Search { analysis: bool },
+    /// A hint.
+    Hint,
+    /// The lab at this depth.
+    Lab(u32),
+    /// A review of the game.
+    Review(ReviewDepth),
+}
+
+impl EngineJob {
+    pub fn kind(self) -> JobKind {
+        match self {
+            EngineJob::Search { analysis: true } => JobKind::RunsOn,
+            _ => JobKind::Ends,
+        }
+    }
 }
 
 impl ClubView {
@@ -242,6 +271,64 @@ impl ClubView {
     pub fn rest_analysis(&mut self) {
         if let Some(w) = self.watch.take() {
             w.rest();
+        }
+    }
+
+    /// Asks the server's engine budget for `job` (the fair-play gate first): running,
+    /// queued (kept, started when its turn comes), or refused with the club's reason.
+    /// Always running outside the club.
+    pub fn engine_ask(&mut self, job: EngineJob) -> Result<Turn, String> {
+        let Some(v) = &self.viewer else {
+            return Ok(Turn::Running);
+        };
+        let turn = v.engine_ask(job.kind()).map_err(|e| e.to_string());
+        match turn {
+            Ok(Turn::Running) => {
+                self.engine_holding = true;
+                self.engine_waiting = None;
+            }
+            Ok(_) => {
+                self.engine_holding = false;
+                self.engine_waiting = Some(job);
+            }
+            Err(_) => {
+                self.engine_holding = false;
+                self.engine_waiting = None;
+            }
+        }
+        turn
+    }
+
+    /// Where this viewer's search stands in the budget (`Idle` outside the club).
+    pub fn engine_turn(&self) -> Turn {
+        self.viewer.as_ref().map_or(Turn::Idle, Viewer::engine_turn)
+    }
+
+    /// The search waiting its turn, if any.
+    pub fn engine_waiting(&self) -> Option<EngineJob> {
+        self.engine_waiting
+    }
+
+    /// A running search was paused for a job that ends: it waits again.
+    pub fn engine_paused(&mut self, job: EngineJob) {
+        self.engine_holding = false;
+        self.engine_waiting = Some(job);
+    }
+
+    /// Whether this viewer holds a share of the budget.
+    pub fn engine_holding(&self) -> bool {
+        self.engine_holding
+    }
+
+    /// The search is over, or no longer wanted: the share (or the place in the queue) is
+    /// given back.
+    pub fn engine_done(&mut self) {
+        if self.engine_holding || self.engine_waiting.is_some() {
+            self.engine_holding = false;
+            self.engine_waiting = None;
+            if let Some(v) = &self.viewer {
+                v.engine_done();
+            }
         }
     }
 

@@ -13,6 +13,7 @@ use crate::engine::{Limits, SearchOptions};
 use crate::game::Game;
 use crate::game::autosave;
 use crate::tui::Mode;
+use crate::tui::app::club::EngineJob;
 use crate::tui::app::{App, Hint, LogKind, MoveSource, moves_text, shown_e_text};
 use crate::tui::keys::Action;
 use crate::tui::settings::{self, Config, Setting, Settings};
@@ -194,6 +195,14 @@ impl App {
             let text = format!("hint: {}", h.san);
             self.info(text);
             return;
+        }
+        match self.engine_go(EngineJob::Hint) {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(why) => {
+                self.error(why);
+                return;
+            }
         }
         let options = SearchOptions {
             level: Level::Max,
