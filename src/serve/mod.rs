@@ -1212,7 +1212,20 @@ mod tests {
             let args = Cmd::try_parse_from(line).map(|c| c.serve);
             args.map(|a| ServeConfig::from_args(&a, &dir).unwrap().club)
         };
-        assert_eq!(limits(&[]).unwrap(), Limits::default());
+        // The server always has an engine budget: the cores less one unless told.
+        let default = limits(&[]).unwrap();
+        assert_eq!(
+            default,
+            Limits {
+                engine_threads: Some(crate::club::budget::Budget::default_shares()),
+                ..Limits::default()
+            }
+        );
+        assert!(default.engine_threads.is_some_and(|n| n >= 1));
+        assert_eq!(
+            limits(&["--engine-threads", "3"]).unwrap().engine_threads,
+            Some(3)
+        );
         let set = limits(&["--abandon-after", "90s", "--max-rooms", "3"]).unwrap();
         assert_eq!(set.abandon_after, Duration::from_secs(90));
         assert_eq!(set.max_rooms, 3);

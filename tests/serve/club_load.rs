@@ -410,7 +410,8 @@ async fn busy(
 
 /// The attack of the evening, from the members' own address: 50 silent connections
 /// (reopened a second after they are closed), an honest member coming in every 2 s, 5 sessions pasting 60 KB every 10 s, 5 resizing to 1000×1000 and
-/// back every 5 s, until `until`. Each task ends with a line saying what it did.
+/// back every 5 s, 5 running the lab (asked again every 20 s), until `until`. Each task ends
+/// with a line saying what it did.
 async fn attackers(addr: &str, until: Instant) -> Vec<tokio::task::JoinHandle<String>> {
     let mut tasks = Vec::new();
     for _ in 0..50 {
@@ -480,9 +481,10 @@ async fn attackers(addr: &str, until: Instant) -> Vec<tokio::task::JoinHandle<St
             )
         }
     }));
-    for i in 0..10 {
+    for i in 0..15 {
         let addr = addr.to_string();
         let paster = i < 5;
+        let labber = i >= 10;
         tasks.push(tokio::spawn(async move {
             // Tried again until in: the start is a burst of sixty from one address.
             let mut tries = 0;
@@ -505,7 +507,11 @@ async fn attackers(addr: &str, until: Instant) -> Vec<tokio::task::JoinHandle<St
                 }
             };
             let paste = format!("\x1b[200~{}\x1b[201~", "Nf3 ".repeat(15 * 1024));
-            let every = Duration::from_secs(if paster { 10 } else { 5 });
+            let every = Duration::from_secs(match (paster, labber) {
+                (true, _) => 10,
+                (_, true) => 20,
+                _ => 5,
+            });
             let (mut done, mut big) = (0, false);
             let mut next = Instant::now() + every;
             while Instant::now() < until && !c.closed() {
@@ -515,6 +521,10 @@ async fn attackers(addr: &str, until: Instant) -> Vec<tokio::task::JoinHandle<St
                 }
                 if paster {
                     let _ = c.try_send(&paste).await;
+                } else if labber {
+                    // The lab from the lobby's own board: :play, then :lab (refused while
+                    // one runs; queued while the engine budget is taken).
+                    let _ = c.try_send(":play\r:lab\r").await;
                 } else {
                     big = !big;
                     let (w, h) = if big { (1000, 1000) } else { (100, 30) };
@@ -523,7 +533,11 @@ async fn attackers(addr: &str, until: Instant) -> Vec<tokio::task::JoinHandle<St
                 done += 1;
                 next += every;
             }
-            let what = if paster { "pastes of 60 KB" } else { "resizes" };
+            let what = match (paster, labber) {
+                (true, _) => "pastes of 60 KB",
+                (_, true) => "labs asked for",
+                _ => "resizes",
+            };
             format!(
                 "session {i}: {done} {what}; closed by the server: {}",
                 c.closed()
@@ -555,8 +569,8 @@ fn spread_ms(d: &mut [Duration]) -> (f64, f64, f64) {
 /// `OX88_LOAD_SECS` (120) changes its length. `OX88_LOAD_ATTACK=1` makes it the attacked
 /// evening: from the honest members' own address, 50 connections that never say a word
 /// (each reopened a second after the server closes it), an honest member coming in every
-/// 2 s through it all, 5 sessions pasting 60 KB every 10 s and 5
-/// resizing to 1000×1000 and back every 5 s, all through the run.
+/// 2 s through it all, 5 sessions pasting 60 KB every 10 s, 5 resizing to 1000×1000 and
+/// back every 5 s and 5 running the lab, all through the run.
 #[test]
 #[ignore = "two minutes of load; run with --ignored --nocapture"]
 fn a_hundred_sessions_on_two_cores() {

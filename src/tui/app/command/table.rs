@@ -516,6 +516,7 @@ mod tests {
             ":engine",
             ":games",
             ":pgn N",
+            ":open N",
             ":members [NAME]",
             ":key code",
         ] {
@@ -525,7 +526,7 @@ mod tests {
                 "{want} in {club:?}"
             );
         }
-        assert_eq!(club.len(), 25, "{club:?}");
+        assert_eq!(club.len(), 26, "{club:?}");
         let solo: Vec<String> = help_rows(false).map(|(k, _)| k).collect();
         assert!(solo.iter().all(|k| !k.starts_with(":seek")), "{solo:?}");
         assert!(solo.contains(&":games N".to_string()));
