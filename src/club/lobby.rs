@@ -819,12 +819,52 @@ mod tests {
 
     /// A club whose clock is moved by hand: `(club, advance)`.
     fn club_at(t0: Instant, limits: Limits) -> (Arc<Club>, impl Fn(Duration)) {
+        let store = Arc::new(SqliteStore::in_memory().expect("a database"));
+        club_on(store, t0, limits)
+    }
+
+    /// [`club_at`] on a store of the test's own (to start a club on it again).
+    fn club_on(
+        store: Arc<dyn Store>,
+        t0: Instant,
+        limits: Limits,
+    ) -> (Arc<Club>, impl Fn(Duration)) {
         let now = Arc::new(Mutex::new(t0));
         let read = Arc::clone(&now);
         let clock: Clock = Arc::new(move || *read.lock().unwrap());
-        let store = Arc::new(SqliteStore::in_memory().expect("a database"));
         let club = Club::with_clock(store, limits, clock).expect("a club");
         (club, move |d: Duration| *now.lock().unwrap() += d)
+    }
+
+    /// alice and bob begin a game in room den; bob leaves and alice claims the win when his
+    /// minute is up, so bob has two lines of news (the result, his rating). Returns alice.
+    fn bob_loses_while_away(club: &Arc<Club>, advance: impl Fn(Duration)) -> Viewer {
+        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
+        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
+        alice.join("den").unwrap();
+        bob.join("den").unwrap();
+        alice.act(Action::Move("e4".into())).unwrap();
+        bob.act(Action::Move("e5".into())).unwrap();
+        drop(bob);
+        advance(Duration::from_secs(61));
+        club.tick(club.now());
+        let said = alice.act(Action::ClaimWin).unwrap();
+        assert!(said.contains("you won"), "{said}");
+        assert!(club.flush(Duration::from_secs(10)));
+        alice
+    }
+
+    /// What bob is told of the game `bob_loses_while_away` played, at his next login.
+    fn assert_told_of_the_lost_game(told: &[String]) {
+        assert!(
+            told.iter().any(|t| t.contains("while you were away (2)")),
+            "{told:?}"
+        );
+        assert!(
+            told.iter()
+                .any(|t| t.contains("your game in room den, alice – bob, ended 1-0")),
+            "{told:?}"
+        );
     }
 
     #[test]
@@ -958,31 +998,11 @@ mod tests {
 
     #[test]
     fn what_happened_while_a_member_was_away_is_told_at_the_next_login() {
-        let t0 = Instant::now();
-        let (club, advance) = club_at(t0, Limits::default());
-        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
-        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
-        alice.join("den").unwrap();
-        bob.join("den").unwrap();
-        alice.act(Action::Move("e4".into())).unwrap();
-        bob.act(Action::Move("e5".into())).unwrap();
-        drop(bob);
-        advance(Duration::from_secs(61));
-        club.tick(club.now());
-        let said = alice.act(Action::ClaimWin).unwrap();
-        assert!(said.contains("you won"), "{said}");
-        assert!(club.flush(Duration::from_secs(10)));
+        let (club, advance) = club_at(Instant::now(), Limits::default());
+        let _alice = bob_loses_while_away(&club, advance);
         let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
         let told = bob.take_notices();
-        assert!(
-            told.iter().any(|t| t.contains("while you were away (2)")),
-            "{told:?}"
-        );
-        assert!(
-            told.iter()
-                .any(|t| t.contains("your game in room den, alice – bob, ended 1-0")),
-            "{told:?}"
-        );
+        assert_told_of_the_lost_game(&told);
         let rating = shown(&club.store().rating("b").unwrap());
         assert!(
             told.iter().any(|t| t.contains(&format!(
@@ -1012,41 +1032,16 @@ mod tests {
     #[test]
     fn news_kept_for_a_member_away_survive_a_restart_and_are_told_once() {
         let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().expect("a database"));
-        let now = Arc::new(Mutex::new(Instant::now()));
-        let read = Arc::clone(&now);
-        let clock: Clock = Arc::new(move || *read.lock().unwrap());
-        let club = Club::with_clock(Arc::clone(&store), Limits::default(), clock).unwrap();
-        let alice = club.connect(member("a", "alice", true), Arc::new(|| {}));
-        let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
-        alice.join("den").unwrap();
-        bob.join("den").unwrap();
-        alice.act(Action::Move("e4".into())).unwrap();
-        bob.act(Action::Move("e5".into())).unwrap();
-        drop(bob);
-        *now.lock().unwrap() += Duration::from_secs(61);
-        club.tick(club.now());
-        alice.act(Action::ClaimWin).unwrap();
-        assert!(club.flush(Duration::from_secs(10)));
-        assert!(news_until(store.as_ref(), |n| n
-            .iter()
-            .filter(|(m, _)| m == "b")
-            .count()
-            == 2));
+        let (club, advance) = club_on(Arc::clone(&store), Instant::now(), Limits::default());
+        let alice = bob_loses_while_away(&club, advance);
+        let bobs = |n: &[(String, String)]| n.iter().filter(|(m, _)| m == "b").count();
+        assert!(news_until(store.as_ref(), |n| bobs(n) == 2));
         drop(alice);
         drop(club);
         // The server starts again on the same database: bob is told at his next login.
         let club = Club::new(Arc::clone(&store)).unwrap();
         let bob = club.connect(member("b", "bob", true), Arc::new(|| {}));
-        let told = bob.take_notices();
-        assert!(
-            told.iter().any(|t| t.contains("while you were away (2)")),
-            "{told:?}"
-        );
-        assert!(
-            told.iter()
-                .any(|t| t.contains("your game in room den, alice – bob, ended 1-0")),
-            "{told:?}"
-        );
+        assert_told_of_the_lost_game(&bob.take_notices());
         assert!(news_until(store.as_ref(), |n| n.is_empty()));
         drop(bob);
         drop(club);
