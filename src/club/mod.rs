@@ -70,12 +70,30 @@ impl ClubError {
 /// How an open visitor's member id begins (`open:<run>-<n>`).
 const VISITOR: &str = "open:";
 
+/// How the member id of the engine seated as a member begins (`bot:<level>`).
+const BOT: &str = "bot:";
+
 impl Member {
     /// An open visitor (no key): a player of this session only, who can never come back to
     /// a seat, and whose games are never kept as going on.
     pub fn is_visitor(&self) -> bool {
         is_visitor_id(&self.id)
     }
+
+    /// The engine seated as a member at one of its levels (`ox88-1600`).
+    pub fn is_bot(&self) -> bool {
+        is_bot_id(&self.id)
+    }
+}
+
+/// The member id of the engine playing at `elo` (one member per level on a server).
+pub fn bot_id(elo: u32) -> String {
+    format!("{BOT}{elo}")
+}
+
+/// Is `id` the engine's member id at some level?
+pub fn is_bot_id(id: &str) -> bool {
+    id.starts_with(BOT)
 }
 
 /// The member id of the `n`th open visitor of the server run `run` (a token of the run's
