@@ -52,7 +52,10 @@ impl Engine {
             let pending = Arc::clone(&pending);
             std::thread::Builder::new()
                 .name("ox88-search".into())
-                .spawn(move || search_thread(rx, shared, pending, Box::new(on_event)))
+                .spawn(move || {
+                    crate::engine::priority::on_engine_thread();
+                    search_thread(rx, shared, pending, Box::new(on_event))
+                })
                 .expect("spawn the search thread")
         };
         Engine {

@@ -8,6 +8,7 @@ pub mod jobs;
 pub mod levels;
 pub mod names;
 pub mod order;
+pub mod priority;
 pub mod report;
 pub mod score;
 pub mod search;

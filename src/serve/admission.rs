@@ -79,6 +79,23 @@ struct Waiter {
     since: Instant,
     stage: Stage,
     dropped: Arc<Notify>,
+    /// Has the peer sent bytes the server has not read yet? A client speaks first thing,
+    /// but on a busy server its connection's task may not have read them when a flood
+    /// arrives: asked before such a connection is called silent and dropped.
+    heard: Option<Heard>,
+}
+
+/// Asks a waiting connection's socket whether bytes wait on it, without reading them.
+pub type Heard = Box<dyn Fn() -> bool + Send>;
+
+impl Waiter {
+    /// How far it got, counting bytes sent and not yet read as having spoken.
+    fn stage_now(&self) -> Stage {
+        match (&self.stage, &self.heard) {
+            (Stage::Silent, Some(heard)) if heard() => Stage::Spoke,
+            (stage, _) => *stage,
+        }
+    }
 }
 
 /// Connections waiting to authenticate, by the order they came in.
@@ -103,9 +120,10 @@ impl Waiting {
         self.conns
             .iter()
             .filter(|(_, w)| ip.is_none_or(|ip| w.ip == ip))
-            .filter(|(_, w)| w.stage == Stage::Silent || w.since <= stalled)
-            .min_by_key(|(id, w)| (w.stage, **id))
-            .map(|(id, _)| *id)
+            .map(|(id, w)| (*id, w, w.stage_now()))
+            .filter(|(_, w, stage)| *stage == Stage::Silent || w.since <= stalled)
+            .min_by_key(|(id, _, stage)| (*stage, *id))
+            .map(|(id, _, _)| id)
     }
 }
 
@@ -212,7 +230,18 @@ impl Admission {
     /// ticket. Returns the ticket, or none when none could be made room for (every waiting
     /// connection speaks SSH and is young: the newcomer is to be closed); and the address
     /// of the connection that lost its place, if one did.
+    #[cfg(test)]
     pub fn arrive(self: &Arc<Self>, ip: IpAddr) -> (Option<Ticket>, Option<IpAddr>) {
+        self.arrive_heard(ip, None)
+    }
+
+    /// [`Admission::arrive`], with a way to ask the connection's socket whether its peer
+    /// already spoke (bytes waiting, not yet read).
+    pub fn arrive_heard(
+        self: &Arc<Self>,
+        ip: IpAddr,
+        heard: Option<Heard>,
+    ) -> (Option<Ticket>, Option<IpAddr>) {
         let mut w = self.lock_waiting();
         let mine = w.per_ip.get(&ip).copied().unwrap_or(0);
         let now = Instant::now();
@@ -243,6 +272,7 @@ impl Admission {
             since: now,
             stage: Stage::Silent,
             dropped: Arc::clone(&dropped),
+            heard,
         };
         w.conns.insert(id, waiter);
         *w.per_ip.entry(ip).or_insert(0) += 1;
@@ -378,6 +408,31 @@ mod tests {
         );
         assert!(!was_dropped(&member), "a stage is never lowered");
         assert_eq!(a.waiting(local), (3, 3));
+    }
+
+    #[test]
+    fn a_connection_whose_bytes_wait_unread_is_not_taken_for_silent() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let a = admission(10, 3);
+        let local = ip("127.0.0.1");
+        // The member's client spoke at once, but its task has not read the line yet.
+        let spoke = Arc::new(AtomicBool::new(false));
+        let ear = Arc::clone(&spoke);
+        let member = a
+            .arrive_heard(local, Some(Box::new(move || ear.load(Ordering::Relaxed))))
+            .0
+            .unwrap();
+        let early: Vec<Ticket> = (0..2).map(|_| a.arrive(local).0.unwrap()).collect();
+        spoke.store(true, Ordering::Relaxed);
+        // A flood: the member is the oldest waiting, yet only the silent ones go.
+        let flood: Vec<Ticket> = (0..20).map(|_| a.arrive(local).0.unwrap()).collect();
+        assert!(!was_dropped(&member), "its bytes wait: it spoke");
+        assert!(early.iter().all(was_dropped));
+        assert_eq!(flood.iter().filter(|t| was_dropped(t)).count(), 18);
+        // Had it said nothing, it would have gone first, as the oldest silent one.
+        spoke.store(false, Ordering::Relaxed);
+        let _next = a.arrive(local).0.unwrap();
+        assert!(was_dropped(&member));
     }
 
     #[test]

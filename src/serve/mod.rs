@@ -210,7 +210,14 @@ impl Server {
                         }
                     };
                     // A stranger until authenticated: a place in the waiting room, not a slot.
-                    let (ticket, evicted) = self.shared.admission.arrive(peer.ip());
+                    let (stream, heard) = match with_ear(stream) {
+                        Ok(x) => x,
+                        Err(e) => {
+                            eprintln!("ox88 serve: {peer}: lost at accept: {e}");
+                            continue;
+                        }
+                    };
+                    let (ticket, evicted) = self.shared.admission.arrive_heard(peer.ip(), heard);
                     if let Some(ip) = evicted {
                         // A flood drops thousands: said once in a while, counted.
                         dropped_since += 1;
@@ -482,6 +489,28 @@ impl Watch {
     }
 }
 
+/// The connection (small writes sent without delay), and a second handle on its socket
+/// that tells whether the peer sent
+/// bytes the server has not read yet (a peek that never waits). None when the system gives
+/// no second handle: the connection then counts as silent until its task reads it.
+fn with_ear(
+    stream: tokio::net::TcpStream,
+) -> std::io::Result<(tokio::net::TcpStream, Option<admission::Heard>)> {
+    // A screen's few changed cells go out at once: without this, Nagle's algorithm holds a
+    // small frame back until the client's delayed acknowledgement of the one before (tens
+    // of milliseconds). russh sets it only on sockets it accepts itself.
+    stream.set_nodelay(true)?;
+    let std = stream.into_std()?;
+    let ear = std.try_clone().ok();
+    let stream = tokio::net::TcpStream::from_std(std)?;
+    let heard = ear.map(|ear| -> admission::Heard {
+        // tokio keeps the socket non-blocking (a flag the two handles share): the peek
+        // answers at once, `WouldBlock` when nothing waits.
+        Box::new(move || matches!(ear.peek(&mut [0u8; 1]), Ok(n) if n > 0))
+    });
+    Ok((stream, heard))
+}
+
 async fn serve_connection(
     ssh: Arc<russh::server::Config>,
     stream: tokio::net::TcpStream,
@@ -527,6 +556,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .map(|a| a.dir().join("serve"))
         .context("no data directory (set OX88_DATA_DIR or HOME)")?;
     let config = ServeConfig::from_args(&args, &data_dir)?;
+    // Searches yield the processor to the sessions: a move between two people never waits
+    // behind the engine on a busy core.
+    crate::engine::priority::run_searches_in_background();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -1163,6 +1195,34 @@ mod tests {
     struct Cmd {
         #[command(flatten)]
         serve: ServeArgs,
+    }
+
+    #[test]
+    fn the_ear_hears_bytes_sent_before_they_are_read_and_leaves_them_to_be_read() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let mut client = tokio::net::TcpStream::connect(addr).await.unwrap();
+            let (stream, _) = listener.accept().await.unwrap();
+            let (mut stream, heard) = with_ear(stream).unwrap();
+            let heard = heard.expect("a second handle on the socket");
+            assert!(!heard(), "nothing sent yet");
+            client.write_all(b"SSH-2.0-x\r\n").await.unwrap();
+            let until = std::time::Instant::now() + Duration::from_secs(5);
+            while !heard() && std::time::Instant::now() < until {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            assert!(heard(), "the version line waits unread");
+            let mut line = [0u8; 11];
+            stream.read_exact(&mut line).await.unwrap();
+            assert_eq!(&line, b"SSH-2.0-x\r\n", "the peek took nothing away");
+            assert!(!heard(), "all read");
+        });
     }
 
     #[test]

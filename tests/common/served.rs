@@ -49,12 +49,7 @@ impl Served {
     /// The processor time the server has used so far, user and system, in seconds (Linux;
     /// `/proc/PID/stat` counts it in clock ticks of 1/100 s).
     pub fn cpu_secs(&self) -> Option<f64> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
-        // The command's name may hold spaces: the fields are counted after its ')'.
-        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-        let utime: f64 = fields.get(11)?.parse().ok()?;
-        let stime: f64 = fields.get(12)?.parse().ok()?;
-        Some((utime + stime) / 100.0)
+        cpu_secs_of(&self.child.id().to_string())
     }
 
     /// The server's resident memory in KiB (Linux).
@@ -70,4 +65,14 @@ impl Drop for Served {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The processor time of a process so far, in seconds (Linux): `pid` a number, or `self`.
+pub fn cpu_secs_of(pid: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command's name may hold spaces: the fields are counted after its ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }

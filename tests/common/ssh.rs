@@ -125,7 +125,11 @@ pub struct SshClient {
 
 impl SshClient {
     pub async fn connect(addr: impl ToSocketAddrs) -> Result<SshClient, String> {
-        let config = Arc::new(client::Config::default());
+        // As OpenSSH does for an interactive session: keys go out at once, not batched.
+        let config = Arc::new(client::Config {
+            nodelay: true,
+            ..client::Config::default()
+        });
         let handle = client::connect(config, addr, Trust)
             .await
             .map_err(|e| format!("connect: {e}"))?;

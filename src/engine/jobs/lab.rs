@@ -459,6 +459,7 @@ impl LabJob {
             std::thread::Builder::new()
                 .name("ox88-lab".to_string())
                 .spawn(move || {
+                    crate::engine::priority::on_engine_thread();
                     run_all(&board, &settings, &shared, &cancel, &mut on_progress, &done)
                 })?
         };

@@ -580,6 +580,7 @@ impl ReviewJob {
             std::thread::Builder::new()
                 .name("ox88-review".to_string())
                 .spawn(move || {
+                    crate::engine::priority::on_engine_thread();
                     analyse_into(&positions, &settings, &cancel, &mut on_progress, &done)
                 })?
         };
