@@ -13,6 +13,7 @@ pub mod autosave;
 pub mod clock;
 pub mod glicko;
 pub mod pgn;
+pub mod study;
 
 use std::fmt;
 use std::time::Duration;

@@ -45,7 +45,7 @@ impl fmt::Display for PgnError {
 }
 
 /// `"` and `\` are escaped with a backslash inside tag values (PGN 8.1.1).
-fn escape_tag(value: &str) -> String {
+pub(super) fn escape_tag(value: &str) -> String {
     let mut s = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
@@ -69,7 +69,7 @@ fn score_text(score: Score) -> String {
 
 /// `[%eval]` as lichess and most GUIs write it: pawns with two decimals from White's view
 /// (`0.35`, `-1.20`), or `#3` / `#-2` for mates.
-fn eval_text(score: Score) -> String {
+pub(super) fn eval_text(score: Score) -> String {
     match score {
         Score::Cp(c) => {
             let sign = if c < 0 { "-" } else { "" };
@@ -84,7 +84,7 @@ fn eval_text(score: Score) -> String {
 }
 
 /// Reads the value of `[%eval ...]`: `0.35`, `-1.2`, `+3`, `#3`, `#-2`.
-fn parse_eval_value(value: &str) -> Option<Score> {
+pub(super) fn parse_eval_value(value: &str) -> Option<Score> {
     if let Some(n) = value.strip_prefix('#') {
         let n: i32 = n.strip_prefix('+').unwrap_or(n).parse().ok()?;
         return (n.unsigned_abs() < 1000).then_some(Score::Mate(n));
@@ -113,7 +113,10 @@ fn parse_eval_value(value: &str) -> Option<Score> {
 }
 
 /// Finds `[%name value]` in a comment: the value and the byte range of the whole command.
-fn find_command<'c>(comment: &'c str, name: &str) -> Option<(&'c str, std::ops::Range<usize>)> {
+pub(super) fn find_command<'c>(
+    comment: &'c str,
+    name: &str,
+) -> Option<(&'c str, std::ops::Range<usize>)> {
     let open = format!("[%{name}");
     let start = comment.find(&open)?;
     let rest = &comment[start + open.len()..];
@@ -433,7 +436,7 @@ pub fn split_games(text: &str) -> Vec<(usize, &str)> {
 
 /// A symbol, comment or bracket in PGN movetext, with the line it starts on.
 #[derive(Debug)]
-enum Token {
+pub(super) enum Token {
     Symbol(String),
     Comment(String),
     Open,
@@ -445,14 +448,14 @@ enum Token {
 
 /// Reads from the text in place (byte offsets), so a large file costs nothing beyond its
 /// first game.
-struct Reader<'a> {
+pub(super) struct Reader<'a> {
     text: &'a str,
     pos: usize,
     line: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn new(text: &'a str) -> Reader<'a> {
+    pub(super) fn new(text: &'a str) -> Reader<'a> {
         Reader {
             text: text.trim_start_matches('\u{feff}'),
             pos: 0,
@@ -467,7 +470,7 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn peek(&self) -> Option<char> {
+    pub(super) fn peek(&self) -> Option<char> {
         self.text.get(self.pos..)?.chars().next()
     }
 
@@ -494,7 +497,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips white space, `;` comments and `%` escape lines.
-    fn skip_space(&mut self) {
+    pub(super) fn skip_space(&mut self) {
         while let Some(c) = self.peek() {
             if c.is_whitespace() {
                 self.bump();
@@ -507,7 +510,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `[Name "value"]`, the `[` already seen by the caller (not consumed).
-    fn tag(&mut self) -> Result<(String, String, usize), PgnError> {
+    pub(super) fn tag(&mut self) -> Result<(String, String, usize), PgnError> {
         let line = self.line;
         self.bump(); // '['
         while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
@@ -571,7 +574,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next movetext token and the line it starts on.
-    fn token(&mut self) -> Result<(Token, usize), PgnError> {
+    pub(super) fn token(&mut self) -> Result<(Token, usize), PgnError> {
         self.skip_space();
         let line = self.line;
         let Some(c) = self.peek() else {
@@ -922,7 +925,7 @@ fn flush_comments(game: &mut Game, pending: &mut Vec<String>) {
 
 /// The NAG of a move or position glyph written as text (`!?` is $5, `+-` is $18); `None`
 /// for glyphs without one here.
-fn glyph_nag(glyph: &str) -> Option<u8> {
+pub(super) fn glyph_nag(glyph: &str) -> Option<u8> {
     Some(match glyph {
         "!" => 1,
         "?" => 2,
@@ -943,7 +946,7 @@ fn glyph_nag(glyph: &str) -> Option<u8> {
 }
 
 /// `Nf3!?` → (`Nf3`, `Some("!?")`): a move glyph written onto the move.
-fn split_glyph(san: &str) -> (&str, Option<&str>) {
+pub(super) fn split_glyph(san: &str) -> (&str, Option<&str>) {
     let body = san.trim_end_matches(['!', '?']);
     if body.len() == san.len() || body.is_empty() {
         (san, None)
@@ -952,7 +955,7 @@ fn split_glyph(san: &str) -> (&str, Option<&str>) {
     }
 }
 
-fn result_of(sym: &str) -> Option<&'static str> {
+pub(super) fn result_of(sym: &str) -> Option<&'static str> {
     match sym {
         "1-0" => Some("1-0"),
         "0-1" => Some("0-1"),
@@ -963,7 +966,7 @@ fn result_of(sym: &str) -> Option<&'static str> {
 }
 
 /// `12.`, `12...`, `12.e4` → the part after the number (empty for a bare number).
-fn strip_move_number(sym: &str) -> &str {
+pub(super) fn strip_move_number(sym: &str) -> &str {
     let rest = sym.trim_start_matches(|c: char| c.is_ascii_digit());
     if rest.len() == sym.len() {
         return sym.trim_start_matches(['.', '…']);
@@ -979,7 +982,7 @@ fn strip_move_number(sym: &str) -> &str {
 }
 
 /// Annotation glyphs written as their own token: `!?`, `+-`, `=`, `±`...
-fn is_annotation(sym: &str) -> bool {
+pub(super) fn is_annotation(sym: &str) -> bool {
     sym != "--" && sym.chars().all(|c| "!?+-=±∓∞⩲⩱□⨀⟳→↑⇆∆⌓".contains(c))
 }
 
