@@ -1044,3 +1044,32 @@ async fn the_operator_kicks_and_bans_a_member_on_the_running_server() {
         .await;
     club.server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_member_challenges_a_bot_and_sees_its_reply_on_the_screen() {
+    let dir = TempDir::new("club-bot");
+    let key = new_key();
+    let listed = Access::keys(vec![key.public_key().clone()]);
+    let server = TestServer::start(ox88::serve::ServeConfig {
+        bots: vec![1200],
+        ..config(dir.path(), listed)
+    })
+    .await;
+    let mut alice = enter(server.addr(), "alice", &key, None).await;
+    alice
+        .wait_for("the bot online and its seek, marked as a bot", |s| {
+            s.text().contains("ox88-1200 [bot]") && s.text().contains("5+3")
+        })
+        .await;
+    alice.send(":challenge ox88-1200 5+0\r").await;
+    shows(&mut alice, "you: White").await;
+    alice
+        .wait_for("the bot seated, marked", |s| {
+            s.text().contains("ox88-1200 [bot] (1500)")
+        })
+        .await;
+    play(&mut alice, "e2e4").await;
+    alice
+        .wait_for("the bot's reply", |s| s.status().contains("ply 2 "))
+        .await;
+}

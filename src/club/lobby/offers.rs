@@ -144,6 +144,10 @@ impl Owner {
         let Some(e) = self.viewers.get(&viewer) else {
             return Err(ClubError::new("your opponent has left"));
         };
+        // A bot plays many games at once.
+        if e.member.is_bot() {
+            return Ok(());
+        }
         match self.game_of(&e.member.id) {
             None => Ok(()),
             Some(room) => Err(ClubError::new(format!(
