@@ -83,9 +83,7 @@ pub fn parse_levels(text: &str) -> Result<Vec<u32>, String> {
     let top = top_level();
     let mut levels = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let level: Level = part
-            .parse()
-            .map_err(|e| format!("--bots {part:?}: {e}"))?;
+        let level: Level = part.parse().map_err(|e| format!("--bots {part:?}: {e}"))?;
         let Level::Elo(elo) = level else {
             return Err(format!(
                 "--bots {part:?}: a bot plays at a calibrated level, an Elo from {MIN_ELO} \
@@ -132,7 +130,13 @@ pub fn limits(clocks: Option<[Duration; 2]>, tc: Option<TimeControl>, side: Colo
         return Limits::default();
     };
     let inc = tc.map(|t| t.increment).unwrap_or_default();
-    let left = |i: usize| Some(clocks[i].saturating_sub(SAFETY).max(Duration::from_millis(10)));
+    let left = |i: usize| {
+        Some(
+            clocks[i]
+                .saturating_sub(SAFETY)
+                .max(Duration::from_millis(10)),
+        )
+    };
     let mut limits = Limits {
         wtime: left(0),
         btime: left(1),

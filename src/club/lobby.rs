@@ -27,11 +27,12 @@ use crate::game::clock::TimeControl;
 use crate::game::glicko::Rating;
 
 mod adjourned;
+mod bot_state;
 mod bots;
 mod offers;
 mod owner;
 mod view;
-pub use bots::Pace;
+pub use bot_state::Pace;
 use owner::Owner;
 pub use view::{ChallengeView, GameView, LobbyView, OnlineView, SeekView, WaitingView};
 
@@ -200,9 +201,10 @@ impl Club {
         let mut rated = Vec::new();
         for &elo in levels {
             let member = super::bots::member(elo);
-            let rating = self.store.player(&member.id, &member.name).map_err(|e| {
-                ClubError::new(format!("cannot seat {}: {e}", member.name))
-            })?;
+            let rating = self
+                .store
+                .player(&member.id, &member.name)
+                .map_err(|e| ClubError::new(format!("cannot seat {}: {e}", member.name)))?;
             rated.push((elo, rating));
         }
         let inbox = self.commands.clone();

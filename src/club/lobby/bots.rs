@@ -12,62 +12,18 @@
 //! where the search found it. So one bot plays any number of games at once, and the owner
 //! never waits for a search.
 
-use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::SyncSender;
 
 use super::Command;
+use super::bot_state::{Job, Pace, Seated};
 use super::owner::Owner;
 use crate::chess::Color;
 use crate::club::bots::{self, Thought};
 use crate::club::budget::{JobKind, Turn};
 use crate::club::room::{Action, Offer, Role};
 use crate::club::{ClubError, Member};
-use crate::engine::Score;
 use crate::game::glicko::Rating;
-
-/// How soon a bot plays its move once the search is done.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Pace {
-    /// After the level's think time (what the search did not use of it): a bot seems to
-    /// think as its level does. The server's.
-    #[default]
-    Level,
-    /// At once (tests, where only the moves matter).
-    AtOnce,
-}
-
-/// One bot seated: its viewer number, level and member.
-#[derive(Clone, Debug)]
-struct Seated {
-    viewer: u64,
-    elo: u32,
-    member: Member,
-}
-
-/// A bot's search asked for: the game and ply it is for, and whether it runs yet.
-#[derive(Clone, Debug)]
-struct Job {
-    room: String,
-    game: String,
-    ply: usize,
-    bot: usize,
-    started: bool,
-}
-
-/// The bots the owner keeps, and their searches under way.
-#[derive(Default)]
-pub(in crate::club) struct Bots {
-    seated: Vec<Seated>,
-    /// By job number (a number of the owner's, as a viewer's: the budget's key).
-    jobs: HashMap<u64, Job>,
-    /// Where a search sends its move: the owner's own queue (set when bots are seated).
-    inbox: Option<SyncSender<Command>>,
-    pace: Pace,
-    /// Each room's bot's last score (for its side), with the game it was for: what a draw
-    /// offer is answered by.
-    scores: HashMap<String, (String, Score)>,
-}
 
 /// What a room asks of a bot seated there, found in one look over the rooms.
 enum Due {
@@ -110,7 +66,33 @@ impl Owner {
                 member,
             });
         }
+        self.bots_resume_between_themselves();
         self.bot_members()
+    }
+
+    /// The games between two bots adjourned when the server stopped go on at once (no
+    /// person is awaited in them), while the server has rooms for them; each bot comes back
+    /// to its seat as soon as the owner looks at the rooms.
+    fn bots_resume_between_themselves(&mut self) {
+        let seated: Vec<&str> = self
+            .bots
+            .seated
+            .iter()
+            .map(|b| b.member.id.as_str())
+            .collect();
+        let between: Vec<(String, String)> = self
+            .adjourned
+            .iter()
+            .filter(|a| seated.contains(&a.record.white.as_str()))
+            .filter(|a| seated.contains(&a.record.black.as_str()))
+            .map(|a| (a.record.white.clone(), a.record.room.clone()))
+            .collect();
+        for (white, room) in between {
+            if self.room_for_one_more().is_err() {
+                return;
+            }
+            self.reopen(&white, Some(&room));
+        }
     }
 
     /// The bots seated on this server, as members (the lowest level first): what a
@@ -245,7 +227,13 @@ impl Owner {
     /// How the bot playing `side` in room `room` answers the opponent's standing offer: a
     /// draw taken only when its last search found it worse ([`bots::takes_draw`]), a
     /// takeback declined (a bot's moves stand, as a clock's), a rematch taken.
-    fn bot_answer(&self, room: &str, game: &str, offer: Option<Offer>, side: Color) -> Option<Action> {
+    fn bot_answer(
+        &self,
+        room: &str,
+        game: &str,
+        offer: Option<Offer>,
+        side: Color,
+    ) -> Option<Action> {
         match offer? {
             Offer::Draw(by) if by != side => {
                 let score = self
@@ -356,19 +344,18 @@ impl Owner {
         let spawned = std::thread::Builder::new()
             .name(format!("bot-{elo}"))
             .spawn(move || {
-                let thought = catch_unwind(AssertUnwindSafe(|| {
-                    bots::think(&board, elo, &limits, seed)
-                }))
-                .unwrap_or_else(|_| {
-                    // A search that fails still answers: the first legal move, so the
-                    // game goes on.
-                    eprintln!("ox88 serve: ox88-{elo}'s search failed; it plays on");
-                    Thought {
-                        mv: board.legal_moves().iter().next().copied(),
-                        score: None,
-                        wait: std::time::Duration::ZERO,
-                    }
-                });
+                let thought =
+                    catch_unwind(AssertUnwindSafe(|| bots::think(&board, elo, &limits, seed)))
+                        .unwrap_or_else(|_| {
+                            // A search that fails still answers: the first legal move, so the
+                            // game goes on.
+                            eprintln!("ox88 serve: ox88-{elo}'s search failed; it plays on");
+                            Thought {
+                                mv: board.legal_moves().iter().next().copied(),
+                                score: None,
+                                wait: std::time::Duration::ZERO,
+                            }
+                        });
                 // The share goes back as soon as the search is done.
                 let _ = inbox.send(Box::new(move |o: &mut Owner| o.engine_done(n)));
                 if pace == Pace::Level && !thought.wait.is_zero() {
@@ -426,7 +413,7 @@ mod tests {
     use super::*;
     use crate::club::identity::Login;
     use crate::club::lobby::{Clock, Club, Limits, Viewer};
-    use crate::club::store::SqliteStore;
+    use crate::club::store::{SqliteStore, Store};
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
 
@@ -469,7 +456,14 @@ mod tests {
     /// `v` plays a legal move of its position (the first its board lists).
     fn any_move(v: &Viewer) {
         let (view, _) = v.room(v.club.now()).unwrap();
-        let mv = view.game.board().legal_moves().iter().next().copied().unwrap();
+        let mv = view
+            .game
+            .board()
+            .legal_moves()
+            .iter()
+            .next()
+            .copied()
+            .unwrap();
         v.act(Action::Move(mv.to_string())).unwrap();
     }
 
@@ -490,13 +484,28 @@ mod tests {
         let n = alice
             .challenge("OX88-1200", "5+0".parse().ok(), true)
             .unwrap();
-        let room = alice.room_name().expect("accepted at once: alice is in the room");
-        assert!(alice.take_notices().iter().any(|t| t.contains(&format!(
-            "ox88-1200 accepted: the game is in room {room}"
-        ))));
-        assert!(alice.lobby(club.now()).challenges.iter().all(|c| c.number != n));
+        let room = alice
+            .room_name()
+            .expect("accepted at once: alice is in the room");
+        assert!(
+            alice
+                .take_notices()
+                .iter()
+                .any(|t| t.contains(&format!("ox88-1200 accepted: the game is in room {room}")))
+        );
+        assert!(
+            alice
+                .lobby(club.now())
+                .challenges
+                .iter()
+                .all(|c| c.number != n)
+        );
         let (view, role) = alice.room(club.now()).unwrap();
-        assert_eq!(role, Role::Player(Color::White), "the challenger plays White");
+        assert_eq!(
+            role,
+            Role::Player(Color::White),
+            "the challenger plays White"
+        );
         assert_eq!(view.seats[1].as_ref().unwrap().name, "ox88-1200");
         assert!(view.rated);
         play_moves(&alice, 4);
@@ -524,7 +533,9 @@ mod tests {
         let (club, _) = club_with_bot(Limits::default());
         let alice = club.connect(member("alice"), Arc::new(|| {}));
         let bob = club.connect(member("bob"), Arc::new(|| {}));
-        alice.challenge("ox88-1200", "3+2".parse().ok(), true).unwrap();
+        alice
+            .challenge("ox88-1200", "3+2".parse().ok(), true)
+            .unwrap();
         // bob takes the bot's standing seek: the seeker (the bot) plays White.
         let seeks = bob.lobby(club.now()).seeks;
         assert_eq!(seeks.len(), 1);
@@ -560,7 +571,9 @@ mod tests {
             "{told:?}"
         );
         assert!(alice.lobby(club.now()).challenges.is_empty());
-        alice.challenge("ox88-1200", "5+0".parse().ok(), true).unwrap();
+        alice
+            .challenge("ox88-1200", "5+0".parse().ok(), true)
+            .unwrap();
         alice.take_notices();
         any_move(&alice);
         assert!(until(|| plies(&alice) == 2));
@@ -582,7 +595,9 @@ mod tests {
     fn a_member_who_lets_the_clock_run_against_a_bot_loses_on_time() {
         let (club, advance) = club_with_bot(Limits::default());
         let alice = club.connect(member("alice"), Arc::new(|| {}));
-        alice.challenge("ox88-1200", "1+0".parse().ok(), true).unwrap();
+        alice
+            .challenge("ox88-1200", "1+0".parse().ok(), true)
+            .unwrap();
         any_move(&alice);
         assert!(until(|| plies(&alice) == 2));
         // alice thinks past her minute: her flag falls, and the bot wins on time.
@@ -613,6 +628,84 @@ mod tests {
         assert!(matches!(
             dave.engine_ask(JobKind::RunsOn).unwrap(),
             Turn::Queued { .. }
+        ));
+    }
+
+    #[test]
+    fn a_game_with_a_bot_goes_on_after_a_restart_once_its_member_is_back() {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().expect("a database"));
+        let club = Club::new(Arc::clone(&store)).unwrap();
+        club.seat_bots(&[1200], Pace::AtOnce).unwrap();
+        let alice = club.connect(member("alice"), Arc::new(|| {}));
+        alice
+            .challenge("ox88-1200", "5+0".parse().ok(), true)
+            .unwrap();
+        play_moves(&alice, 1);
+        assert!(club.save_all(club.now(), Duration::from_secs(10)));
+        drop(alice);
+        drop(club);
+        let club = Club::new(Arc::clone(&store)).unwrap();
+        club.seat_bots(&[1200], Pace::AtOnce).unwrap();
+        let alice = club.connect(member("alice"), Arc::new(|| {}));
+        assert!(alice.room_name().is_some(), "back in the game's room");
+        assert_eq!(plies(&alice), 2);
+        // The bot is back in its seat: the game goes on from alice's move.
+        any_move(&alice);
+        assert!(until(|| plies(&alice) == 4), "the bot plays on");
+    }
+
+    /// The bots at `levels` seated in a room `name` opened by the owner itself, as a
+    /// tournament's pairing opens one: the first White.
+    fn bots_paired(club: &Arc<Club>, levels: [u32; 2], name: &str) {
+        let name = name.to_string();
+        club.ask(move |o| {
+            let tc = "5+0".parse().ok();
+            o.open_room(crate::club::room::Room::new(&name, tc, true));
+            let now = o.now();
+            for elo in levels {
+                let id = crate::club::bot_id(elo);
+                let viewer = o
+                    .bots
+                    .seated
+                    .iter()
+                    .find(|b| b.member.id == id)
+                    .unwrap()
+                    .viewer;
+                o.enter(viewer, &name, None, now);
+            }
+        })
+        .unwrap();
+    }
+
+    /// The plies played in room `name`, as the lobby lists its game (`None`: not listed).
+    fn listed_plies(club: &Arc<Club>, name: &str) -> Option<u32> {
+        let name = name.to_string();
+        club.ask(move |o| o.rooms.get(&name).map(|r| r.plies() as u32))
+            .flatten()
+    }
+
+    #[test]
+    fn bots_seated_by_the_owner_play_each_other_and_go_on_after_a_restart() {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().expect("a database"));
+        let club = Club::new(Arc::clone(&store)).unwrap();
+        // At the levels' own pace, so that the game is surely still on when saved.
+        club.seat_bots(&[1200, 1400], Pace::Level).unwrap();
+        bots_paired(&club, [1200, 1400], "duel");
+        assert!(until(|| listed_plies(&club, "duel").is_some_and(|n| n >= 2)));
+        assert!(club.save_all(club.now(), Duration::from_secs(10)));
+        drop(club);
+        let club = Club::new(Arc::clone(&store)).unwrap();
+        let saved = store.unfinished().unwrap();
+        let kept = saved
+            .iter()
+            .find(|g| g.room == "duel")
+            .map(|g| g.pgn.clone());
+        assert!(kept.is_some(), "saved unfinished");
+        club.seat_bots(&[1200, 1400], Pace::AtOnce).unwrap();
+        // Nobody is awaited: the two bots sit down again and play on by themselves.
+        let before = listed_plies(&club, "duel").expect("the room is made again");
+        assert!(until(
+            || listed_plies(&club, "duel").is_some_and(|n| n >= before + 4)
         ));
     }
 

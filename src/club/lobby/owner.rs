@@ -103,7 +103,7 @@ pub(in crate::club) struct Owner {
     /// The server's engine budget (`None`: searches never wait).
     pub(super) budget: Option<Budget>,
     /// The engine seated as members, and their searches under way.
-    pub(super) bots: super::bots::Bots,
+    pub(super) bots: super::bot_state::Bots,
 }
 
 impl Owner {
@@ -137,7 +137,7 @@ impl Owner {
             outbox: Vec::new(),
             stopped: false,
             budget: limits.engine_threads.map(Budget::new),
-            bots: super::bots::Bots::default(),
+            bots: super::bot_state::Bots::default(),
         };
         owner.publish();
         owner

@@ -10,8 +10,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane_block;
 use crate::chess::Color;
-use crate::club::room::{Offer, SeatView};
 use crate::club::bots::shown_name;
+use crate::club::room::{Offer, SeatView};
 use crate::club::{Role, RoomView};
 use crate::game::clock::format_clock;
 use crate::tui::app::App;
