@@ -533,9 +533,12 @@ mod tests {
         let (club, _) = club_with_bot(Limits::default());
         let alice = club.connect(member("alice"), Arc::new(|| {}));
         let bob = club.connect(member("bob"), Arc::new(|| {}));
+        let seek = alice.lobby(club.now()).seeks[0].number;
         alice
             .challenge("ox88-1200", "3+2".parse().ok(), true)
             .unwrap();
+        // The seek the bot stood stays as it was while it plays alice.
+        assert_eq!(alice.lobby(club.now()).seeks[0].number, seek);
         // bob takes the bot's standing seek: the seeker (the bot) plays White.
         let seeks = bob.lobby(club.now()).seeks;
         assert_eq!(seeks.len(), 1);
