@@ -67,9 +67,21 @@ pub fn run(args: ClubArgs) -> Result<()> {
             .account_named(name)?
             .with_context(|| format!("no member of the club is named {name:?}"))
     };
+    // A bot never logs in: a ban or kick would do nothing, so neither is taken.
+    let person = |name: &str| -> Result<ox88::club::Account> {
+        let account = member(name)?;
+        if ox88::club::is_bot_id(&account.id) {
+            bail!(
+                "{} is the engine seated as a member (a bot): it has no key or session; \
+                 start the server without its level in --bots to take it out of the club",
+                account.name
+            );
+        }
+        Ok(account)
+    };
     match args.what {
         ClubCommand::Ban { name } => {
-            let account = member(&name)?;
+            let account = person(&name)?;
             if store.ban(&account.id)? {
                 println!(
                     "{} is banned: a running server closes their sessions within a second and \
@@ -89,7 +101,7 @@ pub fn run(args: ClubArgs) -> Result<()> {
             }
         }
         ClubCommand::Kick { name } => {
-            let account = member(&name)?;
+            let account = person(&name)?;
             store.kick(&account.id)?;
             println!(
                 "{}'s sessions close within a second on a running server (they may log in \

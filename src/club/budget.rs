@@ -10,7 +10,11 @@
 //! asked (first come, first served); a job that ends takes the share of one that runs on
 //! when none is free: the running-on job is paused (back at the head of the queue) and
 //! resumes when a share is free again. So a long analysis never keeps a member's move, the
-//! lab or a review waiting, and a move never waits behind an analysis. Nothing here knows
+//! lab or a review waiting, and a move never waits behind an analysis. The club's bots
+//! ([`JobKind::Bot`]: the engine seated as a member, playing a game under a clock) come
+//! before everyone: a bot's move takes the share of an analysis when none is free, and
+//! otherwise waits at the head of the queue, behind other bots' moves only, so a game
+//! against a bot never stalls behind a lab run. Nothing here knows
 //! the time: every outcome follows from the order of the calls, so the rules are tested
 //! without threads or clocks.
 
@@ -23,6 +27,16 @@ pub enum JobKind {
     Ends,
     /// It runs until stopped: analysis. It yields its share to a job that ends.
     RunsOn,
+    /// A bot's move in a game under a clock: ends by itself, and goes before every other
+    /// job (see the module's notes).
+    Bot,
+}
+
+impl JobKind {
+    /// Jobs that end take the share of one that runs on when none is free.
+    fn ends(self) -> bool {
+        matches!(self, JobKind::Ends | JobKind::Bot)
+    }
 }
 
 /// Where a session's job stands.
@@ -99,14 +113,21 @@ impl Budget {
         let job = Job { session, kind };
         if self.running.len() < self.shares && self.queue.is_empty() {
             self.running.push(job);
-        } else if kind == JobKind::Ends
+        } else if kind.ends()
             && let Some(at) = self.running.iter().position(|j| j.kind == JobKind::RunsOn)
         {
-            // The analysis yields: it waits at the head of the queue for the next share.
+            // The analysis yields: it waits at the head of the queue for the next share
+            // (behind the bots' moves only).
             let paused = self.running.remove(at);
-            self.queue.push_front(paused);
+            let head = self.bots_queued();
+            self.queue.insert(head, paused);
             self.running.push(job);
             changed.push(paused.session);
+        } else if kind == JobKind::Bot {
+            // Ahead of every job but the bots' moves that asked before it.
+            let head = self.bots_queued();
+            self.queue.insert(head, job);
+            changed.extend(self.queue.iter().skip(head + 1).map(|j| j.session));
         } else {
             self.queue.push_back(job);
         }
@@ -139,6 +160,14 @@ impl Budget {
             Some(at) => Turn::Queued { ahead: at },
             None => Turn::Idle,
         }
+    }
+
+    /// How many bots' moves wait at the head of the queue.
+    fn bots_queued(&self) -> usize {
+        self.queue
+            .iter()
+            .take_while(|j| j.kind == JobKind::Bot)
+            .count()
     }
 
     /// Removes `session`'s job; the queued sessions behind it move up (they are changed).
@@ -263,6 +292,42 @@ mod tests {
         assert_eq!(b.done(1), vec![3]);
         assert_eq!(b.turn(3), Turn::Running);
         assert!(b.done(99).is_empty(), "an unknown session changes nothing");
+    }
+
+    #[test]
+    fn a_bots_move_takes_an_analysis_share_and_otherwise_goes_first_in_the_queue() {
+        let mut b = Budget::new(2);
+        assert_eq!(b.ask(1, JobKind::RunsOn).0, Turn::Running);
+        assert_eq!(b.ask(2, JobKind::Ends).0, Turn::Running);
+        assert_eq!(b.ask(3, JobKind::RunsOn).0, Turn::Queued { ahead: 0 });
+        // A bot's move: the analysis yields its share to it, and waits behind it (ahead of
+        // the analysis that was waiting already, as when any job that ends pauses one).
+        let (turn, changed) = b.ask(10, JobKind::Bot);
+        assert_eq!(turn, Turn::Running);
+        assert!(changed.contains(&1), "the analysis is told: {changed:?}");
+        assert_eq!(b.turn(1), Turn::Queued { ahead: 0 });
+        assert_eq!(b.turn(3), Turn::Queued { ahead: 1 });
+        // All shares held by jobs that end: the next bot's move goes to the head of the
+        // queue, ahead of the paused analysis and the one that asked first.
+        let (turn, changed) = b.ask(11, JobKind::Bot);
+        assert_eq!(turn, Turn::Queued { ahead: 0 });
+        assert_eq!(changed, vec![1, 3], "those moved back are told");
+        // A third bot waits behind the second only.
+        assert_eq!(b.ask(12, JobKind::Bot).0, Turn::Queued { ahead: 1 });
+        assert_eq!(b.turn(1), Turn::Queued { ahead: 2 });
+        assert_eq!(b.turn(3), Turn::Queued { ahead: 3 });
+        // A job that ends asking now waits behind them all; a bot's move never pauses
+        // another job that ends.
+        assert_eq!(b.ask(4, JobKind::Ends).0, Turn::Queued { ahead: 4 });
+        assert_eq!(b.turn(2), Turn::Running);
+        // Shares freed go to the bots first, then in order.
+        b.done(2);
+        assert_eq!(b.turn(11), Turn::Running);
+        b.done(10);
+        assert_eq!(b.turn(12), Turn::Running);
+        b.done(11);
+        assert_eq!(b.turn(1), Turn::Running, "the analysis resumes next");
+        assert_eq!(b.turn(3), Turn::Queued { ahead: 0 });
     }
 
     #[test]

@@ -27,9 +27,12 @@ use crate::game::clock::TimeControl;
 use crate::game::glicko::Rating;
 
 mod adjourned;
+mod bot_state;
+mod bots;
 mod offers;
 mod owner;
 mod view;
+pub use bot_state::Pace;
 use owner::Owner;
 pub use view::{ChallengeView, GameView, LobbyView, OnlineView, SeekView, WaitingView};
 
@@ -188,6 +191,31 @@ impl Club {
     ) -> Result<R, ClubError> {
         self.ask(f)
             .unwrap_or_else(|| Err(ClubError::new("the club is closing")))
+    }
+
+    /// Seats the engine as members at each of `levels` (Elo, checked by
+    /// [`crate::club::bots::parse_levels`]): `ox88-1600` and so on, each with its rating
+    /// row in the store, a standing seek, and a game with anyone who challenges it, played
+    /// at `pace`. Their members.
+    pub fn seat_bots(&self, levels: &[u32], pace: Pace) -> Result<Vec<Member>, ClubError> {
+        let mut rated = Vec::new();
+        for &elo in levels {
+            let member = super::bots::member(elo);
+            let rating = self
+                .store
+                .player(&member.id, &member.name)
+                .map_err(|e| ClubError::new(format!("cannot seat {}: {e}", member.name)))?;
+            rated.push((elo, rating));
+        }
+        let inbox = self.commands.clone();
+        self.ask(move |o| o.seat_bots(rated, pace, inbox))
+            .ok_or_else(|| ClubError::new("the club is closing"))
+    }
+
+    /// The bots seated on this server, as members, lowest level first: every one a
+    /// tournament created with bots enters.
+    pub fn bots(&self) -> Vec<Member> {
+        self.ask(|o| o.bot_members()).unwrap_or_default()
     }
 
     /// The time by the club's clock.

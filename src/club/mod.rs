@@ -16,9 +16,11 @@
 //! - `lobby.rs` the club itself: viewers, rooms by name, seeks and challenges
 //! - `analysis.rs` the engine's analysis of a watched game, one search shared by its watchers
 //! - `tournament/` Swiss tournaments as pure data: FIDE Dutch pairing, standings, TRF files
+//! - `bots.rs` the engine seated as members (`ox88-1600`): names, levels, one move's search
 //! - `budget.rs` the server's engine budget: searches at once, and who waits for a share
 
 pub mod analysis;
+pub mod bots;
 pub mod budget;
 pub mod identity;
 pub mod lobby;

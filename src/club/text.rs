@@ -128,6 +128,13 @@ pub fn member_name(text: &str) -> Result<String, ClubError> {
             "a name starts with a letter or a digit: {HOW}"
         )));
     }
+    if super::bots::is_bot_name(&clean) {
+        return Err(ClubError::new(format!(
+            "names beginning {} are the engine's (the club's bots): {HOW} with a name of \
+             your own",
+            super::bots::NAME_PREFIX
+        )));
+    }
     Ok(clean)
 }
 
@@ -166,6 +173,10 @@ pub const OPEN_MARK: char = '~';
 /// The name `member` is shown under, cleaned again whoever made it: a name, an open
 /// visitor's name with its mark, or `guest` when nothing of it is a name.
 pub(super) fn clean_name(member: &Member) -> String {
+    // A bot's name is the club's own, reserved for it.
+    if member.is_bot() && super::bots::is_bot_name(&member.name) {
+        return member.name.clone();
+    }
     let (stem, marked) = match member.name.strip_suffix(OPEN_MARK) {
         Some(stem) if !member.rated => (stem, true),
         _ => (member.name.as_str(), false),
@@ -281,6 +292,23 @@ mod tests {
     }
 
     #[test]
+    fn the_bots_names_are_reserved_for_them() {
+        for name in ["ox88-1600", "OX88-2000", "Ox88-x"] {
+            let e = member_name(name).unwrap_err().to_string();
+            assert!(e.contains("names beginning ox88- are the engine's"), "{e}");
+        }
+        assert_eq!(member_name("ox88").as_deref(), Ok("ox88"));
+        assert_eq!(member_name("ox88_fan").as_deref(), Ok("ox88_fan"));
+        let visitor = Member {
+            id: "open:1".into(),
+            name: "ox88-1600".into(),
+            rated: false,
+        };
+        assert_eq!(clean_name(&visitor), "guest");
+        assert_eq!(clean_name(&crate::club::bots::member(1600)), "ox88-1600");
+    }
+
+    #[test]
     fn a_name_with_nothing_visible_is_refused_saying_why() {
         for s in [
             "",
@@ -340,6 +368,8 @@ mod tests {
 
         #[test]
         fn clean_ascii_names_pass_unchanged(name in "[A-Za-z0-9][A-Za-z0-9._-]{0,19}") {
+            // (but the bots' names: refused, as tested above)
+            prop_assume!(!crate::club::bots::is_bot_name(&name));
             prop_assert_eq!(member_name(&name).unwrap(), name);
         }
 

@@ -67,6 +67,11 @@ const CALIBRATION: [(u32, f64); 7] = [
     (2400, 2800.0),
 ];
 
+/// The highest Elo the calibration table measured: every level above it plays as it does.
+pub fn calibrated_top() -> u32 {
+    CALIBRATION.last().map_or(MAX_ELO, |row| row.0)
+}
+
 /// The internal strength (the parameter curves' Elo) for an asked-for Elo.
 pub fn internal_elo(elo: u32) -> f64 {
     internal_elo_on(&CALIBRATION, elo)

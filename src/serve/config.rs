@@ -87,6 +87,21 @@ pub struct ServeArgs {
     /// adjourned (kept, unfinished) and goes on when a player comes back. 90s, 10m, 2h.
     #[arg(long, default_value = "10m", value_parser = parse_duration)]
     pub abandon_after: Duration,
+    /// Seat the engine in the club at these calibrated levels (Elo, 800 to 2400, or a
+    /// level's name): 1200,1600,2000 seats ox88-1200, ox88-1600 and ox88-2000, members
+    /// marked [bot], rated like anyone, each with a 5+3 seek standing and a game for
+    /// whoever challenges it. Their searches go before every other job in the server's
+    /// engine budget.
+    #[arg(long, value_name = "ELO,ELO,...", value_parser = parse_bots)]
+    pub bots: Option<Bots>,
+}
+
+/// The levels of `--bots`, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bots(pub Vec<u32>);
+
+fn parse_bots(text: &str) -> Result<Bots, String> {
+    crate::club::bots::parse_levels(text).map(Bots)
 }
 
 /// Who may log in.
@@ -126,6 +141,8 @@ pub struct ServeConfig {
     pub analysis: usize,
     /// The club's rooms, challenges and how long it waits for absent players.
     pub club: Limits,
+    /// The levels the engine is seated at as members (`--bots`); empty: none.
+    pub bots: Vec<u32>,
 }
 
 impl ServeConfig {
@@ -178,6 +195,7 @@ impl ServeConfig {
                 ),
                 ..Limits::default()
             },
+            bots: args.bots.clone().map(|b| b.0).unwrap_or_default(),
         })
     }
 }

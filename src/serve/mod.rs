@@ -139,6 +139,10 @@ impl Server {
             .with_context(|| format!("cannot open the club's database {}", config.db.display()))?;
         let club =
             Club::with_limits(Arc::new(store), config.club).map_err(|e| anyhow::anyhow!("{e}"))?;
+        if !config.bots.is_empty() {
+            club.seat_bots(&config.bots, crate::club::lobby::Pace::Level)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
         let hash_mb = config.hash_mb;
         let analyses = Analyses::new(
             config.analysis,
@@ -1291,6 +1295,32 @@ mod tests {
         assert_eq!(set.max_rooms, 3);
         assert!(limits(&["--abandon-after", "0s"]).is_err());
         assert!(limits(&["--max-rooms", "0"]).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_bots_levels_come_from_the_command_line_and_bad_ones_are_refused() {
+        use clap::Parser;
+        let dir = std::env::temp_dir().join(format!("ox88-serve-bots-{}", std::process::id()));
+        let bots = |extra: &[&str]| {
+            let line = ["serve", "--open"].iter().chain(extra).copied();
+            Cmd::try_parse_from(line)
+                .map(|c| ServeConfig::from_args(&c.serve, &dir).unwrap().bots)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(bots(&[]).unwrap(), Vec::<u32>::new());
+        assert_eq!(
+            bots(&["--bots", "1200,1600,2000"]).unwrap(),
+            [1200, 1600, 2000]
+        );
+        for (bad, says) in [
+            ("2600", "calibrated from 800 to 2400"),
+            ("1200,x", "unknown level"),
+            ("1600,1600", "given twice"),
+        ] {
+            let err = bots(&["--bots", bad]).unwrap_err();
+            assert!(err.contains("--bots") && err.contains(says), "{bad}: {err}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

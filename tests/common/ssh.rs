@@ -40,6 +40,7 @@ pub fn config(data_dir: &Path, access: Access) -> ServeConfig {
         db: data_dir.join("club.sqlite"),
         analysis: 1,
         club: Default::default(),
+        bots: Vec::new(),
     }
 }
 

@@ -1044,3 +1044,70 @@ async fn the_operator_kicks_and_bans_a_member_on_the_running_server() {
         .await;
     club.server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_member_challenges_a_bot_and_sees_its_reply_on_the_screen() {
+    let dir = TempDir::new("club-bot");
+    let key = new_key();
+    let listed = Access::keys(vec![key.public_key().clone()]);
+    let server = TestServer::start(ox88::serve::ServeConfig {
+        bots: vec![1200],
+        ..config(dir.path(), listed)
+    })
+    .await;
+    let mut alice = enter(server.addr(), "alice", &key, None).await;
+    alice
+        .wait_for("the bot online and its seek, marked as a bot", |s| {
+            s.text().contains("ox88-1200 [bot]") && s.text().contains("5+3")
+        })
+        .await;
+    alice.send(":challenge ox88-1200 5+0\r").await;
+    shows(&mut alice, "you: White").await;
+    alice
+        .wait_for("the bot seated, marked", |s| {
+            s.text().contains("ox88-1200 [bot] (1500)")
+        })
+        .await;
+    play(&mut alice, "e2e4").await;
+    alice
+        .wait_for("the bot's reply", |s| s.status().contains("ply 2 "))
+        .await;
+    alice.send(":resign\r").await;
+    alice
+        .wait_for("the game over", |s| s.text().contains("0-1"))
+        .await;
+    // The operator's tools read the bot's games as anyone's, and refuse to ban it.
+    let db = dir.path().join("club.sqlite");
+    let club = move |args: &'static [&'static str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .args(["club", "--db"])
+            .arg(&db)
+            .args(args)
+            .output()
+            .expect("ox88 runs");
+        let said = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), said)
+    };
+    let listed = tokio::task::spawn_blocking(move || {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let (ok, said) = club(&["games", "ox88-1200"]);
+            if (ok && said.contains("alice – ox88-1200  0-1"))
+                || std::time::Instant::now() > deadline
+            {
+                return (said, club(&["ban", "ox88-1200"]));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    })
+    .await
+    .unwrap();
+    let (games, (banned, why)) = listed;
+    assert!(games.contains("alice – ox88-1200  0-1"), "{games}");
+    assert!(!banned, "{why}");
+    assert!(
+        why.contains("ox88-1200 is the engine seated as a member"),
+        "{why}"
+    );
+}

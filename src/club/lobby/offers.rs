@@ -144,6 +144,10 @@ impl Owner {
         let Some(e) = self.viewers.get(&viewer) else {
             return Err(ClubError::new("your opponent has left"));
         };
+        // A bot plays many games at once.
+        if e.member.is_bot() {
+            return Ok(());
+        }
         match self.game_of(&e.member.id) {
             None => Ok(()),
             Some(room) => Err(ClubError::new(format!(
@@ -211,7 +215,10 @@ impl Owner {
     ) -> String {
         let now = self.now();
         let name = self.new_room_name();
-        self.seeks.retain(|s| s.viewer != other && s.viewer != id);
+        // A bot's seek stands: it plays any number of games at once.
+        let is_bot = |v: u64| self.viewers.get(&v).is_some_and(|e| e.member.is_bot());
+        let gone: Vec<u64> = [other, id].into_iter().filter(|&v| !is_bot(v)).collect();
+        self.seeks.retain(|s| !gone.contains(&s.viewer));
         for v in [other, id] {
             if let Some(old) = self.room_name(v) {
                 self.leave_seat(v, &old);

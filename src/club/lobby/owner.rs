@@ -101,7 +101,9 @@ pub(in crate::club) struct Owner {
     outbox: Vec<Write>,
     stopped: bool,
     /// The server's engine budget (`None`: searches never wait).
-    budget: Option<Budget>,
+    pub(super) budget: Option<Budget>,
+    /// The engine seated as members, and their searches under way.
+    pub(super) bots: super::bot_state::Bots,
 }
 
 impl Owner {
@@ -135,6 +137,7 @@ impl Owner {
             outbox: Vec::new(),
             stopped: false,
             budget: limits.engine_threads.map(Budget::new),
+            bots: super::bot_state::Bots::default(),
         };
         owner.publish();
         owner
@@ -166,6 +169,8 @@ impl Owner {
     /// The lobby published again if it changed (one snapshot for every viewer), and the
     /// viewers whose screens changed woken.
     pub(super) fn publish(&mut self) {
+        // The bots answer what the command left them (a challenge, a move, an offer).
+        self.bots_answer();
         if self.lobby_changed {
             self.lobby_changed = false;
             self.publish_lobby(self.now());
@@ -215,6 +220,11 @@ impl Owner {
             .filter(|(_, e)| e.room.as_deref() == Some(room))
             .map(|(&id, _)| id)
             .collect()
+    }
+
+    /// These viewers are woken once the command is done.
+    pub(super) fn wake_all(&mut self, ids: Vec<u64>) {
+        self.to_wake.extend(ids);
     }
 
     /// A notice for one viewer, who is woken.
@@ -367,7 +377,7 @@ impl Owner {
 
     /// Closes room `name` if nobody is in it and no game goes on there; notes when a room
     /// still kept became empty, for the sweep.
-    fn close_if_idle(&mut self, name: &str, now: Instant) {
+    pub(super) fn close_if_idle(&mut self, name: &str, now: Instant) {
         let Some(r) = self.rooms.get(name) else {
             return;
         };
@@ -449,6 +459,24 @@ impl Owner {
             None => self.resume_adjourned(id),
         }
         (id, name)
+    }
+
+    /// A member seated without a session (a bot): listed online under its name, with no
+    /// room of its own and nobody to wake. Its viewer number.
+    pub(super) fn seat_member(&mut self, member: Member, rating: Rating) -> u64 {
+        let id = self.number();
+        self.viewers.insert(
+            id,
+            Entry {
+                member,
+                notify: Arc::new(|| {}),
+                room: None,
+                rating,
+                notices: Vec::new(),
+            },
+        );
+        self.lobby_changed = true;
+        id
     }
 
     /// A session goes: its seeks and challenges with it, and it leaves its room (a seat in
@@ -620,7 +648,11 @@ impl Owner {
         let Some(e) = self.viewers.get_mut(&id) else {
             return Role::Watcher;
         };
-        e.room = Some(name.to_string());
+        // A bot plays in many rooms at once and is in none of them as a viewer: its seats
+        // hold it there, and it never leaves them.
+        if !e.member.is_bot() {
+            e.room = Some(name.to_string());
+        }
         let rating = e.member.rated.then_some(e.rating);
         let member = e.member.clone();
         self.empty_since.remove(name);
@@ -655,6 +687,17 @@ impl Owner {
             .room_name(id)
             .ok_or_else(|| ClubError::new("you are in the lobby: join a room first"))?;
         let member = self.viewers[&id].member.id.clone();
+        self.act_in(&name, &member, action)
+    }
+
+    /// Does what `member` asks in room `name` (a viewer's action, or a bot's move).
+    pub(super) fn act_in(
+        &mut self,
+        name: &str,
+        member: &str,
+        action: Action,
+    ) -> Result<String, ClubError> {
+        let name = name.to_string();
         let now = self.now();
         let r = self
             .rooms
@@ -662,7 +705,7 @@ impl Owner {
             .ok_or_else(|| ClubError::new("the room is gone"))?;
         let moved = matches!(action, Action::Move(_) | Action::Takeback);
         let was_adjourned = r.is_adjourned();
-        let said = r.act(&member, action, now)?;
+        let said = r.act(member, action, now)?;
         let record = if moved { r.record(now) } else { None };
         // An aborted game that was saved is forgotten (one never saved has no record).
         let aborted = r

@@ -373,6 +373,30 @@ impl Room {
             && self.result().is_none()
     }
 
+    /// Who is to move in a game that goes on (one restored goes on once both players are
+    /// back): the one the room waits for.
+    pub fn to_move(&self) -> Option<&Member> {
+        if !self.in_progress() || (self.waiting && !self.seats.players_here()) {
+            return None;
+        }
+        self.seats.member(self.game.board().side_to_move())
+    }
+
+    /// The offer or request standing in the room, if any.
+    pub fn offer(&self) -> Option<Offer> {
+        self.offer
+    }
+
+    /// Plies played in the room's game.
+    pub fn plies(&self) -> usize {
+        self.game.len()
+    }
+
+    /// Is the player `id` seated and in the room (not away)?
+    pub fn is_present(&self, id: &str) -> bool {
+        self.seats.is_connected(id)
+    }
+
     /// Both seats were taken and the game began (it may be over since).
     pub fn has_begun(&self) -> bool {
         self.began

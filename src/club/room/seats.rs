@@ -186,6 +186,13 @@ impl Seats {
             .then_some(Role::Watcher)
     }
 
+    /// Is the player `id` in the room (not away)?
+    pub(super) fn is_connected(&self, id: &str) -> bool {
+        self.side_of(id)
+            .and_then(|side| self.seats[side.index()].as_ref())
+            .is_some_and(|s| s.connected)
+    }
+
     /// Both seats are taken.
     pub(super) fn both_taken(&self) -> bool {
         self.seats.iter().all(Option::is_some)

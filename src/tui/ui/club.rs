@@ -10,6 +10,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane_block;
 use crate::chess::Color;
+use crate::club::bots::shown_name;
 use crate::club::room::{Offer, SeatView};
 use crate::club::{Role, RoomView};
 use crate::game::clock::format_clock;
@@ -48,7 +49,7 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
                 .map(|o| {
                     format!(
                         "{}{}{}",
-                        o.name,
+                        shown_name(&o.name),
                         rated(o.rating),
                         o.room.as_ref().map_or(String::new(), |r| format!(" [{r}]"))
                     )
@@ -67,7 +68,7 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
                 Span::raw(format!(
                     "{:>3}  {} challenges you: {} {}  (:accept {} / :decline {})",
                     c.number,
-                    c.from,
+                    shown_name(&c.from),
                     tc_text(c.time_control),
                     if c.rated { "rated" } else { "casual" },
                     c.number,
@@ -80,7 +81,7 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
                 format!(
                     "  {:>3}  you challenged {}: {} (waiting)",
                     c.number,
-                    c.to,
+                    shown_name(&c.to),
                     tc_text(c.time_control)
                 ),
                 theme.dim(),
@@ -100,7 +101,7 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
             Span::raw(format!(
                 "{:>3}  {}{}  {}  {}  {}",
                 s.number,
-                s.name,
+                shown_name(&s.name),
                 rated(s.rating),
                 tc_text(s.time_control),
                 s.color.map_or("any colour", Color::name),
@@ -117,7 +118,7 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
             Span::raw(format!(
                 "     {}: {}{} ({})  {}  {}  (:join {})",
                 w.room,
-                w.name,
+                shown_name(&w.name),
                 rated(w.rating),
                 w.color.name(),
                 tc_text(w.time_control),
@@ -143,8 +144,8 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
                 "{:>3}  {}: {} – {}{clocks}  move {}{}",
                 g.number,
                 g.room,
-                g.white,
-                g.black,
+                shown_name(&g.white),
+                shown_name(&g.black),
                 g.move_number,
                 if g.watchers > 0 {
                     format!("  ({} watching)", g.watchers)
@@ -194,7 +195,7 @@ fn seat_line<'a>(app: &App, v: &RoomView, color: Color, seat: Option<&'a SeatVie
         .map_or(String::new(), |c| format!("{:>8}", format_clock(c[i])));
     let running = v.running == Some(color);
     let name = seat.map_or("(free seat)".to_string(), |s| {
-        format!("{}{}", s.name, rated(s.rating))
+        format!("{}{}", shown_name(&s.name), rated(s.rating))
     });
     let mut spans = vec![
         Span::styled(format!("{:<6}", color.name()), theme.label()),
@@ -270,12 +271,12 @@ pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
             theme.ok(),
         ))
     } else if v.waiting {
-        let absent: Vec<&str> = v
+        let absent: Vec<_> = v
             .seats
             .iter()
             .flatten()
             .filter(|s| !s.connected)
-            .map(|s| s.name.as_str())
+            .map(|s| shown_name(&s.name))
             .collect();
         Some((
             format!(
@@ -303,7 +304,7 @@ pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
         };
         let who = v.seats[by.index()]
             .as_ref()
-            .map_or(by.name().to_string(), |s| s.name.clone());
+            .map_or(by.name().to_string(), |s| shown_name(&s.name).into_owned());
         let answer = match (role, offer) {
             (Role::Player(me), _) if *me == by => " (waiting for the answer)".to_string(),
             (Role::Player(_), Offer::Draw(_)) => " — :draw accepts, :no declines".to_string(),

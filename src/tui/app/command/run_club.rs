@@ -180,7 +180,7 @@ impl App {
                         format!(
                             "{:>3}. {} {:.0} ({} rated games)",
                             i + 1,
-                            m.name,
+                            crate::club::bots::shown_name(&m.name),
                             m.rating.rating,
                             m.games
                         )
