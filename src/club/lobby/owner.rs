@@ -102,6 +102,8 @@ pub(in crate::club) struct Owner {
     stopped: bool,
     /// The server's engine budget (`None`: searches never wait).
     budget: Option<Budget>,
+    /// The tournaments of this run (see `tournaments.rs`).
+    pub(super) tournaments: super::tournaments::Tournaments,
 }
 
 impl Owner {
@@ -135,6 +137,7 @@ impl Owner {
             outbox: Vec::new(),
             stopped: false,
             budget: limits.engine_threads.map(Budget::new),
+            tournaments: Default::default(),
         };
         owner.publish();
         owner
@@ -460,7 +463,10 @@ impl Owner {
         if let Some(room) = self.viewers.get(&id).and_then(|e| e.room.clone()) {
             self.leave_seat(id, &room);
         }
-        self.viewers.remove(&id);
+        if let Some(e) = self.viewers.remove(&id) {
+            // A player whose last session went is paused in their arenas.
+            self.tournament_member_gone(&e.member.id);
+        }
         self.lobby_changed = true;
     }
 
@@ -713,6 +719,7 @@ impl Owner {
             }
         }
         self.sweep(now);
+        self.tournaments_tick(now);
     }
 
     /// Every game going on queued to be saved with its clocks as they stand.
@@ -745,6 +752,8 @@ impl Owner {
             self.write(Write::Save(record));
         }
         if let Some(f) = finished {
+            // A tournament's game is scored where every game's end is taken.
+            self.tournament_game_over(&f);
             // A player away when the game ended hears of it at the next login.
             let how = format!(
                 "your game in room {room}, {} – {}, ended {}{}",
