@@ -53,6 +53,11 @@ pub fn help_lines(width: u16, club: bool) -> Vec<(String, String)> {
         ));
         rows.push(("'TEXT".into(), "club: chat in the room".into()));
         rows.extend(command::help_rows(true));
+        rows.extend(
+            command::TIEBREAKS
+                .iter()
+                .map(|(k, d)| (k.to_string(), d.to_string())),
+        );
         rows.push((String::new(), String::new()));
     }
     rows.extend(help_rows());

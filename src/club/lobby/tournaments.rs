@@ -129,6 +129,91 @@ pub struct TournamentView {
     pub podium: Vec<PodiumRow>,
 }
 
+/// The standings as lines of text (the log's `:standings`): a heading with what it is and
+/// the time left, a line per player, the pairings with their rooms, the podium.
+impl fmt::Display for TournamentView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.row;
+        write!(
+            f,
+            "tournament {}: {} by {}, {}",
+            r.id, r.spec, r.organiser, r.phase
+        )?;
+        if let Some((round, of)) = self.round {
+            write!(f, ", round {round} of {of}")?;
+        }
+        match (r.phase, r.until) {
+            (Phase::Starting, Some(u)) => write!(f, ", starts in {}", clock_text(u))?,
+            (Phase::Running, Some(u)) => write!(f, ", ends in {}", clock_text(u))?,
+            _ => {}
+        }
+        writeln!(f)?;
+        let swiss = self.round.is_some();
+        if swiss {
+            writeln!(
+                f,
+                "  #  name              rating  score  BH    SB     DE   rounds"
+            )?;
+        } else {
+            writeln!(f, "  #  name              rating  score  fire  sheet")?;
+        }
+        for s in &self.standings {
+            let name = format!(
+                "{}{}",
+                s.name,
+                if s.out {
+                    " (out)"
+                } else if s.playing {
+                    " *"
+                } else {
+                    ""
+                }
+            );
+            write!(
+                f,
+                "{:>3}  {:<16}  {:>6}  {:>5}  ",
+                s.rank, name, s.rating, s.score
+            )?;
+            match &s.tiebreaks {
+                Some([bh, sb, de]) => writeln!(f, "{bh:<5} {sb:<6} {de:<4} {}", s.sheet)?,
+                None => writeln!(f, "{:<4}  {}", if s.fire { "fire" } else { "" }, s.sheet)?,
+            }
+        }
+        for p in &self.pairings {
+            match &p.result {
+                Some(res) => writeln!(f, "  {} – {}  {res}", p.white, p.black)?,
+                None => writeln!(
+                    f,
+                    "  {} – {} in room {} (:join {})",
+                    p.white, p.black, p.room, p.room
+                )?,
+            }
+        }
+        for p in &self.podium {
+            write!(
+                f,
+                "  {}. {}  {} points, {} games, {} wins",
+                p.place, p.name, p.score, p.games, p.wins
+            )?;
+            match p.performance {
+                Some(perf) => writeln!(f, ", performance {perf}")?,
+                None => writeln!(f)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A time left as `m:ss` (or `h:mm:ss`).
+fn clock_text(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s % 3600 / 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
 /// A game the tournament paired.
 #[derive(Clone, Debug)]
 struct Paired {
