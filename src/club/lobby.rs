@@ -146,6 +146,17 @@ impl Club {
         let started = chrono::Utc::now();
         let adjourned = adjourned::at_start(store.as_ref(), started)?;
         let news = store.news().map_err(|e| ClubError::new(e.to_string()))?;
+        // Tournaments live in the owner's memory: those a stopped server left open are
+        // finished (their games and results so far stay), and ids go on after theirs.
+        let failed = |e: super::StoreError| ClubError::new(e.to_string());
+        store.close_open_tournaments().map_err(failed)?;
+        let last_tournament = store
+            .tournaments()
+            .map_err(failed)?
+            .iter()
+            .map(|t| t.id)
+            .max()
+            .unwrap_or(0);
         let (commands, inbox) = mpsc::sync_channel::<Command>(COMMANDS_QUEUED);
         // The writer tells the owner of ratings and failures, as a command like any other.
         let reports = commands.clone();
@@ -163,6 +174,7 @@ impl Club {
             adjourned,
             news,
         );
+        owner.tournaments_after(last_tournament);
         std::thread::Builder::new()
             .name("club".into())
             .spawn(move || owner.run(&inbox))

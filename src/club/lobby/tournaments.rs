@@ -25,9 +25,11 @@ use super::owner::Owner;
 use super::shown;
 use crate::chess::Color;
 use crate::club::room::{Finished, Room};
+use crate::club::store::TournamentRecord;
 use crate::club::tournament::arena::{Arena, ArenaClock, ArenaResult, GameIdx, Millis};
 use crate::club::tournament::spec::{Kind, Spec};
 use crate::club::tournament::standings::points_text;
+use crate::club::tournament::trf;
 use crate::club::tournament::{
     Board, ByeKind, GameResult, Pairing, RoundRecord, SwissState, pair_round, standings,
 };
@@ -265,6 +267,8 @@ pub(super) struct Tournament {
     /// Who entered, by member id, as the club last saw them.
     entrants: Vec<Member>,
     games: Vec<Paired>,
+    /// What the store was last given of it (written again only when it changes).
+    saved: Option<TournamentRecord>,
 }
 
 /// Every tournament of this run of the server, and the next id to give.
@@ -275,6 +279,40 @@ pub(super) struct Tournaments {
 }
 
 impl Tournament {
+    /// The tournament as the store keeps it (the standings without the time left, which
+    /// changes every second).
+    fn record(&self, now: Instant) -> TournamentRecord {
+        let mut view = self.view(now);
+        view.row.until = None;
+        let (kind, trf) = match &self.run {
+            Run::Arena(_) => ("arena", None),
+            Run::Swiss(s) => (
+                "swiss",
+                Some(trf::write(
+                    &s.state,
+                    &format!("ox88 club tournament {}", self.id),
+                )),
+            ),
+        };
+        TournamentRecord {
+            id: self.id,
+            kind: kind.to_string(),
+            spec: self.spec.to_string(),
+            clock: self.spec.time_control.to_string(),
+            organiser: self.organiser_name.clone(),
+            players: self.entrants.len() as u32,
+            state: self.phase.to_string(),
+            trf,
+            standings: view.to_string(),
+            games: self
+                .games
+                .iter()
+                .filter(|g| !g.game_id.is_empty())
+                .map(|g| g.game_id.clone())
+                .collect(),
+        }
+    }
+
     fn ms(&self, now: Instant) -> Millis {
         now.saturating_duration_since(self.epoch).as_millis() as Millis
     }
@@ -503,6 +541,37 @@ fn swiss_podium(
 }
 
 impl Owner {
+    /// Tournament ids go on after `last` (the highest the store keeps): an id is never
+    /// given twice, across restarts too.
+    pub(super) fn tournaments_after(&mut self, last: u32) {
+        self.tournaments.next_id = self.tournaments.next_id.max(last);
+    }
+
+    /// Each tournament that changed since it was last saved goes to the writer.
+    fn save_tournaments(&mut self, now: Instant) {
+        let mut writes = Vec::new();
+        for t in &mut self.tournaments.list {
+            if t.saved.is_some() && t.phase == Phase::Finished && t.games.iter().all(|g| g.done) {
+                // Finished and every game over: nothing changes any more.
+                if t.saved.as_ref().is_some_and(|s| s.state == "finished") {
+                    continue;
+                }
+            }
+            let record = t.record(now);
+            if t.saved.as_ref() != Some(&record) {
+                t.saved = Some(record.clone());
+                writes.push(record);
+            }
+        }
+        for record in writes {
+            self.writer.post(move |store| {
+                if let Err(e) = store.save_tournament(&record) {
+                    eprintln!("ox88 serve: {e}");
+                }
+            });
+        }
+    }
+
     // ---- what members ask ---------------------------------------------------------------
 
     /// Viewer `id` creates a tournament: it starts at once or when the spec says. The
@@ -555,6 +624,7 @@ impl Owner {
             run,
             entrants: Vec::new(),
             games: Vec::new(),
+            saved: None,
         });
         if spec.bots {
             let mut bots: Vec<u64> = self
@@ -701,6 +771,7 @@ impl Owner {
         }
         self.lobby_changed();
         self.notice(id, said);
+        self.save_tournaments(now);
         Ok(tid)
     }
 
@@ -741,6 +812,8 @@ impl Owner {
         }
         let tid = t.id;
         self.lobby_changed();
+        let now = self.now();
+        self.save_tournaments(now);
         Ok(tid)
     }
 
@@ -767,6 +840,7 @@ impl Owner {
         let mut t = self.tournaments.list.remove(i);
         self.finish_tournament(&mut t, now, "its organiser ended it");
         self.tournaments.list.insert(i, t);
+        self.save_tournaments(now);
         Ok(tid)
     }
 
@@ -930,6 +1004,7 @@ impl Owner {
         // A tournament made during this tick (none is) would be kept too.
         list.append(&mut self.tournaments.list);
         self.tournaments.list = list;
+        self.save_tournaments(now);
     }
 
     /// Games whose room went without a result (the server could not keep them, both
