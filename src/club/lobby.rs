@@ -30,12 +30,13 @@ use crate::game::glicko::Rating;
 mod adjourned;
 mod offers;
 mod owner;
+mod tournament_state;
 #[cfg(test)]
 mod tournament_tests;
 mod tournaments;
 mod view;
 use owner::Owner;
-pub use tournaments::{
+pub use tournament_state::{
     FIRST_ROUND_WAIT, FORFEIT_AFTER, FORFEITS_WITHDRAWN, MAX_TOURNAMENTS, PairingRow, Phase,
     PodiumRow, StandingRow, TOURNAMENT_PLAYERS, TournamentRow, TournamentView,
 };

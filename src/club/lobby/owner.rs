@@ -103,7 +103,7 @@ pub(in crate::club) struct Owner {
     /// The server's engine budget (`None`: searches never wait).
     budget: Option<Budget>,
     /// The tournaments of this run (see `tournaments.rs`).
-    pub(super) tournaments: super::tournaments::Tournaments,
+    pub(super) tournaments: super::tournament_state::Tournaments,
 }
 
 impl Owner {

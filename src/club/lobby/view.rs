@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::owner::Owner;
 use super::shown;
-use super::tournaments::TournamentRow;
+use super::tournament_state::TournamentRow;
 use crate::chess::Color;
 use crate::game::clock::TimeControl;
 
