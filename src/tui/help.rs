@@ -116,6 +116,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_club_help_says_what_each_swiss_tie_break_means() {
+        let club = help_lines(200, true);
+        for (key, what) in [
+            ("BH", "Buchholz cut-1"),
+            ("SB", "Sonneborn-Berger"),
+            ("DE", "direct encounter"),
+        ] {
+            assert!(
+                club.iter()
+                    .any(|(k, d)| k.trim() == key && d.contains(what)),
+                "{key} {what}"
+            );
+        }
+        let plain = help_lines(200, false);
+        assert!(!plain.iter().any(|(_, d)| d.contains("Buchholz")));
+        assert!(club.iter().any(|(k, _)| k.trim() == ":berserk"));
+    }
+
+    #[test]
     fn in_the_club_its_commands_open_the_help() {
         let at = |lines: &[(String, String)], what: &str| {
             lines
