@@ -250,7 +250,14 @@ pub(super) struct Tournament {
     pub(super) games: Vec<Paired>,
     /// What the store was last given of it (written again only when it changes).
     pub(super) saved: Option<TournamentRecord>,
+    /// What the saved record was made from, in brief: the record is made again (standings,
+    /// TRF) only when this changes, not on every tick.
+    pub(super) saved_from: Option<Fingerprint>,
 }
+
+/// What a tournament's stored record depends on: its phase, entrants, games paired and
+/// over, and who is out of the pairing (paused or withdrawn).
+pub(super) type Fingerprint = (Phase, usize, usize, usize, usize, usize);
 
 /// Every tournament of this run of the server, and the next id to give.
 #[derive(Default)]
@@ -260,6 +267,30 @@ pub(super) struct Tournaments {
 }
 
 impl Tournament {
+    /// See [`Fingerprint`].
+    pub(super) fn fingerprint(&self) -> Fingerprint {
+        let out = match &self.run {
+            Run::Arena(a) => a
+                .players()
+                .iter()
+                .filter(|p| p.paused || p.withdrawn)
+                .count(),
+            Run::Swiss(s) => s.state.players.iter().filter(|p| p.withdrawn).count(),
+        };
+        let rounds = match &self.run {
+            Run::Arena(_) => 0,
+            Run::Swiss(s) => s.state.rounds_played(),
+        };
+        (
+            self.phase,
+            self.entrants.len(),
+            self.games.len(),
+            self.games.iter().filter(|g| g.done).count(),
+            out,
+            rounds,
+        )
+    }
+
     /// The tournament as the store keeps it (the standings without the time left, which
     /// changes every second).
     pub(super) fn record(&self, now: Instant) -> TournamentRecord {

@@ -44,12 +44,11 @@ impl Owner {
     fn save_tournaments(&mut self, now: Instant) {
         let mut writes = Vec::new();
         for t in &mut self.tournaments.list {
-            if t.saved.is_some() && t.phase == Phase::Finished && t.games.iter().all(|g| g.done) {
-                // Finished and every game over: nothing changes any more.
-                if t.saved.as_ref().is_some_and(|s| s.state == "finished") {
-                    continue;
-                }
+            let print = t.fingerprint();
+            if t.saved_from == Some(print) {
+                continue;
             }
+            t.saved_from = Some(print);
             let record = t.record(now);
             if t.saved.as_ref() != Some(&record) {
                 t.saved = Some(record.clone());
@@ -118,6 +117,7 @@ impl Owner {
             entrants: Vec::new(),
             games: Vec::new(),
             saved: None,
+            saved_from: None,
         });
         if spec.bots {
             let mut bots: Vec<u64> = self
