@@ -132,6 +132,35 @@ fn an_arena_scores_wins_fire_and_berserk_and_pairs_again_at_once() {
 }
 
 #[test]
+fn an_arena_player_who_does_not_move_loses_and_is_paused() {
+    let (club, advance) = club_at(Limits::default());
+    let v = online(&club, &["alice", "bob"]);
+    let tid = v[0].tournament_create("arena 3+0 1h").unwrap();
+    v[0].tournament_join(Some(tid)).unwrap();
+    v[1].tournament_join(Some(tid)).unwrap();
+    club.tick(club.now());
+    let (white, black) = if colour(&club, &v[0]) == Color::White {
+        (&v[0], &v[1])
+    } else {
+        (&v[1], &v[0])
+    };
+    advance(FORFEIT_AFTER - Duration::from_secs(1));
+    club.tick(club.now());
+    assert!(white.room_name().is_some(), "not yet");
+    advance(Duration::from_secs(1));
+    club.tick(club.now());
+    assert_eq!(black.room_name(), None, "the room is closed");
+    let view = black.tournament(Some(tid)).unwrap();
+    assert_eq!(row(&view, &black.name()).score, "2", "{view:?}");
+    assert!(
+        row(&view, &white.name()).out,
+        "the one who did not move is paused"
+    );
+    let told = white.take_notices().join("\n");
+    assert!(told.contains("paused for not moving"), "{told}");
+}
+
+#[test]
 fn two_who_just_played_wait_for_someone_else() {
     let (club, _advance) = club_at(Limits::default());
     let v = online(&club, &["alice", "bob", "carol"]);

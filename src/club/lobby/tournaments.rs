@@ -533,6 +533,7 @@ impl Owner {
 
     /// An arena's tick: over at its end; else whoever waits is paired.
     fn arena_step(&mut self, t: &mut Tournament, now: Instant) {
+        self.arena_no_shows(t, now);
         let ms = t.ms(now);
         let Run::Arena(a) = &t.run else {
             return;
@@ -583,6 +584,56 @@ impl Owner {
                     self.call_off(&paired.room, now, "the pairing was withdrawn");
                 }
             }
+        }
+    }
+
+    /// An arena game whose side to move has not made its first move within
+    /// [`FORFEIT_AFTER`] (White from the pairing, Black from White's first move) is lost by
+    /// that side, and the room closed: the opponent is free to be paired again at once, and
+    /// the one who did not move is paused until `:tournament join`.
+    fn arena_no_shows(&mut self, t: &mut Tournament, now: Instant) {
+        let ms = t.ms(now);
+        let mut lost: Vec<(String, String)> = Vec::new();
+        for g in t.games.iter_mut().filter(|g| !g.done) {
+            let Some(r) = self.rooms.get(&g.room) else {
+                continue;
+            };
+            let plies = r.plies();
+            if plies >= 1 && g.first_move.is_none() {
+                g.first_move = Some(now);
+            }
+            let late = |since: Instant| now.saturating_duration_since(since) >= FORFEIT_AFTER;
+            let (result, loser) = match (plies, g.first_move) {
+                (0, _) if late(g.started) => (ArenaResult::BlackWon, g.white.clone()),
+                (1, Some(first)) if late(first) => (ArenaResult::WhiteWon, g.black.clone()),
+                _ => continue,
+            };
+            if let (Run::Arena(a), Some(ag)) = (&mut t.run, g.arena) {
+                let _ = a.finish(ag, result, plies, ms);
+                let _ = a.pause(&loser);
+            }
+            g.done = true;
+            g.result = Some(if result == ArenaResult::WhiteWon {
+                GameResult::Win
+            } else {
+                GameResult::Loss
+            });
+            lost.push((g.room.clone(), loser));
+        }
+        for (room, loser) in lost {
+            let why = format!(
+                "tournament {}: {} did not move within {} s and lost the game",
+                t.id,
+                t.name_of(&loser),
+                FORFEIT_AFTER.as_secs()
+            );
+            self.call_off(&room, now, &why);
+            let text = format!(
+                "tournament {}: paused for not moving (:tournament join {} comes back)",
+                t.id, t.id
+            );
+            self.tell(vec![(loser, text)]);
+            self.lobby_changed();
         }
     }
 
