@@ -11,6 +11,11 @@ same boards, colours and bye.
 
     python3 scripts/swiss_oracle.py --tournaments 150 --seed 1
     python3 scripts/swiss_oracle.py --tournaments 60 --events --seed 2 --out /tmp/diffs.json
+    ox88 club tournament 3 --trf > t3.trf && python3 scripts/swiss_oracle.py --trf t3.trf
+
+With --trf FILE it reads one tournament the club played (as `ox88 club tournament ID --trf`
+writes it) and has the oracle re-pair each of its rounds: exit status 0 when every round
+agrees, 1 when one does not (each round's verdict printed).
 
 Prints the rounds compared and agreed, apart for rounds touched by byes, withdrawals or late
 entries; --out keeps each differing round (the TRF and both pairings) for study. A round
@@ -275,7 +280,20 @@ def main():
                     help="byes on request, withdrawals and late entries")
     ap.add_argument("--ox88", default="target/release/ox88")
     ap.add_argument("--out", help="write the differing rounds here (JSON)")
+    ap.add_argument("--trf", help="check one tournament's TRF-16 file (ox88 club tournament ID --trf)")
     args = ap.parse_args()
+    if args.trf:
+        with open(args.trf) as f:
+            text = f.read()
+        report = check_trf(text)
+        agreed = 0
+        for r in report["rounds"]:
+            same = r["match"] and colours_agree(r["trf_pairings"], r["engine_pairings"])
+            agreed += same
+            print(f"round {r['round']}: {'agrees' if same else 'differs'}"
+                  + ("" if same else f" {r['discrepancies']}"))
+        print(f"{agreed} of {len(report['rounds'])} rounds agree with the oracle")
+        sys.exit(0 if report["rounds"] and agreed == len(report["rounds"]) else 1)
     rng = random.Random(args.seed)
     # eventful -> [rounds, same pairs, same pairs and colours]
     compared = {False: [0, 0, 0], True: [0, 0, 0]}

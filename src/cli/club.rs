@@ -32,6 +32,21 @@ pub enum ClubCommand {
         #[arg(long, default_value_t = 20)]
         limit: usize,
     },
+    /// The club's tournaments, one a line: id, kind, clock, players, and whether it is
+    /// starting, running or finished.
+    Tournaments,
+    /// One tournament: its standings, or (--trf) a Swiss as a FIDE TRF-16 file, or (--pgn)
+    /// all its games in the order they were paired.
+    Tournament {
+        /// The tournament's id (`ox88 club tournaments` lists them).
+        id: u32,
+        /// Write a Swiss as FIDE TRF-16 (XXR, XXC, a 001 line per pairing number).
+        #[arg(long, conflicts_with = "pgn")]
+        trf: bool,
+        /// Write every game's PGN, in the order played.
+        #[arg(long)]
+        pgn: bool,
+    },
     /// Bans a member: their sessions close within a second on a running server, and no key
     /// of their account logs in until `unban`.
     Ban {
@@ -108,6 +123,41 @@ pub fn run(args: ClubArgs) -> Result<()> {
                  again; ox88 club ban keeps them out)",
                 account.name
             );
+        }
+        ClubCommand::Tournaments => {
+            let all = store.tournaments()?;
+            if all.is_empty() {
+                println!("the club has had no tournament yet");
+            }
+            for t in all {
+                println!(
+                    "{:>3}  {}  {}  {} players  {}",
+                    t.id, t.kind, t.clock, t.players, t.state
+                );
+            }
+        }
+        ClubCommand::Tournament { id, trf, pgn } => {
+            let Some(t) = store.tournament(id)? else {
+                bail!("the club has no tournament {id} (ox88 club tournaments lists them)");
+            };
+            if trf {
+                let Some(text) = t.trf else {
+                    bail!(
+                        "tournament {id} is an arena: TRF-16 is FIDE's file of a Swiss \
+                         (--pgn gives its games)"
+                    );
+                };
+                print!("{text}");
+            } else if pgn {
+                for game in &t.games {
+                    // A game forfeited before any move was never kept.
+                    if let Some(g) = store.game(game)? {
+                        println!("{}\n", g.pgn.trim_end());
+                    }
+                }
+            } else {
+                print!("{}", t.standings);
+            }
         }
         ClubCommand::Games { name, pgn, limit } => {
             let Some(account) = store.account_named(&name)? else {

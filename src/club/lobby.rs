@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use super::budget::{JobKind, Turn};
 use super::room::{Action, Role, RoomView};
 use super::store::{GameRecord, Store};
+use super::tournament::spec::{Spec, SpecError};
 use super::writer::Writer;
 use super::{ClubError, Member, Notify, SignedIn, text};
 use crate::chess::Color;
@@ -31,9 +32,17 @@ mod bot_state;
 mod bots;
 mod offers;
 mod owner;
+mod tournament_state;
+#[cfg(test)]
+mod tournament_tests;
+mod tournaments;
 mod view;
 pub use bot_state::Pace;
 use owner::Owner;
+pub use tournament_state::{
+    FIRST_ROUND_WAIT, FORFEIT_AFTER, FORFEITS_WITHDRAWN, MAX_TOURNAMENTS, PairingRow, Phase,
+    PodiumRow, StandingRow, TOURNAMENT_PLAYERS, TournamentRow, TournamentView,
+};
 pub use view::{ChallengeView, GameView, LobbyView, OnlineView, SeekView, WaitingView};
 
 /// The time control of a room opened by name (its opener may not have said).
@@ -64,6 +73,10 @@ pub struct Limits {
     pub challenges: usize,
     /// Searches at once over the whole club (`--engine-threads`); `None`: no budget.
     pub engine_threads: Option<usize>,
+    /// Tournaments starting or running at once (`--max-tournaments`).
+    pub max_tournaments: usize,
+    /// Players in one tournament at most (`--tournament-players`).
+    pub tournament_players: usize,
 }
 
 impl Default for Limits {
@@ -73,6 +86,8 @@ impl Default for Limits {
             abandon_after: ABANDON_AFTER,
             challenges: CHALLENGES_OUT,
             engine_threads: None,
+            max_tournaments: MAX_TOURNAMENTS,
+            tournament_players: TOURNAMENT_PLAYERS,
         }
     }
 }
@@ -135,6 +150,17 @@ impl Club {
         let started = chrono::Utc::now();
         let adjourned = adjourned::at_start(store.as_ref(), started)?;
         let news = store.news().map_err(|e| ClubError::new(e.to_string()))?;
+        // Tournaments live in the owner's memory: those a stopped server left open are
+        // finished (their games and results so far stay), and ids go on after theirs.
+        let failed = |e: super::StoreError| ClubError::new(e.to_string());
+        store.close_open_tournaments().map_err(failed)?;
+        let last_tournament = store
+            .tournaments()
+            .map_err(failed)?
+            .iter()
+            .map(|t| t.id)
+            .max()
+            .unwrap_or(0);
         let (commands, inbox) = mpsc::sync_channel::<Command>(COMMANDS_QUEUED);
         // The writer tells the owner of ratings and failures, as a command like any other.
         let reports = commands.clone();
@@ -152,6 +178,7 @@ impl Club {
             adjourned,
             news,
         );
+        owner.tournaments_after(last_tournament);
         std::thread::Builder::new()
             .name("club".into())
             .spawn(move || owner.run(&inbox))
@@ -511,6 +538,66 @@ impl Viewer {
     pub fn accept(&self, number: u32) -> Result<String, ClubError> {
         let id = self.id;
         self.club.ask_or_refuse(move |o| o.accept(id, number))
+    }
+
+    /// Creates a tournament (`:tournament arena 3+0 30m`, `:tournament swiss 5+3 5
+    /// rounds`): its id. The organiser plays only after joining.
+    pub fn tournament_create(&self, spec: &str) -> Result<u32, ClubError> {
+        let spec: Spec = spec.parse().map_err(|e: SpecError| ClubError::new(e.0))?;
+        let id = self.id;
+        self.club
+            .ask_or_refuse(move |o| o.tournament_create(id, spec))
+    }
+
+    /// Joins tournament `tournament` (the only one open when `None`), or comes back to an
+    /// arena after a pause.
+    pub fn tournament_join(&self, tournament: Option<u32>) -> Result<u32, ClubError> {
+        let id = self.id;
+        self.club
+            .ask_or_refuse(move |o| o.tournament_join(id, tournament))
+    }
+
+    /// Leaves the pairing pool of one's arena until `:tournament join`.
+    pub fn tournament_pause(&self) -> Result<u32, ClubError> {
+        let id = self.id;
+        self.club.ask_or_refuse(move |o| o.tournament_pause(id))
+    }
+
+    /// Withdraws from a tournament (games played stay counted).
+    pub fn tournament_leave(&self, tournament: Option<u32>) -> Result<u32, ClubError> {
+        let id = self.id;
+        self.club
+            .ask_or_refuse(move |o| o.tournament_leave(id, tournament))
+    }
+
+    /// Ends a tournament now (its organiser only).
+    pub fn tournament_end(&self, tournament: Option<u32>) -> Result<u32, ClubError> {
+        let id = self.id;
+        self.club
+            .ask_or_refuse(move |o| o.tournament_end(id, tournament))
+    }
+
+    /// Goes berserk in one's arena game, before one's first move.
+    pub fn berserk(&self) -> Result<String, ClubError> {
+        let id = self.id;
+        self.club.ask_or_refuse(move |o| o.tournament_berserk(id))
+    }
+
+    /// A tournament's standings, pairings and podium (one's own, or the only one open,
+    /// when `None`).
+    pub fn tournament(&self, tournament: Option<u32>) -> Result<TournamentView, ClubError> {
+        let (id, now) = (self.id, self.club.now());
+        self.club
+            .ask_or_refuse(move |o| o.tournament_view(id, tournament, now))
+    }
+
+    /// Is this viewer's member in a tournament that is open (their session waits for a
+    /// pairing, and no idle timeout ends it)?
+    pub fn in_tournament(&self) -> bool {
+        let member = self.member.id.clone();
+        self.club
+            .ask(move |o| o.tournament_waits_for(&member))
+            .unwrap_or(false)
     }
 }
 

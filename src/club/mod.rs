@@ -35,7 +35,7 @@ pub use lobby::{Club, LobbyView, Viewer};
 pub use room::{Action, Role, Room, RoomView};
 pub use store::{
     Account, CodeRefused, GameRecord, MemberRating, Orders, SqliteStore, Store, StoreError,
-    game_date,
+    TournamentRecord, game_date,
 };
 
 use std::sync::Arc;

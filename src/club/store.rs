@@ -19,7 +19,9 @@ use rusqlite::{
 use crate::game::glicko::{Outcome, Rating};
 
 mod accounts;
+mod tournaments;
 pub use accounts::{Account, CODE_TRIES, CodeRefused};
+pub use tournaments::TournamentRecord;
 
 /// A game as the database keeps it.
 #[derive(Clone, Debug, PartialEq)]
@@ -155,6 +157,23 @@ pub trait Store: Send + Sync {
     fn take_orders(&self) -> Result<Orders, StoreError> {
         Ok(Orders::default())
     }
+    /// Keeps a tournament as it stands (its games added in order). A store that keeps no
+    /// tournaments (a test's) forgets it.
+    fn save_tournament(&self, _t: &TournamentRecord) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// Every tournament kept, by id, without their games.
+    fn tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError> {
+        Ok(Vec::new())
+    }
+    /// Tournament `id`, with its games' ids in the order they were paired.
+    fn tournament(&self, _id: u32) -> Result<Option<TournamentRecord>, StoreError> {
+        Ok(None)
+    }
+    /// Tournaments left starting or running by a server that stopped are finished; how many.
+    fn close_open_tournaments(&self) -> Result<usize, StoreError> {
+        Ok(0)
+    }
 }
 
 /// The built-in store: one SQLite file (or a database in memory, for tests).
@@ -199,6 +218,8 @@ const MIGRATIONS: &[Step] = &[
     ),
     // Version 4: the operator's bans and kicks (`ox88 club ban|kick`).
     Step::Sql(OPERATOR),
+    // Version 5: tournaments and their games (tournaments.rs).
+    Step::Sql(tournaments::SCHEMA),
 ];
 
 /// The operator's orders, written by `ox88 club` (another process) and read by the server
@@ -1000,6 +1021,27 @@ impl Store for SqliteStore {
             .execute("DELETE FROM news WHERE member = ?1", [member])
             .doing(|| format!("forgetting the news told to {member}"))?;
         Ok(())
+    }
+
+    fn save_tournament(&self, t: &TournamentRecord) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let now = inner.stamp();
+        tournaments::save(&mut inner.conn, t, &now).doing(|| format!("saving tournament {}", t.id))
+    }
+
+    fn tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError> {
+        tournaments::all(&self.lock().conn).doing(|| "reading the tournaments".to_string())
+    }
+
+    fn tournament(&self, id: u32) -> Result<Option<TournamentRecord>, StoreError> {
+        tournaments::one(&self.lock().conn, id).doing(|| format!("reading tournament {id}"))
+    }
+
+    fn close_open_tournaments(&self) -> Result<usize, StoreError> {
+        let mut inner = self.lock();
+        let now = inner.stamp();
+        tournaments::close_open(&inner.conn, &now)
+            .doing(|| "finishing the tournaments a stopped server left".to_string())
     }
 }
 

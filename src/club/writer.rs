@@ -459,6 +459,19 @@ impl Store for Through {
     fn is_banned(&self, account: &str) -> Result<bool, StoreError> {
         self.store.is_banned(account)
     }
+    fn save_tournament(&self, t: &super::store::TournamentRecord) -> Result<(), StoreError> {
+        let t = t.clone();
+        self.write(move |s| s.save_tournament(&t))
+    }
+    fn tournaments(&self) -> Result<Vec<super::store::TournamentRecord>, StoreError> {
+        self.store.tournaments()
+    }
+    fn tournament(&self, id: u32) -> Result<Option<super::store::TournamentRecord>, StoreError> {
+        self.store.tournament(id)
+    }
+    fn close_open_tournaments(&self) -> Result<usize, StoreError> {
+        self.write(|s| s.close_open_tournaments())
+    }
     fn take_orders(&self) -> Result<super::store::Orders, StoreError> {
         self.write(|s| s.take_orders())
     }

@@ -94,6 +94,13 @@ pub struct ServeArgs {
     /// engine budget.
     #[arg(long, value_name = "ELO,ELO,...", value_parser = parse_bots)]
     pub bots: Option<Bots>,
+    /// Tournaments starting or running at once; past it `:tournament` is refused, saying
+    /// why.
+    #[arg(long, default_value_t = crate::club::lobby::MAX_TOURNAMENTS as u32, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub max_tournaments: u32,
+    /// Players in one tournament at most; past it a join is refused, saying why.
+    #[arg(long, default_value_t = crate::club::lobby::TOURNAMENT_PLAYERS as u32, value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub tournament_players: u32,
 }
 
 /// The levels of `--bots`, checked.
@@ -189,6 +196,8 @@ impl ServeConfig {
             club: Limits {
                 max_rooms: args.max_rooms as usize,
                 abandon_after: args.abandon_after,
+                max_tournaments: args.max_tournaments as usize,
+                tournament_players: args.tournament_players as usize,
                 engine_threads: Some(
                     args.engine_threads
                         .map_or_else(Budget::default_shares, |n| n as usize),

@@ -1295,6 +1295,9 @@ mod tests {
         assert_eq!(set.max_rooms, 3);
         assert!(limits(&["--abandon-after", "0s"]).is_err());
         assert!(limits(&["--max-rooms", "0"]).is_err());
+        let set = limits(&["--max-tournaments", "2", "--tournament-players", "16"]).unwrap();
+        assert_eq!((set.max_tournaments, set.tournament_players), (2, 16));
+        assert!(limits(&["--tournament-players", "1"]).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -729,8 +729,9 @@ impl driver::Front for Channel {
         }
         if now >= self.last_input + self.idle_timeout {
             // A game going on in the viewer's room is activity: a player waiting for the
-            // opponent's move, a watcher of a long game.
-            if app.club().game_going_on() {
+            // opponent's move, a watcher of a long game; so is waiting for a tournament's
+            // next pairing.
+            if app.club().game_going_on() || app.club().in_tournament() {
                 self.last_input = now;
                 return None;
             }

@@ -53,6 +53,11 @@ pub fn help_lines(width: u16, club: bool) -> Vec<(String, String)> {
         ));
         rows.push(("'TEXT".into(), "club: chat in the room".into()));
         rows.extend(command::help_rows(true));
+        rows.extend(
+            command::TIEBREAKS
+                .iter()
+                .map(|(k, d)| (k.to_string(), d.to_string())),
+        );
         rows.push((String::new(), String::new()));
     }
     rows.extend(help_rows());
@@ -109,6 +114,25 @@ pub fn help_max_scroll(area: Rect, club: bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_club_help_says_what_each_swiss_tie_break_means() {
+        let club = help_lines(200, true);
+        for (key, what) in [
+            ("BH", "Buchholz cut-1"),
+            ("SB", "Sonneborn-Berger"),
+            ("DE", "direct encounter"),
+        ] {
+            assert!(
+                club.iter()
+                    .any(|(k, d)| k.trim() == key && d.contains(what)),
+                "{key} {what}"
+            );
+        }
+        let plain = help_lines(200, false);
+        assert!(!plain.iter().any(|(_, d)| d.contains("Buchholz")));
+        assert!(club.iter().any(|(k, _)| k.trim() == ":berserk"));
+    }
 
     #[test]
     fn in_the_club_its_commands_open_the_help() {

@@ -1111,3 +1111,53 @@ async fn a_member_challenges_a_bot_and_sees_its_reply_on_the_screen() {
         "{why}"
     );
 }
+
+#[test]
+fn the_lobby_lists_a_tournament_enter_joins_it_and_standings_go_to_the_log() {
+    use common::app::{enter, log_texts, press, screen};
+    use crossterm::event::KeyCode;
+    use std::sync::Arc;
+    let club = ox88::club::Club::new(Arc::new(SqliteStore::in_memory().unwrap())).unwrap();
+    let organiser = club.connect(
+        ox88::club::Member {
+            id: "olga".into(),
+            name: "olga".into(),
+            rated: true,
+        },
+        Arc::new(|| {}),
+    );
+    let id = organiser.tournament_create("arena 3+0 30m in 10m").unwrap();
+    let mut alice = viewer_app(&club, "alice", None);
+    alice.on_club_change();
+    let shown = screen(&mut alice, 120, 40).join("\n");
+    assert!(shown.contains("Tournaments"), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "{id}  arena 3+0 30m rated in 10m by olga  0 players  starts in"
+        )),
+        "{shown}"
+    );
+    // The tournament is the only row: Enter joins it.
+    press(&mut alice, KeyCode::Enter);
+    alice.on_club_change();
+    assert!(
+        log_texts(&alice)
+            .iter()
+            .any(|t| t.contains(&format!("you joined tournament {id}"))),
+        "{:?}",
+        log_texts(&alice)
+    );
+    let shown = screen(&mut alice, 120, 40).join("\n");
+    assert!(shown.contains("1 players"), "{shown}");
+    enter(&mut alice, ":standings");
+    let log = log_texts(&alice).join("\n");
+    assert!(
+        log.contains(&format!("tournament {id}: arena 3+0 30m")),
+        "{log}"
+    );
+    assert!(log.contains("alice"), "{log}");
+    // A tournament that cannot be made says why.
+    enter(&mut alice, ":tournament swiss 3+0 0 rounds");
+    let (_, said) = common::app::message(&alice);
+    assert!(said.contains("1 to 15"), "{said}");
+}

@@ -517,3 +517,161 @@ fn the_operator_lists_a_members_games_and_prints_their_pgn() {
         "{err}"
     );
 }
+
+/// The bots' member ids and names at `levels` (as `ox88 serve --bots` seats them).
+fn bots_online(club: &Arc<Club>, levels: &[u32]) -> Vec<ox88::club::Viewer> {
+    levels
+        .iter()
+        .map(|&elo| {
+            club.connect(
+                Member {
+                    id: ox88::club::bot_id(elo),
+                    name: format!("ox88-{elo}"),
+                    rated: true,
+                },
+                Arc::new(|| {}),
+            )
+        })
+        .collect()
+}
+
+/// Every game of the round is played: White opens, Black resigns.
+fn play_round(viewers: &[ox88::club::Viewer]) {
+    use ox88::club::Role;
+    let now = Instant::now();
+    for v in viewers {
+        if let Some((view, Role::Player(ox88::chess::Color::White))) = v.room(now)
+            && view.result.is_none()
+        {
+            v.act(Action::Move("e4".into())).unwrap();
+        }
+    }
+    for v in viewers {
+        if let Some((view, Role::Player(ox88::chess::Color::Black))) = v.room(now)
+            && view.result.is_none()
+        {
+            v.act(Action::Resign).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_swiss_of_bots_is_kept_read_by_the_cli_as_trf_and_pgn_and_a_restart_finishes_it() {
+    let dir = TempDir::new("club-tournament");
+    let db = dir.path().join("club.sqlite");
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).unwrap());
+    let club = Club::new(Arc::clone(&store)).unwrap();
+    let bots = bots_online(&club, &[1200, 1400, 1600, 1800, 2000]);
+    let organiser = club.connect(
+        Member {
+            id: "olga".into(),
+            name: "olga".into(),
+            rated: true,
+        },
+        Arc::new(|| {}),
+    );
+    let id = organiser
+        .tournament_create("swiss 3+0 3 rounds bots")
+        .unwrap();
+    // Every bot entered at once: round 1 is paired (two boards and a bye).
+    for round in 1..=3 {
+        let view = organiser.tournament(Some(id)).unwrap();
+        assert_eq!(view.round, Some((round, 3)), "{view}");
+        assert_eq!(view.pairings.len(), 2, "{view}");
+        play_round(&bots);
+        club.tick(club.now());
+    }
+    let view = organiser.tournament(Some(id)).unwrap();
+    assert_eq!(view.row.phase, ox88::club::lobby::Phase::Finished, "{view}");
+    // A second, left running when the server stops.
+    let open = organiser.tournament_create("arena 1+0 10m bots").unwrap();
+    assert!(club.flush(FLUSH));
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .arg("club")
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .expect("ox88 runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // Read beside the running server.
+    let listed = run(&["tournaments"]);
+    assert!(
+        listed.contains(&format!("{id:>3}  swiss  3+0  5 players  finished")),
+        "{listed}"
+    );
+    assert!(
+        listed.contains(&format!("{open:>3}  arena  1+0  5 players  running")),
+        "{listed}"
+    );
+    let trf = run(&["tournament", &id.to_string(), "--trf"]);
+    assert!(trf.contains("XXR 3\n"), "{trf}");
+    assert!(trf.contains("XXC white1\n"), "{trf}");
+    let players: Vec<&str> = trf.lines().filter(|l| l.starts_with("001")).collect();
+    assert_eq!(players.len(), 5, "{trf}");
+    // Numbered by the pairing numbers used (all rated alike here: in the order entered).
+    for (i, line) in players.iter().enumerate() {
+        assert!(line.starts_with(&format!("001 {:>4}", i + 1)), "{trf}");
+    }
+    assert!(players[0].contains("ox88-1200"), "{trf}");
+    // Read back as the runner's own pairing code reads a TRF: three rounds, each one's
+    // boards as played.
+    let (_, state) = ox88::club::tournament::trf::read(&trf).unwrap();
+    assert_eq!(state.rounds_played(), 3);
+    assert!(state.players.iter().all(|p| p.rounds.len() == 3));
+    let pgn = run(&["tournament", &id.to_string(), "--pgn"]);
+    assert_eq!(pgn.matches("[Event ").count(), 6, "{pgn}");
+    assert_eq!(pgn.matches("1. e4 ").count(), 6, "{pgn}");
+    let standings = run(&["tournament", &id.to_string()]);
+    assert!(
+        standings.contains(&format!("tournament {id}: swiss 3+0 3 rounds")),
+        "{standings}"
+    );
+    // The oracle re-pairs each round from the same file, when it is installed.
+    let trf_file = dir.path().join("t.trf");
+    std::fs::write(&trf_file, &trf).unwrap();
+    let oracle = std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/swiss_oracle.py"
+        ))
+        .arg("--trf")
+        .arg(&trf_file)
+        .output();
+    if let Ok(out) = oracle
+        && !String::from_utf8_lossy(&out.stderr).contains("the oracle is missing")
+    {
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{said} {out:?}");
+        assert!(said.contains("3 of 3 rounds agree"), "{said}");
+    }
+    // A restart: the tournament left running is finished, and ids go on after it.
+    drop(bots);
+    drop(organiser);
+    drop(club);
+    let club = Club::new(Arc::clone(&store)).unwrap();
+    let listed = run(&["tournaments"]);
+    assert!(
+        listed.contains(&format!("{open:>3}  arena  1+0  5 players  finished")),
+        "{listed}"
+    );
+    let olga = club.connect(
+        Member {
+            id: "olga".into(),
+            name: "olga".into(),
+            rated: true,
+        },
+        Arc::new(|| {}),
+    );
+    assert_eq!(olga.tournament_create("arena 1+0 10m").unwrap(), open + 1);
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+        .args(["club", "tournament", "99", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no tournament 99"));
+}

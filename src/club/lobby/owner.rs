@@ -104,6 +104,8 @@ pub(in crate::club) struct Owner {
     pub(super) budget: Option<Budget>,
     /// The engine seated as members, and their searches under way.
     pub(super) bots: super::bot_state::Bots,
+    /// The tournaments of this run (see `tournaments.rs`).
+    pub(super) tournaments: super::tournament_state::Tournaments,
 }
 
 impl Owner {
@@ -138,6 +140,7 @@ impl Owner {
             stopped: false,
             budget: limits.engine_threads.map(Budget::new),
             bots: super::bot_state::Bots::default(),
+            tournaments: Default::default(),
         };
         owner.publish();
         owner
@@ -488,7 +491,10 @@ impl Owner {
         if let Some(room) = self.viewers.get(&id).and_then(|e| e.room.clone()) {
             self.leave_seat(id, &room);
         }
-        self.viewers.remove(&id);
+        if let Some(e) = self.viewers.remove(&id) {
+            // A player whose last session went is paused in their arenas.
+            self.tournament_member_gone(&e.member.id);
+        }
         self.lobby_changed = true;
     }
 
@@ -756,6 +762,7 @@ impl Owner {
             }
         }
         self.sweep(now);
+        self.tournaments_tick(now);
     }
 
     /// Every game going on queued to be saved with its clocks as they stand.
@@ -788,6 +795,8 @@ impl Owner {
             self.write(Write::Save(record));
         }
         if let Some(f) = finished {
+            // A tournament's game is scored where every game's end is taken.
+            self.tournament_game_over(&f);
             // A player away when the game ended hears of it at the next login.
             let how = format!(
                 "your game in room {room}, {} – {}, ended {}{}",

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::owner::Owner;
 use super::shown;
+use super::tournament_state::TournamentRow;
 use crate::chess::Color;
 use crate::game::clock::TimeControl;
 
@@ -78,6 +79,8 @@ pub struct LobbyView {
     pub games: Vec<GameView>,
     /// Rooms where one player waits for an opponent.
     pub waiting: Vec<WaitingView>,
+    /// The tournaments, newest first (starting, running, finished).
+    pub tournaments: Vec<TournamentRow>,
     /// The viewer's own name and rating.
     pub me: String,
     pub my_rating: Option<u32>,
@@ -102,6 +105,7 @@ pub(super) struct Snapshot {
     challenges: Vec<(u64, u64, ChallengeView)>,
     games: Vec<Listed>,
     waiting: Vec<WaitingView>,
+    tournaments: Vec<TournamentRow>,
     /// Each viewer's name and rating as shown.
     me: HashMap<u64, (String, Option<u32>)>,
 }
@@ -225,6 +229,7 @@ impl Snapshot {
             challenges,
             games,
             waiting,
+            tournaments: owner.tournament_rows(now),
             me,
         }
     }
@@ -259,6 +264,15 @@ impl Snapshot {
                 .collect(),
             games,
             waiting: self.waiting.clone(),
+            tournaments: self
+                .tournaments
+                .iter()
+                .map(|t| {
+                    let mut t = t.clone();
+                    t.until = t.until.map(|u| u.saturating_sub(since));
+                    t
+                })
+                .collect(),
             me: me_name,
             my_rating,
         }

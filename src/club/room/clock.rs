@@ -18,6 +18,8 @@ pub(super) struct ServerClock {
     clock: Option<Clock>,
     /// When the running clock last started: a move's thinking time, for the lag credit.
     turn_started: Option<Instant>,
+    /// White's and Black's moves earn no increment (a berserk player in an arena).
+    no_increment: [bool; 2],
 }
 
 impl ServerClock {
@@ -26,6 +28,7 @@ impl ServerClock {
         ServerClock {
             clock: tc.map(Clock::new),
             turn_started: None,
+            no_increment: [false; 2],
         }
     }
 
@@ -69,7 +72,12 @@ impl ServerClock {
                 .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
             // The flag cannot fall here: the room settled its time at this same instant.
             clock.switch(now);
-            clock.remaining(mover, now) + thought.min(LAG_ALLOWANCE)
+            let earned = clock.remaining(mover, now) + thought.min(LAG_ALLOWANCE);
+            if self.no_increment[mover.index()] {
+                earned.saturating_sub(clock.time_control().increment)
+            } else {
+                earned
+            }
         } else {
             // The first move: free, and it counts for the period of a `40/90` control.
             let before = clock.remaining(mover, now);
@@ -88,6 +96,18 @@ impl ServerClock {
             clock.start(side, now);
             self.turn_started = Some(now);
         }
+    }
+
+    /// `side` plays on half its base time and earns no increment (berserk, taken before
+    /// its first move). False when the game has no clock.
+    pub(super) fn halve(&mut self, side: Color) -> bool {
+        let Some(clock) = self.clock.as_mut() else {
+            return false;
+        };
+        let half = clock.time_control().base / 2;
+        clock.set_remaining(side, half);
+        self.no_increment[side.index()] = true;
+        true
     }
 
     /// No clock runs any more (the game ended or was aborted).

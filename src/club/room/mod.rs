@@ -14,6 +14,8 @@
 //! - `offers.rs` draw, takeback and rematch offers, and when they lapse
 //! - `chat.rs` the chat lines and the rate limit on them
 //! - `record.rs` the game as the store keeps it, and a room restored from it
+//! - `tournament.rs` a tournament's game: seats given to the paired players before they
+//!   come, berserk, no abort, and the game called off when a player never came
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -31,6 +33,7 @@ mod offers;
 mod play;
 mod record;
 mod seats;
+mod tournament;
 
 use chat::Chat;
 pub use chat::{Among, CHAT_BURST, CHAT_KEPT, CHAT_WINDOW, ChatLine};
@@ -157,6 +160,10 @@ pub struct Room {
     /// while they were gone); it becomes a note when they come back.
     held: Vec<(String, String)>,
     version: u64,
+    /// A tournament's game: its seats were given by the pairing, it cannot be aborted, and
+    /// the room stays while the game goes on even when nobody is in it (the tournament
+    /// decides what an absence costs).
+    tournament: bool,
 }
 
 /// Whole seconds to wait, rounded up (a refusal never says "wait 0 s").
@@ -186,6 +193,7 @@ impl Room {
             notes: Vec::new(),
             held: Vec::new(),
             version: 0,
+            tournament: false,
         };
         room.fresh_game();
         room
@@ -262,6 +270,7 @@ impl Room {
             }
             Action::Abort => {
                 let me = self.player(id)?;
+                self.refuse_abort_in_tournament()?;
                 self.abort(me, now)
             }
             Action::Takeback => {
@@ -430,7 +439,7 @@ impl Room {
     /// moves that goes on, or an ended one not yet taken, keeps the room.
     pub fn is_idle(&self) -> bool {
         let anyone = self.seats.anyone_here();
-        let going = self.in_progress() && !self.game.is_empty();
+        let going = self.in_progress() && (self.tournament || !self.game.is_empty());
         !anyone && !going && self.finished.is_empty()
     }
 

@@ -55,7 +55,7 @@ impl Room {
         self.keep_finished(now);
     }
 
-    fn has_moved(&self, side: Color) -> bool {
+    pub(super) fn has_moved(&self, side: Color) -> bool {
         (0..self.game.ply()).any(|i| self.game.move_number(i).0 == side)
     }
 

@@ -114,6 +114,19 @@ impl Seats {
         }
     }
 
+    /// The seats of a tournament's game, given by its pairing: both taken, both players
+    /// away until they come in (not yet counted away: the tournament judges a no-show).
+    pub(super) fn reserved(white: Member, black: Member) -> Seats {
+        let seat = |member: Member| Seat {
+            connected: false,
+            ..Seat::new(&member, None)
+        };
+        Seats {
+            seats: [Some(seat(white)), Some(seat(black))],
+            watchers: Vec::new(),
+        }
+    }
+
     /// A member comes in: a returning player takes their seat back (shown with `rating`
     /// when given, else the one they had); a newcomer takes a free seat, else watches; a
     /// watcher who comes again is not counted twice. `rating` is kept for rated members only.
@@ -190,6 +203,13 @@ impl Seats {
     pub(super) fn is_connected(&self, id: &str) -> bool {
         self.side_of(id)
             .and_then(|side| self.seats[side.index()].as_ref())
+            .is_some_and(|s| s.connected)
+    }
+
+    /// The player at `side` is in the room.
+    pub(super) fn is_here(&self, side: Color) -> bool {
+        self.seats[side.index()]
+            .as_ref()
             .is_some_and(|s| s.connected)
     }
 

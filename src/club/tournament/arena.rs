@@ -332,6 +332,12 @@ impl Arena {
         self.duration = self.duration.saturating_add(by);
     }
 
+    /// Ends the arena at `at` instead (its organiser ends it early): games running then
+    /// finish but do not count. Never makes it longer.
+    pub fn end_at(&mut self, at: Millis) {
+        self.duration = self.duration.min(at.saturating_sub(self.start));
+    }
+
     pub fn players(&self) -> &[ArenaPlayer] {
         &self.players
     }
@@ -518,6 +524,14 @@ impl Arena {
         g.end = Some(now);
         g.result = Some(result);
         g.plies = plies;
+        Ok(())
+    }
+
+    /// Ends a game without a result (it was called off: neither player came, or the server
+    /// lost it); it never counts, and both are free to be paired again.
+    pub fn cancel(&mut self, game: GameIdx, now: Millis) -> Result<(), ArenaError> {
+        let g = self.running_game_mut(game)?;
+        g.end = Some(now.max(g.start));
         Ok(())
     }
 

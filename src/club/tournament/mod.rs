@@ -8,6 +8,7 @@
 //! - `dutch.rs` the pairing of a round by the FIDE Dutch system (Handbook C.04.3)
 //! - `matching.rs` maximum matching in a general graph, which answers "can the rest of the
 //!   round still be paired?" (the Dutch system's completion criterion)
+//! - `spec.rs` what a member asks for when creating one (`arena 3+0 30m`, `swiss 5+3 5 rounds`)
 //! - `standings.rs` scores and tie-breaks: Buchholz cut-1, Sonneborn-Berger, direct encounter
 //! - `trf.rs` the FIDE TRF-16 text of a tournament, written and read back
 //!
@@ -17,6 +18,7 @@
 pub mod arena;
 pub mod dutch;
 mod matching;
+pub mod spec;
 pub mod standings;
 pub mod trf;
 

@@ -127,6 +127,29 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
             )),
         ]));
     }
+    if !l.tournaments.is_empty() {
+        lines.push(head("Tournaments"));
+    }
+    for t in &l.tournaments {
+        use crate::club::lobby::Phase;
+        let when = match (t.phase, t.until) {
+            (Phase::Starting, Some(u)) => format!("starts in {}", format_clock(u)),
+            (Phase::Running, Some(u)) => format!("running, {} left", format_clock(u)),
+            (phase, _) => phase.to_string(),
+        };
+        let text = format!(
+            "{:>3}  {} by {}  {} players  {when}  (:standings {})",
+            t.id, t.spec, t.organiser, t.players, t.id
+        );
+        if t.phase == Phase::Finished {
+            lines.push(Line::from(Span::styled(format!("  {text}"), theme.dim())));
+        } else {
+            lines.push(Line::from(vec![
+                mark(LobbyRow::Tournament(t.id)),
+                Span::raw(text),
+            ]));
+        }
+    }
     lines.push(head("Games"));
     if l.games.is_empty() {
         lines.push(Line::from(Span::styled(
@@ -158,7 +181,7 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
     lines.push(Line::default());
     lines.push(Line::from(Span::styled(
         "↑↓ Enter accepts, joins or watches · :seek 5+3 · :challenge NAME 10+0 · :watch N · \
-         :join ROOM · :play (the engine)",
+         :join ROOM · :tournament arena 3+0 30m · :play (the engine)",
         theme.dim(),
     )));
     let scroll = lobby_scroll(&lines, area);

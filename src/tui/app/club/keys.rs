@@ -45,6 +45,9 @@ impl App {
                     Some(LobbyRow::Waiting(room)) => {
                         self.with_viewer(|v| v.join(&room).map(|_| String::new()))
                     }
+                    Some(LobbyRow::Tournament(id)) => {
+                        self.with_viewer(|v| v.tournament_join(Some(id)).map(|_| String::new()))
+                    }
                     None => Err("nothing to pick: :seek 5+3 waits for an opponent".into()),
                 };
                 self.club_result(r);

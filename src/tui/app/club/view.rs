@@ -37,6 +37,8 @@ pub enum LobbyRow {
     Game(u32),
     /// A room where a player waits for an opponent, by name.
     Waiting(String),
+    /// A tournament starting or running, by id (Enter joins it).
+    Tournament(u32),
 }
 
 /// The club as one viewer sees it.
@@ -400,6 +402,11 @@ impl ClubView {
         }
     }
 
+    /// In a tournament that is open: the session waits for a pairing, however quiet.
+    pub fn in_tournament(&self) -> bool {
+        self.viewer.as_ref().is_some_and(Viewer::in_tournament)
+    }
+
     /// A player of a game still going on: the engine stays out of sight.
     pub fn playing(&self) -> bool {
         match &self.room {
@@ -435,6 +442,12 @@ impl ClubView {
             .map(|c| LobbyRow::Challenge(c.number))
             .chain(l.seeks.iter().map(|s| LobbyRow::Seek(s.number)))
             .chain(l.waiting.iter().map(|w| LobbyRow::Waiting(w.room.clone())))
+            .chain(
+                l.tournaments
+                    .iter()
+                    .filter(|t| t.phase != crate::club::lobby::Phase::Finished)
+                    .map(|t| LobbyRow::Tournament(t.id)),
+            )
             .chain(l.games.iter().map(|g| LobbyRow::Game(g.number)))
             .collect()
     }

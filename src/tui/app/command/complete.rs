@@ -346,6 +346,7 @@ mod tests {
                 color: Color::White,
                 rated: false,
             }],
+            tournaments: Vec::new(),
             me: "alice".into(),
             my_rating: None,
         }

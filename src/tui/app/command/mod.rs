@@ -15,4 +15,4 @@ pub use parse::{
     Command, CommandError, MAX_DELAY_MS, MAX_DEPTH, MAX_GAMES, MAX_MULTIPV, SeekArgs, SetArg,
     TcArg, parse, parse_in, resolve, seek_args,
 };
-pub use table::{ALIASES, COMMANDS, CommandSpec, Scope, Scopes, Words, help_rows};
+pub use table::{ALIASES, COMMANDS, CommandSpec, Scope, Scopes, TIEBREAKS, Words, help_rows};

@@ -113,6 +113,21 @@ pub enum Command {
     Claim,
     /// One's colour in the room, before the opponent comes.
     Color(Color),
+    /// Make a tournament: the words after `:tournament`, read by the club (which says
+    /// what is wrong with them).
+    TournamentCreate(String),
+    /// Join tournament ID (the only one open when `None`), or come back after `:pause`.
+    TournamentJoin(Option<u32>),
+    /// Withdraw from one's tournament.
+    TournamentLeave(Option<u32>),
+    /// End one's tournament (its organiser).
+    TournamentEnd(Option<u32>),
+    /// A tournament's standings, pairings and podium into the log.
+    Standings(Option<u32>),
+    /// Out of the arena's pairing pool.
+    Pause,
+    /// Berserk in one's arena game.
+    Berserk,
 }
 
 /// `:set` alone lists the settings, `:set save` writes them, `:set KEY VALUE` changes one.
@@ -396,6 +411,14 @@ impl Arg<'_> {
         }
     }
 
+    /// A tournament's id, or none.
+    fn optional_id(&self) -> Result<Option<u32>, CommandError> {
+        if self.text.is_empty() {
+            return Ok(None);
+        }
+        self.text.parse::<u32>().map(Some).map_err(|_| self.bad())
+    }
+
     fn number<T: std::str::FromStr + PartialOrd>(
         &self,
         range: std::ops::RangeInclusive<T>,
@@ -495,6 +518,9 @@ fn parse_club(spec: &'static CommandSpec, arg: &str) -> Result<Option<Command>, 
         ("challenge", Some(_)) if arg.is_empty() => return Err(a.bad()),
         ("challenge", Some(_)) => Command::ChallengeOff(arg.to_string()),
         ("key", Some(_)) => a.none(Command::KeyCode)?,
+        ("tournament", Some("join")) => Command::TournamentJoin(a.optional_id()?),
+        ("tournament", Some("leave")) => Command::TournamentLeave(a.optional_id()?),
+        ("tournament", Some("end")) => Command::TournamentEnd(a.optional_id()?),
         _ if spec.scopes.has(Scope::Solo) => return Ok(None),
         ("lobby", _) => a.none(Command::Lobby)?,
         ("play", _) => a.none(Command::Play)?,
@@ -538,6 +564,11 @@ fn parse_club(spec: &'static CommandSpec, arg: &str) -> Result<Option<Command>, 
         ("pgn", _) => Command::Pgn(arg.parse().map_err(|_| a.bad())?),
         ("open", _) => Command::Open(arg.parse().map_err(|_| a.bad())?),
         ("members", _) => Command::Members((!arg.is_empty()).then(|| arg.to_string())),
+        ("tournament", None) if arg.is_empty() => return Err(a.bad()),
+        ("tournament", None) => Command::TournamentCreate(arg.to_string()),
+        ("standings", _) => Command::Standings(a.optional_id()?),
+        ("pause", _) => a.none(Command::Pause)?,
+        ("berserk", _) => a.none(Command::Berserk)?,
         _ => return Ok(None),
     };
     Ok(Some(cmd))
@@ -844,6 +875,53 @@ mod tests {
             said(":draw now", Scope::Watching),
             ":draw takes no argument"
         );
+    }
+
+    #[test]
+    fn the_tournament_commands_parse_and_a_bad_id_says_what_they_take() {
+        let lobby = |t: &str| parse_in(t, Scope::Lobby);
+        assert_eq!(
+            lobby(":tournament arena 3+0 30m bots"),
+            Ok(Command::TournamentCreate("arena 3+0 30m bots".into()))
+        );
+        assert_eq!(lobby(":tournament join"), Ok(Command::TournamentJoin(None)));
+        assert_eq!(
+            lobby(":tournament JOIN 4"),
+            Ok(Command::TournamentJoin(Some(4)))
+        );
+        assert_eq!(
+            lobby(":tournament leave 2"),
+            Ok(Command::TournamentLeave(Some(2)))
+        );
+        assert_eq!(lobby(":tournament end"), Ok(Command::TournamentEnd(None)));
+        assert_eq!(lobby(":standings"), Ok(Command::Standings(None)));
+        assert_eq!(lobby(":standings 3"), Ok(Command::Standings(Some(3))));
+        assert_eq!(lobby(":pause"), Ok(Command::Pause));
+        assert_eq!(parse_in(":berserk", Scope::Playing), Ok(Command::Berserk));
+        assert!(lobby(":berserk").is_err(), "berserk is for a room");
+        let err = lobby(":tournament join x").unwrap_err().to_string();
+        assert!(err.contains(":tournament join [ID]"), "{err}");
+        assert!(lobby(":tournament").is_err());
+        assert!(
+            parse(":tournament arena 3+0 30m").is_err(),
+            "the club's only"
+        );
+    }
+
+    proptest::proptest! {
+        /// Whatever a peer types after `:tournament` or `:standings`, parsing never panics,
+        /// and the words of a tournament reach the club as they were typed.
+        #[test]
+        fn any_tournament_line_parses_or_is_refused(text in "\\PC{0,40}") {
+            for scope in [Scope::Lobby, Scope::Playing, Scope::Watching] {
+                for head in [":tournament ", ":tournament join ", ":standings ", ":pause "] {
+                    let line = format!("{head}{text}");
+                    if let Ok(Command::TournamentCreate(words)) = parse_in(&line, scope) {
+                        proptest::prop_assert_eq!(words, text.trim());
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -146,7 +146,14 @@ impl App {
             | Command::No
             | Command::Rematch
             | Command::Claim
-            | Command::Color(_) => return self.run_club(cmd),
+            | Command::Color(_)
+            | Command::TournamentCreate(_)
+            | Command::TournamentJoin(_)
+            | Command::TournamentLeave(_)
+            | Command::TournamentEnd(_)
+            | Command::Standings(_)
+            | Command::Pause
+            | Command::Berserk => return self.run_club(cmd),
         }
         Ok(())
     }

@@ -135,6 +135,32 @@ impl App {
             Command::Rematch => self.room_act(RoomAction::Rematch),
             Command::Claim => self.room_act(RoomAction::ClaimWin),
             Command::Color(c) => self.room_act(RoomAction::Color(c)),
+            Command::TournamentCreate(words) => self.with_viewer(|v| {
+                v.tournament_create(&words).map(|id| {
+                    format!(
+                        "tournament {id} is made: :tournament join {id} to play, \
+                         :standings {id} to follow it"
+                    )
+                })
+            }),
+            Command::TournamentJoin(id) => {
+                self.with_viewer(|v| v.tournament_join(id).map(|_| String::new()))
+            }
+            Command::TournamentLeave(id) => self.with_viewer(|v| {
+                v.tournament_leave(id)
+                    .map(|id| format!("you withdrew from tournament {id}"))
+            }),
+            Command::TournamentEnd(id) => self.with_viewer(|v| {
+                v.tournament_end(id)
+                    .map(|id| format!("tournament {id} is ended"))
+            }),
+            Command::Pause => self.with_viewer(|v| {
+                v.tournament_pause().map(|id| {
+                    format!("paused in tournament {id}: :tournament join {id} comes back")
+                })
+            }),
+            Command::Berserk => self.with_viewer(Viewer::berserk),
+            Command::Standings(id) => self.show_standings(id),
             other => Err(format!("{other:?} is not one of the club's commands")),
         }
     }
@@ -211,6 +237,18 @@ impl App {
             None => format!("{n} members in the log, strongest first"),
             Some(_) => lines.lines().next().unwrap_or_default().to_string(),
         })
+    }
+
+    /// `:standings [ID]`: a tournament's standings, pairings and podium into the log.
+    fn show_standings(&mut self, id: Option<u32>) -> Result<String, String> {
+        let view = self.with_viewer(|v| v.tournament(id).map(|t| t.to_string()))?;
+        let mut lines = view.lines();
+        let head = lines.next().unwrap_or_default().to_string();
+        self.log_line(LogKind::Info, head.clone());
+        for line in lines {
+            self.log_line(LogKind::Info, line.to_string());
+        }
+        Ok(head)
     }
 
     /// `:pgn N`: the PGN of stored game N (as `:games` numbers them) into the log, a line

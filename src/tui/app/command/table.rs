@@ -413,6 +413,76 @@ pub const COMMANDS: &[CommandSpec] = &[
     )
     .sub("code")
     .usage(":key code: a one-time code that adds another key to your account"),
+    CommandSpec::club(
+        "tournament",
+        "make a tournament (members): an arena of LENGTH, or a Swiss of N rounds; it starts at \
+         once unless `in 10m`; bots enters the server's bots; you play after :tournament join",
+    )
+    .args(
+        "arena|swiss 3+0 30m|N rounds [bots] [rated|casual] [in 10m]",
+        &[
+            Words::Fixed(&["arena", "swiss"]),
+            TOURNAMENT_WORDS,
+            TOURNAMENT_WORDS,
+            TOURNAMENT_WORDS,
+            TOURNAMENT_WORDS,
+        ],
+    )
+    .usage(":tournament arena 3+0 30m [bots] [rated|casual] [in 10m], or :tournament swiss 5+3 5 rounds …"),
+    CommandSpec::club(
+        "tournament",
+        "join tournament ID (Enter on its lobby row); in an arena, back after :pause",
+    )
+    .sub("join")
+    .args("[ID]", &[])
+    .usage(":tournament join [ID] (the lobby lists the ids)"),
+    CommandSpec::club(
+        "tournament",
+        "withdraw from your tournament (the games played stay counted)",
+    )
+    .sub("leave")
+    .args("[ID]", &[])
+    .usage(":tournament leave [ID]"),
+    CommandSpec::club("tournament", "end your tournament now (its organiser only)")
+        .sub("end")
+        .args("[ID]", &[])
+        .usage(":tournament end [ID]"),
+    CommandSpec::club(
+        "standings",
+        "a tournament's standings (Swiss: BH SB DE), its pairings with their rooms to :join, \
+         the time left, and the podium at the end",
+    )
+    .args("[ID]", &[])
+    .usage(":standings [ID] (your tournament's when none is said)"),
+    CommandSpec::club(
+        "pause",
+        "arena: out of the pairing pool (your game goes on); :tournament join comes back",
+    ),
+    CommandSpec::club(
+        "berserk",
+        "arena: before your first move, half your clock and no increment; a win of 7 moves \
+         or more earns a point more",
+    )
+    .only(Scopes::ROOM),
+];
+
+/// A tournament's words after its kind, in any order.
+const TOURNAMENT_WORDS: Words = Words::Fixed(&["rounds", "bots", "rated", "casual", "in"]);
+
+/// What each of a Swiss's tie-breaks means, for the club's help (in the order they count).
+pub const TIEBREAKS: [(&str, &str); 3] = [
+    (
+        "BH",
+        "Swiss tie-break 1, Buchholz cut-1: your opponents' scores added up, less the lowest",
+    ),
+    (
+        "SB",
+        "tie-break 2, Sonneborn-Berger: the scores of those you beat, and half of those you drew",
+    ),
+    (
+        "DE",
+        "tie-break 3, direct encounter: your points in the games between the players level with you",
+    ),
 ];
 
 /// Other spellings of a command's name, taken as typed in full.
@@ -519,6 +589,13 @@ mod tests {
             ":open N",
             ":members [NAME]",
             ":key code",
+            ":tournament arena|swiss 3+0 30m|N rounds [bots] [rated|casual] [in 10m]",
+            ":tournament join [ID]",
+            ":tournament leave [ID]",
+            ":tournament end [ID]",
+            ":standings [ID]",
+            ":pause",
+            ":berserk",
         ] {
             assert_eq!(
                 club.iter().filter(|k| *k == want).count(),
@@ -526,7 +603,7 @@ mod tests {
                 "{want} in {club:?}"
             );
         }
-        assert_eq!(club.len(), 26, "{club:?}");
+        assert_eq!(club.len(), 33, "{club:?}");
         let solo: Vec<String> = help_rows(false).map(|(k, _)| k).collect();
         assert!(solo.iter().all(|k| !k.starts_with(":seek")), "{solo:?}");
         assert!(solo.contains(&":games N".to_string()));
