@@ -539,7 +539,10 @@ fn a_swiss_of_bots_plays_to_its_end_is_kept_read_by_the_cli_as_trf_and_pgn() {
     let club = Club::new(Arc::clone(&store)).unwrap();
     // The engine seated as five members, playing at once (no level's think time waited).
     let bots = club
-        .seat_bots(&[800, 900, 1000, 1100, 1200], ox88::club::lobby::Pace::AtOnce)
+        .seat_bots(
+            &[800, 900, 1000, 1100, 1200],
+            ox88::club::lobby::Pace::AtOnce,
+        )
         .unwrap();
     assert_eq!(bots.len(), 5);
     let organiser = club.connect(
@@ -647,9 +650,15 @@ fn a_swiss_of_bots_plays_to_its_end_is_kept_read_by_the_cli_as_trf_and_pgn() {
         // this test's: the bots' results differ from run to run.
         let said = String::from_utf8_lossy(&out.stdout);
         for round in 1..=3 {
-            assert!(said.contains(&format!("round {round}: ")), "{said} {out:?}\n{trf}");
+            assert!(
+                said.contains(&format!("round {round}: ")),
+                "{said} {out:?}\n{trf}"
+            );
         }
-        assert!(said.contains("of 3 rounds agree with the oracle"), "{said}\n{trf}");
+        assert!(
+            said.contains("of 3 rounds agree with the oracle"),
+            "{said}\n{trf}"
+        );
     }
     // A restart: the tournament left running is finished, and ids go on after it.
     drop(organiser);

@@ -419,7 +419,10 @@ impl Owner {
     /// scored. Its players are paired again on the next tick.
     pub(super) fn tournament_game_over(&mut self, f: &Finished) {
         let now = self.now();
-        let plies = self.rooms.get(&f.record.room).map_or(0, |r| r.plies() as u32);
+        let plies = self
+            .rooms
+            .get(&f.record.room)
+            .map_or(0, |r| r.plies() as u32);
         let result = if f.white_score > 0.75 {
             GameResult::Win
         } else if f.white_score < 0.25 {
