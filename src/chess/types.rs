@@ -6,7 +6,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A side. `bits()` is the seed's colour nibble: white `0x10`, black `0x20`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Color {
     White = 0,
     Black = 1,

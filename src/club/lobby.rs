@@ -150,17 +150,32 @@ impl Club {
         let started = chrono::Utc::now();
         let adjourned = adjourned::at_start(store.as_ref(), started)?;
         let news = store.news().map_err(|e| ClubError::new(e.to_string()))?;
-        // Tournaments live in the owner's memory: those a stopped server left open are
-        // finished (their games and results so far stay), and ids go on after theirs.
+        // Tournaments a stopped server left open go on from their kept state, the time it
+        // was down given back; one that cannot (no state kept, or one this version cannot
+        // read) is finished, its games and results so far kept. Ids go on after theirs.
         let failed = |e: super::StoreError| ClubError::new(e.to_string());
-        store.close_open_tournaments().map_err(failed)?;
-        let last_tournament = store
-            .tournaments()
-            .map_err(failed)?
+        let kept = store.tournaments().map_err(failed)?;
+        let now = clock();
+        let going_on: Vec<tournament_state::Tournament> = kept
             .iter()
-            .map(|t| t.id)
-            .max()
-            .unwrap_or(0);
+            .filter(|t| t.state != "finished")
+            .filter_map(|t| {
+                let restored = t
+                    .runner
+                    .as_deref()
+                    .and_then(|text| tournament_state::Tournament::restore(text, now));
+                if restored.is_none() {
+                    eprintln!(
+                        "ox88 serve: tournament {} cannot go on after the restart: finished",
+                        t.id
+                    );
+                }
+                restored
+            })
+            .collect();
+        let keep: Vec<u32> = going_on.iter().map(|t| t.id).collect();
+        store.close_open_tournaments(&keep).map_err(failed)?;
+        let last_tournament = kept.iter().map(|t| t.id).max().unwrap_or(0);
         let (commands, inbox) = mpsc::sync_channel::<Command>(COMMANDS_QUEUED);
         // The writer tells the owner of ratings and failures, as a command like any other.
         let reports = commands.clone();
@@ -179,6 +194,7 @@ impl Club {
             news,
         );
         owner.tournaments_after(last_tournament);
+        owner.tournaments_restored(going_on);
         std::thread::Builder::new()
             .name("club".into())
             .spawn(move || owner.run(&inbox))

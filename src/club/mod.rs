@@ -42,7 +42,7 @@ use std::sync::Arc;
 
 /// Who a viewer is: a key's player (rated games, a seat kept across connections) or an open
 /// visitor (casual games only, a new player each time).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Member {
     /// The account's id (its first key's SHA-256 fingerprint), or `open:<run>-<n>` for an
     /// open visitor.

@@ -170,8 +170,9 @@ pub trait Store: Send + Sync {
     fn tournament(&self, _id: u32) -> Result<Option<TournamentRecord>, StoreError> {
         Ok(None)
     }
-    /// Tournaments left starting or running by a server that stopped are finished; how many.
-    fn close_open_tournaments(&self) -> Result<usize, StoreError> {
+    /// Tournaments left starting or running by a server that stopped, other than `keep`
+    /// (those it goes on with), are finished; how many.
+    fn close_open_tournaments(&self, _keep: &[u32]) -> Result<usize, StoreError> {
         Ok(0)
     }
 }
@@ -220,6 +221,8 @@ const MIGRATIONS: &[Step] = &[
     Step::Sql(OPERATOR),
     // Version 5: tournaments and their games (tournaments.rs).
     Step::Sql(tournaments::SCHEMA),
+    // Version 6: a tournament's runner state, so that a restart goes on with it.
+    Step::Sql(tournaments::RUNNER),
 ];
 
 /// The operator's orders, written by `ox88 club` (another process) and read by the server
@@ -1037,10 +1040,10 @@ impl Store for SqliteStore {
         tournaments::one(&self.lock().conn, id).doing(|| format!("reading tournament {id}"))
     }
 
-    fn close_open_tournaments(&self) -> Result<usize, StoreError> {
+    fn close_open_tournaments(&self, keep: &[u32]) -> Result<usize, StoreError> {
         let mut inner = self.lock();
         let now = inner.stamp();
-        tournaments::close_open(&inner.conn, &now)
+        tournaments::close_open(&inner.conn, &now, keep)
             .doing(|| "finishing the tournaments a stopped server left".to_string())
     }
 }

@@ -469,8 +469,9 @@ impl Store for Through {
     fn tournament(&self, id: u32) -> Result<Option<super::store::TournamentRecord>, StoreError> {
         self.store.tournament(id)
     }
-    fn close_open_tournaments(&self) -> Result<usize, StoreError> {
-        self.write(|s| s.close_open_tournaments())
+    fn close_open_tournaments(&self, keep: &[u32]) -> Result<usize, StoreError> {
+        let keep = keep.to_vec();
+        self.write(move |s| s.close_open_tournaments(&keep))
     }
     fn take_orders(&self) -> Result<super::store::Orders, StoreError> {
         self.write(|s| s.take_orders())

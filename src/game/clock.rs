@@ -11,7 +11,7 @@ use crate::engine::Limits;
 
 /// A time control: a base time, a Fischer increment added after each of a player's moves,
 /// and optionally a number of moves after which the base time is added again (`40/90+30`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TimeControl {
     pub base: Duration,
     pub increment: Duration,

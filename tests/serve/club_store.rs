@@ -660,13 +660,13 @@ fn a_swiss_of_bots_plays_to_its_end_is_kept_read_by_the_cli_as_trf_and_pgn() {
             "{said}\n{trf}"
         );
     }
-    // A restart: the tournament left running is finished, and ids go on after it.
+    // A restart: the arena left running goes on, and ids go on after it.
     drop(organiser);
     drop(club);
     let club = Club::new(Arc::clone(&store)).unwrap();
     let listed = run(&["tournaments"]);
     assert!(
-        listed.contains(&format!("{open:>3}  arena  1+0  5 players  finished")),
+        listed.contains(&format!("{open:>3}  arena  1+0  5 players  running")),
         "{listed}"
     );
     let olga = club.connect(

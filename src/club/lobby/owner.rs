@@ -779,6 +779,7 @@ impl Owner {
         for record in going {
             self.write(Write::Save(record));
         }
+        self.save_open_tournaments(now);
     }
 
     /// What follows a change in `room`: its viewers and the lobby woken (once the command

@@ -29,7 +29,7 @@ pub const FORFEITS_WITHDRAWN: u32 = 2;
 pub const FIRST_ROUND_WAIT: Duration = Duration::from_secs(60);
 
 /// Where a tournament stands: the words `ox88 club tournaments` prints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
     Starting,
     Running,
@@ -217,7 +217,7 @@ pub(super) struct Paired {
 }
 
 /// A Swiss between and during rounds.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(super) struct Swiss {
     pub(super) state: SwissState,
     /// The games of the round being played (indexes into [`Tournament::games`]) and who
@@ -227,7 +227,7 @@ pub(super) struct Swiss {
     pub(super) forfeits: HashMap<String, u32>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(super) enum Run {
     Arena(Box<Arena>),
     Swiss(Box<Swiss>),
@@ -253,6 +253,38 @@ pub(super) struct Tournament {
     /// What the saved record was made from, in brief: the record is made again (standings,
     /// TRF) only when this changes, not on every tick.
     pub(super) saved_from: Option<Fingerprint>,
+}
+
+/// A tournament as the database keeps it for a restart: everything the runner holds, its
+/// times counted in milliseconds of the tournament's own clock from its creation (`at`:
+/// that clock when saved).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Snapshot {
+    id: u32,
+    spec: Spec,
+    organiser: String,
+    organiser_name: String,
+    at: Millis,
+    starts: Millis,
+    phase: Phase,
+    run: Run,
+    entrants: Vec<Member>,
+    games: Vec<SavedGame>,
+}
+
+/// A [`Paired`] game in a [`Snapshot`].
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedGame {
+    room: String,
+    game_id: String,
+    white: String,
+    black: String,
+    started: Millis,
+    first_move: Option<Millis>,
+    arena: Option<GameIdx>,
+    result: Option<GameResult>,
+    double_forfeit: bool,
+    done: bool,
 }
 
 /// What a tournament's stored record depends on: its phase, entrants, games paired and
@@ -322,7 +354,81 @@ impl Tournament {
                 .filter(|g| !g.game_id.is_empty())
                 .map(|g| g.game_id.clone())
                 .collect(),
+            runner: self.is_open().then(|| self.snapshot(now)),
         }
+    }
+
+    /// What a restart needs to go on with it, as JSON (see [`Snapshot`]).
+    pub(super) fn snapshot(&self, now: Instant) -> String {
+        let ms = |t: Instant| t.saturating_duration_since(self.epoch).as_millis() as Millis;
+        let snapshot = Snapshot {
+            id: self.id,
+            spec: self.spec,
+            organiser: self.organiser.clone(),
+            organiser_name: self.organiser_name.clone(),
+            at: self.ms(now),
+            starts: ms(self.starts),
+            phase: self.phase,
+            run: self.run.clone(),
+            entrants: self.entrants.clone(),
+            games: self
+                .games
+                .iter()
+                .map(|g| SavedGame {
+                    room: g.room.clone(),
+                    game_id: g.game_id.clone(),
+                    white: g.white.clone(),
+                    black: g.black.clone(),
+                    started: ms(g.started),
+                    first_move: g.first_move.map(ms),
+                    arena: g.arena,
+                    result: g.result,
+                    double_forfeit: g.double_forfeit,
+                    done: g.done,
+                })
+                .collect(),
+        };
+        serde_json::to_string(&snapshot).unwrap_or_default()
+    }
+
+    /// The tournament a [`Tournament::snapshot`] kept, going on at `now` from where it
+    /// stood when saved: its clock resumes there, so the time the server was down is given
+    /// back (an arena's end moves by it, a no-show's minute does not run meanwhile). None
+    /// when the text is not a snapshot, or `now` is too early on this machine's clock to
+    /// count back to the tournament's start (a restart soon after the machine's own).
+    pub(super) fn restore(text: &str, now: Instant) -> Option<Tournament> {
+        let s: Snapshot = serde_json::from_str(text).ok()?;
+        let epoch = now.checked_sub(Duration::from_millis(s.at))?;
+        let at = |ms: Millis| epoch + Duration::from_millis(ms);
+        Some(Tournament {
+            id: s.id,
+            spec: s.spec,
+            organiser: s.organiser,
+            organiser_name: s.organiser_name,
+            epoch,
+            starts: at(s.starts),
+            phase: s.phase,
+            run: s.run,
+            entrants: s.entrants,
+            games: s
+                .games
+                .into_iter()
+                .map(|g| Paired {
+                    room: g.room,
+                    game_id: g.game_id,
+                    white: g.white,
+                    black: g.black,
+                    started: at(g.started),
+                    first_move: g.first_move.map(at),
+                    arena: g.arena,
+                    result: g.result,
+                    double_forfeit: g.double_forfeit,
+                    done: g.done,
+                })
+                .collect(),
+            saved: None,
+            saved_from: None,
+        })
     }
 
     pub(super) fn ms(&self, now: Instant) -> Millis {

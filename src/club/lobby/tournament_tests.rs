@@ -435,3 +435,174 @@ fn the_organiser_ends_it_and_the_limits_say_when_they_are_reached() {
     // Finished, it no longer counts against the limit.
     assert!(v[1].tournament_create("swiss 3+0 3 rounds").is_ok());
 }
+
+/// A club on `store` whose clock reads `now` (moved by hand), as a server started on that
+/// database would be.
+fn club_on(store: &Arc<SqliteStore>, now: &Arc<Mutex<Instant>>) -> Arc<Club> {
+    let read = Arc::clone(now);
+    let clock: Clock = Arc::new(move || *read.lock().unwrap());
+    let store: Arc<dyn Store> = Arc::clone(store) as Arc<dyn Store>;
+    Club::with_clock(store, Limits::default(), clock).expect("a club")
+}
+
+/// The server stops as on SIGTERM (games and tournaments saved), and is down `down`.
+fn stop(club: Arc<Club>, viewers: Vec<Viewer>, now: &Arc<Mutex<Instant>>, down: Duration) {
+    assert!(club.save_all(club.now(), Duration::from_secs(10)));
+    drop(viewers);
+    drop(club);
+    *now.lock().unwrap() += down;
+}
+
+#[test]
+fn an_arena_goes_on_after_a_restart_with_the_time_it_was_down_given_back() {
+    let store = Arc::new(SqliteStore::in_memory().expect("a database"));
+    let now = Arc::new(Mutex::new(Instant::now()));
+    let club = club_on(&store, &now);
+    let v = online(&club, &["alice", "bob"]);
+    let (alice, bob) = (&v[0], &v[1]);
+    let tid = alice.tournament_create("arena 1+0 30m").unwrap();
+    alice.tournament_join(None).unwrap();
+    bob.tournament_join(Some(tid)).unwrap();
+    club.tick(club.now());
+    play_and_resign(&club, alice, bob, 4, bob);
+    *now.lock().unwrap() += Duration::from_secs(60);
+    club.tick(club.now());
+    // A second game under way when the server stops: two moves played.
+    let room = alice.room_name().expect("paired again");
+    let white = if colour(&club, alice) == Color::White {
+        alice
+    } else {
+        bob
+    };
+    let black = if std::ptr::eq(white, alice) {
+        bob
+    } else {
+        alice
+    };
+    white.act(Action::Move("d4".into())).unwrap();
+    black.act(Action::Move("d5".into())).unwrap();
+    let before = alice.tournament(Some(tid)).unwrap();
+    let left = before.row.until.expect("an arena counts down");
+    assert_eq!(row(&before, "alice").score, "2");
+    stop(club, v, &now, Duration::from_secs(600));
+
+    let club = club_on(&store, &now);
+    let v = online(&club, &["alice", "bob"]);
+    let (alice, bob) = (&v[0], &v[1]);
+    let after = alice.tournament(Some(tid)).expect("the arena goes on");
+    assert_eq!(after.row.phase, Phase::Running, "{after}");
+    assert_eq!(
+        after.row.until,
+        Some(left),
+        "the ten minutes it was down are given back"
+    );
+    assert_eq!(
+        row(&after, "alice").score,
+        "2",
+        "nothing scored twice or lost"
+    );
+    assert_eq!(row(&after, "bob").score, "0");
+    // Back in the game as it stood: it finishes and counts, once.
+    club.tick(club.now());
+    assert_eq!(alice.room_name().as_deref(), Some(room.as_str()));
+    let (view, _) = alice.room(club.now()).expect("the game resumed");
+    assert_eq!(view.game.len(), 2);
+    let white = if colour(&club, alice) == Color::White {
+        alice
+    } else {
+        bob
+    };
+    let black = if std::ptr::eq(white, alice) {
+        bob
+    } else {
+        alice
+    };
+    black.act(Action::Resign).unwrap();
+    club.tick(club.now());
+    let view = alice.tournament(Some(tid)).unwrap();
+    let winner = if std::ptr::eq(white, alice) {
+        "alice"
+    } else {
+        "bob"
+    };
+    let expected = if winner == "alice" { "6" } else { "2" };
+    assert_eq!(row(&view, "alice").score, expected, "{view}");
+    assert_eq!(view.row.phase, Phase::Running);
+}
+
+#[test]
+fn a_swiss_goes_on_after_a_restart_in_the_middle_of_a_round() {
+    let store = Arc::new(SqliteStore::in_memory().expect("a database"));
+    let now = Arc::new(Mutex::new(Instant::now()));
+    let club = club_on(&store, &now);
+    let names = ["alice", "bob", "carol", "dan"];
+    let v = online(&club, &names);
+    let tid = v[0].tournament_create("swiss 5+0 3 rounds in 1m").unwrap();
+    for p in &v {
+        p.tournament_join(Some(tid)).unwrap();
+    }
+    *now.lock().unwrap() += Duration::from_secs(60);
+    club.tick(club.now());
+    // The boards of the round being played, as the two seated in each room.
+    let pairs = |v: &[Viewer]| -> Vec<(usize, usize)> {
+        let view = v[0].tournament(Some(tid)).unwrap();
+        view.pairings
+            .iter()
+            .filter(|p| p.result.is_none())
+            .map(|p| {
+                let two = by_room_of(v, &p.room);
+                assert_eq!(two.len(), 2, "{p:?}");
+                (two[0], two[1])
+            })
+            .collect()
+    };
+    // Round 1 played to its end; round 2 paired.
+    for (a, b) in pairs(&v) {
+        play_and_resign(&club, &v[a], &v[b], 2, &v[b]);
+    }
+    club.tick(club.now());
+    let round2 = pairs(&v);
+    assert_eq!(round2.len(), 2);
+    assert_eq!(v[0].tournament(Some(tid)).unwrap().round, Some((2, 3)));
+    // One board of round 2 finished, the other under way when the server stops.
+    let (a, b) = round2[0];
+    play_and_resign(&club, &v[a], &v[b], 2, &v[b]);
+    let (c, d) = round2[1];
+    let white = if colour(&club, &v[c]) == Color::White {
+        c
+    } else {
+        d
+    };
+    v[white].act(Action::Move("e4".into())).unwrap();
+    club.tick(club.now());
+    let before = v[0].tournament(Some(tid)).unwrap();
+    let scores: Vec<String> = names
+        .iter()
+        .map(|n| row(&before, n).score.clone())
+        .collect();
+    stop(club, v, &now, Duration::from_secs(300));
+
+    let club = club_on(&store, &now);
+    let v = online(&club, &names);
+    let after = v[0].tournament(Some(tid)).expect("the Swiss goes on");
+    assert_eq!(after.round, Some((2, 3)), "{after}");
+    let again: Vec<String> = names.iter().map(|n| row(&after, n).score.clone()).collect();
+    assert_eq!(again, scores, "nothing scored twice or lost");
+    // The board under way resumes (nobody forfeits for the time the server was down),
+    // and when it ends round 3 is paired.
+    club.tick(club.now());
+    *now.lock().unwrap() += Duration::from_secs(30);
+    club.tick(club.now());
+    let black = if white == c { d } else { c };
+    let (view, _) = v[black].room(club.now()).expect("back in the game");
+    assert_eq!(view.game.len(), 1, "the move before the stop is there");
+    v[black].act(Action::Resign).unwrap();
+    club.tick(club.now());
+    let view = v[0].tournament(Some(tid)).unwrap();
+    assert_eq!(view.round, Some((3, 3)), "{view}");
+    let total: f64 = names
+        .iter()
+        .map(|n| row(&view, n).score.parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(total, 4.0, "two rounds of two games: {view}");
+}

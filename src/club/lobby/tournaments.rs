@@ -40,6 +40,30 @@ impl Owner {
         self.tournaments.next_id = self.tournaments.next_id.max(last);
     }
 
+    /// Tournaments a restart goes on with (see `Club::with_clock`).
+    pub(super) fn tournaments_restored(&mut self, list: Vec<Tournament>) {
+        self.tournaments.list.extend(list);
+    }
+
+    /// Every open tournament as it stands now goes to the writer (the server is stopping:
+    /// a restart goes on from here, with the time it was down given back).
+    pub(super) fn save_open_tournaments(&mut self, now: Instant) {
+        let records: Vec<_> = self
+            .tournaments
+            .list
+            .iter()
+            .filter(|t| t.is_open())
+            .map(|t| t.record(now))
+            .collect();
+        for record in records {
+            self.writer.post(move |store| {
+                if let Err(e) = store.save_tournament(&record) {
+                    eprintln!("ox88 serve: {e}");
+                }
+            });
+        }
+    }
+
     /// Each tournament that changed since it was last saved goes to the writer.
     fn save_tournaments(&mut self, now: Instant) {
         let mut writes = Vec::new();
@@ -510,7 +534,9 @@ impl Owner {
         let ms = t.ms(now);
         for g in t.games.iter_mut().filter(|g| !g.done) {
             let over = match self.rooms.get(&g.room) {
-                None => true,
+                // Kept adjourned (both away, or the server restarted): it goes on when a
+                // player is back.
+                None => !self.adjourned.iter().any(|a| a.record.id == g.game_id),
                 Some(r) => r.game_id() != g.game_id || r.is_aborted(),
             };
             if !over {

@@ -28,6 +28,8 @@ pub struct TournamentRecord {
     /// The ids of its games, in the order they were paired (read by
     /// [`tournament`], empty from [`tournaments`]).
     pub games: Vec<String>,
+    /// While it is open, the runner's state (JSON) from which a restart goes on with it.
+    pub runner: Option<String>,
 }
 
 /// The schema step that brings in tournaments.
@@ -50,7 +52,7 @@ pub(super) const SCHEMA: &str = "CREATE TABLE tournaments (
         PRIMARY KEY (tournament, seq)
     );";
 
-const COLUMNS: &str = "id, kind, spec, clock, organiser, players, state, trf, standings";
+const COLUMNS: &str = "id, kind, spec, clock, organiser, players, state, trf, standings, runner";
 
 fn of_row(row: &Row<'_>) -> rusqlite::Result<TournamentRecord> {
     Ok(TournamentRecord {
@@ -64,6 +66,7 @@ fn of_row(row: &Row<'_>) -> rusqlite::Result<TournamentRecord> {
         trf: row.get(7)?,
         standings: row.get(8)?,
         games: Vec::new(),
+        runner: row.get(9)?,
     })
 }
 
@@ -73,10 +76,10 @@ pub(super) fn save(conn: &mut Connection, t: &TournamentRecord, now: &str) -> ru
     let tx = conn.transaction()?;
     tx.execute(
         "INSERT INTO tournaments (id, kind, spec, clock, organiser, players, state, trf,
-             standings, updated)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+             standings, updated, runner)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
          ON CONFLICT(id) DO UPDATE SET players = ?6, state = ?7, trf = ?8, standings = ?9,
-             updated = ?10",
+             updated = ?10, runner = ?11",
         params![
             t.id,
             t.kind,
@@ -87,7 +90,8 @@ pub(super) fn save(conn: &mut Connection, t: &TournamentRecord, now: &str) -> ru
             t.state,
             t.trf,
             t.standings,
-            now
+            now,
+            t.runner
         ],
     )?;
     for (seq, game) in t.games.iter().enumerate() {
@@ -125,11 +129,23 @@ pub(super) fn one(conn: &Connection, id: u32) -> rusqlite::Result<Option<Tournam
     Ok(Some(t))
 }
 
-/// Tournaments a server left starting or running when it stopped are finished: the runner
-/// keeps its state in memory, so a restart cannot go on with them. Their games stay.
-pub(super) fn close_open(conn: &Connection, now: &str) -> rusqlite::Result<usize> {
-    conn.execute(
-        "UPDATE tournaments SET state = 'finished', updated = ?1 WHERE state != 'finished'",
-        [now],
-    )
+/// The runner's state kept for a restart (schema version 6).
+pub(super) const RUNNER: &str = "ALTER TABLE tournaments ADD COLUMN runner TEXT;";
+
+/// Tournaments a server left starting or running when it stopped, and that it cannot go on
+/// with (no runner's state kept, or one it cannot read: `keep` lists those it goes on
+/// with), are finished. Their games stay. How many were finished.
+pub(super) fn close_open(conn: &Connection, now: &str, keep: &[u32]) -> rusqlite::Result<usize> {
+    let mut closed = 0;
+    let open: Vec<u32> = conn
+        .prepare("SELECT id FROM tournaments WHERE state != 'finished'")?
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for id in open.into_iter().filter(|id| !keep.contains(id)) {
+        closed += conn.execute(
+            "UPDATE tournaments SET state = 'finished', runner = NULL, updated = ?1 WHERE id = ?2",
+            params![now, id],
+        )?;
+    }
+    Ok(closed)
 }

@@ -50,7 +50,7 @@ pub type PlayerIdx = usize;
 pub type GameIdx = usize;
 
 /// An arena's time control: the base time and the increment per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ArenaClock {
     pub base_ms: Millis,
     pub increment_ms: Millis,
@@ -67,7 +67,7 @@ impl ArenaClock {
 }
 
 /// How a game ended, from White's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ArenaResult {
     WhiteWon,
     Drawn,
@@ -132,7 +132,7 @@ impl fmt::Display for ArenaError {
 impl std::error::Error for ArenaError {}
 
 /// One entrant.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ArenaPlayer {
     /// Who this is for the caller (the club's member id).
     pub id: String,
@@ -151,7 +151,7 @@ pub struct ArenaPlayer {
 }
 
 /// One game between two entrants.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ArenaGame {
     pub white: PlayerIdx,
     pub black: PlayerIdx,
@@ -275,7 +275,7 @@ pub struct ArenaPairing {
 }
 
 /// An arena: its schedule, clock, entrants and games.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Arena {
     start: Millis,
     duration: Millis,

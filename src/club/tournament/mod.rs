@@ -28,7 +28,7 @@ pub use standings::{Standing, standings};
 use crate::chess::Color;
 
 /// How a game between two paired players ended, from one player's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum GameResult {
     Win,
     Draw,
@@ -68,7 +68,7 @@ impl GameResult {
 }
 
 /// A round without an opponent, by its TRF letter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ByeKind {
     /// `U`: the pairing-allocated bye of an odd round (a win's points; at most one each).
     Pairing,
@@ -93,7 +93,7 @@ impl ByeKind {
 }
 
 /// One player's round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum RoundRecord {
     Game {
         /// The opponent's pairing number.
@@ -126,7 +126,7 @@ impl RoundRecord {
 }
 
 /// One entrant and their rounds so far.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SwissPlayer {
     /// Who this is for the caller (the club's member id); a TRF file has none and uses the
     /// name.
@@ -174,7 +174,7 @@ impl SwissPlayer {
 /// of rounds, who sits out the next round (and with what bye), and the colour that pairing
 /// number 1 had in round 1 (FIDE's "initial colour", drawn before the event; white unless
 /// chosen otherwise).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SwissState {
     pub players: Vec<SwissPlayer>,
     pub total_rounds: u32,

@@ -19,7 +19,7 @@ pub const SWISS_ROUNDS_MAX: u32 = 15;
 pub const START_MAX: Duration = Duration::from_secs(24 * 3600);
 
 /// The two kinds of tournament and what each needs beyond the clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     /// Play as many games as one can for `duration`.
     Arena { duration: Duration },
@@ -28,7 +28,7 @@ pub enum Kind {
 }
 
 /// A tournament as its organiser asked for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Spec {
     pub kind: Kind,
     pub time_control: TimeControl,
