@@ -22,6 +22,11 @@ impl Served {
     /// Starts `ox88 serve --open` with `args` added and its data in `data_dir`; returns
     /// once it listens (the probe's slot given back).
     pub fn start(data_dir: &Path, args: &[&str]) -> Served {
+        Served::start_as(data_dir, &["--open"], args)
+    }
+
+    /// [`Served::start`] with `access` (`--open`, or `--authorized-keys FILE`).
+    pub fn start_as(data_dir: &Path, access: &[&str], args: &[&str]) -> Served {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -29,7 +34,9 @@ impl Served {
             .port();
         let addr = format!("127.0.0.1:{port}");
         let child = Command::new(env!("CARGO_BIN_EXE_ox88"))
-            .args(["serve", "--open", "--listen", &addr])
+            .arg("serve")
+            .args(access)
+            .args(["--listen", &addr])
             .args(args)
             .env("OX88_DATA_DIR", data_dir)
             .stdout(Stdio::null())

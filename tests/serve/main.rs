@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod arena_load;
 mod club;
 mod club_identity;
 mod club_load;
