@@ -42,13 +42,7 @@ fn seen(status: &str) -> Option<Seen> {
     let at = status.find("room ")?;
     let rest = &status[at + 5..];
     let room = rest.split(' ').next()?.to_string();
-    let ply = rest
-        .split("ply ")
-        .nth(1)?
-        .split(' ')
-        .next()?
-        .parse()
-        .ok()?;
+    let ply = rest.split("ply ").nth(1)?.split(' ').next()?.parse().ok()?;
     let me = if rest.contains("you: White") {
         "White"
     } else if rest.contains("you: Black") {
@@ -90,8 +84,7 @@ async fn member(mut c: SshClient, seed: u64, tally: Arc<Mutex<Tally>>, until: In
             .read_until(until, |s| {
                 seen(&s.status()).is_some_and(|v| {
                     finished.as_deref() != Some(v.room.as_str())
-                        && (v.over
-                            || (v.mine && acted.as_ref() != Some(&(v.room.clone(), v.ply))))
+                        && (v.over || (v.mine && acted.as_ref() != Some(&(v.room.clone(), v.ply))))
                 })
             })
             .await;
@@ -217,7 +210,10 @@ fn an_arena_of_forty_members_and_bots_on_two_cores() {
         let mut clients = Vec::new();
         for (i, key) in keys.iter().enumerate() {
             let mut c = SshClient::connect(&addr).await.expect("connect");
-            assert!(c.auth(&format!("m{i}"), key).await.unwrap(), "member {i} in");
+            assert!(
+                c.auth(&format!("m{i}"), key).await.unwrap(),
+                "member {i} in"
+            );
             c.open_shell(140, 40).await.unwrap();
             clients.push(c);
         }
@@ -263,7 +259,11 @@ fn an_arena_of_forty_members_and_bots_on_two_cores() {
                 .await
                 .is_err()
             {
-                tally.lock().unwrap().errors.push("a member's task did not end".into());
+                tally
+                    .lock()
+                    .unwrap()
+                    .errors
+                    .push("a member's task did not end".into());
             }
         }
         (peak, start.elapsed())
