@@ -436,6 +436,15 @@ fn the_organiser_ends_it_and_the_limits_say_when_they_are_reached() {
     assert!(v[1].tournament_create("swiss 3+0 3 rounds").is_ok());
 }
 
+/// `a` and `b` as White and Black of the game they play.
+fn sides<'v>(club: &Club, a: &'v Viewer, b: &'v Viewer) -> (&'v Viewer, &'v Viewer) {
+    if colour(club, a) == Color::White {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
 /// A club on `store` whose clock reads `now` (moved by hand), as a server started on that
 /// database would be.
 fn club_on(store: &Arc<SqliteStore>, now: &Arc<Mutex<Instant>>) -> Arc<Club> {
@@ -469,16 +478,7 @@ fn an_arena_goes_on_after_a_restart_with_the_time_it_was_down_given_back() {
     club.tick(club.now());
     // A second game under way when the server stops: two moves played.
     let room = alice.room_name().expect("paired again");
-    let white = if colour(&club, alice) == Color::White {
-        alice
-    } else {
-        bob
-    };
-    let black = if std::ptr::eq(white, alice) {
-        bob
-    } else {
-        alice
-    };
+    let (white, black) = sides(&club, alice, bob);
     white.act(Action::Move("d4".into())).unwrap();
     black.act(Action::Move("d5".into())).unwrap();
     let before = alice.tournament(Some(tid)).unwrap();
@@ -507,16 +507,7 @@ fn an_arena_goes_on_after_a_restart_with_the_time_it_was_down_given_back() {
     assert_eq!(alice.room_name().as_deref(), Some(room.as_str()));
     let (view, _) = alice.room(club.now()).expect("the game resumed");
     assert_eq!(view.game.len(), 2);
-    let white = if colour(&club, alice) == Color::White {
-        alice
-    } else {
-        bob
-    };
-    let black = if std::ptr::eq(white, alice) {
-        bob
-    } else {
-        alice
-    };
+    let (white, black) = sides(&club, alice, bob);
     black.act(Action::Resign).unwrap();
     club.tick(club.now());
     let view = alice.tournament(Some(tid)).unwrap();
