@@ -507,6 +507,11 @@ fn an_arena_goes_on_after_a_restart_with_the_time_it_was_down_given_back() {
     assert_eq!(alice.room_name().as_deref(), Some(room.as_str()));
     let (view, _) = alice.room(club.now()).expect("the game resumed");
     assert_eq!(view.game.len(), 2);
+    let refused = alice.act(Action::Abort).unwrap_err().to_string();
+    assert!(
+        refused.contains("a tournament game cannot be aborted"),
+        "still the tournament's game: {refused}"
+    );
     let (white, black) = sides(&club, alice, bob);
     black.act(Action::Resign).unwrap();
     club.tick(club.now());

@@ -533,11 +533,18 @@ impl Owner {
     fn games_gone(&mut self, t: &mut Tournament, now: Instant) {
         let ms = t.ms(now);
         for g in t.games.iter_mut().filter(|g| !g.done) {
-            let over = match self.rooms.get(&g.room) {
+            let over = match self.rooms.get_mut(&g.room) {
                 // Kept adjourned (both away, or the server restarted): it goes on when a
                 // player is back.
                 None => !self.adjourned.iter().any(|a| a.record.id == g.game_id),
-                Some(r) => r.game_id() != g.game_id || r.is_aborted(),
+                Some(r) => {
+                    let gone = r.game_id() != g.game_id || r.is_aborted();
+                    if !gone {
+                        // Resumed after a restart as a plain room: the tournament's again.
+                        r.mark_tournament();
+                    }
+                    gone
+                }
             };
             if !over {
                 continue;

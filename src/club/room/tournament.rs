@@ -34,6 +34,12 @@ impl Room {
         self.tournament
     }
 
+    /// Makes this a tournament's game again: a game resumed from the database after a
+    /// restart comes back as a plain room, and is still the tournament's.
+    pub fn mark_tournament(&mut self) {
+        self.tournament = true;
+    }
+
     /// Is the player at `side` in the room (connected)?
     pub fn is_here(&self, side: Color) -> bool {
         self.seats.is_here(side)
