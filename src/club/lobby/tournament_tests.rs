@@ -40,17 +40,22 @@ fn colour(club: &Club, v: &Viewer) -> Color {
     }
 }
 
+/// `a` and `b` as White and Black of the game they play.
+fn sides<'v>(club: &Club, a: &'v Viewer, b: &'v Viewer) -> (&'v Viewer, &'v Viewer) {
+    if colour(club, a) == Color::White {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
 /// `a` and `b` play `plies` of a quiet opening (no repetition), then `loser` resigns.
 fn play_and_resign(club: &Club, a: &Viewer, b: &Viewer, plies: usize, loser: &Viewer) {
     const LINE: [&str; 16] = [
         "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6", "O-O", "O-O", "a4", "a5",
         "h3", "h6",
     ];
-    let (white, black) = if colour(club, a) == Color::White {
-        (a, b)
-    } else {
-        (b, a)
-    };
+    let (white, black) = sides(club, a, b);
     for (i, mv) in LINE.iter().take(plies).enumerate() {
         let who = if i % 2 == 0 { white } else { black };
         who.act(Action::Move(mv.to_string()))
@@ -139,11 +144,7 @@ fn an_arena_player_who_does_not_move_loses_and_is_paused() {
     v[0].tournament_join(Some(tid)).unwrap();
     v[1].tournament_join(Some(tid)).unwrap();
     club.tick(club.now());
-    let (white, black) = if colour(&club, &v[0]) == Color::White {
-        (&v[0], &v[1])
-    } else {
-        (&v[1], &v[0])
-    };
+    let (white, black) = sides(&club, &v[0], &v[1]);
     advance(FORFEIT_AFTER - Duration::from_secs(1));
     club.tick(club.now());
     assert!(white.room_name().is_some(), "not yet");
@@ -434,15 +435,6 @@ fn the_organiser_ends_it_and_the_limits_say_when_they_are_reached() {
     assert_eq!(lobby.tournaments[0].phase, Phase::Finished);
     // Finished, it no longer counts against the limit.
     assert!(v[1].tournament_create("swiss 3+0 3 rounds").is_ok());
-}
-
-/// `a` and `b` as White and Black of the game they play.
-fn sides<'v>(club: &Club, a: &'v Viewer, b: &'v Viewer) -> (&'v Viewer, &'v Viewer) {
-    if colour(club, a) == Color::White {
-        (a, b)
-    } else {
-        (b, a)
-    }
 }
 
 /// A club on `store` whose clock reads `now` (moved by hand), as a server started on that
