@@ -16,6 +16,7 @@
 //! - `lobby.rs` the club itself: viewers, rooms by name, seeks and challenges
 //! - `analysis.rs` the engine's analysis of a watched game, one search shared by its watchers
 //! - `tournament/` Swiss tournaments as pure data: FIDE Dutch pairing, standings, TRF files
+//! - `study.rs` a study: chapters of move trees, one shared cursor, who may move
 //! - `bots.rs` the engine seated as members (`ox88-1600`): names, levels, one move's search
 //! - `budget.rs` the server's engine budget: searches at once, and who waits for a share
 
@@ -26,6 +27,7 @@ pub mod identity;
 pub mod lobby;
 pub mod room;
 pub mod store;
+pub mod study;
 pub mod text;
 pub mod tournament;
 pub mod writer;

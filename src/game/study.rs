@@ -156,6 +156,7 @@ pub enum StudyError {
     MainLine,
 }
 
+#[derive(Clone)]
 struct Node {
     /// The move that led here (none at the root).
     mv: Option<Move>,
@@ -166,6 +167,7 @@ struct Node {
 }
 
 /// A chapter's moves and notes. Slots of deleted nodes stay empty: ids are never reused.
+#[derive(Clone)]
 pub struct StudyTree {
     start: Board,
     nodes: Vec<Option<Node>>,
