@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use super::budget::{JobKind, Turn};
 use super::room::{Action, Role, RoomView};
 use super::store::{GameRecord, Store};
+use super::study::{Study, StudyAction};
 use super::tournament::spec::{Spec, SpecError};
 use super::writer::Writer;
 use super::{ClubError, Member, Notify, SignedIn, text};
@@ -32,6 +33,7 @@ mod bot_state;
 mod bots;
 mod offers;
 mod owner;
+mod studies;
 mod tournament_state;
 #[cfg(test)]
 mod tournament_tests;
@@ -43,7 +45,7 @@ pub use tournament_state::{
     FIRST_ROUND_WAIT, FORFEIT_AFTER, FORFEITS_WITHDRAWN, MAX_TOURNAMENTS, PairingRow, Phase,
     PodiumRow, StandingRow, TOURNAMENT_PLAYERS, TournamentRow, TournamentView,
 };
-pub use view::{ChallengeView, GameView, LobbyView, OnlineView, SeekView, WaitingView};
+pub use view::{ChallengeView, GameView, LobbyView, OnlineView, SeekView, StudyRow, WaitingView};
 
 /// The time control of a room opened by name (its opener may not have said).
 pub const ROOM_TIME_CONTROL: &str = "10+5";
@@ -77,6 +79,8 @@ pub struct Limits {
     pub max_tournaments: usize,
     /// Players in one tournament at most (`--tournament-players`).
     pub tournament_players: usize,
+    /// Studies' caps (`--studies-per-member`, `--study-chapters`, …).
+    pub studies: crate::club::study::StudyLimits,
 }
 
 impl Default for Limits {
@@ -88,6 +92,7 @@ impl Default for Limits {
             engine_threads: None,
             max_tournaments: MAX_TOURNAMENTS,
             tournament_players: TOURNAMENT_PLAYERS,
+            studies: Default::default(),
         }
     }
 }
@@ -193,6 +198,8 @@ impl Club {
             adjourned,
             news,
         );
+        let studies = store.studies().map_err(failed)?;
+        owner.studies = studies::Studies::restored(&studies, limits.studies);
         owner.tournaments_after(last_tournament);
         owner.tournaments_restored(going_on);
         std::thread::Builder::new()
@@ -456,6 +463,55 @@ impl Viewer {
     pub fn act(&self, action: Action) -> Result<String, ClubError> {
         let id = self.id;
         self.club.ask_or_refuse(move |o| o.act(id, action))
+    }
+
+    /// Opens study `name` (made this member's when there is none by that name) or joins
+    /// it; out of any room first. What to tell the member.
+    pub fn study_open(&self, name: &str) -> Result<String, ClubError> {
+        let name = crate::club::study::study_name(name)?;
+        let id = self.id;
+        self.club.ask_or_refuse(move |o| o.study_open(id, &name))
+    }
+
+    /// Out of the study, to the lobby.
+    pub fn study_leave(&self) {
+        let id = self.id;
+        self.club.ask(move |o| o.study_leave(id));
+    }
+
+    /// The study this viewer is in, as it stands (shared: a copy is made only when it
+    /// changes).
+    pub fn study(&self) -> Option<Arc<Study>> {
+        let id = self.id;
+        self.club.ask(move |o| o.study_view(id)).flatten()
+    }
+
+    /// Does what the viewer asks of their study (refused, with why, without the right).
+    pub fn study_act(&self, action: StudyAction) -> Result<String, ClubError> {
+        let id = self.id;
+        self.club.ask_or_refuse(move |o| o.study_act(id, action))
+    }
+
+    /// The study's owner gives member `name` the right to move (`give`), or takes it.
+    pub fn study_right(&self, name: &str, give: bool) -> Result<String, ClubError> {
+        let id = self.id;
+        let asked = name.trim().to_string();
+        let online = {
+            let asked = asked.clone();
+            self.club.ask(move |o| o.member_named(&asked)).flatten()
+        };
+        let who = match online {
+            Some(who) => who,
+            None => match self.club.store.account_named(&asked) {
+                Ok(Some(a)) => (a.id, a.name),
+                Ok(None) => {
+                    return Err(ClubError::new(format!("no member is named {asked}")));
+                }
+                Err(e) => return Err(ClubError::new(e.to_string())),
+            },
+        };
+        self.club
+            .ask_or_refuse(move |o| o.study_right(id, who, give))
     }
 
     /// Watches game `number` of the lobby's list.

@@ -230,6 +230,11 @@ impl Study {
         self.contributors.iter().map(|(_, n)| n.as_str())
     }
 
+    /// Those given the right to move, by member id.
+    pub fn contributor_ids(&self) -> impl Iterator<Item = &str> {
+        self.contributors.iter().map(|(id, _)| id.as_str())
+    }
+
     pub fn is_private(&self) -> bool {
         self.private
     }
@@ -605,6 +610,108 @@ impl Study {
             limits,
             version: 1,
             present: Vec::new(),
+        })
+    }
+}
+
+/// Where one member's screen is in a study: on the shared cursor (following), or away,
+/// browsing on their own. Being away is the screen's alone: nothing of it reaches the study
+/// or the others.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Follow {
+    /// The chapter and node browsed while away.
+    away: Option<(usize, NodeId)>,
+}
+
+/// How a member who stepped away stands against the shared cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Behind {
+    /// On the shared cursor's line, this many moves before it.
+    Moves(usize),
+    /// Ahead of the shared cursor on its line, or on another line or chapter.
+    Elsewhere,
+}
+
+impl Follow {
+    /// Is the screen away from the shared cursor?
+    pub fn is_away(&self) -> bool {
+        self.away.is_some()
+    }
+
+    /// The chapter and node the screen shows: the node browsed while away (while it is
+    /// still in the chapter: a deleted one brings the screen back), else the cursor.
+    pub fn at(&self, study: &Study) -> (usize, NodeId) {
+        match self.away {
+            Some((chapter, node))
+                if study
+                    .chapters()
+                    .get(chapter)
+                    .is_some_and(|c| c.tree().contains(node)) =>
+            {
+                (chapter, node)
+            }
+            _ => {
+                let (n, ch) = study.current();
+                (n, ch.cursor())
+            }
+        }
+    }
+
+    /// Steps the screen's own position (away from the cursor from now on): refused at
+    /// either end of the line.
+    pub fn step(&mut self, study: &Study, step: Step) -> Result<(), ClubError> {
+        let (chapter, node) = self.at(study);
+        let tree = study.chapters()[chapter].tree();
+        let to = match step {
+            Step::Back => tree.parent(node),
+            Step::Forward => tree.next(node),
+            Step::First => Some(ROOT).filter(|&r| r != node),
+            Step::Last => {
+                let mut at = node;
+                while let Some(n) = tree.next(at) {
+                    at = n;
+                }
+                Some(at).filter(|&n| n != node)
+            }
+            Step::To(n) => Some(n).filter(|&n| tree.contains(n)),
+        };
+        match to {
+            Some(n) => {
+                self.away = Some((chapter, n));
+                Ok(())
+            }
+            None => Err(ClubError::new(match step {
+                Step::Back | Step::First => "at the chapter's start",
+                _ => "at the end of this line",
+            })),
+        }
+    }
+
+    /// Away at the node the screen shows now (a key that leaves the cursor in place).
+    pub fn stay(&mut self, study: &Study) {
+        self.away = Some(self.at(study));
+    }
+
+    /// Back to the shared cursor.
+    pub fn come_back(&mut self) {
+        self.away = None;
+    }
+
+    /// How far behind the shared cursor an away screen is (`None` while following).
+    pub fn behind(&self, study: &Study) -> Option<Behind> {
+        self.away?;
+        let (chapter, node) = self.at(study);
+        let (current, ch) = study.current();
+        if chapter != current {
+            return Some(Behind::Elsewhere);
+        }
+        let line = ch.tree().path(ch.cursor());
+        if node == ROOT {
+            return Some(Behind::Moves(line.len()));
+        }
+        Some(match line.iter().position(|&n| n == node) {
+            Some(i) => Behind::Moves(line.len() - 1 - i),
+            None => Behind::Elsewhere,
         })
     }
 }

@@ -51,6 +51,8 @@ pub(super) struct Entry {
     pub(super) member: Member,
     notify: Notify,
     pub(super) room: Option<String>,
+    /// The study they are in (by name in lower case): never with a room.
+    pub(super) study: Option<String>,
     pub(super) rating: Rating,
     notices: Vec<String>,
 }
@@ -106,6 +108,8 @@ pub(in crate::club) struct Owner {
     pub(super) bots: super::bot_state::Bots,
     /// The tournaments of this run (see `tournaments.rs`).
     pub(super) tournaments: super::tournament_state::Tournaments,
+    /// The club's studies (see `studies.rs`).
+    pub(super) studies: super::studies::Studies,
 }
 
 impl Owner {
@@ -141,6 +145,7 @@ impl Owner {
             budget: limits.engine_threads.map(Budget::new),
             bots: super::bot_state::Bots::default(),
             tournaments: Default::default(),
+            studies: Default::default(),
         };
         owner.publish();
         owner
@@ -180,7 +185,7 @@ impl Owner {
             let in_lobby: Vec<u64> = self
                 .viewers
                 .iter()
-                .filter(|(_, e)| e.room.is_none())
+                .filter(|(_, e)| e.room.is_none() && e.study.is_none())
                 .map(|(&id, _)| id)
                 .collect();
             self.to_wake.extend(in_lobby);
@@ -444,6 +449,7 @@ impl Owner {
                 member,
                 notify,
                 room: None,
+                study: None,
                 rating,
                 notices: told,
             },
@@ -474,6 +480,7 @@ impl Owner {
                 member,
                 notify: Arc::new(|| {}),
                 room: None,
+                study: None,
                 rating,
                 notices: Vec::new(),
             },
@@ -491,6 +498,7 @@ impl Owner {
         if let Some(room) = self.viewers.get(&id).and_then(|e| e.room.clone()) {
             self.leave_seat(id, &room);
         }
+        self.study_leave(id);
         if let Some(e) = self.viewers.remove(&id) {
             // A player whose last session went is paused in their arenas.
             self.tournament_member_gone(&e.member.id);
@@ -621,6 +629,8 @@ impl Owner {
         };
         let member = e.member.id.clone();
         let now = self.now();
+        self.study_leave(id);
+        let e = &self.viewers[&id];
         if let Some(current) = e.room.clone() {
             if current == name {
                 return self

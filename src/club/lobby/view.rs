@@ -60,6 +60,29 @@ pub struct WaitingView {
     pub rated: bool,
 }
 
+/// A study for the lobby's list (`:study NAME` joins it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudyRow {
+    pub name: String,
+    pub owner: String,
+    pub chapters: usize,
+    /// Members in it now.
+    pub present: usize,
+    pub private: bool,
+    /// The viewer may move in it (their own, or given the right).
+    pub mine: bool,
+}
+
+/// The most studies the lobby lists for one viewer (those with people in them first).
+const STUDIES_LISTED: usize = 12;
+
+/// A study as the snapshot keeps it: its row and who may move in it.
+#[derive(Clone, Debug)]
+struct ListedStudy {
+    row: StudyRow,
+    movers: Vec<String>,
+}
+
 /// Someone online, and where.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OnlineView {
@@ -81,6 +104,8 @@ pub struct LobbyView {
     pub waiting: Vec<WaitingView>,
     /// The tournaments, newest first (starting, running, finished).
     pub tournaments: Vec<TournamentRow>,
+    /// The studies open to the viewer: their own and public ones.
+    pub studies: Vec<StudyRow>,
     /// The viewer's own name and rating.
     pub me: String,
     pub my_rating: Option<u32>,
@@ -106,8 +131,11 @@ pub(super) struct Snapshot {
     games: Vec<Listed>,
     waiting: Vec<WaitingView>,
     tournaments: Vec<TournamentRow>,
+    studies: Vec<ListedStudy>,
     /// Each viewer's name and rating as shown.
     me: HashMap<u64, (String, Option<u32>)>,
+    /// Each viewer's member id.
+    members: HashMap<u64, String>,
 }
 
 impl Owner {
@@ -222,6 +250,34 @@ impl Snapshot {
             g.game.number = i as u32 + 1;
         }
         waiting.sort_by(|a, b| a.room.cmp(&b.room));
+        let mut studies: Vec<ListedStudy> = owner
+            .studies
+            .iter()
+            .map(|st| ListedStudy {
+                row: StudyRow {
+                    name: st.name().to_string(),
+                    owner: st.owner_name().to_string(),
+                    chapters: st.chapters().len(),
+                    present: st.present().len(),
+                    private: st.is_private(),
+                    mine: false,
+                },
+                movers: std::iter::once(st.owner().to_string())
+                    .chain(st.contributor_ids().map(str::to_string))
+                    .collect(),
+            })
+            .collect();
+        studies.sort_by(|a, b| {
+            b.row
+                .present
+                .cmp(&a.row.present)
+                .then_with(|| a.row.name.cmp(&b.row.name))
+        });
+        let members = owner
+            .viewers
+            .iter()
+            .map(|(&id, e)| (id, e.member.id.clone()))
+            .collect();
         Snapshot {
             at: Some(now),
             online,
@@ -230,7 +286,9 @@ impl Snapshot {
             games,
             waiting,
             tournaments: owner.tournament_rows(now),
+            studies,
             me,
+            members,
         }
     }
 
@@ -273,6 +331,20 @@ impl Snapshot {
                     t
                 })
                 .collect(),
+            studies: {
+                let member = self.members.get(&me).map_or("", String::as_str);
+                self.studies
+                    .iter()
+                    .filter_map(|l| {
+                        let mine = l.movers.iter().any(|m| m == member);
+                        (mine || !l.row.private).then(|| StudyRow {
+                            mine,
+                            ..l.row.clone()
+                        })
+                    })
+                    .take(STUDIES_LISTED)
+                    .collect()
+            },
             me: me_name,
             my_rating,
         }
