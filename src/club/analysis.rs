@@ -299,6 +299,12 @@ impl Watch {
         search
     }
 
+    /// How many others share this analysis: a screen that follows a search someone else's
+    /// share of the engine budget already pays for takes no share of its own.
+    pub fn others(&self) -> usize {
+        self.service.watchers(&self.game).saturating_sub(1)
+    }
+
     /// The game is over: the search stops (the engine stays for its watchers until they
     /// close their panes, and searches again if the position changes, as after a takeback).
     pub fn rest(&self) {

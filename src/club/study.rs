@@ -337,7 +337,7 @@ impl Study {
         if action.needs_right() && !self.may_move(by) {
             return Err(ClubError::new(format!(
                 "only {} and those given the right may move here: ask them for :give, or \
-                 press Ctrl+F to browse on your own",
+                 press Ctrl+B to browse on your own",
                 self.owner_name
             )));
         }

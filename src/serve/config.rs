@@ -12,6 +12,7 @@ use super::admission::{self, PreAuth};
 use super::keys::{AuthorizedKeys, load_or_make_host_key};
 use crate::club::budget::Budget;
 use crate::club::lobby::Limits;
+use crate::club::study::StudyLimits;
 
 /// The command line of `ox88 serve`.
 #[derive(clap::Args, Debug, Clone)]
@@ -101,6 +102,21 @@ pub struct ServeArgs {
     /// Players in one tournament at most; past it a join is refused, saying why.
     #[arg(long, default_value_t = crate::club::lobby::TOURNAMENT_PLAYERS as u32, value_parser = clap::value_parser!(u32).range(2..=100_000))]
     pub tournament_players: u32,
+    /// Studies one member may own; past it `:study NEW` is refused, saying why.
+    #[arg(long, default_value_t = StudyLimits::default().per_member as u32, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub studies_per_member: u32,
+    /// Chapters in one study at most.
+    #[arg(long, default_value_t = StudyLimits::default().chapters as u32, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub study_chapters: u32,
+    /// Moves in one chapter at most, variations included.
+    #[arg(long, default_value_t = StudyLimits::default().moves as u32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub study_moves: u32,
+    /// Characters in one comment of a study at most.
+    #[arg(long, default_value_t = StudyLimits::default().comment as u32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub study_comment: u32,
+    /// Members in one study at once at most.
+    #[arg(long, default_value_t = StudyLimits::default().members as u32, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub study_members: u32,
 }
 
 /// The levels of `--bots`, checked.
@@ -198,6 +214,13 @@ impl ServeConfig {
                 abandon_after: args.abandon_after,
                 max_tournaments: args.max_tournaments as usize,
                 tournament_players: args.tournament_players as usize,
+                studies: StudyLimits {
+                    per_member: args.studies_per_member as usize,
+                    chapters: args.study_chapters as usize,
+                    moves: args.study_moves as usize,
+                    comment: args.study_comment as usize,
+                    members: args.study_members as usize,
+                },
                 engine_threads: Some(
                     args.engine_threads
                         .map_or_else(Budget::default_shares, |n| n as usize),

@@ -661,6 +661,8 @@ impl Owner {
         remade: Option<String>,
         now: Instant,
     ) -> Role {
+        // Into a room is out of any study.
+        self.study_leave(id);
         let Some(e) = self.viewers.get_mut(&id) else {
             return Role::Watcher;
         };

@@ -89,7 +89,7 @@ impl Owner {
                 let right = if s.may_move(&member.id) {
                     "you may move"
                 } else {
-                    "you follow its cursor (Ctrl+F browses on your own)"
+                    "you follow its cursor (Ctrl+B browses on your own)"
                 };
                 format!("study {} of {}: {right}", s.name(), s.owner_name())
             }

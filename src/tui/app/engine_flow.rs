@@ -69,6 +69,12 @@ impl App {
     /// Starts a search of the current position. `analysis`: think without end and play
     /// nothing; otherwise search to the depth setting (and within the clock) and play.
     pub(super) fn start_search(&mut self, analysis: bool) {
+        if self.club.in_study() && self.club.is_away() {
+            // Away from a study's cursor: the room's one search stays on the cursor, and
+            // this screen shows what the study kept of the position it browses.
+            self.cancel_search();
+            return;
+        }
         // Fair play, then the server's engine budget: no search of any kind for a member
         // whose own game goes on, and none beyond the server's share (it waits, saying so).
         match self.engine_go(EngineJob::Search { analysis }) {
@@ -215,6 +221,7 @@ impl App {
                 self.screen.on_side_line(info);
             }
             Some(Accepted::Iteration(info)) => {
+                self.study_heard(&info);
                 let side = self.session.search().map_or(Color::White, |s| s.side);
                 let prefix = if self.prefs.multipv() > 1 { "pv1 " } else { "" };
                 self.log_line(

@@ -158,6 +158,13 @@ impl App {
                         ClubShape::Room
                     }
                 }
+                Place::Study if self.club.in_study() => {
+                    if self.club.engine_open() {
+                        ClubShape::RoomWithEngine
+                    } else {
+                        ClubShape::Room
+                    }
+                }
                 _ => ClubShape::Off,
             }
         };

@@ -37,6 +37,8 @@ enum Mark {
     Target,
     Selected,
     Check,
+    /// A square a study marked (or an arrow's end), in its colour.
+    Noted(crate::game::study::Mark),
 }
 
 impl Mark {
@@ -44,6 +46,7 @@ impl Mark {
     fn brackets(self) -> Option<(char, char)> {
         match self {
             Mark::None | Mark::Target => None,
+            Mark::Noted(_) => Some(('{', '}')),
             Mark::LastMove => Some(('(', ')')),
             Mark::Selected => Some(('[', ']')),
             Mark::Check => Some(('!', '!')),
@@ -81,6 +84,11 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
         app.cursor_squares().or_else(|| app.typed_squares())
     };
     let cursor = app.cursor_square().filter(|_| !app.explorer().is_open());
+    let noted = if app.viewing().is_none() {
+        app.study_marks()
+    } else {
+        Vec::new()
+    };
     let x0 = inner.x + 2;
     let y0 = inner.y;
     let buf = frame.buffer_mut();
@@ -97,6 +105,8 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
                 Mark::Selected
             } else if typed.as_ref().is_some_and(|(_, t)| t.contains(&sq)) {
                 Mark::Target
+            } else if let Some(&(_, m)) = noted.iter().find(|(s, _)| *s == sq) {
+                Mark::Noted(m)
             } else if last.is_some_and(|m| m.from() == sq || m.to() == sq) {
                 Mark::LastMove
             } else {
@@ -152,6 +162,18 @@ pub fn draw(frame: &mut Frame, area: Rect, scale: Scale, app: &App) {
     );
 }
 
+/// A study's mark on a square, in the colour lichess draws it.
+fn noted_colour(m: crate::game::study::Mark) -> ratatui::style::Color {
+    use crate::game::study::Mark as M;
+    use ratatui::style::Color as C;
+    match m {
+        M::Green => C::Rgb(21, 120, 27),
+        M::Red => C::Rgb(136, 32, 32),
+        M::Yellow => C::Rgb(170, 140, 0),
+        M::Blue => C::Rgb(0, 48, 136),
+    }
+}
+
 /// The board cursor: `>` and `<` either side of the square's middle, in any colour mode.
 fn draw_cursor(buf: &mut ratatui::buffer::Buffer, r: Rect, theme: &Theme) {
     let cx = r.x + r.width / 2;
@@ -183,6 +205,7 @@ fn draw_square(
             Mark::Selected => theme.selected,
             Mark::Target => theme.target,
             Mark::LastMove => theme.last_move,
+            Mark::Noted(m) => noted_colour(m),
             _ if light => theme.light,
             _ => theme.dark,
         };

@@ -178,10 +178,32 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
             )),
         ]));
     }
+    if !l.studies.is_empty() {
+        lines.push(head("Studies"));
+    }
+    for st in &l.studies {
+        lines.push(Line::from(vec![
+            mark(LobbyRow::Study(st.name.clone())),
+            Span::raw(format!(
+                "{} by {} · {} chapter{}{}{}{}",
+                st.name,
+                shown_name(&st.owner),
+                st.chapters,
+                if st.chapters == 1 { "" } else { "s" },
+                if st.present > 0 {
+                    format!(" · {} in it", st.present)
+                } else {
+                    String::new()
+                },
+                if st.private { " · private" } else { "" },
+                if st.mine { " · you move" } else { "" },
+            )),
+        ]));
+    }
     lines.push(Line::default());
     lines.push(Line::from(Span::styled(
         "↑↓ Enter accepts, joins or watches · :seek 5+3 · :challenge NAME 10+0 · :watch N · \
-         :join ROOM · :tournament arena 3+0 30m · :play (the engine)",
+         :join ROOM · :tournament arena 3+0 30m · :study NAME · :play (the engine)",
         theme.dim(),
     )));
     let scroll = lobby_scroll(&lines, area);
@@ -411,4 +433,147 @@ pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
             .block(pane_block(app, &title, true)),
         area,
     );
+}
+
+/// A study, in `area`: its chapter, who owns it and who may move, who is in it, this
+/// screen's place (following or away), the moves around the position shown with the
+/// variations that leave it, and what is written on the move: glyph, comment, marks,
+/// arrows and the evaluation kept.
+pub fn draw_study(frame: &mut Frame, area: Rect, app: &App) {
+    let club = app.club();
+    let (Some(s), Some((chapter, node))) = (club.study(), club.study_at()) else {
+        return;
+    };
+    let theme = app.theme();
+    let ch = &s.chapters()[chapter];
+    let title = format!(
+        " Study {} · chapter {}/{}: {} ",
+        s.name(),
+        chapter + 1,
+        s.chapters().len(),
+        ch.name()
+    );
+    let label = |t: &str| Span::styled(t.to_string(), theme.label());
+    let mut movers = vec![shown_name(s.owner_name()).into_owned()];
+    movers.extend(s.contributors().map(|c| shown_name(c).into_owned()));
+    let mut lines = vec![
+        Line::from(vec![
+            label("Moves: "),
+            Span::raw(movers.join(", ")),
+            Span::styled(if s.is_private() { " · private" } else { "" }, theme.dim()),
+        ]),
+        Line::from(vec![
+            label(&format!("In it ({}): ", s.present().len())),
+            Span::raw(s.present().join(", ")),
+        ]),
+    ];
+    if let Some(status) = app.study_status() {
+        let style = if club.is_away() {
+            theme.accent()
+        } else {
+            theme.dim()
+        };
+        lines.push(Line::from(Span::styled(status, style)));
+    }
+    let tree = ch.tree();
+    // The line to the position shown, then the main line on from it: the move shown
+    // stands out, the room's cursor is underlined when this screen is away from it.
+    let mut line_nodes = tree.path(node);
+    let mut at = node;
+    while let Some(n) = tree.next(at) {
+        line_nodes.push(n);
+        at = n;
+    }
+    let cursor = (chapter == s.current().0).then(|| ch.cursor());
+    let mut spans = vec![label("Line: ")];
+    let mut board = tree.start().clone();
+    for (i, &n) in line_nodes.iter().enumerate() {
+        let Some(mv) = tree.mv(n) else { break };
+        let number = if board.side_to_move() == Color::White {
+            format!("{}. ", board.fullmove_number())
+        } else if i == 0 {
+            format!("{}... ", board.fullmove_number())
+        } else {
+            String::new()
+        };
+        let glyph = tree.notes(n).and_then(|x| x.glyph).map_or("", |g| g.text());
+        let text = format!("{number}{}{glyph} ", board.san(mv));
+        let mut style = Style::default();
+        if n == node {
+            style = theme.accent().add_modifier(Modifier::REVERSED);
+        } else if Some(n) == cursor && club.is_away() {
+            style = style.add_modifier(Modifier::UNDERLINED);
+        }
+        spans.push(Span::styled(text, style));
+        if board.play(mv).is_err() {
+            break;
+        }
+    }
+    if line_nodes.is_empty() {
+        spans.push(Span::styled("(no moves yet)", theme.dim()));
+    }
+    lines.push(Line::from(spans));
+    // The other moves from the position shown: variations one could go into.
+    if let Ok(here) = tree.board_at(node) {
+        let others: Vec<String> = tree
+            .children(node)
+            .iter()
+            .skip(1)
+            .filter_map(|&c| tree.mv(c).map(|m| here.san(m)))
+            .collect();
+        if !others.is_empty() {
+            lines.push(Line::from(vec![
+                label("Variations here: "),
+                Span::raw(others.join(", ")),
+            ]));
+        }
+    }
+    if let Some(notes) = tree.notes(node) {
+        if let Some(c) = &notes.comment {
+            lines.push(Line::from(vec![label("Comment: "), Span::raw(c.clone())]));
+        }
+        let mut drawn = Vec::new();
+        for (sq, m) in &notes.squares {
+            drawn.push(format!("{sq} ({})", mark_name(*m)));
+        }
+        for a in &notes.arrows {
+            drawn.push(format!("{}→{} ({})", a.from, a.to, mark_name(a.mark)));
+        }
+        if !drawn.is_empty() {
+            lines.push(Line::from(vec![
+                label("On the board: "),
+                Span::raw(drawn.join(", ")),
+            ]));
+        }
+        if let Some(e) = notes.eval {
+            lines.push(Line::from(vec![
+                label("Kept evaluation: "),
+                Span::raw(format!("{e} (White's view)")),
+            ]));
+        }
+    }
+    lines.push(Line::from(Span::styled(
+        if club.may_move() {
+            "moves and ← → for everyone; :comment :glyph :mark :arrow :chapter; PgUp/PgDn chapters"
+        } else {
+            "Ctrl+B browses on your own; :lobby leaves"
+        },
+        theme.dim(),
+    )));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(pane_block(app, &title, false)),
+        area,
+    );
+}
+
+fn mark_name(m: crate::game::study::Mark) -> &'static str {
+    use crate::game::study::Mark;
+    match m {
+        Mark::Green => "green",
+        Mark::Red => "red",
+        Mark::Yellow => "yellow",
+        Mark::Blue => "blue",
+    }
 }

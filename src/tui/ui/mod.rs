@@ -50,6 +50,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if let Some(rect) = a.club {
         if app.club().place() == crate::tui::app::club::Place::Lobby {
             club::draw_lobby(frame, rect, app);
+        } else if app.club().in_study() {
+            club::draw_study(frame, rect, app);
         } else {
             club::draw_room(frame, rect, app);
         }

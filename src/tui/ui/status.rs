@@ -128,7 +128,10 @@ fn status_fields(app: &App, level: u8) -> Vec<String> {
                 crate::club::Role::Watcher => "watching".to_string(),
             }
         )),
-        _ => fields.push(app.play().mode().short().to_string()),
+        _ => match app.study_status() {
+            Some(text) => fields.push(text),
+            None => fields.push(app.play().mode().short().to_string()),
+        },
     }
     if app.prefs().settings().level != Level::Max {
         // Full strength is the default and says nothing; a weaker level is always shown,

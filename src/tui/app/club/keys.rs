@@ -15,6 +15,9 @@ impl App {
         if !self.club.is_on() {
             return false;
         }
+        if self.study_key(key, input_empty) {
+            return true;
+        }
         let ctrl = key.modifiers == KeyModifiers::CONTROL;
         let plain = key.modifiers.is_empty();
         match key.code {
@@ -24,7 +27,7 @@ impl App {
                 }
                 true
             }
-            KeyCode::Char('v') if ctrl && self.club.in_room() => {
+            KeyCode::Char('v') if ctrl && (self.club.in_room() || self.club.in_study()) => {
                 let r = self.toggle_room_engine();
                 self.club_result(r);
                 true
@@ -48,6 +51,7 @@ impl App {
                     Some(LobbyRow::Tournament(id)) => {
                         self.with_viewer(|v| v.tournament_join(Some(id)).map(|_| String::new()))
                     }
+                    Some(LobbyRow::Study(name)) => self.open_study(&name),
                     None => Err("nothing to pick: :seek 5+3 waits for an opponent".into()),
                 };
                 self.club_result(r);

@@ -46,8 +46,12 @@ impl App {
                 self.room_left();
                 self.club.refresh(now);
             }
-            (Place::Lobby | Place::Engine, true) => self.room_entered(),
+            (Place::Lobby | Place::Engine | Place::Study, true) => self.room_entered(),
+            (Place::Study, false) if !self.club.in_study() => self.study_left(),
             _ => {}
+        }
+        if self.club.in_study() {
+            self.sync_study();
         }
         if self.club.in_room() {
             if self.club.playing() && self.club.engine_open() {
@@ -173,6 +177,7 @@ impl App {
             Place::Room => {
                 Some(self.club_result(self.room_act(RoomAction::Move(text.to_string()))))
             }
+            Place::Study => Some(self.study_line(text)),
             // A move typed in the lobby plays the engine, as without the club.
             Place::Lobby => {
                 self.club.play_engine();

@@ -11,9 +11,11 @@ use crate::chess::Board;
 use crate::club::analysis::{Analyses, Sink, Watch};
 use crate::club::budget::{JobKind, Turn};
 use crate::club::lobby::LobbyView;
+use crate::club::study::{Behind, Follow, Step, Study};
 use crate::club::{ClubError, Role, RoomView, Viewer};
 use crate::engine::SearchOptions;
 use crate::engine::jobs::ReviewDepth;
+use crate::game::study::NodeId;
 use crate::tui::app::command::{Scope, Words, lobby_words};
 use crate::tui::app::play::SetAside;
 
@@ -27,6 +29,8 @@ pub enum Place {
     Room,
     /// Playing the engine, as without the club.
     Engine,
+    /// In a study: its board shared, its cursor followed.
+    Study,
 }
 
 /// A row of the lobby a viewer can act on with Enter.
@@ -39,6 +43,8 @@ pub enum LobbyRow {
     Waiting(String),
     /// A tournament starting or running, by id (Enter joins it).
     Tournament(u32),
+    /// A study, by name (Enter joins it).
+    Study(String),
 }
 
 /// The club as one viewer sees it.
@@ -72,6 +78,16 @@ pub struct ClubView {
     engine_waiting: Option<EngineJob>,
     /// This viewer holds a share of the engine budget (given back when its search ends).
     engine_holding: bool,
+    /// The study as last read, while in one.
+    study: Option<Arc<Study>>,
+    /// Where this screen is in the study: following its cursor, or away.
+    follow: Follow,
+    /// The study's version, chapter and node last copied into the app's game.
+    study_shown: Option<(u64, usize, NodeId)>,
+    /// `:chapter NAME paste` waits for the PGN on the next line: the chapter's name.
+    paste_for: Option<String>,
+    /// The deepest evaluation this screen has handed to the study, by chapter and node.
+    eval_given: Option<(usize, NodeId, u32)>,
 }
 
 /// A search that waits for a share of the server's engine budget, started when its turn
@@ -237,11 +253,13 @@ impl ClubView {
     /// a sentence when the server runs as many analyses as it may.
     pub fn open_engine(&mut self) -> Result<(), ClubError> {
         if let Some((analyses, sink)) = &self.analyses {
-            let (view, _) = self
-                .room
-                .as_ref()
-                .ok_or_else(|| ClubError::new("not in a room"))?;
-            self.watch = Some(analyses.watch(&view.name, Arc::clone(sink))?);
+            // A study's analysis is kept apart from any room's of the same name.
+            let key = match (&self.study, &self.room) {
+                (Some(s), _) if self.place == Place::Study => format!("study:{}", s.name()),
+                (_, Some((view, _))) => view.name.clone(),
+                _ => return Err(ClubError::new("not in a room or a study")),
+            };
+            self.watch = Some(analyses.watch(&key, Arc::clone(sink))?);
         }
         self.engine_open = true;
         Ok(())
@@ -283,6 +301,13 @@ impl ClubView {
         let Some(v) = &self.viewer else {
             return Ok(Turn::Running);
         };
+        if job == (EngineJob::Search { analysis: true })
+            && self.watch.as_ref().is_some_and(|w| w.others() > 0)
+        {
+            // One search for all who share it, paid for once: the fair-play gate only.
+            v.engine_allowed().map_err(|e| e.to_string())?;
+            return Ok(Turn::Running);
+        }
         let turn = v.engine_ask(job.kind()).map_err(|e| e.to_string());
         match turn {
             Ok(Turn::Running) => {
@@ -358,6 +383,8 @@ impl ClubView {
             Place::Room if self.in_room() => Scope::Watching,
             Place::Room | Place::Lobby => Scope::Lobby,
             Place::Engine => Scope::Engine,
+            Place::Study if self.study.is_some() => Scope::Studying,
+            Place::Study => Scope::Lobby,
         }
     }
 
@@ -423,6 +450,7 @@ impl ClubView {
             return;
         };
         self.room = v.room(now);
+        self.study = v.study();
         // The lobby's list costs a look at every room: only while it is on the screen.
         if self.place == Place::Lobby && self.room.is_none() {
             self.lobby = v.lobby(now);
@@ -449,6 +477,124 @@ impl ClubView {
                     .map(|t| LobbyRow::Tournament(t.id)),
             )
             .chain(l.games.iter().map(|g| LobbyRow::Game(g.number)))
+            .chain(l.studies.iter().map(|s| LobbyRow::Study(s.name.clone())))
             .collect()
+    }
+
+    // ---- the study ----------------------------------------------------------------------
+
+    /// The study as last read, while the viewer is in one.
+    pub fn study(&self) -> Option<&Arc<Study>> {
+        self.study.as_ref().filter(|_| self.place == Place::Study)
+    }
+
+    pub fn in_study(&self) -> bool {
+        self.study().is_some()
+    }
+
+    /// Into a study: the engine game is kept aside (once), the study is shown afresh, on
+    /// its cursor.
+    pub fn enter_study(&mut self, set_aside: impl FnOnce() -> SetAside) {
+        if self.set_aside.is_none() {
+            self.set_aside = Some(set_aside());
+        }
+        self.place = Place::Study;
+        self.follow = Follow::default();
+        self.study_shown = None;
+        self.eval_given = None;
+        self.paste_for = None;
+        self.close_engine();
+    }
+
+    /// Out of the study: the engine game to give back, if one was kept.
+    pub fn leave_study(&mut self) -> Option<SetAside> {
+        self.place = Place::Lobby;
+        self.study = None;
+        self.close_engine();
+        self.set_aside.take()
+    }
+
+    /// May this viewer move in the study (its owner, or given the right)?
+    pub fn may_move(&self) -> bool {
+        match (self.study(), &self.viewer) {
+            (Some(s), Some(v)) => s.may_move(&v.member().id),
+            _ => false,
+        }
+    }
+
+    /// The chapter and node this screen shows.
+    pub fn study_at(&self) -> Option<(usize, NodeId)> {
+        self.study().map(|s| self.follow.at(s))
+    }
+
+    /// The chapter and node to show when they changed since last copied (then they count
+    /// as copied), with the study's version.
+    pub fn study_moved(&mut self) -> Option<(usize, NodeId)> {
+        let s = self.study()?;
+        let (chapter, node) = self.follow.at(s);
+        let now = (s.version(), chapter, node);
+        if self.study_shown == Some(now) {
+            return None;
+        }
+        self.study_shown = Some(now);
+        Some((chapter, node))
+    }
+
+    /// Is this screen away from the study's cursor?
+    pub fn is_away(&self) -> bool {
+        self.follow.is_away()
+    }
+
+    /// How far behind the cursor this screen is, when away.
+    pub fn behind(&self) -> Option<Behind> {
+        self.study().and_then(|s| self.follow.behind(s))
+    }
+
+    /// Steps this screen on its own (away from the cursor from now on).
+    pub fn step_away(&mut self, step: Step) -> Result<(), String> {
+        let Some(s) = self.study.clone() else {
+            return Err("not in a study".into());
+        };
+        self.follow.step(&s, step).map_err(|e| e.to_string())
+    }
+
+    /// Away from the cursor, where the screen is; or back to it. Returns whether away now.
+    pub fn toggle_follow(&mut self) -> bool {
+        if self.follow.is_away() {
+            self.follow.come_back();
+            false
+        } else {
+            if let Some(s) = self.study.clone() {
+                self.follow.stay(&s);
+            }
+            true
+        }
+    }
+
+    /// Back to the study's cursor.
+    pub fn come_back(&mut self) {
+        self.follow.come_back();
+    }
+
+    /// `:chapter NAME paste`: the next line is the chapter's PGN.
+    pub fn wait_for_paste(&mut self, name: String) {
+        self.paste_for = Some(name);
+    }
+
+    /// The chapter waiting for its pasted PGN, if any (it no longer waits).
+    pub fn take_paste(&mut self) -> Option<String> {
+        self.paste_for.take()
+    }
+
+    /// Whether an evaluation at `depth` of this node is new to hand to the study (then it
+    /// counts as handed).
+    pub fn eval_is_new(&mut self, chapter: usize, node: NodeId, depth: u32) -> bool {
+        match self.eval_given {
+            Some((c, n, d)) if c == chapter && n == node && d >= depth => false,
+            _ => {
+                self.eval_given = Some((chapter, node, depth));
+                true
+            }
+        }
     }
 }

@@ -218,6 +218,7 @@ pub fn lobby_words(kind: Words, lobby: &LobbyView) -> Vec<String> {
             .filter(|c| c.to == me)
             .for_each(|c| add(c.number.to_string())),
         Words::Game => lobby.games.iter().for_each(|g| add(g.number.to_string())),
+        Words::Study => lobby.studies.iter().for_each(|s| add(s.name.clone())),
         _ => {}
     }
     out

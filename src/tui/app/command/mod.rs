@@ -12,7 +12,7 @@ mod table;
 
 pub use complete::{Completion, complete, lobby_words};
 pub use parse::{
-    Command, CommandError, MAX_DELAY_MS, MAX_DEPTH, MAX_GAMES, MAX_MULTIPV, SeekArgs, SetArg,
-    TcArg, parse, parse_in, resolve, seek_args,
+    ChapterArg, ChapterFrom, Command, CommandError, MAX_DELAY_MS, MAX_DEPTH, MAX_GAMES,
+    MAX_MULTIPV, SeekArgs, SetArg, TcArg, parse, parse_in, resolve, seek_args,
 };
 pub use table::{ALIASES, COMMANDS, CommandSpec, Scope, Scopes, TIEBREAKS, Words, help_rows};

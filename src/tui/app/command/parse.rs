@@ -7,12 +7,13 @@ use std::fmt;
 use std::time::Duration;
 
 use super::table::{self, ALIASES, CommandSpec, Scope, Scopes};
-use crate::chess::Color;
+use crate::chess::{Color, Square};
 use crate::engine::eval::EvalMode;
 use crate::engine::jobs::ReviewDepth;
 use crate::engine::levels::Level;
 use crate::engine::order::Scheme;
 use crate::game::TimeControl;
+use crate::game::study::{Glyph, Mark};
 use crate::tui::Mode;
 use crate::tui::view::View;
 
@@ -128,6 +129,54 @@ pub enum Command {
     Pause,
     /// Berserk in one's arena game.
     Berserk,
+    /// Open or join a study by name (after a game: a study of it).
+    Study(String),
+    /// Give (`true`) or take the right to move in one's study to a member.
+    Right {
+        name: String,
+        give: bool,
+    },
+    /// A comment on the study's move (empty: removed).
+    Comment(String),
+    Glyph(Glyph),
+    /// A marked square, or an arrow (`to`), in a colour.
+    Mark {
+        from: Square,
+        to: Option<Square>,
+        mark: Mark,
+    },
+    Promote,
+    Delete,
+    /// A new chapter, or (a number) to that chapter.
+    Chapter(ChapterArg),
+    Chapters,
+    /// Away from the study's cursor, or back.
+    Follow,
+    Private(bool),
+}
+
+/// What `:chapter` takes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChapterArg {
+    /// To chapter N (from 1).
+    Go(usize),
+    /// A new chapter of this name, from this source.
+    New { name: String, from: ChapterFrom },
+}
+
+/// Where a new chapter starts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChapterFrom {
+    Start,
+    Fen(String),
+    /// A PGN file of the member's own (their saved games).
+    File(String),
+    /// Their stored club game N (as `:games` numbers them).
+    Game(u32),
+    /// The next line typed (or pasted) is the PGN.
+    Paste,
+    /// A PGN given on the line itself.
+    Pgn(String),
 }
 
 /// `:set` alone lists the settings, `:set save` writes them, `:set KEY VALUE` changes one.
@@ -569,9 +618,104 @@ fn parse_club(spec: &'static CommandSpec, arg: &str) -> Result<Option<Command>, 
         ("standings", _) => Command::Standings(a.optional_id()?),
         ("pause", _) => a.none(Command::Pause)?,
         ("berserk", _) => a.none(Command::Berserk)?,
+        ("study", _) if arg.is_empty() => return Err(a.bad()),
+        ("study", _) => Command::Study(arg.to_string()),
+        ("give" | "take", _) if arg.is_empty() || arg.contains(char::is_whitespace) => {
+            return Err(a.bad());
+        }
+        ("give" | "take", _) => Command::Right {
+            name: arg.to_string(),
+            give: spec.name == "give",
+        },
+        ("comment", _) => Command::Comment(arg.to_string()),
+        ("glyph", _) => Command::Glyph(Glyph::from_text(arg).ok_or_else(|| a.bad())?),
+        ("mark" | "arrow", _) => {
+            let mut words = arg.split_whitespace();
+            let at = words.next().ok_or_else(|| a.bad())?;
+            let mark = match words.next() {
+                None => Mark::Green,
+                Some(w) => mark_colour(w).ok_or_else(|| a.bad())?,
+            };
+            if words.next().is_some() {
+                return Err(a.bad());
+            }
+            let square = |t: &str| t.parse::<Square>().map_err(|_| a.bad());
+            if spec.name == "mark" {
+                Command::Mark {
+                    from: square(at)?,
+                    to: None,
+                    mark,
+                }
+            } else {
+                if at.len() != 4 || !at.is_ascii() {
+                    return Err(a.bad());
+                }
+                Command::Mark {
+                    from: square(&at[..2])?,
+                    to: Some(square(&at[2..])?),
+                    mark,
+                }
+            }
+        }
+        ("promote", _) => a.none(Command::Promote)?,
+        ("delete", _) => a.none(Command::Delete)?,
+        ("chapters", _) => a.none(Command::Chapters)?,
+        ("chapter", _) => Command::Chapter(chapter_arg(arg).ok_or_else(|| a.bad())?),
+        ("follow", _) => a.none(Command::Follow)?,
+        ("private", _) => match arg.to_ascii_lowercase().as_str() {
+            "on" => Command::Private(true),
+            "off" => Command::Private(false),
+            _ => return Err(a.bad()),
+        },
         _ => return Ok(None),
     };
     Ok(Some(cmd))
+}
+
+/// A mark's colour as `:mark` and `:arrow` take it (its first letter will do).
+fn mark_colour(word: &str) -> Option<Mark> {
+    match word.to_ascii_lowercase().as_str() {
+        "green" | "g" => Some(Mark::Green),
+        "red" | "r" => Some(Mark::Red),
+        "yellow" | "y" => Some(Mark::Yellow),
+        "blue" | "b" => Some(Mark::Blue),
+        _ => None,
+    }
+}
+
+/// `:chapter`'s words: a number goes to that chapter; else a name, then where it starts (a
+/// FEN, a `.pgn` file, `game N`, `paste`, or a PGN on the line).
+fn chapter_arg(arg: &str) -> Option<ChapterArg> {
+    if let Ok(n) = arg.parse::<usize>() {
+        return (n >= 1).then_some(ChapterArg::Go(n));
+    }
+    let (name, rest) = match arg.split_once(char::is_whitespace) {
+        Some((n, r)) => (n, r.trim()),
+        None => (arg, ""),
+    };
+    if name.is_empty() {
+        return None;
+    }
+    let from = if rest.is_empty() {
+        ChapterFrom::Start
+    } else if rest.eq_ignore_ascii_case("paste") {
+        ChapterFrom::Paste
+    } else if let Some(n) = rest
+        .strip_prefix("game ")
+        .and_then(|n| n.trim().parse::<u32>().ok())
+    {
+        ChapterFrom::Game(n)
+    } else if rest.starts_with('[') || rest.starts_with("1.") {
+        ChapterFrom::Pgn(rest.to_string())
+    } else if rest.to_ascii_lowercase().ends_with(".pgn") && !rest.contains(char::is_whitespace) {
+        ChapterFrom::File(rest.to_string())
+    } else {
+        ChapterFrom::Fen(rest.to_string())
+    };
+    Some(ChapterArg::New {
+        name: name.to_string(),
+        from,
+    })
 }
 
 /// `:seek`'s and `:challenge`'s words after the name: a time control (`5+3`, or `none`),

@@ -153,7 +153,18 @@ impl App {
             | Command::TournamentEnd(_)
             | Command::Standings(_)
             | Command::Pause
-            | Command::Berserk => return self.run_club(cmd),
+            | Command::Berserk
+            | Command::Study(_)
+            | Command::Right { .. }
+            | Command::Comment(_)
+            | Command::Glyph(_)
+            | Command::Mark { .. }
+            | Command::Promote
+            | Command::Delete
+            | Command::Chapter(_)
+            | Command::Chapters
+            | Command::Follow
+            | Command::Private(_) => return self.run_club(cmd),
         }
         Ok(())
     }
@@ -487,7 +498,7 @@ impl App {
 
     /// The file a `:save`/`:load` argument names: under `file_root` only a cleaned base name
     /// inside that directory, otherwise the path as given (`~` expanded).
-    fn pgn_path(&self, arg: &str) -> Result<PathBuf, String> {
+    pub(in crate::tui::app) fn pgn_path(&self, arg: &str) -> Result<PathBuf, String> {
         match &self.prefs.file_root() {
             None => Ok(expand_home(arg)),
             Some(root) => {
@@ -501,7 +512,7 @@ impl App {
 
     /// A `:save`/`:load` file as messages name it: under a file root only its name there
     /// (the server's directories are not the visitor's business), else the whole path.
-    fn shown_path(&self, path: &Path) -> String {
+    pub(in crate::tui::app) fn shown_path(&self, path: &Path) -> String {
         self.prefs
             .file_root()
             .and_then(|root| path.strip_prefix(root).ok())

@@ -55,6 +55,10 @@ impl App {
             Command::Lobby => {
                 if let Some(v) = self.club.viewer() {
                     v.leave_room();
+                    v.study_leave();
+                }
+                if self.club.place() == Place::Study {
+                    self.study_left();
                 }
                 self.club.refresh(Instant::now());
                 if self.club.place() == Place::Room {
@@ -113,6 +117,17 @@ impl App {
             }
             .into()),
             Command::Engine => self.toggle_room_engine(),
+            Command::Study(_)
+            | Command::Right { .. }
+            | Command::Comment(_)
+            | Command::Glyph(_)
+            | Command::Mark { .. }
+            | Command::Promote
+            | Command::Delete
+            | Command::Chapter(_)
+            | Command::Chapters
+            | Command::Follow
+            | Command::Private(_) => self.study_command(cmd),
             Command::StoredGames => self.list_games(),
             Command::Pgn(n) => self.show_pgn(n),
             Command::Open(n) => self.open_stored(n),
@@ -286,7 +301,7 @@ impl App {
     }
 
     /// The PGN of stored game N, as `:games` numbers them.
-    fn stored_pgn(&mut self, n: u32) -> Result<String, String> {
+    pub(in crate::tui::app) fn stored_pgn(&mut self, n: u32) -> Result<String, String> {
         let wanted = usize::try_from(n).unwrap_or(usize::MAX);
         self.with_viewer(|v| {
             let games = v.games(STORED_LISTED)?;
@@ -347,6 +362,19 @@ impl App {
 
     /// A watcher's engine panes opened or closed (`:engine`, Ctrl+V).
     pub(in crate::tui::app) fn toggle_room_engine(&mut self) -> Result<String, String> {
+        if self.club.in_study() {
+            if self.club.engine_open() {
+                self.club.close_engine();
+                self.cancel_search();
+                self.play.set_mode(Mode::HumanHuman);
+                return Ok("engine's panes closed".into());
+            }
+            self.club.engine_allowed()?;
+            self.club.open_engine().map_err(|e| e.to_string())?;
+            self.play.set_mode(Mode::Analysis);
+            self.position_changed();
+            return Ok("the engine's panes: the room's analysis of the study's cursor".into());
+        }
         if !self.club.in_room() {
             return Err("the engine's panes are for watching a room's game".into());
         }

@@ -16,6 +16,8 @@ pub enum Scope {
     /// In a room with no game of one's own going on: watching, waiting for an opponent,
     /// or after the game.
     Watching,
+    /// In a study.
+    Studying,
 }
 
 impl Scope {
@@ -38,16 +40,20 @@ impl Scopes {
     pub const ENGINE: Scopes = Scopes(Scope::Engine.bit());
     pub const PLAYING: Scopes = Scopes(Scope::Playing.bit());
     pub const WATCHING: Scopes = Scopes(Scope::Watching.bit());
+    pub const STUDY: Scopes = Scopes(Scope::Studying.bit());
     /// In a room, playing or not.
     pub const ROOM: Scopes = Scopes::PLAYING.and(Scopes::WATCHING);
     /// Anywhere in the club.
-    pub const CLUB: Scopes = Scopes::LOBBY.and(Scopes::ENGINE).and(Scopes::ROOM);
+    pub const CLUB: Scopes = Scopes::LOBBY
+        .and(Scopes::ENGINE)
+        .and(Scopes::ROOM)
+        .and(Scopes::STUDY);
     /// Anywhere.
     pub const ANY: Scopes = Scopes::SOLO.and(Scopes::CLUB);
     /// Wherever the board shows the app's own game (not a room's).
     pub const OWN_GAME: Scopes = Scopes::SOLO.and(Scopes::LOBBY).and(Scopes::ENGINE);
     /// Wherever the engine may be seen: all but a player's room while the game goes on.
-    pub const ENGINE_SEEN: Scopes = Scopes::OWN_GAME.and(Scopes::WATCHING);
+    pub const ENGINE_SEEN: Scopes = Scopes::OWN_GAME.and(Scopes::WATCHING).and(Scopes::STUDY);
 
     pub const fn and(self, other: Scopes) -> Scopes {
         Scopes(self.0 | other.0)
@@ -93,6 +99,8 @@ pub enum Words {
     ChallengeToMe,
     /// Numbers of the games going on (`:watch`).
     Game,
+    /// Studies the lobby lists.
+    Study,
 }
 
 impl Words {
@@ -109,6 +117,7 @@ impl Words {
                 | Words::Offer
                 | Words::ChallengeToMe
                 | Words::Game
+                | Words::Study
         )
     }
 }
@@ -385,9 +394,9 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec::club("mute", "hide or show the chat (Ctrl+R)"),
     CommandSpec::club(
         "engine",
-        "watching: the engine's panes on the game (Ctrl+V)",
+        "watching or in a study: the engine's panes on the board (Ctrl+V)",
     )
-    .only(Scopes::WATCHING),
+    .only(Scopes::WATCHING.and(Scopes::STUDY)),
     CommandSpec::club(
         "games",
         "your stored games, numbered, newest first (:pgn N shows one, :open N opens it)",
@@ -464,7 +473,63 @@ pub const COMMANDS: &[CommandSpec] = &[
          or more earns a point more",
     )
     .only(Scopes::ROOM),
+    CommandSpec::club(
+        "study",
+        "open your study NAME, or join one (everyone follows its cursor); after a game, a \
+         study of it with the chat kept",
+    )
+    .args("NAME", &[Words::Study])
+    .usage(":study NAME (letters, digits, - and _)"),
+    CommandSpec::club("give", "study: let member NAME move too (its owner)")
+        .args("NAME", &[Words::Member])
+        .usage(":give NAME")
+        .only(Scopes::STUDY),
+    CommandSpec::club("take", "study: take back NAME's right to move (its owner)")
+        .args("NAME", &[Words::Member])
+        .usage(":take NAME")
+        .only(Scopes::STUDY),
+    CommandSpec::club("comment", "study: a comment on the move (none removes it)")
+        .args("[TEXT]", &[])
+        .only(Scopes::STUDY),
+    CommandSpec::club("glyph", "study: mark the move ! ? !! ?? !? ?! (again takes it off)")
+        .args("!|?|!!|??|!?|?!", &[Words::Fixed(&["!", "?", "!!", "??", "!?", "?!"])])
+        .usage(":glyph takes ! ? !! ?? !? or ?!")
+        .only(Scopes::STUDY),
+    CommandSpec::club("mark", "study: mark a square on the board (again takes it off)")
+        .args("SQUARE [green|red|yellow|blue]", &[Words::Nothing, MARK_COLOURS])
+        .usage(":mark e4 [green|red|yellow|blue]")
+        .only(Scopes::STUDY),
+    CommandSpec::club("arrow", "study: an arrow on the board (again takes it off)")
+        .args("FROMTO [green|red|yellow|blue]", &[Words::Nothing, MARK_COLOURS])
+        .usage(":arrow e2e4 [green|red|yellow|blue]")
+        .only(Scopes::STUDY),
+    CommandSpec::club("promote", "study: this variation becomes the main line").only(Scopes::STUDY),
+    CommandSpec::club("delete", "study: delete this move and all after it").only(Scopes::STUDY),
+    CommandSpec::club(
+        "chapter",
+        "study: a new chapter from the start, a FEN, a PGN file of yours, club game N \
+         (:games numbers them) or a pasted PGN; with a number, go to that chapter (PgUp/PgDn)",
+    )
+    .args(
+        "NAME [FEN | FILE.pgn | game N | paste] | N",
+        &[Words::Nothing, Words::Fixed(&["game", "paste"])],
+    )
+    .usage(":chapter NAME [FEN | FILE.pgn | game N | paste], or :chapter N")
+    .only(Scopes::STUDY),
+    CommandSpec::club("chapters", "study: its chapters, in the log").only(Scopes::STUDY),
+    CommandSpec::club(
+        "follow",
+        "study: browse on your own, or back to the room's cursor (Ctrl+B)",
+    )
+    .only(Scopes::STUDY),
+    CommandSpec::club("private", "study: only you and those given the right come in")
+        .args("on|off", &[Words::Fixed(&["on", "off"])])
+        .usage(":private on|off")
+        .only(Scopes::STUDY),
 ];
+
+/// A mark's colours, as `:mark` and `:arrow` take them.
+const MARK_COLOURS: Words = Words::Fixed(&["green", "red", "yellow", "blue"]);
 
 /// A tournament's words after its kind, in any order.
 const TOURNAMENT_WORDS: Words = Words::Fixed(&["rounds", "bots", "rated", "casual", "in"]);
@@ -530,12 +595,13 @@ pub fn names_known_in(scope: Scope) -> Vec<&'static str> {
 mod tests {
     use super::*;
 
-    const ALL: [Scope; 5] = [
+    const ALL: [Scope; 6] = [
         Scope::Solo,
         Scope::Lobby,
         Scope::Engine,
         Scope::Playing,
         Scope::Watching,
+        Scope::Studying,
     ];
 
     #[test]
