@@ -155,7 +155,7 @@ mod tests {
         let record = rich("opening");
         store.save_study(&record).unwrap();
         assert_eq!(store.study("opening").unwrap(), Some(record.clone()));
-        assert_eq!(store.studies().unwrap(), [record.clone()]);
+        assert_eq!(store.studies().unwrap(), std::slice::from_ref(&record));
         // The whole study comes back: its PGN is the same, variations and notes too.
         let back = store.study("opening").unwrap().unwrap();
         assert_eq!(back.pgn().unwrap(), record.pgn().unwrap());
@@ -179,7 +179,7 @@ mod tests {
         renamed.private = true;
         renamed.owner = "key:other".into();
         store.save_study(&renamed).unwrap();
-        assert_eq!(store.studies().unwrap(), [renamed.clone()]);
+        assert_eq!(store.studies().unwrap(), [renamed]);
         let owner: String = store
             .lock()
             .conn
