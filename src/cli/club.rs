@@ -47,6 +47,19 @@ pub enum ClubCommand {
         #[arg(long)]
         pgn: bool,
     },
+    /// The club's studies, one a line: name, owner, chapters, moves in all chapters
+    /// (variations included), and whether it is private or open to every member.
+    Studies,
+    /// One study: its chapters with their moves, and its contributors; or (--pgn) every
+    /// chapter as a PGN game, with variations, comments, glyphs, arrows, marked squares and
+    /// evaluations.
+    Study {
+        /// The study's name (without case; `ox88 club studies` lists them).
+        name: String,
+        /// Write every chapter as PGN, in order.
+        #[arg(long)]
+        pgn: bool,
+    },
     /// Bans a member: their sessions close within a second on a running server, and no key
     /// of their account logs in until `unban`.
     Ban {
@@ -159,6 +172,66 @@ pub fn run(args: ClubArgs) -> Result<()> {
                 print!("{}", t.standings);
             }
         }
+        ClubCommand::Studies => {
+            let all = store.studies()?;
+            if all.is_empty() {
+                println!("the club has no study yet");
+            }
+            for s in all {
+                let moves: Option<usize> = s
+                    .chapters
+                    .iter()
+                    .map(|ch| chapter_moves(&ch.pgn).ok().map(|(all, _)| all))
+                    .sum();
+                println!(
+                    "{}  {}  {}  {}  {}",
+                    s.name,
+                    s.owner_name,
+                    counted(s.chapters.len(), "chapter"),
+                    moves.map_or("? moves".to_string(), |m| counted(m, "move")),
+                    if s.private { "private" } else { "open" }
+                );
+            }
+        }
+        ClubCommand::Study { name, pgn } => {
+            let Some(s) = store.study(&name)? else {
+                bail!("the club has no study named {name:?} (ox88 club studies lists them)");
+            };
+            if pgn {
+                let text = s
+                    .pgn()
+                    .map_err(|e| anyhow::anyhow!("study {}: {e}", s.name))?;
+                print!("{text}");
+            } else {
+                println!(
+                    "study {} by {}, {}",
+                    s.name,
+                    s.owner_name,
+                    if s.private { "private" } else { "open" }
+                );
+                let contributors: Vec<&str> =
+                    s.contributors.iter().map(|(_, n)| n.as_str()).collect();
+                if contributors.is_empty() {
+                    println!("contributors: none (only {} moves)", s.owner_name);
+                } else {
+                    println!("contributors: {}", contributors.join(", "));
+                }
+                for (i, ch) in s.chapters.iter().enumerate() {
+                    let moves = match chapter_moves(&ch.pgn) {
+                        Ok((all, main)) => {
+                            format!("{} ({} in the main line)", counted(all, "move"), main)
+                        }
+                        Err(e) => format!("cannot be read: {e}"),
+                    };
+                    let here = if i == s.current {
+                        "  (the cursor is here)"
+                    } else {
+                        ""
+                    };
+                    println!("{:>3}. {}  {moves}{here}", i + 1, ch.name);
+                }
+            }
+        }
         ClubCommand::Games { name, pgn, limit } => {
             let Some(account) = store.account_named(&name)? else {
                 bail!("no member of the club is named {name:?}");
@@ -186,4 +259,19 @@ pub fn run(args: ClubArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A chapter's moves (variations included) and those of its main line.
+fn chapter_moves(pgn: &str) -> Result<(usize, usize), ox88::game::PgnError> {
+    let (tree, _) = ox88::game::study::pgn::read(pgn, usize::MAX)?;
+    Ok((tree.len(), tree.main_line().len()))
+}
+
+/// `n` things, `thing` in the plural unless one.
+fn counted(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
 }

@@ -16,9 +16,11 @@ use rusqlite::{
     Connection, Error, OptionalExtension, Row, Transaction, TransactionBehavior, params,
 };
 
+use crate::club::study::StudyRecord;
 use crate::game::glicko::{Outcome, Rating};
 
 mod accounts;
+mod studies;
 mod tournaments;
 pub use accounts::{Account, CODE_TRIES, CodeRefused};
 pub use tournaments::TournamentRecord;
@@ -183,6 +185,24 @@ pub trait Store: Send + Sync {
     fn close_open_tournaments(&self, _keep: &[u32]) -> Result<usize, StoreError> {
         Ok(0)
     }
+    /// Keeps a study as it stands, in place of the one of its name (without case). A store
+    /// that keeps no studies (a test's) forgets it.
+    fn save_study(&self, _record: &StudyRecord) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// Every study kept, by name (without case). One whose record cannot be read is left
+    /// out, and named on standard error.
+    fn studies(&self) -> Result<Vec<StudyRecord>, StoreError> {
+        Ok(Vec::new())
+    }
+    /// The study named `name`, compared without case.
+    fn study(&self, _name: &str) -> Result<Option<StudyRecord>, StoreError> {
+        Ok(None)
+    }
+    /// Forgets the study named `name` (without case): whether there was one.
+    fn delete_study(&self, _name: &str) -> Result<bool, StoreError> {
+        Ok(false)
+    }
 }
 
 /// The built-in store: one SQLite file (or a database in memory, for tests).
@@ -231,6 +251,8 @@ const MIGRATIONS: &[Step] = &[
     Step::Sql(tournaments::SCHEMA),
     // Version 6: a tournament's runner state, so that a restart goes on with it.
     Step::Sql(tournaments::RUNNER),
+    // Version 7: studies, each record as JSON (studies.rs).
+    Step::Sql(studies::SCHEMA),
 ];
 
 /// The operator's orders, written by `ox88 club` (another process) and read by the server
@@ -1053,6 +1075,26 @@ impl Store for SqliteStore {
         let now = inner.stamp();
         tournaments::close_open(&inner.conn, &now, keep)
             .doing(|| "finishing the tournaments a stopped server left".to_string())
+    }
+
+    fn save_study(&self, record: &StudyRecord) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let now = inner.stamp();
+        studies::save(&inner.conn, record, &now)
+            .map_err(|e| StoreError(format!("saving study {:?}: {e}", record.name)))
+    }
+
+    fn studies(&self) -> Result<Vec<StudyRecord>, StoreError> {
+        studies::all(&self.lock().conn).doing(|| "reading the studies".to_string())
+    }
+
+    fn study(&self, name: &str) -> Result<Option<StudyRecord>, StoreError> {
+        studies::one(&self.lock().conn, name)
+            .map_err(|e| StoreError(format!("reading study {name:?}: {e}")))
+    }
+
+    fn delete_study(&self, name: &str) -> Result<bool, StoreError> {
+        studies::delete(&self.lock().conn, name).doing(|| format!("deleting study {name:?}"))
     }
 }
 

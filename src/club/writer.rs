@@ -18,6 +18,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::store::{Account, CodeRefused, GameRecord, Store, StoreError};
+use super::study::StudyRecord;
 use crate::game::glicko::Rating;
 
 /// The first wait before a failed write is tried again; it doubles up to [`RETRY_MAX`].
@@ -473,6 +474,20 @@ impl Store for Through {
         let keep = keep.to_vec();
         self.write(move |s| s.close_open_tournaments(&keep))
     }
+    fn save_study(&self, record: &StudyRecord) -> Result<(), StoreError> {
+        let record = record.clone();
+        self.write(move |s| s.save_study(&record))
+    }
+    fn studies(&self) -> Result<Vec<StudyRecord>, StoreError> {
+        self.store.studies()
+    }
+    fn study(&self, name: &str) -> Result<Option<StudyRecord>, StoreError> {
+        self.store.study(name)
+    }
+    fn delete_study(&self, name: &str) -> Result<bool, StoreError> {
+        let name = name.to_string();
+        self.write(move |s| s.delete_study(&name))
+    }
     fn take_orders(&self) -> Result<super::store::Orders, StoreError> {
         self.write(|s| s.take_orders())
     }
@@ -580,6 +595,8 @@ mod tests {
         failing: AtomicBool,
         tries: AtomicUsize,
         saves: Mutex<Vec<(String, usize)>>,
+        /// The thread each study write was done on.
+        study_writes: Mutex<Vec<Option<String>>>,
     }
 
     impl Flaky {
@@ -589,6 +606,7 @@ mod tests {
                 failing: AtomicBool::new(false),
                 tries: AtomicUsize::new(0),
                 saves: Mutex::new(Vec::new()),
+                study_writes: Mutex::new(Vec::new()),
             })
         }
 
@@ -692,6 +710,27 @@ mod tests {
         fn clear_news(&self, member: &str) -> Result<(), StoreError> {
             self.fail()?;
             self.inner.clear_news(member)
+        }
+        fn save_study(&self, record: &StudyRecord) -> Result<(), StoreError> {
+            self.note_study_write();
+            self.inner.save_study(record)
+        }
+        fn studies(&self) -> Result<Vec<StudyRecord>, StoreError> {
+            self.inner.studies()
+        }
+        fn study(&self, name: &str) -> Result<Option<StudyRecord>, StoreError> {
+            self.inner.study(name)
+        }
+        fn delete_study(&self, name: &str) -> Result<bool, StoreError> {
+            self.note_study_write();
+            self.inner.delete_study(name)
+        }
+    }
+
+    impl Flaky {
+        fn note_study_write(&self) {
+            let thread = std::thread::current().name().map(String::from);
+            self.study_writes.lock().unwrap().push(thread);
         }
     }
 
@@ -815,6 +854,27 @@ mod tests {
         }
         assert!(store.inner.game("bad").unwrap().is_none());
         assert_eq!(w.pending(), 1, "the failing save is kept");
+    }
+
+    #[test]
+    fn a_study_is_written_on_the_writers_thread_and_read_directly() {
+        let store = Flaky::new();
+        let (w, _) = writer(&store);
+        let shared = through(Arc::new(w), Arc::clone(&store) as Arc<dyn Store>);
+        let study = crate::club::study::Study::new(
+            "opening",
+            "key:olga",
+            "olga",
+            crate::club::study::StudyLimits::default(),
+        );
+        shared.save_study(&study.record()).unwrap();
+        assert_eq!(shared.study("OPENING").unwrap(), Some(study.record()));
+        assert_eq!(shared.studies().unwrap().len(), 1);
+        assert!(shared.delete_study("opening").unwrap());
+        assert_eq!(store.inner.study("opening").unwrap(), None);
+        let threads = store.study_writes.lock().unwrap().clone();
+        let writer = Some("club-writer".to_string());
+        assert_eq!(threads, [writer.clone(), writer]);
     }
 
     #[test]

@@ -518,6 +518,143 @@ fn the_operator_lists_a_members_games_and_prints_their_pgn() {
     );
 }
 
+/// A study with nested variations, a comment, glyphs, marked squares, arrows, evaluations,
+/// a contributor and a second chapter from a position (where its cursor is left).
+fn ruy_lopez() -> ox88::club::study::StudyRecord {
+    use ox88::chess::Square;
+    use ox88::club::study::{Source, Step, Study, StudyAction, StudyLimits};
+    use ox88::engine::score::Score;
+    use ox88::game::study::{Arrow, Glyph, Mark};
+    const OLGA: &str = "key-o";
+    let mut s = Study::new("ruy-lopez", OLGA, "olga", StudyLimits::default());
+    let act = |s: &mut Study, a: StudyAction| {
+        s.act(OLGA, a).unwrap();
+    };
+    let eval = |s: &mut Study, score: Score| {
+        let node = s.current().1.cursor();
+        s.act(
+            OLGA,
+            StudyAction::Eval {
+                chapter: 0,
+                node,
+                score,
+                depth: 10,
+            },
+        )
+        .unwrap();
+    };
+    let sq = |file: u8, rank: u8| Square::new(file, rank);
+    for m in ["e4", "e5", "Nf3"] {
+        act(&mut s, StudyAction::Play(m.into()));
+    }
+    act(
+        &mut s,
+        StudyAction::Arrow(Arrow {
+            from: sq(5, 2),
+            to: sq(4, 4),
+            mark: Mark::Red,
+        }),
+    );
+    for m in ["Nc6", "Bb5"] {
+        act(&mut s, StudyAction::Play(m.into()));
+    }
+    act(&mut s, StudyAction::Comment("the Ruy Lopez".into()));
+    act(&mut s, StudyAction::Glyph(Glyph::Good));
+    act(&mut s, StudyAction::Square(sq(2, 5), Mark::Green));
+    act(&mut s, StudyAction::Square(sq(4, 4), Mark::Yellow));
+    eval(&mut s, Score::Cp(30));
+    // 2... d6 3. d4 (3. Bc4): a variation with one inside it.
+    for _ in 0..2 {
+        act(&mut s, StudyAction::Step(Step::Back));
+    }
+    act(&mut s, StudyAction::Play("d6".into()));
+    act(&mut s, StudyAction::Glyph(Glyph::Dubious));
+    act(&mut s, StudyAction::Play("d4".into()));
+    act(&mut s, StudyAction::Step(Step::Back));
+    act(&mut s, StudyAction::Play("Bc4".into()));
+    act(&mut s, StudyAction::Comment("quieter".into()));
+    eval(&mut s, Score::Mate(7));
+    s.give(OLGA, "key-g", "gus").unwrap();
+    act(
+        &mut s,
+        StudyAction::Chapter {
+            name: "endgame".into(),
+            source: Source::Fen("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1".into()),
+        },
+    );
+    act(&mut s, StudyAction::Play("e4".into()));
+    s.record()
+}
+
+#[test]
+fn the_operator_lists_the_studies_and_prints_one_as_pgn() {
+    let dir = TempDir::new("club-studies");
+    let db = dir.path().join("club.sqlite");
+    let store = SqliteStore::open(&db).unwrap();
+    let ruy = ruy_lopez();
+    store.save_study(&ruy).unwrap();
+    let mut endings = ox88::club::study::Study::new(
+        "Endings",
+        "key-o",
+        "olga",
+        ox88::club::study::StudyLimits::default(),
+    );
+    endings
+        .act("key-o", ox88::club::study::StudyAction::Private(true))
+        .unwrap();
+    store.save_study(&endings.record()).unwrap();
+    drop(store);
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .arg("club")
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .expect("ox88 runs")
+    };
+    let stdout = |out: &std::process::Output| {
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let listed = stdout(&run(&["studies"]));
+    assert_eq!(
+        listed,
+        "Endings  olga  1 chapter  0 moves  private\n\
+         ruy-lopez  olga  2 chapters  9 moves  open\n"
+    );
+    let summary = stdout(&run(&["study", "RUY-LOPEZ"]));
+    assert_eq!(
+        summary,
+        "study ruy-lopez by olga, open\n\
+         contributors: gus\n  \
+         1. Chapter 1  8 moves (5 in the main line)\n  \
+         2. endgame  1 move (1 in the main line)  (the cursor is here)\n"
+    );
+    let pgn = stdout(&run(&["study", "ruy-lopez", "--pgn"]));
+    assert_eq!(pgn, ruy.pgn().unwrap());
+    assert_eq!(pgn.matches("[Event ").count(), 2, "{pgn}");
+    for part in [
+        "[ChapterName \"endgame\"]",
+        "[FEN \"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1\"]",
+        "[%cal Rf3e5]",
+        "[%csl Gc6,Ye5]",
+        "[%eval 0.30]",
+        "[%eval #7]",
+        "the Ruy Lopez",
+        "$1",
+        "$6",
+        "(2... d6",
+        "(3. Bc4",
+    ] {
+        assert!(pgn.contains(part), "{part} in {pgn}");
+    }
+    let missing = run(&["study", "nothing"]);
+    assert!(!missing.status.success());
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(err.contains("no study named \"nothing\""), "{err}");
+}
+
 /// Ticks the club (as the server does ten times a second) until `done`, for a minute at most.
 fn tick_until(club: &Arc<Club>, done: impl Fn() -> bool) -> bool {
     let deadline = Instant::now() + Duration::from_secs(60);
