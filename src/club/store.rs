@@ -164,14 +164,6 @@ pub trait Store: Send + Sync {
     fn save_tournament(&self, _t: &TournamentRecord) -> Result<(), StoreError> {
         Ok(())
     }
-    /// Keeps a study as it stands. A store that keeps no studies (a test's) forgets it.
-    fn save_study(&self, _s: &crate::club::study::StudyRecord) -> Result<(), StoreError> {
-        Ok(())
-    }
-    /// Every study kept.
-    fn studies(&self) -> Result<Vec<crate::club::study::StudyRecord>, StoreError> {
-        Ok(Vec::new())
-    }
     /// Every tournament kept, by id, without their games.
     fn tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError> {
         Ok(Vec::new())

@@ -742,9 +742,14 @@ pub struct ChapterRecord {
 }
 
 impl StudyRecord {
-    /// The study's chapters as PGN ([`Study::pgn`]), straight from the record.
+    /// The study's chapters as PGN ([`Study::pgn`]), straight from the record, whole
+    /// whatever caps the server that kept it had.
     pub fn pgn(&self) -> Result<String, String> {
-        Study::from_record(self, StudyLimits::default()).map(|s| s.pgn())
+        let uncapped = StudyLimits {
+            moves: usize::MAX,
+            ..StudyLimits::default()
+        };
+        Study::from_record(self, uncapped).map(|s| s.pgn())
     }
 }
 

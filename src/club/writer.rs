@@ -262,10 +262,32 @@ impl Writer {
         answered.recv().ok()
     }
 
-    /// Waits until every write queued before the call is done, or `within` has passed;
-    /// whether they all were.
+    /// Waits until every write queued before the call is done (the games' writes and the
+    /// club's own posted ones: a study, news), or `within` has passed; whether they all
+    /// were.
     pub fn flush(&self, within: Duration) -> bool {
         let deadline = Instant::now() + within;
+        // Posted calls run in order: once this one has run, so have all before it.
+        let (ran, has_run) = std::sync::mpsc::sync_channel::<()>(1);
+        let posted = {
+            let mut q = lock(&self.shared.queue);
+            if q.closed {
+                false
+            } else {
+                q.calls.push_back(Box::new(move |_: &dyn Store| {
+                    let _ = ran.send(());
+                }));
+                true
+            }
+        };
+        self.shared.queued.notify_one();
+        if posted
+            && has_run
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .is_err()
+        {
+            return false;
+        }
         let mut q = lock(&self.shared.queue);
         let upto = q.last_seq;
         loop {

@@ -16,6 +16,7 @@ mod club_identity;
 mod club_load;
 mod club_rules;
 mod club_store;
+mod club_study;
 mod input;
 mod load;
 mod log;

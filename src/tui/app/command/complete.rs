@@ -330,6 +330,14 @@ mod tests {
                 rated: false,
             }],
             challenges: vec![challenge(7, "carol", "alice"), challenge(8, "alice", "bob")],
+            studies: vec![crate::club::lobby::StudyRow {
+                name: "najdorf".into(),
+                owner: "carol".into(),
+                chapters: 2,
+                present: 1,
+                private: false,
+                mine: false,
+            }],
             games: vec![GameView {
                 number: 12,
                 room: "den".into(),
@@ -362,6 +370,7 @@ mod tests {
         assert_eq!(lobby_words(Words::Offer, &l), vec!["7", "3"]);
         assert_eq!(lobby_words(Words::ChallengeToMe, &l), vec!["7"]);
         assert_eq!(lobby_words(Words::Game, &l), vec!["12"]);
+        assert_eq!(lobby_words(Words::Study, &l), vec!["najdorf"]);
         assert!(lobby_words(Words::Eval, &l).is_empty());
     }
 

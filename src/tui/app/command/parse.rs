@@ -282,6 +282,14 @@ fn where_it_is(command: &str, here: Scope, scopes: Scopes) -> String {
             format!("{command} is for the lobby: :lobby first")
         };
     }
+    if here != Scope::Studying && scopes == Scopes::STUDY {
+        return format!("{command} is for a study: :study NAME opens or joins one");
+    }
+    if !here.in_room() && scopes == Scopes::WATCHING.and(Scopes::STUDY) {
+        return format!(
+            "{command} is for watching a room's game or a study: :watch N, or :study NAME"
+        );
+    }
     if !here.in_room() && scopes == Scopes::WATCHING {
         return format!("{command} is for watching a room's game: :watch N from the lobby");
     }
@@ -992,8 +1000,17 @@ mod tests {
             }
             assert_eq!(
                 said(":engine", scope),
-                ":engine is for watching a room's game: :watch N from the lobby"
+                ":engine is for watching a room's game or a study: :watch N, or :study NAME"
             );
+            for t in [":comment good", ":promote", ":give bob", ":follow"] {
+                assert_eq!(
+                    said(t, scope),
+                    format!(
+                        "{} is for a study: :study NAME opens or joins one",
+                        t.split(' ').next().unwrap()
+                    )
+                );
+            }
             assert!(parse_in(":new", scope).is_ok());
         }
         // A bad argument is told what the command takes, wherever it is.
@@ -1019,6 +1036,92 @@ mod tests {
             said(":draw now", Scope::Watching),
             ":draw takes no argument"
         );
+    }
+
+    #[test]
+    fn the_study_commands_parse_and_bad_arguments_say_what_they_take() {
+        let study = |t: &str| parse_in(t, Scope::Studying);
+        let sq = |t: &str| t.parse::<Square>().unwrap();
+        assert_eq!(study(":study ruy"), Ok(Command::Study("ruy".into())));
+        assert_eq!(
+            study(":give bob"),
+            Ok(Command::Right {
+                name: "bob".into(),
+                give: true
+            })
+        );
+        assert!(study(":take").is_err() && study(":give a b").is_err());
+        assert_eq!(study(":glyph !?"), Ok(Command::Glyph(Glyph::Interesting)));
+        assert!(study(":glyph !!!").is_err());
+        assert_eq!(
+            study(":mark e4 red"),
+            Ok(Command::Mark {
+                from: sq("e4"),
+                to: None,
+                mark: Mark::Red
+            })
+        );
+        assert_eq!(
+            study(":arrow g1f3"),
+            Ok(Command::Mark {
+                from: sq("g1"),
+                to: Some(sq("f3")),
+                mark: Mark::Green
+            })
+        );
+        for bad in [
+            ":mark e9",
+            ":mark e4 pink",
+            ":arrow e2",
+            ":arrow é2e4",
+            ":mark",
+        ] {
+            assert!(study(bad).is_err(), "{bad}");
+        }
+        assert_eq!(study(":chapter 3"), Ok(Command::Chapter(ChapterArg::Go(3))));
+        assert!(study(":chapter 0").is_err() && study(":chapter").is_err());
+        let new = |name: &str, from| {
+            Ok(Command::Chapter(ChapterArg::New {
+                name: name.into(),
+                from,
+            }))
+        };
+        assert_eq!(study(":chapter Basics"), new("Basics", ChapterFrom::Start));
+        assert_eq!(
+            study(":chapter Lucena 1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1"),
+            new(
+                "Lucena",
+                ChapterFrom::Fen("1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1".into())
+            )
+        );
+        assert_eq!(
+            study(":chapter Mine games/mine.pgn"),
+            new("Mine", ChapterFrom::File("games/mine.pgn".into()))
+        );
+        assert_eq!(
+            study(":chapter Last game 4"),
+            new("Last", ChapterFrom::Game(4))
+        );
+        assert_eq!(study(":chapter P paste"), new("P", ChapterFrom::Paste));
+        assert_eq!(
+            study(":chapter P 1. e4 e5"),
+            new("P", ChapterFrom::Pgn("1. e4 e5".into()))
+        );
+        assert_eq!(study(":private on"), Ok(Command::Private(true)));
+        assert!(study(":private maybe").is_err());
+        assert_eq!(study(":comment"), Ok(Command::Comment(String::new())));
+    }
+
+    proptest::proptest! {
+        /// Whatever a peer types after a study's command, the parser answers without
+        /// panicking.
+        #[test]
+        fn a_study_command_line_never_panics(cmd in proptest::sample::select(vec![
+            "study", "give", "take", "comment", "glyph", "mark", "arrow", "chapter",
+            "private", "promote", "delete", "follow", "chapters",
+        ]), rest in "\\PC{0,40}") {
+            let _ = parse_in(&format!(":{cmd} {rest}"), Scope::Studying);
+        }
     }
 
     #[test]

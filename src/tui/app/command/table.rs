@@ -662,6 +662,19 @@ mod tests {
             ":standings [ID]",
             ":pause",
             ":berserk",
+            ":study NAME",
+            ":give NAME",
+            ":take NAME",
+            ":comment [TEXT]",
+            ":glyph !|?|!!|??|!?|?!",
+            ":mark SQUARE [green|red|yellow|blue]",
+            ":arrow FROMTO [green|red|yellow|blue]",
+            ":promote",
+            ":delete",
+            ":chapter NAME [FEN | FILE.pgn | game N | paste] | N",
+            ":chapters",
+            ":follow",
+            ":private on|off",
         ] {
             assert_eq!(
                 club.iter().filter(|k| *k == want).count(),
@@ -669,7 +682,7 @@ mod tests {
                 "{want} in {club:?}"
             );
         }
-        assert_eq!(club.len(), 33, "{club:?}");
+        assert_eq!(club.len(), 46, "{club:?}");
         let solo: Vec<String> = help_rows(false).map(|(k, _)| k).collect();
         assert!(solo.iter().all(|k| !k.starts_with(":seek")), "{solo:?}");
         assert!(solo.contains(&":games N".to_string()));
