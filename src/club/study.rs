@@ -523,6 +523,17 @@ impl Study {
                 tree
             }
         };
+        // A study's first chapter, made with it and left empty, gives way to the first one
+        // someone adds.
+        let untouched = self.chapters.len() == 1
+            && self.chapters[0].tree.is_empty()
+            && self.chapters[0]
+                .tree
+                .notes(ROOT)
+                .is_some_and(Notes::is_empty);
+        if untouched {
+            self.chapters.clear();
+        }
         self.chapters.push(Chapter::new(name.clone(), tree));
         self.current = self.chapters.len() - 1;
         Ok(format!("chapter {}: {name}", self.chapters.len()))

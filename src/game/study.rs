@@ -412,6 +412,52 @@ impl StudyTree {
         })
     }
 
+    /// The tree of a played game: its moves as the main line, and from a review the
+    /// marks (`?!` `?` `??`, `!` for the only move that held), the evaluation after each
+    /// move and the engine's better line as a variation beside the move played. `comment`
+    /// goes on the start (a room's chat, for instance). Moves past `cap` are left out.
+    pub fn of_game(
+        game: &crate::game::Game,
+        review: Option<&crate::game::annotate::Review>,
+        comment: Option<String>,
+        cap: usize,
+    ) -> StudyTree {
+        use crate::game::annotate::Judgement;
+        let mut tree = StudyTree::new(game.start().clone(), cap);
+        let _ = tree.set_comment(ROOT, comment);
+        let mut at = ROOT;
+        for (i, pm) in game.moves().iter().enumerate() {
+            let Ok(node) = tree.play(at, pm.mv) else {
+                break;
+            };
+            if let Some(r) = review.and_then(|r| r.moves.iter().find(|m| m.index == i)) {
+                let glyph = match r.judgement {
+                    Some(Judgement::Inaccuracy) => Some(Glyph::Dubious),
+                    Some(Judgement::Mistake) => Some(Glyph::Mistake),
+                    Some(Judgement::Blunder) => Some(Glyph::Blunder),
+                    None if r.only_move => Some(Glyph::Good),
+                    None => None,
+                };
+                let _ = tree.edit(node, |n| {
+                    n.glyph = glyph;
+                    n.eval = r.eval_after;
+                });
+                // The better line, beside the move played (the main line stays the game).
+                if r.best.is_some_and(|b| b != pm.mv) && r.judgement.is_some() {
+                    let mut v = at;
+                    for &mv in &r.best_line {
+                        match tree.play(v, mv) {
+                            Ok(n) => v = n,
+                            Err(_) => break,
+                        }
+                    }
+                }
+            }
+            at = node;
+        }
+        tree
+    }
+
     /// Every node in the tree, in the order PGN writes them (depth first, main line first).
     pub fn nodes(&self) -> Vec<NodeId> {
         let mut out = Vec::new();
@@ -427,6 +473,71 @@ impl StudyTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game's tree: its moves on the main line; a reviewed mistake marked `?` with its
+    /// evaluation and the better line beside it; the only move marked `!`; the chat on
+    /// the start.
+    #[test]
+    fn a_reviewed_game_becomes_a_chapter_with_marks_and_better_lines() {
+        use crate::game::Game;
+        use crate::game::annotate::{Judgement, Review, ReviewedMove, SideSummary};
+        let mut game = Game::new();
+        for m in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"] {
+            game.play_text(m).unwrap();
+        }
+        let b5 = game.position_at(5).unwrap();
+        let reviewed = |index: usize, played: &str, judgement, only_move, best: &[&str]| {
+            let board = game.position_at(index).unwrap();
+            let mut b = board.clone();
+            let best_line: Vec<Move> = best
+                .iter()
+                .map(|t| {
+                    let m = b.parse_move(t).unwrap();
+                    b.play(m).unwrap();
+                    m
+                })
+                .collect();
+            ReviewedMove {
+                index,
+                mover: board.side_to_move(),
+                played: board.parse_move(played).unwrap(),
+                before: Score::Cp(0),
+                after: Score::Cp(0),
+                chances_lost: 0.0,
+                cp_loss: 0,
+                accuracy: 0.0,
+                judgement,
+                only_move,
+                best: best_line.first().copied(),
+                best_line,
+                eval_after: Some(Score::Cp(-300)),
+            }
+        };
+        let review = Review {
+            moves: vec![
+                reviewed(4, "Bc4", None, true, &[]),
+                reviewed(5, "Nf6", Some(Judgement::Blunder), false, &["g6", "Qf3"]),
+            ],
+            white: SideSummary::default(),
+            black: SideSummary::default(),
+            game_moves: 7,
+        };
+        let tree = StudyTree::of_game(&game, Some(&review), Some("chat: gg".into()), 100);
+        let main = tree.main_line();
+        assert_eq!(main.len(), 7, "the game is the main line");
+        assert_eq!(
+            tree.notes(ROOT).unwrap().comment.as_deref(),
+            Some("chat: gg")
+        );
+        assert_eq!(tree.notes(main[4]).unwrap().glyph, Some(Glyph::Good));
+        let nf6 = tree.notes(main[5]).unwrap();
+        assert_eq!(nf6.glyph, Some(Glyph::Blunder));
+        assert_eq!(nf6.eval, Some(Score::Cp(-300)));
+        let alternatives = tree.children(main[4]);
+        assert_eq!(alternatives.len(), 2, "the better line beside Nf6");
+        assert_eq!(tree.mv(alternatives[1]), Some(b5.parse_move("g6").unwrap()));
+        assert_eq!(tree.len(), 9);
+    }
 
     fn uci(board: &Board, text: &str) -> Move {
         board.parse_uci_move(text).unwrap()

@@ -309,7 +309,7 @@ pub fn draw_room(frame: &mut Frame, area: Rect, app: &App) {
     } else if let Some(end) = v.result {
         Some((
             format!(
-                "{} {} (:rematch, :review, :save NAME)",
+                "{} {} (:rematch, :review, :study NAME, :save NAME)",
                 end.result(),
                 end.reason()
             ),

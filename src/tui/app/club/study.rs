@@ -40,6 +40,59 @@ impl App {
         Ok(said)
     }
 
+    /// `:study NAME` after a room's game: a study with the game as its chapter, the
+    /// review's marks, evaluations and better lines (when this screen has reviewed it) and
+    /// the room's chat on the start, for everyone who was in the room to join.
+    pub(in crate::tui::app) fn study_of_room_game(&mut self, name: &str) -> Result<String, String> {
+        let Some((view, _)) = self.club.room().cloned() else {
+            return Err("not in a room".into());
+        };
+        let game = view.game.clone();
+        let review = self.review.of_game(self.play.game().id()).cloned();
+        let chat: Vec<String> = view
+            .chat
+            .iter()
+            .map(|l| format!("{}: {}", l.from, l.text))
+            .collect();
+        let comment = (!chat.is_empty()).then(|| format!("chat: {}", chat.join(" · ")));
+        let tree = crate::game::study::StudyTree::of_game(
+            &game,
+            review.as_ref(),
+            comment,
+            crate::club::study::StudyLimits::default().moves,
+        );
+        let white = game.tags.white.clone();
+        let black = game.tags.black.clone();
+        let tags = vec![
+            ("White".to_string(), white.clone()),
+            ("Black".to_string(), black.clone()),
+            (
+                "Result".to_string(),
+                game.final_result()
+                    .map_or("*".to_string(), |e| e.result().to_string()),
+            ),
+        ];
+        let pgn = crate::game::study::pgn::write(&tree, &tags);
+        let opened = self.open_study(name)?;
+        if !self.club.may_move() {
+            // Someone else's study: joined, as it is.
+            return Ok(opened);
+        }
+        let said = self.study_act(StudyAction::Chapter {
+            name: format!("{white} - {black}"),
+            source: Source::Pgn(pgn),
+        })?;
+        self.on_club_change();
+        Ok(format!(
+            "{said}{}: everyone from the room may :study {name}",
+            if review.is_some() {
+                ", with the review's marks and better lines"
+            } else {
+                " (:review first to have its marks in it)"
+            }
+        ))
+    }
+
     /// Out of the study (`:lobby`, or the club took the viewer elsewhere): the engine game
     /// comes back.
     pub(in crate::tui::app) fn study_left(&mut self) {
@@ -109,6 +162,9 @@ impl App {
     /// The study's commands.
     pub(in crate::tui::app) fn study_command(&mut self, cmd: Command) -> Result<String, String> {
         match cmd {
+            Command::Study(name) if self.club.in_room() && !self.club.game_going_on() => {
+                self.study_of_room_game(&name)
+            }
             Command::Study(name) => self.open_study(&name),
             Command::Right { name, give } => self.with_viewer(|v| v.study_right(&name, give)),
             Command::Comment(text) => self.study_act(StudyAction::Comment(text)),
