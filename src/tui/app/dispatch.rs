@@ -162,6 +162,10 @@ impl App {
         {
             return;
         }
+        if self.study_paste(text) {
+            // A chapter's PGN, whole (lines and all), went to the study.
+            return;
+        }
         let line = text.lines().next().unwrap_or("");
         // A move is typed against the game's position, on the board again.
         self.leave_viewing();

@@ -148,6 +148,24 @@ impl App {
         self.club_result(r)
     }
 
+    /// A paste while `:chapter NAME paste` waits: the whole text, lines and all, is the
+    /// chapter's PGN (up to the study's own cap, not the input line's). False when no
+    /// chapter waits for one.
+    pub(in crate::tui::app) fn study_paste(&mut self, text: &str) -> bool {
+        if !self.club.in_study() {
+            return false;
+        }
+        let Some(name) = self.club.take_paste() else {
+            return false;
+        };
+        let r = self.study_act(StudyAction::Chapter {
+            name,
+            source: Source::Pgn(text.to_string()),
+        });
+        self.club_result(r);
+        true
+    }
+
     pub(in crate::tui::app) fn study_act(&mut self, action: StudyAction) -> Result<String, String> {
         if !self.club.in_study() {
             return Err("you are in no study: :study NAME opens one".into());
@@ -197,7 +215,8 @@ impl App {
                         }
                         self.club.wait_for_paste(name.clone());
                         return Ok(format!(
-                            "paste the PGN of chapter {name} and press Enter (64 KB at most)"
+                            "paste the PGN of chapter {name} (64 KB at most; or type it on one line and \
+                             press Enter)"
                         ));
                     }
                 };
