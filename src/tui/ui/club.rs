@@ -25,6 +25,9 @@ fn tc_text(tc: Option<crate::game::TimeControl>) -> String {
     tc.map_or("no clock".to_string(), |t| t.to_string())
 }
 
+/// The standings rows the lobby shows of one's own tournament (one's own row besides).
+const TOURNAMENT_ROWS: usize = 8;
+
 /// The lobby, in `area`.
 pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
     let club = app.club();
@@ -41,7 +44,31 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
         }
     };
     let head = |t: &str| Line::from(Span::styled(t.to_string(), theme.label()));
-    let mut lines = vec![Line::from(vec![
+    let mut lines = Vec::new();
+    // One's own tournament first, live: what it is and the time left, the standings (the
+    // top, and one's own line), the games going on.
+    if let Some(t) = club.my_tournament(std::time::Instant::now()) {
+        let text = t.to_string();
+        let mut rows = text.lines();
+        if let Some(head) = rows.next() {
+            lines.push(Line::from(Span::styled(
+                head.trim_start_matches("tournament ").to_string(),
+                theme.accent(),
+            )));
+        }
+        let me = &l.me;
+        for (i, row) in rows.enumerate() {
+            let mine = row.contains(&format!(" {me} ")) || row.contains(&format!(" {me}*"));
+            // The pairings (`a – b in room …`) and the podium (`1. a  7 points, …`) always.
+            let pairing_or_podium = row.contains(" – ") || row.contains(" points, ");
+            if i <= TOURNAMENT_ROWS || mine || pairing_or_podium {
+                let style = if mine { theme.ok() } else { Style::default() };
+                lines.push(Line::from(Span::styled(row.to_string(), style)));
+            }
+        }
+        lines.push(Line::default());
+    }
+    lines.push(Line::from(vec![
         Span::styled(format!("Online ({}): ", l.online.len()), theme.label()),
         Span::raw(
             l.online
@@ -57,7 +84,7 @@ pub fn draw_lobby(frame: &mut Frame, area: Rect, app: &App) {
                 .collect::<Vec<_>>()
                 .join(", "),
         ),
-    ])];
+    ]));
     let mine: Vec<_> = l.challenges.iter().filter(|c| c.to == l.me).collect();
     let sent: Vec<_> = l.challenges.iter().filter(|c| c.from == l.me).collect();
     if !mine.is_empty() || !sent.is_empty() {

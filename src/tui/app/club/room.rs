@@ -84,6 +84,14 @@ impl App {
 
     /// The next moment a room's screen changes by itself (its clocks).
     pub(in crate::tui::app) fn club_wakeup(&self, now: Instant) -> Option<Instant> {
+        if self.club.place() == Place::Lobby {
+            // One's tournament's time left counts down on the lobby's screen.
+            let ticking = self
+                .club
+                .my_tournament(now)
+                .is_some_and(|t| t.row.until.is_some());
+            return ticking.then_some(now + Duration::from_secs(1));
+        }
         let (view, _) = self.club.room().filter(|_| self.club.in_room())?;
         let away = view.seats.iter().flatten().any(|s| !s.connected);
         (view.running.is_some() || away).then_some(now + CLOCK_REDRAW)

@@ -10,7 +10,7 @@ use std::time::Instant;
 use crate::chess::Board;
 use crate::club::analysis::{Analyses, Sink, Watch};
 use crate::club::budget::{JobKind, Turn};
-use crate::club::lobby::LobbyView;
+use crate::club::lobby::{LobbyView, TournamentView};
 use crate::club::study::{Behind, Follow, Step, Study};
 use crate::club::{ClubError, Role, RoomView, Viewer};
 use crate::engine::SearchOptions;
@@ -88,6 +88,9 @@ pub struct ClubView {
     paste_for: Option<String>,
     /// The deepest evaluation this screen has handed to the study, by chapter and node.
     eval_given: Option<(usize, NodeId, u32)>,
+    /// The viewer's own tournament as last read (while in the lobby), and when: its
+    /// standings are shown live, its time left counted down from then.
+    tournament: Option<(TournamentView, Instant)>,
 }
 
 /// A search that waits for a share of the server's engine budget, started when its turn
@@ -149,6 +152,15 @@ impl ClubView {
     /// The lobby as last read.
     pub fn lobby(&self) -> &LobbyView {
         &self.lobby
+    }
+
+    /// The viewer's own tournament as last read, with its time left counted down to `now`.
+    pub fn my_tournament(&self, now: Instant) -> Option<TournamentView> {
+        let (t, at) = self.tournament.as_ref()?;
+        let mut t = t.clone();
+        let since = now.saturating_duration_since(*at);
+        t.row.until = t.row.until.map(|u| u.saturating_sub(since));
+        Some(t)
     }
 
     /// The lobby row picked with ↑ / ↓.
@@ -454,6 +466,12 @@ impl ClubView {
         // The lobby's list costs a look at every room: only while it is on the screen.
         if self.place == Place::Lobby && self.room.is_none() {
             self.lobby = v.lobby(now);
+            // One's own tournament, live: its standings, pairings and time left.
+            self.tournament = if v.in_tournament() {
+                v.tournament(None).ok().map(|t| (t, now))
+            } else {
+                None
+            };
         }
         let rows = self.lobby_rows().len();
         if self.picked >= rows {
