@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::club::Member;
 use crate::club::store::TournamentRecord;
 use crate::club::tournament::arena::{Arena, GameIdx, Millis};
-use crate::club::tournament::spec::Spec;
+use crate::club::tournament::spec::{Kind, Spec};
 use crate::club::tournament::standings::points_text;
 use crate::club::tournament::{
     ByeKind, GameResult, RoundRecord, SwissPlayer, SwissState, standings, trf,
@@ -127,6 +127,9 @@ impl fmt::Display for TournamentView {
         }
         match (r.phase, r.until) {
             (Phase::Starting, Some(u)) => write!(f, ", starts in {}", clock_text(u))?,
+            (Phase::Running, Some(u)) if self.round.is_some() => {
+                write!(f, ", next round in {}", clock_text(u))?
+            }
             (Phase::Running, Some(u)) => write!(f, ", ends in {}", clock_text(u))?,
             _ => {}
         }
@@ -454,12 +457,33 @@ impl Tournament {
         self.games.iter().rposition(|g| g.room == room && !g.done)
     }
 
+    /// When a scheduled Swiss's next round is due (`swiss … every 20m`): round N no sooner
+    /// than (N − 1) intervals after the first began. `None` while a round is being played,
+    /// for the first round, or without a schedule.
+    pub(super) fn next_round_at(&self) -> Option<Instant> {
+        let (
+            Kind::Swiss {
+                every: Some(every), ..
+            },
+            Run::Swiss(s),
+        ) = (self.spec.kind, &self.run)
+        else {
+            return None;
+        };
+        let played = s.state.rounds_played() as u32;
+        (s.round.is_none() && played >= 1 && self.phase == Phase::Running)
+            .then(|| self.starts + every * played)
+    }
+
     pub(super) fn row(&self, now: Instant) -> TournamentRow {
         let until = match (self.phase, &self.run) {
             (Phase::Starting, _) => Some(self.starts.saturating_duration_since(now)),
             (Phase::Running, Run::Arena(a)) => {
                 Some(Duration::from_millis(a.end().saturating_sub(self.ms(now))))
             }
+            (Phase::Running, Run::Swiss(_)) => self
+                .next_round_at()
+                .map(|at| at.saturating_duration_since(now)),
             _ => None,
         };
         TournamentRow {

@@ -400,6 +400,52 @@ fn a_late_entrant_has_half_points_for_missed_rounds_until_half_are_played() {
     );
 }
 
+/// `every 10m`: round 2 is not paired when round 1 ends early, the lobby counts down to
+/// it, and it is paired once its time comes.
+#[test]
+fn a_scheduled_swiss_round_waits_for_its_time() {
+    let (club, advance) = club_at(Limits::default());
+    let v = online(&club, &["alice", "bob", "carol", "dave"]);
+    let tid = v[0]
+        .tournament_create("swiss 3+0 3 rounds every 10m")
+        .unwrap();
+    for p in &v {
+        p.tournament_join(Some(tid)).unwrap();
+    }
+    advance(FIRST_ROUND_WAIT);
+    club.tick(club.now());
+    let in_play =
+        |view: &TournamentView| view.pairings.iter().filter(|p| p.result.is_none()).count();
+    let view = v[0].tournament(Some(tid)).unwrap();
+    assert_eq!(in_play(&view), 2, "round 1");
+    advance(Duration::from_secs(60));
+    for p in &view.pairings {
+        let two = by_room_of(&v, &p.room);
+        let black = two
+            .iter()
+            .copied()
+            .find(|&i| colour(&club, &v[i]) == Color::Black)
+            .unwrap();
+        play_and_resign(&club, &v[two[0]], &v[two[1]], 2, &v[black]);
+    }
+    club.tick(club.now());
+    let view = v[0].tournament(Some(tid)).unwrap();
+    assert_eq!(in_play(&view), 0, "round 2 waits: {view}");
+    assert_eq!(view.row.until, Some(Duration::from_secs(9 * 60)));
+    assert!(view.to_string().contains("next round in 9:00"), "{view}");
+    advance(Duration::from_secs(9 * 60 - 1));
+    club.tick(club.now());
+    assert_eq!(
+        in_play(&v[0].tournament(Some(tid)).unwrap()),
+        0,
+        "not a second early"
+    );
+    advance(Duration::from_secs(1));
+    club.tick(club.now());
+    let view = v[0].tournament(Some(tid)).unwrap();
+    assert_eq!(in_play(&view), 2, "round 2 at its time: {view}");
+}
+
 #[test]
 fn the_organiser_ends_it_and_the_limits_say_when_they_are_reached() {
     let limits = Limits {

@@ -123,7 +123,7 @@ impl Owner {
                     increment_ms: tc.increment.as_millis() as Millis,
                 },
             ))),
-            Kind::Swiss { rounds } => Run::Swiss(Box::new(Swiss {
+            Kind::Swiss { rounds, .. } => Run::Swiss(Box::new(Swiss {
                 state: SwissState::new(rounds),
                 round: None,
                 forfeits: HashMap::new(),
@@ -742,6 +742,15 @@ impl Owner {
             self.finish_tournament(t, now, "nobody is left to pair");
             return;
         }
+        if let Some(at) = t.next_round_at() {
+            if now < at {
+                // A scheduled round waits for its time (the lobby counts down to it).
+                return;
+            }
+        }
+        let Run::Swiss(s) = &mut t.run else {
+            return;
+        };
         let pairing = match pair_round(&s.state) {
             Ok(p) => p,
             Err(e) => {

@@ -1,6 +1,6 @@
 //! What a member asks for when creating a tournament, read from the words they typed after
 //! `:tournament`: `arena 3+0 30m [bots] [rated|casual] [in 10m]` or
-//! `swiss 5+3 5 rounds [bots] [rated|casual] [in 10m]`. Anything a peer types is read here,
+//! `swiss 5+3 5 rounds [every 20m] [bots] [rated|casual] [in 10m]`. Anything a peer types is read here,
 //! so every refusal says which word was wrong and nothing panics.
 
 use std::fmt;
@@ -15,6 +15,9 @@ pub const ARENA_MIN: Duration = Duration::from_secs(2 * 60);
 pub const ARENA_MAX: Duration = Duration::from_secs(6 * 3600);
 /// Rounds of a Swiss at most.
 pub const SWISS_ROUNDS_MAX: u32 = 15;
+/// The shortest and longest time between a Swiss's scheduled rounds.
+pub const ROUND_EVERY_MIN: Duration = Duration::from_secs(60);
+pub const ROUND_EVERY_MAX: Duration = Duration::from_secs(6 * 3600);
 /// The latest start one may ask for (`in …`).
 pub const START_MAX: Duration = Duration::from_secs(24 * 3600);
 
@@ -23,8 +26,14 @@ pub const START_MAX: Duration = Duration::from_secs(24 * 3600);
 pub enum Kind {
     /// Play as many games as one can for `duration`.
     Arena { duration: Duration },
-    /// A fixed number of rounds, paired by the FIDE Dutch system.
-    Swiss { rounds: u32 },
+    /// A fixed number of rounds, paired by the FIDE Dutch system; with `every`, round N
+    /// starts no sooner than (N − 1) × `every` after the first (else as soon as the round
+    /// before it is over).
+    Swiss {
+        rounds: u32,
+        #[serde(default)]
+        every: Option<Duration>,
+    },
 }
 
 /// A tournament as its organiser asked for it.
@@ -123,7 +132,7 @@ impl FromStr for Spec {
                 )));
             }
         };
-        let (mut tc, mut length, mut rounds) = (None, None, None);
+        let (mut tc, mut length, mut rounds, mut every) = (None, None, None, None);
         let (mut bots, mut rated, mut starts_in) = (false, true, Duration::ZERO);
         let mut i = 0;
         while i < rest.len() {
@@ -146,6 +155,20 @@ impl FromStr for Spec {
                         )));
                     }
                     starts_in = d;
+                    i += 1;
+                }
+                "every" if !arena => {
+                    let d = next.as_deref().and_then(parse_duration).ok_or_else(|| {
+                        bad("`every` wants a length: `every 20m`, `every 1h`".to_string())
+                    })?;
+                    if !(ROUND_EVERY_MIN..=ROUND_EVERY_MAX).contains(&d) {
+                        return Err(bad(format!(
+                            "rounds start every {} to {}",
+                            duration_text(ROUND_EVERY_MIN),
+                            duration_text(ROUND_EVERY_MAX)
+                        )));
+                    }
+                    every = Some(d);
                     i += 1;
                 }
                 _ if lower.contains('+') => {
@@ -184,7 +207,7 @@ impl FromStr for Spec {
                         if arena {
                             "arena CLOCK LENGTH [bots] [rated|casual] [in WHEN]"
                         } else {
-                            "swiss CLOCK N rounds [bots] [rated|casual] [in WHEN]"
+                            "swiss CLOCK N rounds [every LENGTH] [bots] [rated|casual] [in WHEN]"
                         }
                     )));
                 }
@@ -204,7 +227,7 @@ impl FromStr for Spec {
             Kind::Arena { duration }
         } else {
             let rounds = rounds.ok_or_else(|| bad("say how many rounds: `5 rounds`"))?;
-            Kind::Swiss { rounds }
+            Kind::Swiss { rounds, every }
         };
         Ok(Spec {
             kind,
@@ -222,7 +245,12 @@ impl fmt::Display for Spec {
             Kind::Arena { duration } => {
                 write!(f, "arena {} {}", self.time_control, duration_text(duration))?
             }
-            Kind::Swiss { rounds } => write!(f, "swiss {} {rounds} rounds", self.time_control)?,
+            Kind::Swiss { rounds, every } => {
+                write!(f, "swiss {} {rounds} rounds", self.time_control)?;
+                if let Some(e) = every {
+                    write!(f, " every {}", duration_text(e))?;
+                }
+            }
         }
         if self.bots {
             f.write_str(" bots")?;
@@ -255,7 +283,22 @@ mod tests {
         assert_eq!(a.starts_in, Duration::from_secs(600));
         assert_eq!(a.time_control.to_string(), "1+0");
         let s: Spec = "swiss 5+3 5 rounds bots in 1h30m".parse().unwrap();
-        assert_eq!(s.kind, Kind::Swiss { rounds: 5 });
+        assert_eq!(
+            s.kind,
+            Kind::Swiss {
+                rounds: 5,
+                every: None
+            }
+        );
+        let every: Spec = "swiss 3+2 4 rounds every 20m".parse().unwrap();
+        assert_eq!(
+            every.kind,
+            Kind::Swiss {
+                rounds: 4,
+                every: Some(Duration::from_secs(1200))
+            }
+        );
+        assert_eq!(every.to_string(), "swiss 3+2 4 rounds every 20m rated");
         assert_eq!(s.starts_in, Duration::from_secs(5400));
         assert_eq!(s.to_string(), "swiss 5+3 5 rounds bots rated in 1h30m");
         assert_eq!(s.to_string().parse::<Spec>().unwrap(), s);
@@ -272,6 +315,9 @@ mod tests {
         assert!(err("swiss 3+0").contains("how many rounds"));
         assert!(err("swiss 3+0 0 rounds").contains("1 to 15"));
         assert!(err("swiss 3+0 5 rounds in").contains("`in` wants"));
+        assert!(err("swiss 3+0 5 rounds every").contains("`every` wants"));
+        assert!(err("swiss 3+0 5 rounds every 10s").contains("every 1m to 6h"));
+        assert!(err("arena 3+0 30m every 5m").contains("not understood"));
         assert!(err("swiss 3+0 5 rounds in 48h").contains("within 24h"));
         assert!(err("arena 3+0 30m soon").contains("\"soon\" is not understood"));
         assert!(err("arena x+y 30m").contains("not a clock"));

@@ -437,7 +437,7 @@ pub const COMMANDS: &[CommandSpec] = &[
             TOURNAMENT_WORDS,
         ],
     )
-    .usage(":tournament arena 3+0 30m [bots] [rated|casual] [in 10m], or :tournament swiss 5+3 5 rounds …"),
+    .usage(":tournament arena 3+0 30m [bots] [rated|casual] [in 10m], or :tournament swiss 5+3 5 rounds [every 20m] …"),
     CommandSpec::club(
         "tournament",
         "join tournament ID (Enter on its lobby row); in an arena, back after :pause",
@@ -532,7 +532,7 @@ pub const COMMANDS: &[CommandSpec] = &[
 const MARK_COLOURS: Words = Words::Fixed(&["green", "red", "yellow", "blue"]);
 
 /// A tournament's words after its kind, in any order.
-const TOURNAMENT_WORDS: Words = Words::Fixed(&["rounds", "bots", "rated", "casual", "in"]);
+const TOURNAMENT_WORDS: Words = Words::Fixed(&["rounds", "every", "bots", "rated", "casual", "in"]);
 
 /// What each of a Swiss's tie-breaks means, for the club's help (in the order they count).
 pub const TIEBREAKS: [(&str, &str); 3] = [
