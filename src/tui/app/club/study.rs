@@ -31,9 +31,18 @@ impl App {
         self.club.enter_study(|| self.play.set_aside(flipped));
         self.play.between_people();
         self.club.refresh(std::time::Instant::now());
-        // The engine's panes open on the room's analysis where the engine is allowed.
-        if self.club.engine_allowed().is_ok() && self.club.open_engine().is_ok() {
-            self.play.set_mode(Mode::Analysis);
+        // The engine's panes open on the room's analysis where the engine is allowed; why
+        // not, when they stay shut, goes to the log.
+        let engine = self
+            .club
+            .engine_allowed()
+            .and_then(|()| self.club.open_engine().map_err(|e| e.to_string()));
+        match engine {
+            Ok(()) => self.play.set_mode(Mode::Analysis),
+            Err(why) => self.log_line(
+                LogKind::Info,
+                format!("the engine's panes stay shut: {why}"),
+            ),
         }
         self.sync_study();
         self.log_line(LogKind::Info, said.clone());
