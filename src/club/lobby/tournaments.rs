@@ -742,11 +742,9 @@ impl Owner {
             self.finish_tournament(t, now, "nobody is left to pair");
             return;
         }
-        if let Some(at) = t.next_round_at() {
-            if now < at {
-                // A scheduled round waits for its time (the lobby counts down to it).
-                return;
-            }
+        if t.next_round_at().is_some_and(|at| now < at) {
+            // A scheduled round waits for its time (the lobby counts down to it).
+            return;
         }
         let Run::Swiss(s) = &mut t.run else {
             return;
