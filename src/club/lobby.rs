@@ -34,6 +34,7 @@ mod bots;
 mod offers;
 mod owner;
 mod studies;
+mod study_state;
 mod tournament_state;
 #[cfg(test)]
 mod tournament_tests;
@@ -199,7 +200,7 @@ impl Club {
             news,
         );
         let studies = store.studies().map_err(failed)?;
-        owner.studies = studies::Studies::restored(&studies, limits.studies);
+        owner.studies = study_state::Studies::restored(&studies, limits.studies);
         owner.tournaments_after(last_tournament);
         owner.tournaments_restored(going_on);
         std::thread::Builder::new()

@@ -109,7 +109,7 @@ pub(in crate::club) struct Owner {
     /// The tournaments of this run (see `tournaments.rs`).
     pub(super) tournaments: super::tournament_state::Tournaments,
     /// The club's studies (see `studies.rs`).
-    pub(super) studies: super::studies::Studies,
+    pub(super) studies: super::study_state::Studies,
 }
 
 impl Owner {

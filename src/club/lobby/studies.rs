@@ -7,42 +7,7 @@ use std::sync::Arc;
 
 use super::owner::Owner;
 use crate::club::ClubError;
-use crate::club::study::{Study, StudyAction, StudyLimits, StudyRecord};
-
-/// The studies the club holds, by name in lower case (names are the club's, in any case).
-#[derive(Default)]
-pub(in crate::club) struct Studies {
-    all: std::collections::HashMap<String, Arc<Study>>,
-    pub(super) limits: StudyLimits,
-}
-
-impl Studies {
-    /// The studies the database kept, under today's `limits`.
-    pub(super) fn restored(records: &[StudyRecord], limits: StudyLimits) -> Studies {
-        let mut all = std::collections::HashMap::new();
-        for r in records {
-            match Study::from_record(r, limits) {
-                Ok(s) => {
-                    all.insert(r.name.to_lowercase(), Arc::new(s));
-                }
-                Err(e) => eprintln!("ox88 serve: study {} cannot be read: {e}", r.name),
-            }
-        }
-        Studies { all, limits }
-    }
-
-    pub(super) fn get(&self, name: &str) -> Option<&Arc<Study>> {
-        self.all.get(&name.to_lowercase())
-    }
-
-    pub(super) fn iter(&self) -> impl Iterator<Item = &Arc<Study>> {
-        self.all.values()
-    }
-
-    fn owned_by(&self, member: &str) -> usize {
-        self.all.values().filter(|s| s.owner() == member).count()
-    }
-}
+use crate::club::study::{Study, StudyAction, StudyRecord};
 
 impl Owner {
     /// The study viewer `id` is in, by name.
@@ -69,7 +34,7 @@ impl Owner {
         {
             return Ok(format!("you are in study {name}"));
         }
-        let limits = self.studies.limits;
+        let limits = self.studies.limits();
         let said = match self.studies.get(name) {
             Some(s) => {
                 if !s.may_enter(&member.id) {
@@ -106,9 +71,7 @@ impl Owner {
                     )));
                 }
                 let s = Study::new(name, &member.id, &member.name, limits);
-                self.studies
-                    .all
-                    .insert(name.to_lowercase(), Arc::new(s.clone()));
+                self.studies.insert(name, s.clone());
                 self.keep_study(s.record());
                 format!(
                     "study {name} is yours: moves you play are kept; :give NAME lets another move"
@@ -149,7 +112,7 @@ impl Owner {
             .collect();
         names.sort();
         names.dedup();
-        if let Some(s) = self.studies.all.get_mut(name) {
+        if let Some(s) = self.studies.get_mut(name) {
             Arc::make_mut(s).set_present(names);
         }
         self.study_changed(name);
@@ -176,7 +139,6 @@ impl Owner {
         let keep = action.needs_right();
         let s = self
             .studies
-            .all
             .get_mut(&name)
             .ok_or_else(|| ClubError::new("the study is gone"))?;
         let before = s.version();
@@ -206,7 +168,6 @@ impl Owner {
         let member = self.viewers[&id].member.id.clone();
         let s = self
             .studies
-            .all
             .get_mut(&name)
             .ok_or_else(|| ClubError::new("the study is gone"))?;
         let s = Arc::make_mut(s);
