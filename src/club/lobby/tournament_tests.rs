@@ -352,6 +352,19 @@ fn a_swiss_runs_from_start_to_end_with_a_forfeit_and_a_withdrawal() {
     assert!(view.podium[0].performance.is_some());
 }
 
+/// Every game of `view`'s pairings: two plies, then Black resigns.
+fn black_resigns_every_game(club: &Club, v: &[Viewer], view: &TournamentView) {
+    for p in view.pairings.iter().filter(|p| p.result.is_none()) {
+        let two = by_room_of(v, &p.room);
+        let black = two
+            .iter()
+            .copied()
+            .find(|&i| colour(club, &v[i]) == Color::Black)
+            .unwrap();
+        play_and_resign(club, &v[two[0]], &v[two[1]], 2, &v[black]);
+    }
+}
+
 fn by_room_of(v: &[Viewer], room: &str) -> Vec<usize> {
     (0..v.len())
         .filter(|&i| v[i].room_name().as_deref() == Some(room))
@@ -380,15 +393,7 @@ fn a_late_entrant_has_half_points_for_missed_rounds_until_half_are_played() {
     // Round 2 started: half of four rounds; dave may still join, erin after it may not.
     v[3].tournament_join(Some(tid)).unwrap();
     let view = v[0].tournament(Some(tid)).unwrap();
-    for p in &view.pairings {
-        let two = by_room_of(&v, &p.room);
-        let black = two
-            .iter()
-            .copied()
-            .find(|&i| colour(&club, &v[i]) == Color::Black)
-            .unwrap();
-        play_and_resign(&club, &v[two[0]], &v[two[1]], 2, &v[black]);
-    }
+    black_resigns_every_game(&club, &v, &view);
     club.tick(club.now());
     let err = v[4].tournament_join(Some(tid)).unwrap_err().0;
     assert!(err.contains("too late"), "{err}");
@@ -419,15 +424,7 @@ fn a_scheduled_swiss_round_waits_for_its_time() {
     let view = v[0].tournament(Some(tid)).unwrap();
     assert_eq!(in_play(&view), 2, "round 1");
     advance(Duration::from_secs(60));
-    for p in &view.pairings {
-        let two = by_room_of(&v, &p.room);
-        let black = two
-            .iter()
-            .copied()
-            .find(|&i| colour(&club, &v[i]) == Color::Black)
-            .unwrap();
-        play_and_resign(&club, &v[two[0]], &v[two[1]], 2, &v[black]);
-    }
+    black_resigns_every_game(&club, &v, &view);
     club.tick(club.now());
     let view = v[0].tournament(Some(tid)).unwrap();
     assert_eq!(in_play(&view), 0, "round 2 waits: {view}");

@@ -127,12 +127,22 @@ impl App {
     /// Out of the room (by `:lobby`, or the room is gone): the engine game comes back.
     pub(in crate::tui::app) fn room_left(&mut self) {
         self.cancel_search();
-        if let Some(back) = self.club.leave_room() {
+        let back = self.club.leave_room();
+        self.give_back_engine_game(back);
+        self.ask_prompt();
+    }
+
+    /// The engine game set aside while in a room or a study comes back on the board, as
+    /// it was turned.
+    pub(in crate::tui::app) fn give_back_engine_game(
+        &mut self,
+        back: Option<crate::tui::app::play::SetAside>,
+    ) {
+        if let Some(back) = back {
             let flipped = self.play.restore(back);
             self.screen.set_flipped(flipped);
         }
         self.position_changed();
-        self.ask_prompt();
     }
 
     /// Copies the room's game into the app when the room changed.

@@ -106,11 +106,8 @@ impl App {
     /// comes back.
     pub(in crate::tui::app) fn study_left(&mut self) {
         self.cancel_search();
-        if let Some(back) = self.club.leave_study() {
-            let flipped = self.play.restore(back);
-            self.screen.set_flipped(flipped);
-        }
-        self.position_changed();
+        let back = self.club.leave_study();
+        self.give_back_engine_game(back);
     }
 
     /// The study read again: the position this screen shows copied into the app's game
