@@ -551,8 +551,8 @@ async fn two_in_a_study_see_the_owners_move_and_one_shared_search() {
     let deadline = tokio::time::Instant::now() + common::WAIT;
     loop {
         let (a, b) = (last_iteration(alice.screen()), last_iteration(bob.screen()));
-        if a.is_some() && a == b {
-            assert_eq!(a.unwrap().1, "d8h4");
+        if let Some((_, pv)) = a.as_ref().filter(|_| a == b) {
+            assert_eq!(pv, "d8h4");
             break;
         }
         assert!(
