@@ -433,6 +433,162 @@ async fn watchers_of_one_game_share_one_analysis_within_the_servers_cap() {
     club.server.stop().await;
 }
 
+/// The text of the study panel's `Line:` row on a screen (`1. f3 e5 2. g4`), if shown.
+fn study_line(s: &common::screen::Screen) -> Option<String> {
+    s.rows().iter().find_map(|r| {
+        let (_, line) = r.split_once("│Line: ")?;
+        Some(line.trim_end_matches(['│', ' ']).trim().to_string())
+    })
+}
+
+/// The pieces on the board pane, rank 8 to rank 1: each rank's row with every cell that is
+/// not a piece (a square, a typed move's mark) blanked, so that two screens compare.
+fn board_pieces(s: &common::screen::Screen) -> Vec<String> {
+    let pieces: Vec<String> = s
+        .rows()
+        .iter()
+        .filter_map(|r| {
+            // The board pane is the first one: its inside lies between its first two `│`.
+            let inside = r.split('│').nth(1)?;
+            let mut head = inside.chars();
+            let rank = head.next().filter(|c| ('1'..='8').contains(c))?;
+            head.next().filter(|&c| c == ' ')?;
+            let cells: String = inside
+                .chars()
+                .skip(1)
+                .map(|c| {
+                    if "♔♕♖♗♘♙♚♛♜♝♞♟".contains(c) {
+                        c
+                    } else {
+                        ' '
+                    }
+                })
+                .collect();
+            Some(format!("{rank}{}", cells.trim_end()))
+        })
+        .collect();
+    assert_eq!(pieces.len(), 8, "a board on the screen:\n{}", s.text());
+    pieces
+}
+
+/// The log pane's newest iteration of a search as a screen shows it, from its depth to its
+/// speed (`d5/5 0.002s 155 n 76,260 n/s`; the time of day before it is each screen's own),
+/// and the PV's first move: only the one search that made it reports the same speed on two
+/// screens.
+fn last_iteration(s: &common::screen::Screen) -> Option<(String, String)> {
+    s.rows().iter().rev().find_map(|r| {
+        let log = r.split('│').nth(3)?;
+        let (head, rest) = log.split_once(" n/s E")?;
+        let pv = rest.split_once(" pv ")?.1.split_whitespace().next()?;
+        let (_, search) = head.trim().split_once(' ')?;
+        Some((format!("{search} n/s"), pv.to_string()))
+    })
+}
+
+/// A study over SSH: the owner moves and a member who joins later sees the same line and
+/// board; their engine's panes show one analysis of the study (one search, two watchers),
+/// the same iterations on both screens, of the position the owner moved to; the member's
+/// move is refused with the owner's name, and nothing changes on either screen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_in_a_study_see_the_owners_move_and_one_shared_search() {
+    let club = Club::start("club-study", 2).await;
+    let addr = club.addr();
+    let mut alice = enter(addr, "alice", &club.keys[0], None).await;
+    alice
+        .wait_for("alice's lobby", |s| s.text().contains("Lobby"))
+        .await;
+    alice.send(":study ruy\r").await;
+    shows(&mut alice, "study ruy: you move").await;
+    play(&mut alice, "f3").await;
+    play(&mut alice, "e5").await;
+    alice
+        .wait_for("alice's line", |s| {
+            study_line(s).as_deref() == Some("1. f3 e5")
+        })
+        .await;
+
+    let mut bob = enter(addr, "bob", &club.keys[1], None).await;
+    bob.wait_for("bob's lobby", |s| s.text().contains("Lobby"))
+        .await;
+    bob.send(":study ruy\r").await;
+    shows(&mut bob, "study ruy: following").await;
+    bob.wait_for("bob on the room's line", |s| {
+        study_line(s).as_deref() == Some("1. f3 e5")
+    })
+    .await;
+    let key = "study:ruy";
+    until("bob shares alice's analysis", || {
+        club.server.analyses().watchers(key) == 2
+    })
+    .await;
+    assert_eq!(club.server.analyses().running(), 1, "one engine for ruy");
+
+    // The owner's move: the same line and board on both screens, and both engines' panes
+    // on one search of the new position (Black mates in one: only a search of it says
+    // `pv d8h4` first).
+    play(&mut alice, "g4").await;
+    for c in [&mut alice, &mut bob] {
+        c.wait_for("2. g4 and its search", |s| {
+            study_line(s).as_deref() == Some("1. f3 e5 2. g4")
+                && s.text().contains("1.f3 e5 2.g4")
+                && s.text().contains("Black to move")
+                && s.text().contains(" pv d8h4")
+        })
+        .await;
+    }
+    let after_g4 = board_pieces(alice.screen());
+    assert_eq!(board_pieces(bob.screen()), after_g4);
+    let pawns = |rank: &str| rank.chars().filter(|&c| c == '♟').count();
+    assert_eq!(
+        [5, 4, 3].map(|r| pawns(&after_g4[8 - r])),
+        [1, 1, 1],
+        "e5, g4 and f3: {after_g4:?}"
+    );
+    assert_eq!(club.server.analyses().watchers(key), 2);
+    assert_eq!(club.server.analyses().running(), 1, "still one engine");
+    // Both screens show the same iterations of that search: the same depth, nodes and
+    // speed (two engines of their own would not agree on the speed).
+    let deadline = tokio::time::Instant::now() + common::WAIT;
+    loop {
+        let (a, b) = (last_iteration(alice.screen()), last_iteration(bob.screen()));
+        if let Some((_, pv)) = a.as_ref().filter(|_| a == b) {
+            assert_eq!(pv, "d8h4");
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the same iteration on both screens: {a:?} and {b:?}"
+        );
+        for c in [&mut alice, &mut bob] {
+            let soon = tokio::time::Instant::now() + std::time::Duration::from_millis(100);
+            c.read_until(soon, |_| false).await;
+        }
+    }
+
+    // Bob has no right to move: refused, told who may, and nothing moves.
+    bob.send("Qh4\r").await;
+    bob.wait_for("bob refused", |s| {
+        s.message()
+            .contains("only alice and those given the right may move here")
+    })
+    .await;
+    // A moment for a move that should not come to reach either screen.
+    for c in [&mut alice, &mut bob] {
+        let soon = tokio::time::Instant::now() + std::time::Duration::from_millis(300);
+        c.read_until(soon, |_| false).await;
+        assert_eq!(board_pieces(c.screen()), after_g4, "{}", c.screen().text());
+        assert_eq!(study_line(c.screen()).as_deref(), Some("1. f3 e5 2. g4"));
+        assert!(c.screen().text().contains("Black to move"));
+        assert!(
+            !c.screen().text().contains("g4 Qh4"),
+            "{}",
+            c.screen().text()
+        );
+    }
+    assert_eq!(club.server.analyses().running(), 1);
+    club.server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_open_restart_seats_no_new_visitor_in_an_old_game() {
     let dir = TempDir::new("club-open-restart");

@@ -22,3 +22,4 @@ mod load;
 mod log;
 mod serve;
 mod ssh;
+mod study_load;
