@@ -461,8 +461,14 @@ impl ClubView {
         let Some(v) = &self.viewer else {
             return;
         };
-        self.room = v.room(now);
         self.study = v.study();
+        // In a study the viewer is in no room (the club keeps them apart): one question
+        // fewer to the club's thread for each member at each of the study's moves.
+        self.room = if self.place == Place::Study && self.study.is_some() {
+            None
+        } else {
+            v.room(now)
+        };
         // The lobby's list costs a look at every room: only while it is on the screen.
         if self.place == Place::Lobby && self.room.is_none() {
             self.lobby = v.lobby(now);
