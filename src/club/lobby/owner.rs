@@ -43,6 +43,10 @@ impl Adjourned {
     }
 }
 
+/// The lobby's screens are woken at most this often for a game's move alone (its move
+/// number and clocks in the list); anything else a lobby shows wakes them at once.
+const LOBBY_REDRAW: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// Notices waiting for one viewer (older ones go).
 const NOTICES_KEPT: usize = 20;
 
@@ -96,6 +100,10 @@ pub(in crate::club) struct Owner {
     pub(super) published: Published,
     /// What the lobby lists changed since it was last published.
     lobby_changed: bool,
+    /// When the lobby's screens are to be woken for a change not yet shown (a game's move).
+    lobby_wake_due: Option<Instant>,
+    /// When the lobby's screens were last woken.
+    lobby_woken: Instant,
     /// Viewers to wake once the command is done (each once however many changes).
     to_wake: BTreeSet<u64>,
     /// Writes the command made, handed to the writer once the viewers are woken: a move
@@ -125,6 +133,7 @@ impl Owner {
         for (member, text) in news {
             kept.entry(member).or_default().push(text);
         }
+        let started = clock();
         let mut owner = Owner {
             viewers: HashMap::new(),
             rooms: HashMap::new(),
@@ -139,6 +148,8 @@ impl Owner {
             clock,
             published,
             lobby_changed: true,
+            lobby_wake_due: None,
+            lobby_woken: started,
             to_wake: BTreeSet::new(),
             outbox: Vec::new(),
             stopped: false,
@@ -179,9 +190,22 @@ impl Owner {
     pub(super) fn publish(&mut self) {
         // The bots answer what the command left them (a challenge, a move, an offer).
         self.bots_answer();
+        let now = self.now();
         if self.lobby_changed {
             self.lobby_changed = false;
-            self.publish_lobby(self.now());
+            // Published at once (what anyone reads is current); the lobby's screens are
+            // woken at once for what they act on (a seek, a challenge, someone in or out),
+            // and at most once per LOBBY_REDRAW for a game's move alone.
+            if self.publish_lobby(now) {
+                self.lobby_wake_due = Some(now);
+            } else {
+                self.lobby_wake_due
+                    .get_or_insert(self.lobby_woken + LOBBY_REDRAW);
+            }
+        }
+        if self.lobby_wake_due.is_some_and(|due| now >= due) {
+            self.lobby_wake_due = None;
+            self.lobby_woken = now;
             let in_lobby: Vec<u64> = self
                 .viewers
                 .iter()

@@ -141,9 +141,14 @@ pub(super) struct Snapshot {
 impl Owner {
     /// The lobby made again from the owner's state at `now` and published: one snapshot
     /// every lobby viewer reads.
-    pub(super) fn publish_lobby(&self, now: Instant) {
+    /// Returns whether it changed in more than its games' moves and clocks (what the
+    /// lobby's screens are woken for at once).
+    pub(super) fn publish_lobby(&self, now: Instant) -> bool {
         let snapshot = std::sync::Arc::new(Snapshot::of(self, now));
-        *self.published.lock().unwrap_or_else(|e| e.into_inner()) = snapshot;
+        let mut published = self.published.lock().unwrap_or_else(|e| e.into_inner());
+        let more_than_moves = !snapshot.same_but_moves(&published);
+        *published = snapshot;
+        more_than_moves
     }
 }
 
@@ -290,6 +295,43 @@ impl Snapshot {
             me,
             members,
         }
+    }
+
+    /// Is `other` this lobby but for its games' move numbers and clocks?
+    fn same_but_moves(&self, other: &Snapshot) -> bool {
+        let games = |s: &Snapshot| -> Vec<(String, String, String, usize)> {
+            s.games
+                .iter()
+                .map(|l| {
+                    let g = &l.game;
+                    (g.room.clone(), g.white.clone(), g.black.clone(), g.watchers)
+                })
+                .collect()
+        };
+        let tournaments = |s: &Snapshot| -> Vec<TournamentRow> {
+            s.tournaments
+                .iter()
+                .map(|t| TournamentRow {
+                    until: None,
+                    ..t.clone()
+                })
+                .collect()
+        };
+        let studies =
+            |s: &Snapshot| -> Vec<StudyRow> { s.studies.iter().map(|l| l.row.clone()).collect() };
+        self.online == other.online
+            && self.seeks == other.seeks
+            && self.challenges.len() == other.challenges.len()
+            && self
+                .challenges
+                .iter()
+                .zip(&other.challenges)
+                .all(|(a, b)| a == b)
+            && self.waiting == other.waiting
+            && self.me == other.me
+            && games(self) == games(other)
+            && tournaments(self) == tournaments(other)
+            && studies(self) == studies(other)
     }
 
     /// The lobby as viewer `me` draws it at `now`: the running clocks aged since the

@@ -473,7 +473,12 @@ impl ClubView {
         if self.place == Place::Lobby && self.room.is_none() {
             self.lobby = v.lobby(now);
             // One's own tournament, live: its standings, pairings and time left.
-            self.tournament = if v.in_tournament() {
+            let open = self
+                .lobby
+                .tournaments
+                .iter()
+                .any(|t| t.phase != crate::club::lobby::Phase::Finished);
+            self.tournament = if open && v.in_tournament() {
                 v.tournament(None).ok().map(|t| (t, now))
             } else {
                 None
