@@ -374,3 +374,39 @@ fn without_a_budget_every_search_runs() {
         assert_eq!(v.engine_ask(JobKind::Ends).unwrap(), Turn::Running);
     }
 }
+
+/// The lobby's screens are woken at once for what they act on (a seek), but for a game's
+/// move alone at most twice a second: the list is current for whoever reads it, and the
+/// hundred screens of a busy evening are not all drawn again at every move.
+#[test]
+fn a_lobby_is_woken_at_once_for_a_seek_and_at_most_twice_a_second_for_moves() {
+    let clock = ManualClock::new();
+    let club = club_with(Limits::default(), &clock);
+    let [alice, bob, dave] = ["alice", "bob", "dave"].map(|n| enter(&club, n));
+    let (carol, woken) = counted(&club, "carol");
+    alice.join("den").unwrap();
+    bob.join("den").unwrap();
+    // The first moves list the game (a change of the lobby's own): woken at once.
+    play(&alice, "e4");
+    play(&bob, "e5");
+    clock.advance(Duration::from_secs(1));
+    club.tick(clock.now());
+    // The tick is queued: a question to the club after it waits for it.
+    assert_eq!(carol.room_name(), None);
+    let before = wakes(&woken);
+    play(&alice, "Nf3");
+    play(&bob, "Nc6");
+    assert_eq!(
+        wakes(&woken),
+        before,
+        "moves alone wait for the next redraw"
+    );
+    let games = carol.lobby(clock.now()).games;
+    assert_eq!(games[0].move_number, 3, "yet the list read is current");
+    clock.advance(Duration::from_millis(500));
+    club.tick(clock.now());
+    assert_eq!(carol.room_name(), None);
+    assert_eq!(wakes(&woken), before + 1, "one wake for both moves");
+    dave.seek(None, None, false).unwrap();
+    assert_eq!(wakes(&woken), before + 2, "a seek wakes the lobby at once");
+}
