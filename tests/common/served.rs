@@ -13,6 +13,18 @@ pub fn env_or(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// The median, 99th percentile and worst of `d`, in milliseconds (zeros when empty).
+pub fn spread_ms(d: &mut [Duration]) -> (f64, f64, f64) {
+    d.sort();
+    let at = |i: usize| d.get(i).map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+    let n = d.len();
+    (
+        at(n / 2),
+        at((n * 99 / 100).min(n.saturating_sub(1))),
+        at(n.saturating_sub(1)),
+    )
+}
+
 pub struct Served {
     child: Child,
     pub addr: String,
@@ -23,6 +35,39 @@ impl Served {
     /// once it listens (the probe's slot given back).
     pub fn start(data_dir: &Path, args: &[&str]) -> Served {
         Served::start_as(data_dir, &["--open"], args)
+    }
+
+    /// The server for `members` members, each with a key of its own (listed for
+    /// `--authorized-keys`), sessions and sessions per address capped above them, the
+    /// club's database and the keys in `dir`, `args` added. The server and the keys.
+    pub fn start_keyed(
+        dir: &Path,
+        members: usize,
+        args: &[&str],
+    ) -> (Served, Vec<russh::keys::PrivateKey>) {
+        let keys: Vec<_> = (0..members).map(|_| super::ssh::new_key()).collect();
+        let listed: String = keys
+            .iter()
+            .map(|k| format!("{}\n", k.public_key().to_openssh().unwrap()))
+            .collect();
+        let keys_file = dir.join("keys");
+        std::fs::write(&keys_file, listed).unwrap();
+        let db = dir.join("club.sqlite");
+        let (keys_arg, db_arg) = (keys_file.display().to_string(), db.display().to_string());
+        let cap = (members + 10).to_string();
+        let mut all = vec![
+            "--max-sessions",
+            &cap,
+            "--max-per-ip",
+            &cap,
+            "--hash",
+            "16",
+            "--db",
+            &db_arg,
+        ];
+        all.extend_from_slice(args);
+        let served = Served::start_as(dir, &["--authorized-keys", &keys_arg], &all);
+        (served, keys)
     }
 
     /// [`Served::start`] with `access` (`--open`, or `--authorized-keys FILE`).

@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::TempDir;
-use common::served::{Served, env_or};
-use common::ssh::{SshClient, new_key};
+use common::served::{Served, env_or, spread_ms};
+use common::ssh::SshClient;
 use ox88::chess::Board;
 use tokio::time::Instant;
 
@@ -157,47 +157,15 @@ async fn sent(c: &mut SshClient, text: &str) -> bool {
     )
 }
 
-fn spread_ms(d: &mut [Duration]) -> (f64, f64) {
-    if d.is_empty() {
-        return (0.0, 0.0);
-    }
-    d.sort();
-    let at = |q: f64| d[((d.len() as f64 - 1.0) * q).round() as usize].as_secs_f64() * 1000.0;
-    (at(0.5), at(0.99))
-}
-
 #[test]
 #[ignore = "ten minutes of an arena; run with --ignored --nocapture"]
 fn an_arena_of_forty_members_and_bots_on_two_cores() {
     let secs = env_or("OX88_ARENA_SECS", 600);
     let members = env_or("OX88_ARENA_MEMBERS", 36) as usize;
     let dir = TempDir::new("arena-load");
-    let keys: Vec<_> = (0..members).map(|_| new_key()).collect();
-    let listed: String = keys
-        .iter()
-        .map(|k| format!("{}\n", k.public_key().to_openssh().unwrap()))
-        .collect();
-    let keys_file = dir.path().join("keys");
-    std::fs::write(&keys_file, listed).unwrap();
-    let db = dir.path().join("club.sqlite");
-    let (keys_arg, db_arg) = (keys_file.display().to_string(), db.display().to_string());
-    let cap = (members + 10).to_string();
-    let server = Served::start_as(
-        dir.path(),
-        &["--authorized-keys", &keys_arg],
-        &[
-            "--bots",
-            "1200,1600,2000,2400",
-            "--max-sessions",
-            &cap,
-            "--max-per-ip",
-            &cap,
-            "--hash",
-            "16",
-            "--db",
-            &db_arg,
-        ],
-    );
+    let (server, keys) =
+        Served::start_keyed(dir.path(), members, &["--bots", "1200,1600,2000,2400"]);
+    let db_arg = dir.path().join("club.sqlite").display().to_string();
     let addr = server.addr.clone();
     let cpu_before = server.cpu_secs().unwrap_or(0.0);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -280,8 +248,8 @@ fn an_arena_of_forty_members_and_bots_on_two_cores() {
         .expect("ox88 club runs");
     let pgn = String::from_utf8_lossy(&games.stdout).into_owned();
     let mut t = tally.lock().unwrap();
-    let (gap_median, gap_p99) = spread_ms(&mut t.gaps);
-    let (move_median, move_p99) = spread_ms(&mut t.moves);
+    let (gap_median, gap_p99, _) = spread_ms(&mut t.gaps);
+    let (move_median, move_p99, _) = spread_ms(&mut t.moves);
     println!("{standings}");
     println!(
         "an arena of {members} members and 4 bots at 1+0 for {:.0} s: {} games stored \

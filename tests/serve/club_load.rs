@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::TempDir;
-use common::served::{Served, cpu_secs_of, env_or};
+use common::served::{Served, cpu_secs_of, env_or, spread_ms};
 use common::ssh::{SshClient, new_key};
 use ox88::chess::Board;
 use ox88::club::{SqliteStore, Store};
@@ -545,18 +545,6 @@ async fn attackers(addr: &str, until: Instant) -> Vec<tokio::task::JoinHandle<St
         }));
     }
     tasks
-}
-
-/// The median, 99th percentile and worst of `d`, in milliseconds.
-fn spread_ms(d: &mut [Duration]) -> (f64, f64, f64) {
-    d.sort();
-    let at = |i: usize| d.get(i).map_or(0.0, |d| d.as_secs_f64() * 1000.0);
-    let n = d.len();
-    (
-        at(n / 2),
-        at((n * 99 / 100).min(n.saturating_sub(1))),
-        at(n.saturating_sub(1)),
-    )
 }
 
 /// A hundred sessions at once, as a busy club evening: 40 players in 20 rooms, each moving

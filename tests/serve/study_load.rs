@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use common::TempDir;
 use common::screen::Screen;
-use common::served::{Served, cpu_secs_of, env_or};
-use common::ssh::{SshClient, new_key};
+use common::served::{Served, cpu_secs_of, env_or, spread_ms};
+use common::ssh::SshClient;
 use ox88::chess::Board;
 use tokio::time::Instant;
 
@@ -198,18 +198,6 @@ async fn owner(
     seen
 }
 
-/// The median, 99th percentile and worst of `d`, in milliseconds.
-fn spread_ms(d: &mut [Duration]) -> (f64, f64, f64) {
-    d.sort();
-    let at = |i: usize| d.get(i).map_or(0.0, |d| d.as_secs_f64() * 1000.0);
-    let n = d.len();
-    (
-        at(n / 2),
-        at((n * 99 / 100).min(n.saturating_sub(1))),
-        at(n.saturating_sub(1)),
-    )
-}
-
 #[test]
 #[ignore = "two minutes of a study; run with --ignored --nocapture"]
 fn a_study_of_thirty_members_follows_a_sixty_move_game() {
@@ -218,30 +206,7 @@ fn a_study_of_thirty_members_follows_a_sixty_move_game() {
     let period = Duration::from_millis(env_or("OX88_STUDY_SECS_PER_MOVE", 1000));
     let sans = Arc::new(game_sans(plies));
     let dir = TempDir::new("study-load");
-    let keys: Vec<_> = (0..members).map(|_| new_key()).collect();
-    let listed: String = keys
-        .iter()
-        .map(|k| format!("{}\n", k.public_key().to_openssh().unwrap()))
-        .collect();
-    let keys_file = dir.path().join("keys");
-    std::fs::write(&keys_file, listed).unwrap();
-    let db = dir.path().join("club.sqlite");
-    let (keys_arg, db_arg) = (keys_file.display().to_string(), db.display().to_string());
-    let cap = (members + 10).to_string();
-    let server = Served::start_as(
-        dir.path(),
-        &["--authorized-keys", &keys_arg],
-        &[
-            "--max-sessions",
-            &cap,
-            "--max-per-ip",
-            &cap,
-            "--hash",
-            "16",
-            "--db",
-            &db_arg,
-        ],
-    );
+    let (server, keys) = Served::start_keyed(dir.path(), members, &[]);
     let addr = server.addr.clone();
     let idle_rss = server.rss_kib().unwrap_or(0);
     let runtime = tokio::runtime::Builder::new_multi_thread()
