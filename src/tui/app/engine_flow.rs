@@ -286,8 +286,9 @@ impl App {
     /// Timers: the engine-vs-engine delay and the clocks. Returns whether anything changed.
     pub fn on_tick(&mut self, now: Instant) -> bool {
         self.engine_budget_tick();
-        if self.club.in_room() {
-            // The room's clocks move on the screen.
+        if self.club.in_room() && self.club.clock_due(now) {
+            // The room's clocks move on the screen (read again at most once a redraw:
+            // the engine's events wake this loop far more often).
             self.club.refresh(now);
         }
         let waiting = self.jobs.waiting();

@@ -19,6 +19,9 @@ use crate::game::study::NodeId;
 use crate::tui::app::command::{Scope, Words, lobby_words};
 use crate::tui::app::play::SetAside;
 
+/// How often a room's screen reads its clocks again while nothing else changes.
+const CLOCK_READ: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// Where a club viewer is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Place {
@@ -91,6 +94,8 @@ pub struct ClubView {
     /// The viewer's own tournament as last read (while in the lobby), and when: its
     /// standings are shown live, its time left counted down from then.
     tournament: Option<(TournamentView, Instant)>,
+    /// When the club was last read (a room's clocks are read again once a redraw).
+    read_at: Option<Instant>,
 }
 
 /// A search that waits for a share of the server's engine budget, started when its turn
@@ -456,14 +461,27 @@ impl ClubView {
         }
     }
 
+    /// Is a room's screen due to read its clocks again (one redraw since the last read)?
+    pub fn clock_due(&self, now: Instant) -> bool {
+        self.read_at
+            .is_none_or(|at| now.saturating_duration_since(at) >= CLOCK_READ)
+    }
+
     /// Reads the club again: the room and the lobby as they stand.
     pub fn refresh(&mut self, now: Instant) {
         let Some(v) = &self.viewer else {
             return;
         };
-        self.study = v.study();
-        // In a study the viewer is in no room (the club keeps them apart): one question
-        // fewer to the club's thread for each member at each of the study's moves.
+        self.read_at = Some(now);
+        // Only the viewer takes themselves into a study (`:study`, which sets the place
+        // first): anywhere else there is none to ask the club's thread about. In a study
+        // the viewer is in no room (the club keeps them apart) unless the club seated them
+        // in one (a tournament's pairing), which ends the study.
+        self.study = if self.place == Place::Study {
+            v.study()
+        } else {
+            None
+        };
         self.room = if self.place == Place::Study && self.study.is_some() {
             None
         } else {
