@@ -25,6 +25,32 @@ pub fn spread_ms(d: &mut [Duration]) -> (f64, f64, f64) {
     )
 }
 
+/// Prints what a load test's server took (`cpu` seconds of processor over `elapsed`, its
+/// memory idle and at its peak, in KiB) and what the test's own clients took beside it on
+/// the same cores (`who`: what those clients are).
+pub fn print_processor(
+    cpu: f64,
+    elapsed: Duration,
+    idle_kib: u64,
+    peak_kib: u64,
+    clients_cpu: f64,
+    who: &str,
+) {
+    let secs = elapsed.as_secs_f64();
+    println!(
+        "server: {cpu:.1} s of processor in {secs:.0} s ({:.0}% of one core); RSS {} MiB idle, {} MiB peak",
+        100.0 * cpu / secs,
+        idle_kib / 1024,
+        peak_kib / 1024
+    );
+    // The clients run on the same two cores: what they take is not the server's to give.
+    println!(
+        "the test's own clients (SSH and screens of every {who}): {clients_cpu:.1} s of \
+         processor ({:.0}% of one core)",
+        100.0 * clients_cpu / secs
+    );
+}
+
 pub struct Served {
     child: Child,
     pub addr: String,

@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::TempDir;
 use common::served::{Served, env_or, spread_ms};
 use common::ssh::SshClient;
+use common::{Rng, TempDir};
 use ox88::chess::Board;
 use tokio::time::Instant;
 
@@ -60,22 +60,10 @@ fn seen(status: &str) -> Option<Seen> {
     })
 }
 
-/// A small deterministic generator for the random moves and thinking times.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
-
 /// One member in the arena until `until`.
 async fn member(mut c: SshClient, seed: u64, tally: Arc<Mutex<Tally>>, until: Instant) {
-    let mut rng = Lcg(seed);
+    // The shared generator; a seed of zero would stay zero.
+    let mut rng = Rng(seed | 1);
     let (mut room, mut over_at): (Option<String>, Option<Instant>) = (None, None);
     let mut acted: Option<(String, usize)> = None;
     let mut finished: Option<String> = None;

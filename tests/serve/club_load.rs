@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::TempDir;
-use common::served::{Served, cpu_secs_of, env_or, spread_ms};
+use common::served::{Served, cpu_secs_of, env_or, print_processor, spread_ms};
 use common::ssh::{SshClient, new_key};
 use ox88::chess::Board;
 use ox88::club::{SqliteStore, Store};
@@ -808,19 +808,7 @@ fn a_hundred_sessions_on_two_cores() {
         "the engine's panes asked for by {} watchers; answers: {answers:?}",
         engine_lines.len()
     );
-    println!(
-        "server: {cpu:.1} s of processor in {:.0} s ({:.0}% of one core); RSS {} MiB idle, {} MiB peak",
-        elapsed.as_secs_f64(),
-        100.0 * cpu / elapsed.as_secs_f64(),
-        idle_rss / 1024,
-        peak_rss / 1024
-    );
-    // The clients run on the same two cores: what they take is not the server's to give.
-    println!(
-        "the test's own clients (SSH and screens of every session): {clients_cpu:.1} s of \
-         processor ({:.0}% of one core)",
-        100.0 * clients_cpu / elapsed.as_secs_f64()
-    );
+    print_processor(cpu, elapsed, idle_rss, peak_rss, clients_cpu, "session");
     assert!(problems.is_empty(), "{problems:#?}");
     assert!(moves_total > 2 * ROOMS, "the games moved");
 }

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use common::TempDir;
 use common::screen::Screen;
-use common::served::{Served, cpu_secs_of, env_or, spread_ms};
+use common::served::{Served, cpu_secs_of, env_or, print_processor, spread_ms};
 use common::ssh::SshClient;
 use ox88::chess::Board;
 use tokio::time::Instant;
@@ -328,18 +328,6 @@ fn a_study_of_thirty_members_follows_a_sixty_move_game() {
          {worst:.0} ms",
         pairs.len()
     );
-    println!(
-        "server: {cpu:.1} s of processor in {:.0} s ({:.0}% of one core); RSS {} MiB idle, {} MiB peak",
-        elapsed.as_secs_f64(),
-        100.0 * cpu / elapsed.as_secs_f64(),
-        idle_rss / 1024,
-        peak_rss / 1024
-    );
-    // The clients run on the same two cores: what they take is not the server's to give.
-    println!(
-        "the test's own clients (SSH and screens of every member): {clients_cpu:.1} s of \
-         processor ({:.0}% of one core)",
-        100.0 * clients_cpu / elapsed.as_secs_f64()
-    );
+    print_processor(cpu, elapsed, idle_rss, peak_rss, clients_cpu, "member");
     assert!(problems.is_empty(), "{problems:#?}");
 }
