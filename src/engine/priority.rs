@@ -6,8 +6,11 @@
 //! input and screens, and a move played between two people must reach the other's screen
 //! without waiting behind a search. There the server asks, once at start-up, for searches in
 //! the background: every engine thread started afterwards lowers its own scheduling
-//! priority to the lowest (Linux's nice 19, per thread), so a search takes whatever
-//! processor time the sessions leave and no more. How many searches run at once is the
+//! priority to the lowest (Linux's `SCHED_IDLE` policy, and nice 19 where the policy is
+//! refused; per thread), so a search takes whatever processor time the sessions leave and
+//! no more. `SCHED_IDLE` rather than nice alone because the scheduler counts a core that
+//! runs only idle-policy threads as free when it wakes a session: the session runs at once
+//! rather than queueing behind a search until the balancer moves it. How many searches run at once is the
 //! server's engine budget (`club/budget.rs`); this is only who goes first on a busy core.
 //! Threads a search thread starts (Lazy SMP helpers) inherit its priority.
 
@@ -41,6 +44,19 @@ pub(crate) fn on_engine_thread() {
 
 #[cfg(target_os = "linux")]
 fn lower_this_thread() {
+    use thread_priority::unix::{
+        NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy,
+        thread_native_id,
+    };
+    // SCHED_IDLE first: the scheduler treats a core that runs only such threads as idle when
+    // it places a waking thread, so a session woken by a move runs at once on the core a
+    // search holds instead of waiting for the balancer. Nice 19 is kept for kernels (or
+    // containers) that refuse the policy.
+    let _ = set_thread_priority_and_policy(
+        thread_native_id(),
+        thread_priority::ThreadPriority::Min,
+        ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle),
+    );
     // On Linux a thread id names that thread alone for `setpriority`.
     let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), LOWEST);
 }
@@ -51,17 +67,27 @@ fn lower_this_thread() {}
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
+    use thread_priority::unix::{
+        NormalThreadSchedulePolicy, ThreadSchedulePolicy, thread_schedule_policy,
+    };
 
     #[test]
     fn a_thread_lowered_runs_at_the_lowest_priority_and_others_keep_theirs() {
         let before = rustix::process::getpriority_process(None).unwrap();
         let lowered = std::thread::spawn(|| {
             lower_this_thread();
-            rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap()
+            (
+                rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap(),
+                thread_schedule_policy().unwrap(),
+            )
         })
         .join()
         .unwrap();
-        assert_eq!(lowered, LOWEST);
+        assert_eq!(lowered.0, LOWEST);
+        assert_eq!(
+            lowered.1,
+            ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle)
+        );
         // The process (its main thread) is untouched.
         assert_eq!(rustix::process::getpriority_process(None).unwrap(), before);
     }
