@@ -24,7 +24,9 @@ Stockfish runs at nice 10 on one thread; its evaluations are cached by position 
 
 The games measured are kept in scripts/data: review-gm.pgn, twelve grandmaster games (the
 first round of the German Bundesliga 2007/08, as published in public PGN collections), and
-review-sf.pgn, ten games `make` played (UCI_Elo 1350 to 2000, 0.05 s a move).
+review-sf.pgn, ten games `make` played (UCI_Elo 1350 to 2000, 0.05 s a move), and
+review-sf-tune.pgn, ten more the same way with `--seed 2` (Stockfish's play at limited
+strength is random, so a replay gives other games).
 
 Needs python-chess (`pip install chess`) and Stockfish (`apt-get install stockfish`).
 

@@ -23,8 +23,9 @@ the review process) per game. Stockfish runs at nice 10 on one thread; the cache
 `--cache` (default target/review-sf16-cache.json), so a rerun with another ox88 binary
 costs only the reviews.
 
-The games: scripts/data/review-gm.pgn (twelve grandmaster games) and
-scripts/data/review-sf.pgn (ten games of Stockfish at limited strength); see
+The games: scripts/data/review-gm.pgn (twelve grandmaster games),
+scripts/data/review-sf-tune.pgn and scripts/data/review-sf.pgn (ten games each of Stockfish
+at limited strength, the first to tune on, the second to report); see
 scripts/review_false_marks.py for where they come from.
 
 Examples:
@@ -278,7 +279,7 @@ def tune(args: argparse.Namespace) -> None:
     sf_bad = sum(1 for _, loss in moves if loss >= 0.2)
     print(f"{len(moves)} moves, Stockfish ? or ?? {sf_bad}")
     print("?! from   marks  precision   recall   (?! recall)")
-    for t in [x / 100 for x in range(10, 31, 2)]:
+    for t in [x / 100 for x in range(10, 21)] + [0.25, 0.3]:
         marks = agreed = found = sf_any = found_any = 0
         for (loss, mark, markable), theirs in moves:
             ours = None
