@@ -124,6 +124,28 @@ impl Served {
         served
     }
 
+    /// The server's threads (Linux): each one's name, scheduling policy (field 41 of
+    /// `/proc/PID/task/TID/stat`: 0 the normal one, 5 `SCHED_IDLE`) and nice value (field 19).
+    pub fn threads(&self) -> Vec<(String, u32, i32)> {
+        let dir = format!("/proc/{}/task", self.child.id());
+        let Ok(tasks) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        tasks
+            .flatten()
+            .filter_map(|task| {
+                let name = std::fs::read_to_string(task.path().join("comm")).ok()?;
+                let stat = std::fs::read_to_string(task.path().join("stat")).ok()?;
+                // The fields after the name (in parentheses, which may hold spaces) start
+                // with the third, the state.
+                let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+                let nice = fields.get(19 - 3)?.parse().ok()?;
+                let policy = fields.get(41 - 3)?.parse().ok()?;
+                Some((name.trim().to_string(), policy, nice))
+            })
+            .collect()
+    }
+
     /// The processor time the server has used so far, user and system, in seconds (Linux;
     /// `/proc/PID/stat` counts it in clock ticks of 1/100 s).
     pub fn cpu_secs(&self) -> Option<f64> {

@@ -7,6 +7,7 @@ use crate::common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use common::served::Served;
 use common::ssh::{SshClient, TestServer, config, new_key};
 use common::{TempDir, WAIT};
 use ox88::serve::Access;
@@ -623,4 +624,46 @@ async fn a_connection_kept_open_after_its_session_ended_is_closed() {
     .await;
     q.disconnect().await;
     server.stop().await;
+}
+
+/// On a server the engine's threads yield to the sessions: a member's game against the
+/// engine is answered, the server's search thread runs under `SCHED_IDLE` at nice 19, and
+/// the sessions' threads keep the normal policy (Linux, read from `/proc`).
+#[test]
+fn the_servers_search_threads_run_at_the_idle_policy_and_its_sessions_do_not() {
+    let dir = TempDir::new("serve-idle-policy");
+    let (server, keys) = Served::start_keyed(dir.path(), 1, &[]);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut c = SshClient::connect(&server.addr).await.expect("connect");
+        assert!(
+            c.auth("m0", &keys[0]).await.unwrap(),
+            "the member is let in"
+        );
+        c.open_shell(120, 40).await.unwrap();
+        c.wait_for("the lobby", |s| s.text().contains("Lobby"))
+            .await;
+        c.send(":play\r").await;
+        c.send("e2e4\r").await;
+        c.wait_for("the engine's reply", |s| s.text().contains("1..."))
+            .await;
+        let threads = server.threads();
+        let of = |name: &str| -> Vec<(u32, i32)> {
+            threads
+                .iter()
+                .filter(|(n, _, _)| n == name)
+                .map(|&(_, policy, nice)| (policy, nice))
+                .collect()
+        };
+        let (search, sessions) = (of("ox88-search"), of("ox88-session"));
+        assert!(!search.is_empty(), "a search thread: {threads:?}");
+        assert!(search.iter().all(|&t| t == (5, 19)), "{threads:?}");
+        assert!(!sessions.is_empty(), "a session thread: {threads:?}");
+        assert!(sessions.iter().all(|&t| t == (0, 0)), "{threads:?}");
+        c.disconnect().await;
+    });
 }
