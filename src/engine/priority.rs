@@ -10,8 +10,9 @@
 //! refused; per thread), so a search takes whatever processor time the sessions leave and
 //! no more. `SCHED_IDLE` rather than nice alone because the scheduler counts a core that
 //! runs only idle-policy threads as free when it wakes a session: the session runs at once
-//! rather than queueing behind a search until the balancer moves it. How many searches run at once is the
-//! server's engine budget (`club/budget.rs`); this is only who goes first on a busy core.
+//! rather than queueing behind a search until the balancer moves it. How many searches run
+//! at once is the server's engine budget (`club/budget.rs`); this is only who goes first on
+//! a busy core.
 //! Threads a search thread starts (Lazy SMP helpers) inherit its priority.
 
 use std::sync::atomic::{AtomicBool, Ordering};
