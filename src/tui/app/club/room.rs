@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use super::view::{ClubView, Place};
 use crate::chess::Color;
 use crate::club::{Action as RoomAction, Role};
+use crate::game::Game;
 use crate::tui::Mode;
 use crate::tui::app::{App, LogKind};
 use crate::tui::keys::Action;
@@ -158,7 +159,14 @@ impl App {
             return;
         }
         let game = view.game.clone();
-        let mode = if self.club.engine_open() && !self.club.playing() {
+        let analyse = self.club.engine_open() && !self.club.playing();
+        self.show_club_game(game, analyse);
+    }
+
+    /// Shows a game the club holds (a room's, a study's line) in place of the board's: the
+    /// engine's panes analyse it when `analyse`, the search on the old position stops.
+    pub(super) fn show_club_game(&mut self, game: Game, analyse: bool) {
+        let mode = if analyse {
             Mode::Analysis
         } else {
             Mode::HumanHuman

@@ -130,14 +130,7 @@ impl App {
         if shown.sans() == game.sans() && shown.start() == game.start() {
             return;
         }
-        let mode = if self.club.engine_open() {
-            Mode::Analysis
-        } else {
-            Mode::HumanHuman
-        };
-        self.play.show(game, mode);
-        self.cancel_search();
-        self.position_changed();
+        self.show_club_game(game, self.club.engine_open());
     }
 
     /// A line typed in a study: a move for the cursor, or the PGN `:chapter NAME paste`
