@@ -12,6 +12,16 @@ pub mod served;
 pub mod ssh;
 pub mod uci;
 
+/// The runtime the SSH test clients run on outside `#[tokio::test]`: two worker threads, as
+/// many as the machine the figures are taken on has cores.
+pub fn client_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 /// The 3- and 4-man Syzygy tables of `scripts/get-syzygy.sh`: `OX88_SYZYGY`, else
 /// `target/syzygy`. Every test that needs them asks here. Without them the calling test
 /// says so on standard error (written past the test harness's capture, so that the note

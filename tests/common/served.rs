@@ -13,6 +13,29 @@ pub fn env_or(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// Session caps that admit a load test's `cap` sessions, all from one address, and a small
+/// table for each session's engine.
+pub fn caps(cap: &str) -> [&str; 6] {
+    ["--max-sessions", cap, "--max-per-ip", cap, "--hash", "16"]
+}
+
+/// Member `m{i}` of a keyed server, in with `key` and a terminal of `cols` × `rows`.
+pub async fn member_in(
+    addr: &str,
+    i: usize,
+    key: &russh::keys::PrivateKey,
+    cols: u16,
+    rows: u16,
+) -> super::ssh::SshClient {
+    let mut c = super::ssh::SshClient::connect(addr).await.expect("connect");
+    assert!(
+        c.auth(&format!("m{i}"), key).await.unwrap(),
+        "member {i} in"
+    );
+    c.open_shell(cols, rows).await.unwrap();
+    c
+}
+
 /// The median, 99th percentile and worst of `d`, in milliseconds (zeros when empty).
 pub fn spread_ms(d: &mut [Duration]) -> (f64, f64, f64) {
     d.sort();
@@ -81,17 +104,7 @@ impl Served {
         let db = dir.join("club.sqlite");
         let (keys_arg, db_arg) = (keys_file.display().to_string(), db.display().to_string());
         let cap = (members + 10).to_string();
-        let mut all = vec![
-            "--max-sessions",
-            &cap,
-            "--max-per-ip",
-            &cap,
-            "--hash",
-            "16",
-            "--db",
-            &db_arg,
-        ];
-        all.extend_from_slice(args);
+        let all = [&caps(&cap)[..], &["--db", &db_arg], args].concat();
         let served = Served::start_as(dir, &["--authorized-keys", &keys_arg], &all);
         (served, keys)
     }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::served::{Served, env_or, spread_ms};
+use common::served::{Served, env_or, member_in, spread_ms};
 use common::ssh::SshClient;
 use common::{Rng, TempDir};
 use ox88::chess::Board;
@@ -156,21 +156,12 @@ fn an_arena_of_forty_members_and_bots_on_two_cores() {
     let db_arg = dir.path().join("club.sqlite").display().to_string();
     let addr = server.addr.clone();
     let cpu_before = server.cpu_secs().unwrap_or(0.0);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::client_runtime();
     let tally = Arc::new(Mutex::new(Tally::default()));
     let (peak, elapsed) = runtime.block_on(async {
         let mut clients = Vec::new();
         for (i, key) in keys.iter().enumerate() {
-            let mut c = SshClient::connect(&addr).await.expect("connect");
-            assert!(
-                c.auth(&format!("m{i}"), key).await.unwrap(),
-                "member {i} in"
-            );
-            c.open_shell(140, 40).await.unwrap();
+            let c = member_in(&addr, i, key, 140, 40).await;
             clients.push(c);
         }
         // An arena lasts two minutes at least; the run may stop before its end.

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::TempDir;
-use common::served::{Served, cpu_secs_of, env_or, print_processor, spread_ms};
+use common::served::{Served, caps, cpu_secs_of, env_or, print_processor, spread_ms};
 use common::ssh::{SshClient, new_key};
 use ox88::chess::Board;
 use ox88::club::{SqliteStore, Store};
@@ -168,26 +168,11 @@ fn forty_sessions_keep_every_move_in_order() {
     let db_arg = db.display().to_string();
     let server = Served::start(
         dir.path(),
-        &[
-            "--max-sessions",
-            &cap,
-            "--max-per-ip",
-            &cap,
-            "--depth",
-            "4",
-            "--hash",
-            "16",
-            "--db",
-            &db_arg,
-        ],
+        &[&caps(&cap)[..], &["--depth", "4", "--db", &db_arg]].concat(),
     );
     let addr = server.addr.clone();
     let idle_rss = server.rss_kib().unwrap_or(0);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::client_runtime();
     let shared: Vec<Arc<Mutex<Shared>>> = (0..games)
         .map(|_| Arc::new(Mutex::new(Shared::default())))
         .collect();
@@ -573,28 +558,12 @@ fn a_hundred_sessions_on_two_cores() {
     let cap = (sessions + 20).to_string();
     let db = dir.path().join("club.sqlite");
     let db_arg = db.display().to_string();
-    let server = Served::start(
-        dir.path(),
-        &[
-            "--max-sessions",
-            &cap,
-            "--max-per-ip",
-            &cap,
-            "--hash",
-            "16",
-            "--db",
-            &db_arg,
-        ],
-    );
+    let server = Served::start(dir.path(), &[&caps(&cap)[..], &["--db", &db_arg]].concat());
     let addr = server.addr.clone();
     let idle_rss = server.rss_kib().unwrap_or(0);
     let cpu_before = server.cpu_secs().unwrap_or(0.0);
     let clients_before = cpu_secs_of("self").unwrap_or(0.0);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::client_runtime();
     let shared: Vec<Arc<Mutex<Shared>>> = (0..ROOMS)
         .map(|_| Arc::new(Mutex::new(Shared::default())))
         .collect();

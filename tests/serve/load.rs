@@ -9,7 +9,7 @@ use crate::common;
 use std::time::Duration;
 
 use common::TempDir;
-use common::served::{Served, env_or};
+use common::served::{Served, caps, env_or};
 use common::ssh::{SshClient, new_key};
 use tokio::time::Instant;
 
@@ -82,25 +82,12 @@ fn twenty_sessions_play_for_a_minute_and_every_one_is_answered() {
     let depth_arg = depth.to_string();
     let server = Served::start(
         dir.path(),
-        &[
-            "--max-sessions",
-            &cap,
-            "--max-per-ip",
-            &cap,
-            "--depth",
-            &depth_arg,
-            "--hash",
-            "16",
-        ],
+        &[&caps(&cap)[..], &["--depth", &depth_arg]].concat(),
     );
     let addr = server.addr.clone();
     let idle_rss = server.rss_kib().unwrap_or(0);
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::client_runtime();
     let (outcomes, peak_rss, busy_rss) = runtime.block_on(async {
         let until = Instant::now() + Duration::from_secs(secs);
         let tasks: Vec<_> = (0..sessions)

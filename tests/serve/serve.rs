@@ -7,7 +7,7 @@ use crate::common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::served::Served;
+use common::served::{Served, member_in};
 use common::ssh::{SshClient, TestServer, config, new_key};
 use common::{TempDir, WAIT};
 use ox88::serve::Access;
@@ -633,18 +633,9 @@ async fn a_connection_kept_open_after_its_session_ended_is_closed() {
 fn the_servers_search_threads_run_at_the_idle_policy_and_its_sessions_do_not() {
     let dir = TempDir::new("serve-idle-policy");
     let (server, keys) = Served::start_keyed(dir.path(), 1, &[]);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::client_runtime();
     runtime.block_on(async {
-        let mut c = SshClient::connect(&server.addr).await.expect("connect");
-        assert!(
-            c.auth("m0", &keys[0]).await.unwrap(),
-            "the member is let in"
-        );
-        c.open_shell(120, 40).await.unwrap();
+        let mut c = member_in(&server.addr, 0, &keys[0], 120, 40).await;
         c.wait_for("the lobby", |s| s.text().contains("Lobby"))
             .await;
         c.send(":play\r").await;

@@ -48,11 +48,7 @@ fn the_openssh_client_plays_a_move_and_ctrl_c_ends_only_its_session() {
     let key = new_key();
     let key_file = key_file(dir.path(), "id_ed25519", &key);
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::client_runtime();
     let config = ServeConfig {
         max_sessions: 4,
         max_per_ip: 4,
@@ -164,11 +160,7 @@ fn two_openssh_clients_play_fools_mate_in_a_room_while_a_third_watches() {
         .enumerate()
         .map(|(i, key)| key_file(dir.path(), &format!("id_{i}"), key))
         .collect();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::client_runtime();
     let config = config(
         &dir.path().join("data"),
         Access::keys(keys.iter().map(|k| k.public_key().clone()).collect()),
@@ -235,11 +227,7 @@ fn the_openssh_client_shows_why_each_refusal_turns_it_away() {
     let (alice, mallory) = (new_key(), new_key());
     let alice_file = key_file(dir.path(), "id_alice", &alice);
     let mallory_file = key_file(dir.path(), "id_mallory", &mallory);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::client_runtime();
     let listed = Access::keys(vec![
         alice.public_key().clone(),
         mallory.public_key().clone(),

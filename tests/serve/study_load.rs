@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use common::TempDir;
 use common::screen::Screen;
-use common::served::{Served, cpu_secs_of, env_or, print_processor, spread_ms};
+use common::served::{Served, cpu_secs_of, env_or, member_in, print_processor, spread_ms};
 use common::ssh::SshClient;
 use ox88::chess::Board;
 use tokio::time::Instant;
@@ -209,23 +209,14 @@ fn a_study_of_thirty_members_follows_a_sixty_move_game() {
     let (server, keys) = Served::start_keyed(dir.path(), members, &[]);
     let addr = server.addr.clone();
     let idle_rss = server.rss_kib().unwrap_or(0);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::client_runtime();
     let sent: Sent = Arc::new(Mutex::new(vec![None; plies]));
     let outcome = runtime.block_on(async {
         // Everyone comes into the study first (the owner opens it); the run starts when
         // the owner's panel counts them all.
         let mut clients = Vec::new();
         for (i, key) in keys.iter().enumerate() {
-            let mut c = SshClient::connect(&addr).await.expect("connect");
-            assert!(
-                c.auth(&format!("m{i}"), key).await.unwrap(),
-                "member {i} in"
-            );
-            c.open_shell(120, 40).await.unwrap();
+            let mut c = member_in(&addr, i, key, 120, 40).await;
             let lobby = c
                 .read_until(Instant::now() + Duration::from_secs(30), |s| {
                     s.text().contains("Lobby")
