@@ -6,15 +6,19 @@
 //! dropped to make room for the newest: a silent one (no SSH version line yet), else one
 //! stalled (a quarter of the grace without authenticating), the oldest among those; when
 //! there is none, every waiting connection of the address is young and speaks SSH, and it
-//! is the newcomer that is closed. So a member logging in from an address that also holds
-//! a hundred silent connections, reopened as they are closed, still gets in: silent
-//! connections push out only silent or stalled ones, and the member's client speaks first
-//! thing. When the whole budget is full, the same choice is made among every address's. A slot (so many sessions
-//! in all, so many per address) is taken only once the connection authenticated. No address
-//! is exempt, loopback included.
+//! is the newcomer that is closed. A newcomer that has not spoken yet pushes nobody out of
+//! a full share: it knocks ([`Knock`], outside the budget, a bounded number at once) until
+//! its first bytes come, [`HELLO_WAIT`] at most, and only then asks for a place. So a
+//! member logging in from an address that also holds a hundred silent connections,
+//! reopened as they are closed, still gets in: silent connections never push anyone out,
+//! and the member's client speaks first thing. When the whole budget is full, the same
+//! choice is made among every address's. A slot (so many sessions in all, so many per
+//! address) is taken only once the connection authenticated. No address is exempt,
+//! loopback included.
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -46,6 +50,9 @@ impl Default for PreAuth {
     }
 }
 
+/// How long a newcomer that finds its share full may take to say its first bytes.
+pub const HELLO_WAIT: Duration = Duration::from_secs(1);
+
 /// The server's places: session slots for the authenticated, the waiting room for the rest.
 pub struct Admission {
     max_sessions: usize,
@@ -53,6 +60,20 @@ pub struct Admission {
     pre_auth: PreAuth,
     sessions: Mutex<Counts>,
     waiting: Mutex<Waiting>,
+    /// Newcomers waiting for their first bytes before they ask for a place.
+    knocking: AtomicUsize,
+}
+
+/// A silent newcomer's wait for its first bytes, counted while it lasts (at most four
+/// times the waiting room at once).
+pub struct Knock {
+    admission: Arc<Admission>,
+}
+
+impl Drop for Knock {
+    fn drop(&mut self) {
+        self.admission.knocking.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// Sessions now: in all and per address.
@@ -209,6 +230,29 @@ impl Admission {
             },
             sessions: Mutex::default(),
             waiting: Mutex::default(),
+            knocking: AtomicUsize::new(0),
+        })
+    }
+
+    /// Whether a newcomer from `ip` would have to push a waiting connection out (its
+    /// address's share, or the whole waiting room, is full).
+    pub fn full_for(&self, ip: IpAddr) -> bool {
+        let w = self.lock_waiting();
+        w.per_ip.get(&ip).copied().unwrap_or(0) >= self.pre_auth.per_ip
+            || w.conns.len() >= self.pre_auth.max
+    }
+
+    /// Leave for a silent newcomer to wait for its first bytes; none when too many wait
+    /// already (the newcomer is then closed).
+    pub fn knock(self: &Arc<Self>) -> Option<Knock> {
+        let cap = 4 * self.pre_auth.max;
+        self.knocking
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < cap).then_some(n + 1)
+            })
+            .ok()?;
+        Some(Knock {
+            admission: Arc::clone(self),
         })
     }
 
@@ -433,6 +477,34 @@ mod tests {
         spoke.store(false, Ordering::Relaxed);
         let _next = a.arrive(local).0.unwrap();
         assert!(was_dropped(&member));
+    }
+
+    #[test]
+    fn a_full_share_is_seen_and_knocking_is_bounded() {
+        let a = Admission::new(
+            4,
+            4,
+            PreAuth {
+                max: 3,
+                per_ip: 2,
+                grace: Duration::from_secs(20),
+            },
+        );
+        let (local, other) = (ip("127.0.0.1"), ip("10.0.0.2"));
+        let first = a.arrive(local).0.unwrap();
+        assert!(!a.full_for(local));
+        let second = a.arrive(local).0.unwrap();
+        assert!(a.full_for(local), "the address's share of two is full");
+        assert!(!a.full_for(other), "another address still has room");
+        let third = a.arrive(other).0.unwrap();
+        assert!(a.full_for(other), "the whole room of three is full");
+        // Four times the room may knock at once; a knock that ends gives its place back.
+        let knocks: Vec<Knock> = (0..12).map(|_| a.knock().unwrap()).collect();
+        assert!(a.knock().is_none(), "a thirteenth waits for none");
+        drop(knocks);
+        assert!(a.knock().is_some());
+        drop((first, second, third));
+        assert!(!a.full_for(local));
     }
 
     #[test]

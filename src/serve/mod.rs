@@ -61,6 +61,8 @@ struct Shared {
     next_session: AtomicU64,
     /// Connections being turned away with a word (bounded: past it they are dropped).
     turning_away: AtomicU64,
+    /// Connections that lost their place in the waiting room (or found none), not yet said.
+    dropped_waiting: AtomicU64,
     /// The keys let in now (the file is read again on SIGHUP).
     keys: RwLock<Arc<AuthorizedKeys>>,
     /// Where visitors meet: rooms, the lobby, the database.
@@ -160,6 +162,7 @@ impl Server {
                 sessions: Mutex::new(HashMap::new()),
                 next_session: AtomicU64::new(1),
                 turning_away: AtomicU64::new(0),
+                dropped_waiting: AtomicU64::new(0),
                 club,
                 analyses,
             }),
@@ -200,7 +203,7 @@ impl Server {
         };
         // The operator's bans and kicks (`ox88 club`, another process) read every second.
         let orders = tokio::spawn(follow_orders(Arc::clone(&self.shared)));
-        let (mut dropped_since, mut last_said) = (0u64, None);
+        let mut last_said = None;
         loop {
             tokio::select! {
                 _ = &mut shutdown => break,
@@ -221,49 +224,17 @@ impl Server {
                             continue;
                         }
                     };
-                    let (ticket, evicted) = self.shared.admission.arrive_heard(peer.ip(), heard);
-                    if let Some(ip) = evicted {
-                        // A flood drops thousands: said once in a while, counted.
-                        dropped_since += 1;
-                        if last_said.is_none_or(|t: std::time::Instant| t.elapsed() >= DROPS_SAID_EVERY) {
-                            eprintln!(
-                                "ox88 serve: {dropped_since} connection(s) waiting to log in \
-                                 dropped for newer ones (the latest from {ip}, its share full)"
-                            );
-                            dropped_since = 0;
-                            last_said = Some(std::time::Instant::now());
-                        }
+                    // A flood drops thousands: said once in a while, counted.
+                    if let Some(ip) = arrive(&self.shared, &self.ssh, stream, peer, heard)
+                        && last_said.is_none_or(|t: std::time::Instant| t.elapsed() >= DROPS_SAID_EVERY)
+                    {
+                        let n = self.shared.dropped_waiting.swap(0, Ordering::Relaxed);
+                        eprintln!(
+                            "ox88 serve: {n} connection(s) waiting to log in dropped for newer \
+                             ones (the latest from {ip}, its share full)"
+                        );
+                        last_said = Some(std::time::Instant::now());
                     }
-                    let Some(ticket) = ticket else {
-                        // Every waiting connection of the address speaks SSH and is young:
-                        // this one is closed, counted with the dropped.
-                        dropped_since += 1;
-                        drop(stream);
-                        continue;
-                    };
-                    let dropped = ticket.dropped();
-                    let standing = ticket.stage();
-                    let progress = Arc::new(Progress::default());
-                    let handler = Connection {
-                        shared: Arc::clone(&self.shared),
-                        peer,
-                        seat: Seat::Waiting { ticket },
-                        progress: Arc::clone(&progress),
-                        player: None,
-                        login: None,
-                        number: None,
-                        channel: None,
-                    };
-                    let ssh = Arc::clone(&self.ssh);
-                    let grace = self.shared.admission.grace();
-                    let watch = Watch {
-                        shared: Arc::clone(&self.shared),
-                        progress,
-                        dropped,
-                        standing,
-                        grace,
-                    };
-                    tokio::spawn(serve_connection(ssh, stream, peer, handler, watch));
                 }
             }
         }
@@ -491,6 +462,88 @@ impl Watch {
         id.and_then(|id| sessions.get(&id))
             .is_some_and(|h| !h.is_finished())
     }
+}
+
+/// A new connection: a place in the waiting room and served, or, silent with its share
+/// full, a wait for its first bytes that pushes nobody out (a member's client speaks at
+/// once) before it asks for a place. Every connection dropped or closed on the way is
+/// counted in `dropped_waiting`. Returns the address of a connection that lost its place to
+/// this one at once, if one did.
+fn arrive(
+    shared: &Arc<Shared>,
+    ssh: &Arc<russh::server::Config>,
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    heard: Option<admission::Heard>,
+) -> Option<std::net::IpAddr> {
+    let silent = heard.as_ref().is_none_or(|h| !h());
+    if !(silent && shared.admission.full_for(peer.ip())) {
+        return admit(shared, ssh, stream, peer, heard);
+    }
+    let Some(knock) = shared.admission.knock() else {
+        shared.dropped_waiting.fetch_add(1, Ordering::Relaxed);
+        return None;
+    };
+    let (shared, ssh) = (Arc::clone(shared), Arc::clone(ssh));
+    tokio::spawn(async move {
+        let _knock = knock;
+        let hello = tokio::time::timeout(admission::HELLO_WAIT, stream.readable());
+        if hello.await.is_ok() {
+            admit(&shared, &ssh, stream, peer, heard);
+        } else {
+            shared.dropped_waiting.fetch_add(1, Ordering::Relaxed);
+        }
+    });
+    None
+}
+
+/// Gives a connection its place in the waiting room and serves it; when every waiting
+/// connection it would push out speaks SSH and is young, it is closed. Counts both in
+/// `dropped_waiting` (the connection pushed out, or this one). Returns the address of the
+/// connection that lost its place to it, if one did.
+fn admit(
+    shared: &Arc<Shared>,
+    ssh: &Arc<russh::server::Config>,
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    heard: Option<admission::Heard>,
+) -> Option<std::net::IpAddr> {
+    let (ticket, evicted) = shared.admission.arrive_heard(peer.ip(), heard);
+    let Some(ticket) = ticket else {
+        shared.dropped_waiting.fetch_add(1, Ordering::Relaxed);
+        return evicted;
+    };
+    if evicted.is_some() {
+        shared.dropped_waiting.fetch_add(1, Ordering::Relaxed);
+    }
+    let dropped = ticket.dropped();
+    let standing = ticket.stage();
+    let progress = Arc::new(Progress::default());
+    let handler = Connection {
+        shared: Arc::clone(shared),
+        peer,
+        seat: Seat::Waiting { ticket },
+        progress: Arc::clone(&progress),
+        player: None,
+        login: None,
+        number: None,
+        channel: None,
+    };
+    let watch = Watch {
+        shared: Arc::clone(shared),
+        progress,
+        dropped,
+        standing,
+        grace: shared.admission.grace(),
+    };
+    tokio::spawn(serve_connection(
+        Arc::clone(ssh),
+        stream,
+        peer,
+        handler,
+        watch,
+    ));
+    evicted
 }
 
 /// The connection (small writes sent without delay), and a second handle on its socket
